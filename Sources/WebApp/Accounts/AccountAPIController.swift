@@ -1,0 +1,97 @@
+import Accounts
+import Foundation
+import Hummingbird
+import Storage
+
+/// `/api/v1/account/…`: sign up, sign in, sign out, who am I, export and delete.
+struct AccountAPIController {
+    let profiles: ProfileRepository
+    let failures: SignInFailureRepository
+    let hasher: PasswordHasher
+    let throttle: SignInThrottle
+    let exporter: ProfileExporter
+
+    struct CredentialsBody: Decodable {
+        let username: String
+        let password: String
+    }
+
+    struct ProfileBody: Encodable {
+        struct Item: Encodable {
+            let id: String
+            let username: String?
+            let isGuest: Bool
+            let createdAt: Date
+        }
+
+        let profile: Item
+
+        init(_ profile: Profile) {
+            self.profile = Item(id: profile.id, username: profile.username, isGuest: profile.isGuest, createdAt: profile.createdAt)
+        }
+    }
+
+    func addRoutes(to api: APIRoutes) {
+        api.post("/api/v1/account/signup", use: signUp)
+            .post("/api/v1/account/login", use: logIn)
+            .post("/api/v1/account/logout", use: logOut)
+            .get("/api/v1/account/me", use: me)
+            .get("/api/v1/account/export", use: export)
+            .delete("/api/v1/account", use: deleteProfile)
+    }
+
+    @Sendable func signUp(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CredentialsBody.self, from: request)
+        let credentials = try Credentials(username: body.username, password: body.password)
+        if let current = context.session.profile, !current.isGuest { throw AccountError.alreadySignedIn }
+        // Checked before the expensive hash; `promote` checks again inside its transaction.
+        if try await profiles.credentials(username: credentials.username) != nil { throw AccountError.usernameTaken }
+        let hash = try await hasher.hash(credentials.password)
+        let guest = try await context.session.requireProfile()
+        let account = try await profiles.promote(profileID: guest.id, username: credentials.username, passwordHash: hash)
+        try await context.session.signIn(as: account)
+        return JSONResponse.make(ProfileBody(account), status: .created)
+    }
+
+    @Sendable func logIn(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CredentialsBody.self, from: request)
+        let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let now = Date()
+        try throttle.check(recentFailures: try await failures.failures(username: username, since: throttle.windowStart(now: now)), now: now)
+        let stored = try await profiles.credentials(username: username)
+        guard body.password.utf8.count <= Credentials.passwordMaximumBytes,
+              try await hasher.verify(body.password, hash: stored?.passwordHash),
+              let stored
+        else {
+            try await failures.record(username: username, at: now)
+            throw AccountError.wrongCredentials
+        }
+        try await failures.clear(username: username, olderThan: throttle.windowStart(now: now))
+        try await context.session.signIn(as: stored.profile)
+        return JSONResponse.make(ProfileBody(stored.profile))
+    }
+
+    @Sendable func logOut(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        try await context.session.signOut()
+        return Response(status: .noContent)
+    }
+
+    @Sendable func me(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        JSONResponse.make(ProfileBody(try await context.session.requireProfile()))
+    }
+
+    @Sendable func export(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let profile = try await context.session.requireProfile()
+        let document = try await exporter.export(profile)
+        var headers = HTTPFields()
+        headers[.contentDisposition] = "attachment; filename=\"trove-export.json\""
+        return JSONResponse.make(document, headers: headers)
+    }
+
+    @Sendable func deleteProfile(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { throw APIError.notFound("The profile") }
+        try await profiles.delete(id: profile.id)
+        context.session.forget()
+        return Response(status: .noContent)
+    }
+}

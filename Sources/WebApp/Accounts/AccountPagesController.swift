@@ -1,0 +1,20 @@
+import Hummingbird
+
+/// The sign-up, sign-in and account pages; their forms talk to the account API from account.js.
+struct AccountPagesController {
+    let pages: PageRenderer
+
+    func addRoutes(to router: Router<TroveRequestContext>) {
+        router.get("/signup") { _, context in
+            _ = try await context.session.requireProfile()
+            return pages.render("signup", title: "Sign up", context: context)
+        }
+        router.get("/login") { _, context in
+            pages.render("login", title: "Sign in", context: context)
+        }
+        router.get("/account") { _, context in
+            _ = try await context.session.requireProfile()
+            return pages.render("account", title: "Your profile", context: context)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Accounts
+import Foundation
+
+/// One app's part of a profile's data export, under its own key in the document.
+protocol ProfileDataSection: Sendable {
+    var key: String { get }
+    func export(profileID: String) async throws -> any Encodable & Sendable
+}
+
+/// Builds the account export: `{"format":…, "exportedAt":…, "profile":{…}, "<app>":{…}, …}`.
+struct ProfileExporter: Sendable {
+    let sections: [any ProfileDataSection]
+
+    struct Document: Encodable, Sendable {
+        let format: String
+        let exportedAt: Date
+        let profile: AccountAPIController.ProfileBody.Item
+        let sections: [(key: String, value: any Encodable & Sendable)]
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            init(_ string: String) { stringValue = string }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(format, forKey: Key("format"))
+            try container.encode(exportedAt, forKey: Key("exportedAt"))
+            try container.encode(profile, forKey: Key("profile"))
+            for section in sections {
+                try container.encode(section.value, forKey: Key(section.key))
+            }
+        }
+    }
+
+    func export(_ profile: Profile, now: Date = Date()) async throws -> Document {
+        var parts: [(key: String, value: any Encodable & Sendable)] = []
+        for section in sections {
+            parts.append((section.key, try await section.export(profileID: profile.id)))
+        }
+        return Document(
+            format: "trove-export/1", exportedAt: now,
+            profile: .init(id: profile.id, username: profile.username, isGuest: profile.isGuest, createdAt: profile.createdAt),
+            sections: parts
+        )
+    }
+}

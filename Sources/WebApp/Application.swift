@@ -1,0 +1,101 @@
+import Accounts
+import DatabaseDrivers
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Storage
+
+/// Builds the whole server: opens the configured database, applies pending migrations, and wires every app.
+/// `trove serve` calls this; the database closes when the application shuts down.
+public func buildApplication(_ configuration: AppConfiguration) async throws -> some ApplicationProtocol {
+    let logger = makeLogger(configuration)
+    let database = try await Database.open(configuration.database, logger: logger)
+    do {
+        let applied = try await Migrator(database: database.sql).migrate()
+        if !applied.isEmpty { logger.info("Applied \(applied.count) migration(s)") }
+        let parts = try await buildRouter(configuration, database: database, logger: logger)
+        return Application(
+            router: parts.router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "trove"),
+            services: [DatabaseCloser(database: database)],
+            logger: logger
+        )
+    } catch {
+        await database.shutdown()
+        throw error
+    }
+}
+
+/// Builds an application on a database the caller opened, migrated and will close (tests use this).
+public func buildApplication(_ configuration: AppConfiguration, database: Database) async throws -> some ApplicationProtocol {
+    let logger = makeLogger(configuration)
+    let parts = try await buildRouter(configuration, database: database, logger: logger)
+    return Application(
+        router: parts.router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "trove"),
+        logger: logger
+    )
+}
+
+/// The router and the list of API operations it holds (for the OpenAPI document test).
+public func buildRouter(
+    _ configuration: AppConfiguration, database: Database, logger: Logger
+) async throws -> (router: Router<TroveRequestContext>, operations: APIOperationLog) {
+    let resources = try resourcesDirectory()
+    let assets = try StaticAssets(directory: resources.appendingPathComponent("Public"))
+    let pages = try await PageRenderer(directory: resources.appendingPathComponent("Templates").path, assetVersion: assets.version)
+    let profiles = ProfileRepository(database: database.sql)
+    let sessionStore = SessionStore(
+        profiles: profiles, sessions: SessionRepository(database: database.sql), lifetime: configuration.sessionLifetimeSeconds
+    )
+
+    let router = Router(context: TroveRequestContext.self)
+    // Middleware applies only to routes added after it, so it all comes first. Outermost first.
+    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: ErrorMiddleware(pages: pages))
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: CrossSiteRequestMiddleware())
+    router.add(middleware: ProfileSessionMiddleware(store: sessionStore, alwaysSecure: configuration.secureCookies))
+
+    let operations = APIOperationLog()
+    let api = APIRoutes(router: router, log: operations)
+    HealthController(databaseKind: database.kind).addRoutes(to: api)
+    AccountAPIController(
+        profiles: profiles,
+        failures: SignInFailureRepository(database: database.sql),
+        hasher: PasswordHasher(cost: configuration.passwordHashCost),
+        throttle: SignInThrottle(),
+        exporter: ProfileExporter(sections: [])
+    ).addRoutes(to: api)
+    try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
+    AccountPagesController(pages: pages).addRoutes(to: router)
+    ShellController(pages: pages, assets: assets, builtApps: []).addRoutes(to: router)
+    return (router, operations)
+}
+
+/// Where Templates/, Public/ and APIDocument/ are: the package's resource bundle.
+func resourcesDirectory() throws -> URL {
+    guard let url = Bundle.module.resourceURL else { throw MissingResources() }
+    return url
+}
+
+struct MissingResources: Error, CustomStringConvertible {
+    var description: String { "The server's resources (templates, static files) are missing: reinstall or rebuild Trove." }
+}
+
+func makeLogger(_ configuration: AppConfiguration) -> Logger {
+    var logger = Logger(label: "trove")
+    logger.logLevel = configuration.logLevel
+    return logger
+}
+
+/// Closes the database once the server has stopped.
+struct DatabaseCloser: Service {
+    let database: Database
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await database.shutdown()
+    }
+}

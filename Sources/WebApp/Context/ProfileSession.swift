@@ -1,0 +1,92 @@
+import Accounts
+import Foundation
+import Storage
+import Synchronization
+
+/// What the session layer needs from storage, with the session lifetime.
+struct SessionStore: Sendable {
+    let profiles: ProfileRepository
+    let sessions: SessionRepository
+    let lifetime: TimeInterval
+}
+
+/// The visitor's session for one request: who they are, and the cookie change the response must carry.
+///
+/// Handlers ask for `profile` (may be nil) or `requireProfile()` (creates a guest profile on first use);
+/// sign-in and sign-out rotate or end the session. The middleware writes the resulting cookie.
+public final class ProfileSession: Sendable {
+    enum CookieChange: Equatable {
+        case set(id: String, expires: Date)
+        case clear
+    }
+
+    private struct State {
+        var current: SessionRepository.Session?
+        var cookieChange: CookieChange?
+    }
+
+    private let store: SessionStore?
+    private let state: Mutex<State>
+
+    init(store: SessionStore?, current: SessionRepository.Session?) {
+        self.store = store
+        self.state = Mutex(State(current: current, cookieChange: nil))
+    }
+
+    /// The profile of this visitor, if they have one yet.
+    public var profile: Profile? { state.withLock { $0.current?.profile } }
+
+    var cookieChange: CookieChange? { state.withLock { $0.cookieChange } }
+
+    /// The visitor's profile, creating a guest profile and its session when there is none.
+    public func requireProfile(now: Date = Date()) async throws -> Profile {
+        if let profile { return profile }
+        let store = try requireStore()
+        let guest = try await store.profiles.createGuest(now: now)
+        try await start(for: guest, store: store, now: now)
+        return guest
+    }
+
+    /// Ends the current session and starts a new one, with a new id, for `profile` (sign-up and sign-in).
+    func signIn(as profile: Profile, now: Date = Date()) async throws {
+        let store = try requireStore()
+        if let old = state.withLock({ $0.current }) {
+            try await store.sessions.delete(id: old.id)
+        }
+        try await start(for: profile, store: store, now: now)
+    }
+
+    /// Ends the session in the database and tells the browser to forget it.
+    func signOut() async throws {
+        let store = try requireStore()
+        if let old = state.withLock({ $0.current }) {
+            try await store.sessions.delete(id: old.id)
+        }
+        forget()
+    }
+
+    /// Drops the session without touching storage (its profile was deleted, taking the session with it).
+    func forget() {
+        state.withLock {
+            $0.current = nil
+            $0.cookieChange = .clear
+        }
+    }
+
+    private func start(for profile: Profile, store: SessionStore, now: Date) async throws {
+        let id = try await store.sessions.create(profileID: profile.id, now: now, lifetime: store.lifetime)
+        let expires = now.addingTimeInterval(store.lifetime)
+        state.withLock {
+            $0.current = .init(id: id, profile: profile, expiresAt: expires)
+            $0.cookieChange = .set(id: id, expires: expires)
+        }
+    }
+
+    private func requireStore() throws -> SessionStore {
+        guard let store else { throw SessionUnavailable() }
+        return store
+    }
+}
+
+/// A handler asked for a profile on a route outside the session middleware: a bug in the route table.
+struct SessionUnavailable: Error {}

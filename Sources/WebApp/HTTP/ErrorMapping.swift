@@ -1,0 +1,72 @@
+import Accounts
+import DatabaseDrivers
+import Foundation
+import Hummingbird
+
+/// Translates any error into an `APIError`; domain errors know nothing of HTTP, so their statuses live here.
+enum ErrorMapping {
+    static func apiError(for error: any Error) -> APIError? {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as AccountError:
+            return accountError(error)
+        case let error as JSONBodyError:
+            return error.apiError
+        case let error as HTTPError:
+            return APIError(error.status, code: code(for: error.status), message: error.body ?? defaultMessage(for: error.status))
+        case let error as any HTTPResponseError:
+            return APIError(error.status, code: code(for: error.status), message: defaultMessage(for: error.status))
+        default:
+            return nil
+        }
+    }
+
+    static func accountError(_ error: AccountError) -> APIError {
+        switch error {
+        case .invalidUsername(let message), .invalidPassword(let message):
+            return .validation(message)
+        case .usernameTaken:
+            return APIError(.conflict, code: "username_taken", message: "That username is taken: choose another.")
+        case .alreadySignedIn:
+            return APIError(.conflict, code: "already_signed_in", message: "You are already signed in: sign out first.")
+        case .wrongCredentials:
+            return APIError(.unauthorized, code: "wrong_credentials", message: "Wrong username or password.")
+        case .tooManyAttempts(let seconds):
+            var headers = HTTPFields()
+            headers[.retryAfter] = String(seconds)
+            return APIError(
+                .tooManyRequests, code: "too_many_attempts",
+                message: "Too many failed sign-ins: try again in \(seconds) seconds.", headers: headers
+            )
+        case .profileNotFound:
+            return .notFound("The profile")
+        }
+    }
+
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "bad_request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        case 409: "conflict"
+        case 413: "body_too_large"
+        case 415: "unsupported_media_type"
+        case 422: "validation_failed"
+        case 429: "too_many_requests"
+        case 503: "unavailable"
+        default: status.code < 500 ? "client_error" : "server_error"
+        }
+    }
+
+    static func defaultMessage(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 404: "Nothing here: check the address."
+        case 405: "This address does not take that method."
+        case 413: "The request body is too large."
+        default: status.reasonPhrase.isEmpty ? "Request failed." : status.reasonPhrase + "."
+        }
+    }
+}

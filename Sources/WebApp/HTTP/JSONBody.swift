@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+
+/// Why a JSON request body was refused, each with its status: 415, 413, 400 or 422.
+enum JSONBodyError: Error {
+    case wrongContentType(String?)
+    case tooLarge(Int)
+    case malformed(String)
+    case invalid(String)
+
+    var apiError: APIError {
+        switch self {
+        case .wrongContentType(let type):
+            APIError(.unsupportedMediaType, code: "unsupported_media_type",
+                     message: "Send the body as application/json\(type.map { ", not \($0)" } ?? "").")
+        case .tooLarge(let limit):
+            APIError(.contentTooLarge, code: "body_too_large", message: "The request body is over the limit of \(limit) bytes.")
+        case .malformed(let detail):
+            APIError(.badRequest, code: "malformed_json", message: "The body is not valid JSON: \(detail)")
+        case .invalid(let detail):
+            .validation(detail)
+        }
+    }
+}
+
+enum JSONBody {
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    /// Reads and decodes a JSON body, checking its type and size first.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {
+        let contentType = request.headers[.contentType]
+        guard let contentType, Self.isJSON(contentType) else { throw JSONBodyError.wrongContentType(contentType) }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw JSONBodyError.tooLarge(limit)
+        }
+        return try decode(type, from: Data(buffer.readableBytesView))
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+            throw JSONBodyError.malformed(data.isEmpty ? "the body is empty." : "check its syntax.")
+        }
+        do {
+            return try decoder.decode(type, from: data)
+        } catch let error as DecodingError {
+            throw JSONBodyError.invalid(describe(error))
+        }
+    }
+
+    static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.isEmpty ? "the body" : "'" + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "'"
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])) is required."
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)) must be \(friendlyName(type))."
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) must be \(friendlyName(type)), not null."
+        case .dataCorrupted(let context):
+            return "\(path(context.codingPath)) is not valid: \(context.debugDescription)"
+        @unknown default:
+            return "The body does not have the expected shape."
+        }
+    }
+
+    private static func friendlyName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: "of the documented type"
+        }
+    }
+}

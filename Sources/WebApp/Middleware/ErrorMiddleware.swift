@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Turns every error into a response: JSON `{"error":{…}}` for API routes and clients that ask for JSON,
+/// an error page for people. Anything unexpected is logged with the request id and becomes a 500.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = TroveRequestContext
+
+    let pages: PageRenderer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let apiError: APIError
+            if let known = ErrorMapping.apiError(for: error) {
+                apiError = known
+                if known.status.code >= 500 {
+                    context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))"])
+                }
+            } else {
+                context.logger.error("Unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+                apiError = APIError(.internalServerError, code: "internal_error", message: "Something went wrong on our side; it has been logged.")
+            }
+            var response = Self.wantsHTML(request)
+                ? pages.errorPage(status: apiError.status, message: apiError.message, context: context)
+                : JSONResponse.make(ErrorBody(error: .init(code: apiError.code, message: apiError.message)), status: apiError.status)
+            response.headers.append(contentsOf: apiError.headers)
+            SecurityHeadersMiddleware.apply(to: &response.headers, requestID: context.id)
+            return response
+        }
+    }
+
+    /// HTML only for non-API paths requested by something that accepts HTML (a browser navigating).
+    static func wantsHTML(_ request: Request) -> Bool {
+        guard !request.uri.path.hasPrefix("/api/") else { return false }
+        return request.headers[.accept]?.contains("text/html") ?? false
+    }
+}

@@ -1,0 +1,158 @@
+// Sign up, sign in, and the account page (sign out, download data, delete profile).
+import { api, request, toast } from './api.js';
+
+const errorBox = document.getElementById('form-error');
+
+function showError(message) {
+  if (errorBox) errorBox.textContent = message;
+  else toast(message);
+}
+
+function clearError() {
+  if (errorBox) errorBox.textContent = '';
+}
+
+// Pages cached by the service worker show who is signed in: drop them when that changes.
+async function forgetCachedPages() {
+  if (!('caches' in window)) return;
+  try {
+    const names = await caches.keys();
+    await Promise.all(names.filter((name) => name.startsWith('trove-pages-')).map((name) => caches.delete(name)));
+  } catch {
+    // Storage may be unavailable (private mode); nothing to forget then.
+  }
+}
+
+function seconds(n) {
+  if (n < 60) return n === 1 ? '1 second' : `${n} seconds`;
+  const minutes = Math.ceil(n / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+function messageFor(error, form) {
+  if (error.status === 429) {
+    return error.retryAfter
+      ? `Too many attempts. Please try again in ${seconds(error.retryAfter)}.`
+      : error.message;
+  }
+  if (error.status === 401 && form.id === 'login-form') {
+    return error.message || 'That username and password do not match.';
+  }
+  return error.message;
+}
+
+function wireCredentialsForm(form, path) {
+  const username = form.elements.namedItem('username');
+  const password = form.elements.namedItem('password');
+  const submit = form.querySelector('[type="submit"]');
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearError();
+    username.removeAttribute('aria-invalid');
+    password.removeAttribute('aria-invalid');
+    if (!form.reportValidity()) return;
+
+    submit.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    try {
+      await api('POST', path, { username: username.value.trim(), password: password.value });
+      await forgetCachedPages();
+      window.location.assign('/account');
+    } catch (error) {
+      showError(messageFor(error, form));
+      if (error.status === 401 || error.status === 422) {
+        password.setAttribute('aria-invalid', 'true');
+        if (error.status === 401) username.setAttribute('aria-invalid', 'true');
+      } else if (error.status === 409) {
+        username.setAttribute('aria-invalid', 'true');
+      }
+      submit.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  });
+}
+
+const signupForm = document.getElementById('signup-form');
+if (signupForm) wireCredentialsForm(signupForm, '/api/v1/account/signup');
+
+const loginForm = document.getElementById('login-form');
+if (loginForm) wireCredentialsForm(loginForm, '/api/v1/account/login');
+
+// --- Account page ---
+
+const logoutButton = document.getElementById('logout');
+if (logoutButton) {
+  logoutButton.addEventListener('click', async () => {
+    clearError();
+    logoutButton.disabled = true;
+    try {
+      await api('POST', '/api/v1/account/logout');
+      await forgetCachedPages();
+      window.location.assign('/');
+    } catch (error) {
+      showError(error.message);
+      logoutButton.disabled = false;
+    }
+  });
+}
+
+const exportLink = document.getElementById('export');
+if (exportLink) {
+  exportLink.addEventListener('click', async (event) => {
+    event.preventDefault();
+    if (exportLink.getAttribute('aria-disabled') === 'true') return;
+    clearError();
+    exportLink.setAttribute('aria-disabled', 'true');
+    try {
+      const response = await request('GET', '/api/v1/account/export');
+      const blob = new Blob([await response.blob()], { type: 'application/json' });
+      const url = URL.createObjectURL(blob);
+      const anchor = document.createElement('a');
+      anchor.href = url;
+      anchor.download = 'trove-export.json';
+      anchor.hidden = true;
+      document.body.append(anchor);
+      anchor.click();
+      anchor.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      toast('Your data is downloading as trove-export.json.');
+    } catch (error) {
+      showError(error.message);
+    } finally {
+      exportLink.removeAttribute('aria-disabled');
+    }
+  });
+}
+
+async function deleteProfile(button) {
+  clearError();
+  button.disabled = true;
+  try {
+    await api('DELETE', '/api/v1/account');
+    await forgetCachedPages();
+    window.location.assign('/');
+  } catch (error) {
+    showError(error.message);
+    button.disabled = false;
+  }
+}
+
+const deleteButton = document.getElementById('delete-profile');
+const deleteDialog = document.getElementById('delete-dialog');
+if (deleteButton) {
+  deleteButton.addEventListener('click', () => {
+    if (deleteDialog && typeof deleteDialog.showModal === 'function') {
+      deleteDialog.returnValue = '';
+      deleteDialog.showModal();
+    } else if (window.confirm('Delete your profile and everything saved in it? This cannot be undone.')) {
+      deleteProfile(deleteButton);
+    }
+  });
+}
+if (deleteDialog) {
+  deleteDialog.addEventListener('close', () => {
+    if (deleteDialog.returnValue === 'delete') deleteProfile(deleteButton);
+    else deleteButton.focus();
+  });
+}

@@ -1,0 +1,94 @@
+// Trove shared front-end helpers: JSON fetch with uniform errors, and toasts.
+
+/**
+ * Sends a request and returns the Response when it is OK (2xx).
+ * Otherwise throws an Error with `.status`, `.code`, `.message` (from the JSON body
+ * {"error":{"code","message"}} when there is one) and `.retryAfter` (seconds, or null).
+ */
+export async function request(method, path, body) {
+  const init = {
+    method,
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+  };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw apiError(0, 'network', navigator.onLine === false
+      ? 'You seem to be offline. Check your connection and try again.'
+      : 'Could not reach Trove. Please try again.');
+  }
+  if (response.ok) return response;
+
+  let code = `http_${response.status}`;
+  let message = '';
+  try {
+    const data = await response.json();
+    if (data && data.error) {
+      code = data.error.code || code;
+      message = data.error.message || '';
+    }
+  } catch {
+    // Not JSON: keep the generic message.
+  }
+  const error = apiError(response.status, code, message || fallbackMessage(response.status));
+  const retryAfter = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
+  error.retryAfter = Number.isFinite(retryAfter) ? retryAfter : null;
+  throw error;
+}
+
+/**
+ * JSON request. Resolves with the parsed body, or null for an empty answer (204).
+ */
+export async function api(method, path, body) {
+  const response = await request(method, path, body);
+  if (response.status === 204) return null;
+  const text = await response.text();
+  return text ? JSON.parse(text) : null;
+}
+
+function apiError(status, code, message) {
+  const error = new Error(message);
+  error.name = 'ApiError';
+  error.status = status;
+  error.code = code;
+  error.retryAfter = null;
+  return error;
+}
+
+function fallbackMessage(status) {
+  if (status === 401) return 'Please sign in first.';
+  if (status === 403) return 'That is not allowed.';
+  if (status === 404) return 'That could not be found.';
+  if (status === 429) return 'Too many tries. Please wait a moment.';
+  if (status >= 500) return 'Something went wrong on our side. Please try again.';
+  return 'That did not work. Please try again.';
+}
+
+let region;
+
+/** Shows a short, polite status message at the bottom of the screen. */
+export function toast(message, { timeout = 4000 } = {}) {
+  if (!region || !region.isConnected) {
+    region = document.createElement('div');
+    region.className = 'toast-region';
+    region.setAttribute('role', 'status');
+    region.setAttribute('aria-live', 'polite');
+    document.body.append(region);
+  }
+  const item = document.createElement('div');
+  item.className = 'toast';
+  item.textContent = message;
+  region.append(item);
+  setTimeout(() => {
+    item.classList.add('leaving');
+    setTimeout(() => item.remove(), 250);
+  }, timeout);
+  return item;
+}

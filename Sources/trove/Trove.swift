@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct Trove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trove",
+        abstract: "Five small apps in one server: Oblique Strategies, YogiYogini, Choose Your Destiny, Magnetic Poetry, City Roulette.",
+        subcommands: [Serve.self, Migrate.self],
+        defaultSubcommand: nil
+    )
+}

@@ -1,0 +1,120 @@
+import DatabaseDrivers
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SQLKit
+import Testing
+
+@Suite struct AccountAPITests {
+    @Test(arguments: DatabaseKind.allCases)
+    func healthNamesTheDatabase(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let response = try await client.execute(uri: "/health", method: .get)
+            #expect(response.status == .ok)
+            #expect(try response.json() as? [String: String] == ["status": "ok", "database": kind.rawValue])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aGuestSignsUpKeepingTheProfileAndGetsANewSessionID(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let first = try await client.execute(uri: "/api/v1/account/me", method: .get)
+            let guestCookie = try #require(first.sessionCookie)
+            let guestID = try #require(first.profile?["id"] as? String)
+            #expect(first.profile?["isGuest"] as? Bool == true)
+            #expect(first.headers[values: .setCookie].first?.contains("HttpOnly") == true)
+            #expect(first.headers[values: .setCookie].first?.contains("SameSite=Lax") == true)
+
+            let signUp = try await client.execute(uri: "/api/v1/account/signup", method: .post, headers: .json(cookie: guestCookie),
+                                                  body: body(["username": "Ada", "password": "correct horse"]))
+            #expect(signUp.status == .created)
+            #expect(signUp.profile?["id"] as? String == guestID)
+            #expect(signUp.profile?["username"] as? String == "ada")
+            let accountCookie = try #require(signUp.sessionCookie)
+            #expect(accountCookie != guestCookie)
+
+            let me = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(accountCookie))
+            #expect(me.profile?["username"] as? String == "ada")
+            // The guest session id died at sign-up: using it again starts a new guest.
+            let old = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(guestCookie))
+            #expect(old.profile?["id"] as? String != guestID)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func signInReachesTheSameProfileAndSignOutEndsTheSession(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let firstDevice = try await signUp(client, username: "bea")
+            let accountID = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(firstDevice)).profile?["id"] as? String
+
+            let login = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
+                                                 body: body(["username": " BEA ", "password": "correct horse"]))
+            #expect(login.status == .ok)
+            #expect(login.profile?["id"] as? String == accountID)
+            let secondDevice = try #require(login.sessionCookie)
+
+            let logout = try await client.execute(uri: "/api/v1/account/logout", method: .post, headers: .session(secondDevice))
+            #expect(logout.status == .noContent)
+            #expect(logout.sessionCookie == "")
+            let after = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(secondDevice))
+            #expect(after.profile?["isGuest"] as? Bool == true)
+            // The other device is still signed in.
+            let other = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(firstDevice))
+            #expect(other.profile?["username"] as? String == "bea")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func wrongPasswordsAre401ThenThrottled(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            _ = try await signUp(client, username: "cy")
+            for _ in 1...5 {
+                let wrong = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
+                                                     body: body(["username": "cy", "password": "wrong password"]))
+                #expect(wrong.status == .unauthorized)
+                #expect(wrong.errorCode == "wrong_credentials")
+                #expect(wrong.sessionCookie == nil)
+            }
+            let throttled = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
+                                                     body: body(["username": "cy", "password": "correct horse"]))
+            #expect(throttled.status == .tooManyRequests)
+            #expect(Int(throttled.headers[.retryAfter] ?? "") ?? 0 > 0)
+            // An unknown username answers exactly like a wrong password.
+            let unknown = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
+                                                   body: body(["username": "nobody", "password": "whatever1"]))
+            #expect(unknown.status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func deletingTheProfileRemovesItsDataAndSession(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, database in
+            let cookie = try await signUp(client, username: "dee")
+            let delete = try await client.execute(uri: "/api/v1/account", method: .delete, headers: .session(cookie))
+            #expect(delete.status == .noContent)
+            #expect(delete.sessionCookie == "")
+            let count = try await database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("profiles")
+                .where("username", .equal, "dee").first()?.decode(column: "n", as: Int.self)
+            #expect(count == 0)
+            let login = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
+                                                 body: body(["username": "dee", "password": "correct horse"]))
+            #expect(login.status == .unauthorized)
+            let again = try await client.execute(uri: "/api/v1/account", method: .delete)
+            #expect(again.status == .notFound)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func exportHoldsTheProfile(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await signUp(client, username: "eve")
+            let export = try await client.execute(uri: "/api/v1/account/export", method: .get, headers: .session(cookie))
+            #expect(export.status == .ok)
+            #expect(export.headers[.contentDisposition]?.contains("trove-export.json") == true)
+            let json = try export.json()
+            #expect(json["format"] as? String == "trove-export/1")
+            #expect((json["profile"] as? [String: Any])?["username"] as? String == "eve")
+        }
+    }
+}

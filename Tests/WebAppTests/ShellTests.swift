@@ -1,0 +1,109 @@
+import DatabaseDrivers
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import TestSupport
+import Testing
+import WebApp
+
+@Suite struct ShellTests {
+    @Test func homePageListsTheFiveApps() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let response = try await client.execute(uri: "/", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            for path in ["/strategies", "/yoga", "/stories", "/poetry", "/cities"] {
+                #expect(response.bodyText.contains("href=\"\(path)\""), "missing link to \(path)")
+            }
+            // The first visit gives the visitor a guest profile.
+            #expect(response.sessionCookie?.count == 43)
+        }
+    }
+
+    @Test func templatesEscapeWhatTheyShow() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let response = try await client.execute(uri: "/nope<script>", method: .get, headers: [.accept: "text/html"])
+            #expect(!response.bodyText.contains("<script>"))
+        }
+    }
+
+    @Test func versionedAssetsAreImmutableAndRevalidate() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let home = try await client.execute(uri: "/", method: .get).bodyText
+            let range = try #require(home.range(of: #"/static/[0-9a-f]{12}/css/app\.css"#, options: .regularExpression))
+            let url = String(home[range])
+            let css = try await client.execute(uri: url, method: .get)
+            #expect(css.status == .ok)
+            #expect(css.headers[.contentType] == "text/css; charset=utf-8")
+            #expect(css.headers[.cacheControl]?.contains("immutable") == true)
+            let etag = try #require(css.headers[.eTag])
+            let again = try await client.execute(uri: url, method: .get, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified)
+            let unversioned = try await client.execute(uri: "/static/css/app.css", method: .get)
+            #expect(unversioned.status == .ok)
+            #expect(unversioned.headers[.cacheControl] == "no-cache")
+        }
+    }
+
+    @Test(arguments: ["/static/../Package.swift", "/static/%2e%2e/%2e%2e/Package.swift", "/static/..%2f..%2fPackage.swift",
+                      "/static/css/../../Templates/home.mustache", "/static//etc/passwd"])
+    func pathTraversalFindsNothing(path: String) async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let response = try await client.execute(uri: path, method: .get)
+            #expect(response.status == .notFound)
+        }
+    }
+
+    @Test func manifestAndServiceWorkerAreServedFromTheRoot() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let manifest = try await client.execute(uri: "/manifest.webmanifest", method: .get)
+            #expect(manifest.status == .ok)
+            #expect(manifest.headers[.contentType]?.hasPrefix("application/manifest+json") == true)
+            #expect(try manifest.json()["name"] as? String == "Trove")
+            let worker = try await client.execute(uri: "/sw.js", method: .get)
+            #expect(worker.status == .ok)
+            #expect(worker.headers[.contentType]?.hasPrefix("text/javascript") == true)
+        }
+    }
+
+    @Test func accountPagesRender() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            for path in ["/signup", "/login", "/account"] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .ok, "\(path)")
+            }
+        }
+    }
+}
+
+@Suite struct OpenAPIDocumentTests {
+    @Test func documentAndRoutesNameTheSameOperations() async throws {
+        try await TestDatabase.with(.sqlite) { database in
+            let (_, log) = try await buildRouter(testConfiguration, database: database, logger: Logger(label: "test"))
+            let routes = Set(log.all.map(\.description))
+            let documented = try Self.documentedOperations()
+            #expect(routes.subtracting(documented).isEmpty, "routes missing from openapi.json: \(routes.subtracting(documented).sorted())")
+            #expect(documented.subtracting(routes).isEmpty, "documented but not routed: \(documented.subtracting(routes).sorted())")
+        }
+    }
+
+    @Test func documentIsServedAsOpenAPI31() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let response = try await client.execute(uri: "/api/openapi.json", method: .get)
+            #expect(response.status == .ok)
+            #expect(try response.json()["openapi"] as? String == "3.1.0")
+        }
+    }
+
+    static func documentedOperations() throws -> Set<String> {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/WebApp/APIDocument/openapi.json")
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+        let paths = document["paths"] as? [String: [String: Any]] ?? [:]
+        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
+        return Set(paths.flatMap { path, operations in operations.keys.filter(methods.contains).map { "\($0) \(path)" } })
+    }
+}

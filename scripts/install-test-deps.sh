@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Installs what `make test` needs, only when it is missing:
+#   PostgreSQL server (Debian's, version 15 on bookworm), Chromium and its
+#   WebDriver (chromedriver), and a Python venv at .venv with selenium + pytest.
+# Idempotent; when everything is present it only checks and returns in well
+# under a second.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+export DEBIAN_FRONTEND=noninteractive
+
+SELENIUM_SPEC='selenium==4.51.*'
+VENV=.venv
+
+apt_updated=0
+apt_install() {
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "install-test-deps: need root to install: $*" >&2
+        exit 1
+    fi
+    # Wait for another apt/dpkg (rather than fail) if one holds the lock.
+    if [ "$apt_updated" -eq 0 ]; then
+        echo "install-test-deps: apt-get update" >&2
+        apt-get -o DPkg::Lock::Timeout=600 update -qq
+        apt_updated=1
+    fi
+    echo "install-test-deps: apt-get install $*" >&2
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "$@"
+}
+
+pg_bin_present() {
+    local d
+    for d in /usr/lib/postgresql/*/bin; do
+        [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && [ -x "$d/postgres" ] && return 0
+    done
+    return 1
+}
+
+missing=()
+pg_bin_present || missing+=(postgresql)
+command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
+command -v runuser >/dev/null 2>&1 || missing+=(util-linux)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+# Text must have real glyph widths for layout checks (no horizontal scroll).
+[ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
+
+if [ "${#missing[@]}" -gt 0 ]; then
+    apt_install "${missing[@]}"
+fi
+
+# The postgres system user owns throwaway clusters (PostgreSQL refuses root).
+if ! id -u postgres >/dev/null 2>&1; then
+    echo "install-test-deps: no 'postgres' user after installing postgresql" >&2
+    exit 1
+fi
+pg_bin_present || { echo "install-test-deps: PostgreSQL server binaries missing" >&2; exit 1; }
+
+# Python venv with selenium and pytest.
+venv_ok() {
+    [ -x "$VENV/bin/python" ] && [ -x "$VENV/bin/pytest" ] &&
+        "$VENV/bin/python" - <<'PY' >/dev/null 2>&1
+import pytest, selenium
+assert selenium.__version__.startswith("4.51."), selenium.__version__
+PY
+}
+
+if ! venv_ok; then
+    if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
+        rm -rf "$VENV"
+        if ! python3 -m venv "$VENV" >/dev/null 2>&1; then
+            # Debian's python3 needs python3-venv for ensurepip.
+            rm -rf "$VENV"
+            apt_install python3-venv
+            /usr/bin/python3 -m venv "$VENV"
+        fi
+    fi
+    echo "install-test-deps: pip install $SELENIUM_SPEC pytest into $VENV" >&2
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$SELENIUM_SPEC" pytest
+    venv_ok || { echo "install-test-deps: $VENV still lacks selenium 4.51 / pytest" >&2; exit 1; }
+fi

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Test orchestration behind `make test`, `make test-swift`, `make test-browser`.
+#
+#   scripts/test.sh            install missing test deps, build once
+#                              (swift build --build-tests), start a throwaway
+#                              PostgreSQL, run `swift test --skip-build`, then
+#                              the browser suite; always stop PostgreSQL.
+#   scripts/test.sh swift      the Swift suites only (build must be done)
+#   scripts/test.sh browser    the browser suite only (build must be done)
+#
+# Every suite runs even when an earlier one failed; the exit code is the first
+# failure's. A missing component (PostgreSQL, Chromium, chromedriver, the trove
+# binary) fails the run: nothing is skipped.
+#
+# If TROVE_TEST_POSTGRES_URL is already set, that database is used and no
+# throwaway cluster is started.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$(pwd)
+
+mode=${1:-all}
+case "$mode" in
+    all | swift | browser) ;;
+    *) echo "usage: $0 [all|swift|browser]" >&2; exit 2 ;;
+esac
+
+SWIFT=${SWIFT:-swift}
+TROVE_BIN_DEFAULT="$ROOT/.build/debug/trove"
+
+say() { printf '\n==> %s\n' "$*" >&2; }
+
+pg_dir=""
+# shellcheck disable=SC2317  # invoked by the EXIT trap
+cleanup() {
+    local rc=$?
+    if [ -n "$pg_dir" ]; then
+        say "stopping throwaway PostgreSQL"
+        "$ROOT/scripts/postgres.sh" stop "$pg_dir" || echo "test.sh: could not stop PostgreSQL in $pg_dir" >&2
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+free_port() {
+    "$ROOT/.venv/bin/python" - <<'PY'
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+s.close()
+PY
+}
+
+start_postgres() {
+    if [ -n "${TROVE_TEST_POSTGRES_URL:-}" ]; then
+        say "using TROVE_TEST_POSTGRES_URL from the environment"
+        return
+    fi
+    local attempt port url
+    for attempt in 1 2 3 4 5; do
+        port=$(free_port)
+        pg_dir=$(mktemp -d /tmp/trove-test-pg.XXXXXX)
+        say "starting throwaway PostgreSQL on 127.0.0.1:$port (try $attempt)"
+        if url=$("$ROOT/scripts/postgres.sh" start "$pg_dir" "$port"); then
+            export TROVE_TEST_POSTGRES_URL="$url"
+            return
+        fi
+        "$ROOT/scripts/postgres.sh" stop "$pg_dir" || true
+        pg_dir=""
+    done
+    echo "test.sh: could not start PostgreSQL" >&2
+    exit 1
+}
+
+status=0
+record() {
+    # record NAME RC: remember the first failure, report each.
+    if [ "$2" -ne 0 ]; then
+        echo "test.sh: $1 FAILED (exit $2)" >&2
+        [ "$status" -ne 0 ] || status=$2
+    fi
+}
+
+run_swift_tests() {
+    start_postgres
+    say "swift test --skip-build (PostgreSQL: $TROVE_TEST_POSTGRES_URL)"
+    local rc=0
+    "$SWIFT" test --skip-build || rc=$?
+    record "swift test" "$rc"
+}
+
+run_browser_tests() {
+    local bin=${TROVE_BIN:-$TROVE_BIN_DEFAULT}
+    if [ ! -x "$bin" ]; then
+        echo "test.sh: no trove binary at $bin (build first: swift build --build-tests)" >&2
+        record "browser tests" 1
+        return
+    fi
+    say "browser tests (pytest, headless Chromium, TROVE_BIN=$bin)"
+    local rc=0
+    TROVE_BIN="$bin" "$ROOT/.venv/bin/pytest" -q tests/browser || rc=$?
+    # pytest exits 5 when it collected no test: that is a failure here too.
+    record "browser tests" "$rc"
+}
+
+say "checking test dependencies"
+"$ROOT/scripts/install-test-deps.sh"
+
+case "$mode" in
+    all)
+        say "$SWIFT build --build-tests (one build for the tests and the trove binary)"
+        "$SWIFT" build --build-tests
+        run_swift_tests
+        run_browser_tests
+        ;;
+    swift) run_swift_tests ;;
+    browser) run_browser_tests ;;
+esac
+
+if [ "$status" -eq 0 ]; then
+    say "test.sh ($mode): every suite passed"
+fi
+exit "$status"

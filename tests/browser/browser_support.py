@@ -1,0 +1,22 @@
+"""Helpers shared by the browser tests."""
+
+from __future__ import annotations
+
+MOBILE = (375, 667)
+DESKTOP = (1280, 800)
+
+
+def set_viewport(driver, width: int, height: int, mobile: bool | None = None) -> None:
+    """Make the page's viewport exactly width x height CSS pixels.
+
+    Window sizes are only a hint in headless Chromium, so this uses the
+    DevTools device-metrics override. `mobile` (default: width < 768) turns on
+    mobile emulation, where the page's <meta name=viewport> decides its layout
+    width, as on a phone.
+    """
+    if mobile is None:
+        mobile = width < 768
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+    )

@@ -1,0 +1,142 @@
+"""What a person sees first: the home page, an account, and an installable app."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import urllib.request
+from urllib.parse import urlparse
+
+import pytest
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from browser_support import DESKTOP, MOBILE, set_viewport
+
+APPS = [
+    ("Oblique Strategies", "/strategies"),
+    ("YogiYogini", "/yoga"),
+    ("Choose Your Destiny", "/stories"),
+    ("Magnetic Poetry", "/poetry"),
+    ("City Roulette", "/cities"),
+]
+
+PASSWORD = "correct horse battery"
+
+
+def path_of(driver) -> str:
+    return urlparse(driver.current_url).path
+
+
+def wait_for_path(driver, path: str, timeout: float = 10) -> None:
+    try:
+        WebDriverWait(driver, timeout).until(lambda d: path_of(d) == path)
+    except TimeoutException:
+        raise AssertionError(f"expected to end on {path}, still on {driver.current_url}") from None
+
+
+def submit_form_of(driver, field_id: str) -> None:
+    """Click the submit button of the form that holds #field_id."""
+    field = driver.find_element(By.ID, field_id)
+    form = field.find_element(By.XPATH, "./ancestor::form")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit], button:not([type]), input[type=submit]").click()
+
+
+def fill(driver, field_id: str, value: str) -> None:
+    el = driver.find_element(By.ID, field_id)
+    el.clear()
+    el.send_keys(value)
+
+
+@pytest.mark.parametrize("viewport", [MOBILE, DESKTOP], ids=["phone", "desktop"])
+def test_home_page_links_to_the_five_apps(server, browser, assert_no_console_errors, viewport):
+    set_viewport(browser, *viewport)
+    browser.get(server + "/")
+
+    links = browser.find_elements(By.CSS_SELECTOR, "#apps a.app-link")
+    assert len(links) == len(APPS), [link.accessible_name for link in links]
+    names = [link.accessible_name for link in links]
+    for name, path in APPS:
+        matching = [link for link in links if name in link.accessible_name]
+        assert len(matching) == 1, f"expected one link named {name!r}, links are {names}"
+        link = matching[0]
+        href = link.get_attribute("href")
+        assert urlparse(href).path.endswith(path), f"{name} links to {href}, expected …{path}"
+        assert link.is_displayed(), f"the {name} link is not visible at {viewport}"
+
+    assert_no_console_errors(browser)
+
+
+def test_home_page_fits_a_320px_phone(server, browser):
+    set_viewport(browser, 320, 640, mobile=True)
+    browser.get(server + "/")
+    inner, scroll = browser.execute_script(
+        "return [window.innerWidth, document.documentElement.scrollWidth]"
+    )
+    # On a phone, a page without <meta name=viewport> is laid out 980px wide,
+    # and content wider than the screen widens the layout viewport: either way
+    # innerWidth is no longer 320 and the page looks zoomed out or scrolls.
+    assert inner == 320 and scroll <= inner, (
+        f"on a 320px phone the page is laid out {inner}px wide with scrollWidth {scroll}: "
+        "content overflows, or <meta name=viewport content=width=device-width> is missing"
+    )
+
+
+def test_sign_up_sign_out_and_sign_in(server, browser, assert_no_console_errors):
+    username = "u" + secrets.token_hex(4)
+
+    browser.get(server + "/signup")
+    fill(browser, "username", username)
+    fill(browser, "password", PASSWORD)
+    submit_form_of(browser, "username")
+    wait_for_path(browser, "/account")
+    assert username in browser.find_element(By.TAG_NAME, "body").text
+    assert_no_console_errors(browser)
+
+    browser.find_element(By.ID, "logout").click()
+    wait_for_path(browser, "/")
+
+    browser.get(server + "/login")
+    fill(browser, "username", username)
+    fill(browser, "password", PASSWORD)
+    submit_form_of(browser, "username")
+    wait_for_path(browser, "/account")
+    assert username in browser.find_element(By.TAG_NAME, "body").text
+
+    browser.find_element(By.ID, "logout").click()
+    wait_for_path(browser, "/")
+
+    browser.get(server + "/login")
+    fill(browser, "username", username)
+    fill(browser, "password", "not the password")
+    submit_form_of(browser, "username")
+    error = WebDriverWait(browser, 10).until(EC.visibility_of_element_located((By.ID, "form-error")))
+    assert error.get_attribute("role") == "alert"
+    assert error.text.strip(), "the error message is empty"
+    assert path_of(browser) == "/login"
+
+
+def test_service_worker_and_manifest_make_it_installable(server, browser):
+    browser.get(server + "/")
+    result = browser.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        if (!('serviceWorker' in navigator)) { done({error: 'no navigator.serviceWorker'}); return; }
+        navigator.serviceWorker.ready
+          .then(reg => done({scope: reg.scope, active: !!reg.active}))
+          .catch(err => done({error: String(err)}));
+        """
+    )
+    assert "error" not in result, result["error"]
+    assert result["active"], result
+    assert result["scope"] == server + "/", f"service worker scope {result['scope']} does not cover the site"
+
+    link = browser.find_element(By.CSS_SELECTOR, "link[rel=manifest]")
+    href = link.get_attribute("href")
+    assert urlparse(href).path == "/manifest.webmanifest"
+    with urllib.request.urlopen(server + "/manifest.webmanifest", timeout=5) as resp:
+        assert resp.status == 200
+        manifest = json.loads(resp.read().decode("utf-8"))
+    assert manifest.get("name") == "Trove"
