@@ -25,8 +25,11 @@ public final class Database: Sendable {
         }
     }
 
+    /// Closes the database. Runs to completion even when the calling task is cancelled (a server that failed
+    /// to start cancels its services), since an unclosed connection is an error of its own.
     public func shutdown() async {
-        try? await close()
+        let close = self.close
+        await Task { try? await close() }.value
     }
 
     private static func openSQLite(path: String, logger: Logger) async throws(DatabaseConfigurationError) -> Database {
@@ -69,14 +72,18 @@ public final class Database: Sendable {
         } catch {
             throw .malformedURL(location.redacted, "expected postgres://user:password@host:port/database")
         }
+        // The pool would log every failed connection attempt on its own; the failure reaches the caller
+        // (and so the request log, with its request id) anyway, so it only speaks up for critical trouble.
+        var poolLogger = logger
+        poolLogger.logLevel = .critical
         let pool = EventLoopGroupConnectionPool(
             source: PostgresConnectionSource(sqlConfiguration: configuration),
             maxConnectionsPerEventLoop: 4,
             requestTimeout: .seconds(10),
-            logger: logger,
+            logger: poolLogger,
             on: MultiThreadedEventLoopGroup.singleton
         )
-        let sql = pool.database(logger: logger).sql(queryLogLevel: .trace)
+        let sql = pool.database(logger: poolLogger).sql(queryLogLevel: .trace)
         do {
             try await sql.raw("SELECT 1").run()
         } catch {
@@ -92,6 +99,7 @@ public final class Database: Sendable {
     private static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
+            if error.code == .connectionError { return "connection refused or host unreachable" }
             return "\(error.code)"
         }
         return String(describing: error)

@@ -45,7 +45,11 @@ struct Serve: AsyncParsableCommand {
             throw error
         } catch {
             // Anything else that stops the start (a port in use, a missing template) is one line too.
-            throw CleanExit.failure(String(describing: error))
+            let text = String(describing: error)
+            if text.contains("Address already in use") {
+                throw CleanExit.failure("Cannot listen on \(configuration.host):\(configuration.port): the port is in use. Stop the other server or choose another port with --port.")
+            }
+            throw CleanExit.failure(text)
         }
     }
 }

@@ -51,7 +51,7 @@ struct PageRenderer: Sendable {
     }
 
     func errorPage(status: HTTPResponse.Status, message: String, context: TroveRequestContext) -> Response {
-        render("error", title: status.reasonPhrase, model: ErrorModel(status: status.code, message: message), context: context, status: status)
+        render("error", title: "\(status.reasonPhrase) · Trove", model: ErrorModel(status: status.code, message: message), context: context, status: status)
     }
 
     private static func fields(of value: Any) -> [String: Any] {

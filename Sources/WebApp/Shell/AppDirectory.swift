@@ -7,10 +7,10 @@ struct AppEntry: Sendable {
 
 enum AppDirectory {
     static let apps: [AppEntry] = [
-        AppEntry(slug: "strategies", name: "Oblique Strategies", description: "Draw one of Eno and Schmidt's cards to break a creative deadlock."),
-        AppEntry(slug: "yoga", name: "YogiYogini", description: "A yoga instructor's roster, check-in, live class and session history."),
-        AppEntry(slug: "stories", name: "Choose Your Destiny", description: "Read branching stories and choose where they go."),
+        AppEntry(slug: "strategies", name: "Oblique Strategies", description: "Draw one of Eno and Schmidt's cards to get unstuck."),
+        AppEntry(slug: "yoga", name: "YogiYogini", description: "Your students, your classes, where and who came."),
+        AppEntry(slug: "stories", name: "Choose Your Destiny", description: "Stories where every choice is yours."),
         AppEntry(slug: "poetry", name: "Magnetic Poetry", description: "Drag word magnets into a poem."),
-        AppEntry(slug: "cities", name: "City Roulette", description: "Collect the world's cities, with weather and Wikipedia."),
+        AppEntry(slug: "cities", name: "City Roulette", description: "Collect the world's cities, with their weather."),
     ]
 }

@@ -7,6 +7,10 @@ struct ShellController {
     /// Apps whose own controller serves their page; the rest get an honest "coming" page.
     let builtApps: Set<String>
 
+    struct HomeModel {
+        let apps: [AppEntry]
+    }
+
     struct AppPendingModel {
         let appName: String
         let appDescription: String
@@ -15,13 +19,13 @@ struct ShellController {
     func addRoutes(to router: Router<TroveRequestContext>) {
         router.get("/") { _, context in
             _ = try await context.session.requireProfile()
-            return pages.render("home", title: "Trove", context: context)
+            return pages.render("home", title: "Trove", model: HomeModel(apps: AppDirectory.apps), context: context)
         }
         for app in AppDirectory.apps where !builtApps.contains(app.slug) {
             router.get(RouterPath("/\(app.slug)")) { _, context in
                 _ = try await context.session.requireProfile()
                 return pages.render(
-                    "app-pending", title: app.name,
+                    "app-pending", title: "\(app.name) · Trove",
                     model: AppPendingModel(appName: app.name, appDescription: app.description), context: context
                 )
             }
