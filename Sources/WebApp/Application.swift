@@ -60,17 +60,28 @@ public func buildRouter(
 
     let operations = APIOperationLog()
     let api = APIRoutes(router: router, log: operations)
+
+    // Oblique Strategies
+    let deckRepository = StrategyDeckRepository(database: database.sql)
+    let strategyProfiles = StrategyProfileRepository(database: database.sql)
+    let deck = PublishedDeck(repository: deckRepository)
+    let strategiesAPI = StrategiesAPIController(deck: deck, deckRepository: deckRepository, profiles: strategyProfiles)
+    StrategiesProfileAPIController(deck: deck, deckRepository: deckRepository, profiles: strategyProfiles).addRoutes(to: api)
+    strategiesAPI.addRoutes(to: api)
+    LegacyObliqueAPIController(deck: deck).addRoutes(to: api)
+    StrategiesPagesController(pages: pages, deckRepository: deckRepository, api: strategiesAPI).addRoutes(to: router)
+
     HealthController(databaseKind: database.kind).addRoutes(to: api)
     AccountAPIController(
         profiles: profiles,
         failures: SignInFailureRepository(database: database.sql),
         hasher: PasswordHasher(cost: configuration.passwordHashCost),
         throttle: SignInThrottle(),
-        exporter: ProfileExporter(sections: [])
+        exporter: ProfileExporter(sections: [StrategiesExportSection(profiles: strategyProfiles)])
     ).addRoutes(to: api)
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
-    ShellController(pages: pages, assets: assets, builtApps: []).addRoutes(to: router)
+    ShellController(pages: pages, assets: assets, builtApps: ["strategies"]).addRoutes(to: router)
     return (router, operations)
 }
 

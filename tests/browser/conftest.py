@@ -12,9 +12,11 @@ import re
 import socket
 import subprocess
 import tempfile
+import textwrap
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -29,7 +31,28 @@ STARTUP_TIMEOUT = 30.0
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
-_server_log: Path | None = None
+_server_logs: list[Path] = []
+
+# A small invented deck in the format of the `oblique` package's strategies.ini (one [strategies]
+# section, a key per edition, one card per indented continuation line). Edition 2 repeats two cards of
+# Edition 1, one of them worded differently, and one card carries an accent for the search test.
+STRATEGIES_DECK_INI = textwrap.dedent(
+    """\
+    [strategies]
+    Edition 1=
+        Honour the accident as a plan
+        Begin with the ending
+        Make it smaller, then smaller again
+        Whisper the loud part
+    Edition 2=
+        Honor the accident as a plan
+        Begin with the ending
+        Émphasize the seams
+        Leave a gap for the listener
+    Extra=
+        Take a walk around the problem
+    """
+)
 
 
 def _free_port() -> int:
@@ -53,29 +76,27 @@ def _health_ok(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def server():
-    """Start `$TROVE_BIN serve` on a free port with a fresh SQLite database.
-
-    Yields the base URL, e.g. "http://127.0.0.1:54321".
-    """
-    global _server_log
+def _trove_binary() -> str:
     binary = os.environ.get("TROVE_BIN")
     if not binary:
         pytest.fail("TROVE_BIN is not set (make test sets it to .build/debug/trove)", pytrace=False)
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
         pytest.fail(f"TROVE_BIN={binary} is not an executable file (build first)", pytrace=False)
+    return binary
 
-    workdir = Path(tempfile.mkdtemp(prefix="trove-browser-"))
+
+@contextmanager
+def _running_trove(binary: str, workdir: Path, database: Path):
+    """Run `trove serve` on a free port against `database` until the block ends; yields the base URL."""
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = workdir / "server.log"
-    _server_log = log_path
+    _server_logs.append(log_path)
     cmd = [
         binary, "serve",
         "--host", "127.0.0.1",
         "--port", str(port),
-        "--database", str(workdir / "trove.sqlite"),
+        "--database", str(database),
     ]
     log = open(log_path, "wb")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -107,6 +128,50 @@ def server():
                 proc.kill()
                 proc.wait()
         log.close()
+
+
+def _run_trove(binary: str, *args: str) -> None:
+    """Run a one-off trove command (migrate, import …); fail the run with its output if it fails."""
+    cmd = [binary, *args]
+    try:
+        result = subprocess.run(cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{' '.join(cmd)} did not finish within 120s", pytrace=False)
+    if result.returncode != 0:
+        pytest.fail(
+            f"{' '.join(cmd)} exited with {result.returncode}\n--- output ---\n{result.stdout}{result.stderr}",
+            pytrace=False,
+        )
+
+
+@pytest.fixture(scope="session")
+def server():
+    """Start `$TROVE_BIN serve` on a free port with a fresh SQLite database.
+
+    Yields the base URL, e.g. "http://127.0.0.1:54321".
+    """
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-browser-"))
+    with _running_trove(binary, workdir, workdir / "trove.sqlite") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def strategies_server():
+    """A server of its own whose database holds the small test deck (STRATEGIES_DECK_INI).
+
+    The deck is imported with `trove import strategies` before the server starts, as `make run` does.
+    Yields the base URL.
+    """
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-strategies-"))
+    database = workdir / "trove.sqlite"
+    deck = workdir / "strategies.ini"
+    deck.write_text(STRATEGIES_DECK_INI, encoding="utf-8")
+    _run_trove(binary, "migrate", "--database", str(database))
+    _run_trove(binary, "import", "strategies", "--from", str(deck), "--sections", "all", "--database", str(database))
+    with _running_trove(binary, workdir, database) as base:
+        yield base
 
 
 def _chrome_options(width: int, height: int) -> webdriver.ChromeOptions:
@@ -178,5 +243,6 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     rep = outcome.get_result()
     setattr(item, f"rep_{rep.when}", rep)
-    if rep.failed and _server_log is not None:
-        rep.sections.append(("trove server output (tail)", _read_log(_server_log, 8_000)))
+    if rep.failed:
+        for log_path in _server_logs:
+            rep.sections.append((f"trove server output (tail of {log_path})", _read_log(log_path, 8_000)))

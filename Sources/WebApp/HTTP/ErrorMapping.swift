@@ -2,6 +2,7 @@ import Accounts
 import DatabaseDrivers
 import Foundation
 import Hummingbird
+import ObliqueStrategies
 
 /// Translates any error into an `APIError`; domain errors know nothing of HTTP, so their statuses live here.
 enum ErrorMapping {
@@ -11,6 +12,8 @@ enum ErrorMapping {
             return error
         case let error as AccountError:
             return accountError(error)
+        case let error as StrategyError:
+            return strategyError(error)
         case let error as JSONBodyError:
             return error.apiError
         case let error as HTTPError:
@@ -41,6 +44,16 @@ enum ErrorMapping {
             )
         case .profileNotFound:
             return .notFound("The profile")
+        }
+    }
+
+    static func strategyError(_ error: StrategyError) -> APIError {
+        switch error {
+        case .cardNotFound: .notFound("The card")
+        case .historyEntryNotFound: .notFound("The draw")
+        case .emptyDeck: APIError(.notFound, code: "empty_deck", message: "There are no cards to draw from: import the deck or choose other cards.")
+        case .invalidText(let message), .invalidNote(let message): .validation(message)
+        case .unknownTimeZone(let name): .badRequest("'\(name)' is not a time zone: use a name such as Europe/London.")
         }
     }
 

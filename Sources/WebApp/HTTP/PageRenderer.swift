@@ -16,7 +16,9 @@ struct PageRenderer: Sendable {
     let library: MustacheLibrary
     let assetVersion: String
 
-    static let requiredTemplates = ["layout", "home", "signup", "login", "account", "error", "app-pending"]
+    static let requiredTemplates = [
+        "layout", "home", "signup", "login", "account", "error", "app-pending", "strategies", "strategy-card",
+    ]
 
     init(directory: String, assetVersion: String) async throws {
         let library = try await MustacheLibrary(directory: directory)

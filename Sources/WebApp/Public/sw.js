@@ -5,12 +5,23 @@
 //  - /static/<version>/…  cache first (immutable, versioned URLs), cached as they are fetched.
 //  - other /static/…      network first, cache as fallback (unversioned, e.g. manifest icons).
 //  - page navigations     network first; offline, the cached copy of that page, else the cached /.
-//  - /api/…, non-GET and other origins: never touched, never cached.
+//  - the few public, read-only API answers in CACHED_API (exact paths; each query string is kept
+//    under its own URL): network first, cache as fallback, so a page's data survives going offline.
+//  - any other /api/…, non-GET and other origins: never touched, never cached.
+//
+// A page visited before the worker controlled it can post {type: 'trove:keep', urls: [...]} to have
+// the worker fetch and keep that page, its versioned assets and its CACHED_API answers.
 
 const VERSION = new URL(self.location.href).searchParams.get('v') || 'dev';
 const STATIC_CACHE = `trove-static-${VERSION}`;
 const PAGES_CACHE = `trove-pages-${VERSION}`;
+const API_CACHE = `trove-api-${VERSION}`;
 const STATIC_PREFIX = `/static/${VERSION}/`;
+
+const CACHED_API = new Set([
+  '/api/v1/strategies',
+  '/api/v1/strategies/editions',
+]);
 
 const SHELL_ASSETS = [
   'css/app.css',
@@ -39,7 +50,7 @@ self.addEventListener('install', (event) => {
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
-    const keep = new Set([STATIC_CACHE, PAGES_CACHE]);
+    const keep = new Set([STATIC_CACHE, PAGES_CACHE, API_CACHE]);
     const names = await caches.keys();
     await Promise.all(
       names.filter((name) => name.startsWith('trove-') && !keep.has(name)).map((name) => caches.delete(name)),
@@ -53,6 +64,10 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (CACHED_API.has(url.pathname)) {
+    event.respondWith(networkFirst(request, API_CACHE));
+    return;
+  }
   if (url.pathname.startsWith('/api/') || url.pathname === '/sw.js') return;
 
   if (url.pathname.startsWith(STATIC_PREFIX)) {
@@ -84,10 +99,35 @@ async function networkFirst(request, cacheName) {
     if (cacheable(response)) await cache.put(request, response.clone());
     return response;
   } catch (error) {
-    const cached = await cache.match(request);
+    const cached = await cache.match(request, { ignoreVary: true });
     if (cached) return cached;
     throw error;
   }
+}
+
+self.addEventListener('message', (event) => {
+  const data = event.data;
+  if (!data || data.type !== 'trove:keep' || !Array.isArray(data.urls)) return;
+  event.waitUntil(keep(data.urls.slice(0, 32)));
+});
+
+/** Fetches and caches what a page asked to keep, each URL only into the cache its kind belongs to. */
+async function keep(urls) {
+  await Promise.allSettled(urls.map(async (raw) => {
+    if (typeof raw !== 'string') return;
+    const url = new URL(raw, self.location.origin);
+    url.hash = '';
+    if (url.origin !== self.location.origin) return;
+    let cacheName;
+    if (url.pathname.startsWith(STATIC_PREFIX)) cacheName = STATIC_CACHE;
+    else if (CACHED_API.has(url.pathname)) cacheName = API_CACHE;
+    else if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith('/static/') && url.pathname !== '/sw.js') cacheName = PAGES_CACHE;
+    else return;
+    const cache = await caches.open(cacheName);
+    if (cacheName === STATIC_CACHE && (await cache.match(url.href))) return;
+    const response = await fetch(url.href, { credentials: 'same-origin', cache: 'no-cache' });
+    if (cacheable(response)) await cache.put(url.href, response);
+  }));
 }
 
 async function navigation(request) {

@@ -1,0 +1,46 @@
+import SQLKit
+
+enum StrategyMigrations {
+    static let all: [Migration] = [
+        Migration(version: 201, name: "strategies: sections, cards, favourites, draws, shuffle") { db in
+            try await db.create(table: "strategy_sections")
+                .column("edition", type: .bigint, .primaryKey(autoIncrement: false))
+                .column("name", type: .text, .notNull, .unique)
+                .run()
+            // Published cards (owner NULL) and each profile's own cards (edition 0) share one table, so
+            // favourites, history and permalinks treat them alike.
+            try await db.create(table: "strategy_cards")
+                .column("id", type: .bigint, .primaryKey)
+                .column("edition", type: .bigint, .notNull)
+                .column("card_number", type: .bigint, .notNull)
+                .column("text", type: .text, .notNull)
+                .column("owner_profile_id", type: .text, .references("profiles", "id", onDelete: .cascade))
+                .column("retired", type: .custom(SQLRaw("BOOLEAN")), .notNull, .default(false))
+                .column("created_at", type: .bigint, .notNull)
+                .column("updated_at", type: .bigint, .notNull)
+                .run()
+            try await db.create(index: "strategy_cards_edition").on("strategy_cards").column("edition").column("card_number").run()
+            try await db.create(index: "strategy_cards_owner").on("strategy_cards").column("owner_profile_id").run()
+            try await db.create(table: "strategy_favourites")
+                .column("profile_id", type: .text, .notNull, .references("profiles", "id", onDelete: .cascade))
+                .column("card_id", type: .bigint, .notNull, .references("strategy_cards", "id", onDelete: .cascade))
+                .column("created_at", type: .bigint, .notNull)
+                .primaryKey("profile_id", "card_id")
+                .run()
+            try await db.create(index: "strategy_favourites_card").on("strategy_favourites").column("card_id").run()
+            try await db.create(table: "strategy_draws")
+                .column("id", type: .bigint, .primaryKey)
+                .column("profile_id", type: .text, .notNull, .references("profiles", "id", onDelete: .cascade))
+                .column("card_id", type: .bigint, .notNull, .references("strategy_cards", "id", onDelete: .cascade))
+                .column("drawn_at", type: .bigint, .notNull)
+                .column("note", type: .text)
+                .run()
+            try await db.create(index: "strategy_draws_profile").on("strategy_draws").column("profile_id").column("drawn_at").run()
+            try await db.create(table: "strategy_shuffle")
+                .column("profile_id", type: .text, .notNull, .references("profiles", "id", onDelete: .cascade))
+                .column("card_id", type: .bigint, .notNull, .references("strategy_cards", "id", onDelete: .cascade))
+                .primaryKey("profile_id", "card_id")
+                .run()
+        },
+    ]
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import ObliqueStrategies
+import Storage
+
+/// The deck for everyone: list, search, one card, random draw, card of the day, sections, editions compared.
+struct StrategiesAPIController {
+    let deck: PublishedDeck
+    let deckRepository: StrategyDeckRepository
+    let profiles: StrategyProfileRepository
+
+    struct Counterpart: Encodable {
+        let card: StrategyCard
+        let label: String
+        let diff: [Part]
+
+        struct Part: Encodable {
+            let text: String
+            let kind: String
+        }
+    }
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/strategies", use: list)
+            .get("/api/v1/strategies/editions", use: editions)
+            .get("/api/v1/strategies/random", use: random)
+            .get("/api/v1/strategies/today", use: today)
+            .get("/api/v1/strategies/{id}", use: one)
+            .get("/api/v1/strategies/{id}/editions", use: compare)
+    }
+
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let edition = try request.queryInt("edition", in: 0...10_000)
+        let cards = try await deck.current().cards(edition: edition)
+        return JSONResponse.make(CardText.search(cards, for: request.queryString("q") ?? ""))
+    }
+
+    @Sendable func editions(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        JSONResponse.make(try await deckRepository.sections())
+    }
+
+    @Sendable func random(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let profile = context.session.profile
+        let cards = try await DrawSet(deck: deck, profiles: profiles).cards(for: request, profileID: profile?.id)
+        var generator = SystemRandomNumberGenerator()
+        guard let card = CardPicker.draw(from: cards, using: &generator) else { throw StrategyError.emptyDeck }
+        if let profile { try await profiles.recordDraw(profileID: profile.id, cardID: card.id) }
+        return JSONResponse.make(card)
+    }
+
+    @Sendable func today(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let identifier = request.queryString("tz") ?? "UTC"
+        guard let timeZone = TimeZone(identifier: identifier) else { throw StrategyError.unknownTimeZone(identifier) }
+        let editions = try await deck.current().cards.filter { (1...4).contains($0.edition) }
+        guard let card = CardPicker.cardOfTheDay(from: editions, on: Date(), in: timeZone) else { throw StrategyError.emptyDeck }
+        return JSONResponse.make(card)
+    }
+
+    @Sendable func one(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        JSONResponse.make(try await card(request, context: context))
+    }
+
+    @Sendable func compare(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let card = try await card(request, context: context)
+        return JSONResponse.make(try await counterparts(of: card))
+    }
+
+    func card(_ request: Request, context: TroveRequestContext) async throws -> StrategyCard {
+        let id = try context.parameters.requireID("id")
+        if let card = try await deck.current().byID[id] { return card }
+        guard let card = try await deckRepository.card(id: id, visibleTo: context.session.profile?.id) else {
+            throw StrategyError.cardNotFound
+        }
+        return card
+    }
+
+    func counterparts(of card: StrategyCard) async throws -> [Counterpart] {
+        let snapshot = try await deck.current()
+        let labels = Dictionary(try await deckRepository.sections().map { ($0.edition, $0.label) }, uniquingKeysWith: { a, _ in a })
+        return EditionComparison.counterparts(of: card, in: snapshot.cards).map { other in
+            Counterpart(
+                card: other, label: labels[other.edition] ?? "Edition \(other.edition)",
+                diff: EditionComparison.diff(from: card.text, to: other.text).map { .init(text: $0.text, kind: $0.kind.rawValue) }
+            )
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Hummingbird
+import ObliqueStrategies
+import Storage
+
+/// The profile's own side of the deck: favourites, own cards, shuffle memory and draw history.
+struct StrategiesProfileAPIController {
+    let deck: PublishedDeck
+    let deckRepository: StrategyDeckRepository
+    let profiles: StrategyProfileRepository
+
+    struct TextBody: Decodable { let strategy: String }
+    struct NoteBody: Decodable { let note: String? }
+    struct Popular: Encodable { let card: StrategyCard; let favourites: Int }
+    struct ShuffleState: Encodable { let total: Int; let remaining: Int }
+    struct ShuffleResult: Encodable { let card: StrategyCard; let total: Int; let remaining: Int; let reshuffled: Bool }
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/strategies/favourites", use: favourites)
+            .put("/api/v1/strategies/{id}/favourite", use: addFavourite)
+            .delete("/api/v1/strategies/{id}/favourite", use: removeFavourite)
+            .get("/api/v1/strategies/popular", use: popular)
+            .get("/api/v1/strategies/mine", use: mine)
+            .post("/api/v1/strategies/mine", use: createMine)
+            .patch("/api/v1/strategies/mine/{id}", use: updateMine)
+            .delete("/api/v1/strategies/mine/{id}", use: deleteMine)
+            .get("/api/v1/strategies/shuffle", use: shuffleState)
+            .post("/api/v1/strategies/shuffle/draw", use: shuffleDraw)
+            .delete("/api/v1/strategies/shuffle", use: resetShuffle)
+            .get("/api/v1/strategies/history", use: history)
+            .get("/api/v1/strategies/history.csv", use: historyCSV)
+            .patch("/api/v1/strategies/history/{id}", use: setNote)
+    }
+
+    @Sendable func favourites(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { return JSONResponse.make([StrategyCard]()) }
+        return JSONResponse.make(try await profiles.favourites(profileID: profile.id))
+    }
+
+    @Sendable func addFavourite(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.requireID("id")
+        let profile = try await context.session.requireProfile()
+        guard try await deckRepository.card(id: id, visibleTo: profile.id) != nil else { throw StrategyError.cardNotFound }
+        try await profiles.setFavourite(profileID: profile.id, cardID: id)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func removeFavourite(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.requireID("id")
+        guard let profile = context.session.profile,
+              try await deckRepository.card(id: id, visibleTo: profile.id) != nil
+        else { throw StrategyError.cardNotFound }
+        try await profiles.removeFavourite(profileID: profile.id, cardID: id)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func popular(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        JSONResponse.make(try await profiles.popular().map { Popular(card: $0.card, favourites: $0.favourites) })
+    }
+
+    @Sendable func mine(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { return JSONResponse.make([StrategyCard]()) }
+        return JSONResponse.make(try await profiles.ownCards(profileID: profile.id))
+    }
+
+    @Sendable func createMine(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let text = try CardText.ownCard(try await JSONBody.decode(TextBody.self, from: request).strategy)
+        let profile = try await context.session.requireProfile()
+        return JSONResponse.make(try await profiles.createOwnCard(profileID: profile.id, text: text), status: .created)
+    }
+
+    @Sendable func updateMine(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.requireID("id")
+        let text = try CardText.ownCard(try await JSONBody.decode(TextBody.self, from: request).strategy)
+        guard let profile = context.session.profile,
+              let card = try await profiles.updateOwnCard(profileID: profile.id, id: id, text: text)
+        else { throw StrategyError.cardNotFound }
+        return JSONResponse.make(card)
+    }
+
+    @Sendable func deleteMine(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.requireID("id")
+        guard let profile = context.session.profile, try await profiles.deleteOwnCard(profileID: profile.id, id: id) else {
+            throw StrategyError.cardNotFound
+        }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func shuffleState(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let profileID = context.session.profile?.id
+        let cards = try await DrawSet(deck: deck, profiles: profiles).cards(for: request, profileID: profileID)
+        var drawn: Set<Int> = []
+        if let profileID { drawn = try await profiles.shuffleDrawn(profileID: profileID) }
+        return JSONResponse.make(ShuffleState(total: cards.count, remaining: cards.filter { !drawn.contains($0.id) }.count))
+    }
+
+    @Sendable func shuffleDraw(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let profile = try await context.session.requireProfile()
+        let cards = try await DrawSet(deck: deck, profiles: profiles).cards(for: request, profileID: profile.id)
+        let drawn = try await profiles.shuffleDrawn(profileID: profile.id)
+        var generator = SystemRandomNumberGenerator()
+        guard let result = CardPicker.shuffleDraw(from: cards, alreadyDrawn: drawn, using: &generator) else {
+            throw StrategyError.emptyDeck
+        }
+        try await profiles.recordShuffleDraw(profileID: profile.id, cardID: result.card.id, newRound: result.reshuffled ? cards.map(\.id) : nil)
+        try await profiles.recordDraw(profileID: profile.id, cardID: result.card.id)
+        return JSONResponse.make(ShuffleResult(card: result.card, total: cards.count, remaining: result.remaining, reshuffled: result.reshuffled))
+    }
+
+    @Sendable func resetShuffle(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        if let profile = context.session.profile { try await profiles.resetShuffle(profileID: profile.id) }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func history(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { return JSONResponse.make([StrategyProfileRepository.HistoryEntry]()) }
+        return JSONResponse.make(try await profiles.history(profileID: profile.id))
+    }
+
+    @Sendable func historyCSV(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        var entries: [StrategyProfileRepository.HistoryEntry] = []
+        if let profile = context.session.profile { entries = try await profiles.history(profileID: profile.id) }
+        let formatter = ISO8601DateFormatter()
+        var csv = "drawn_at,card_id,edition,cardnumber,strategy,note\r\n"
+        for entry in entries {
+            let card = entry.card
+            let fields: [String] = [
+                formatter.string(from: entry.drawnAt), String(card.id), String(card.edition),
+                String(card.cardNumber), card.text, entry.note ?? "",
+            ]
+            csv += fields.map(CSV.field).joined(separator: ",") + "\r\n"
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"oblique-strategies-history.csv\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: csv)))
+    }
+
+    @Sendable func setNote(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.requireID("id")
+        let note = try CardText.note(try await JSONBody.decode(NoteBody.self, from: request).note)
+        guard let profile = context.session.profile,
+              let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note)
+        else { throw StrategyError.historyEntryNotFound }
+        return JSONResponse.make(entry)
+    }
+}
+
+/// CSV fields as RFC 4180 wants them, and safe to open in a spreadsheet: a field that would start a formula
+/// is prefixed with an apostrophe.
+enum CSV {
+    static func field(_ value: String) -> String {
+        var text = value
+        if let first = text.first, "=+-@\t\r".contains(first) { text = "'" + text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,25 @@
+import DatabaseDrivers
+import Logging
+import Storage
+
+/// Opening and migrating the database for a command, with failures as one clear line.
+enum CommandDatabase {
+    static func open(_ options: DatabaseOptions) async throws -> Database {
+        var logger = Logger(label: "trove")
+        logger.logLevel = .warning
+        let location = try options.location()
+        let db: Database
+        do {
+            db = try await Database.open(location, logger: logger)
+        } catch {
+            throw CleanExit.failure(error.description)
+        }
+        do {
+            try await Migrator(database: db.sql).migrate()
+        } catch {
+            await db.shutdown()
+            throw CleanExit.failure("Migration failed: \(error)")
+        }
+        return db
+    }
+}

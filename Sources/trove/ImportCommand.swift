@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `trove import …`: loads the data sets `make run` fetched into the database.
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Load a data set into the database.",
+        subcommands: [ImportStrategies.self]
+    )
+}

@@ -1,0 +1,232 @@
+import DatabaseDrivers
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import TestSupport
+import Testing
+
+@Suite struct StrategiesAPITests {
+    /// A test app whose database holds the test deck.
+    func withDeck<R: Sendable>(_ kind: DatabaseKind, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> R) async throws -> R {
+        try await withTestApp(kind) { client, database in
+            try await TestDeck.importAll(into: database)
+            return try await body(client)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func cardsKeepTheOriginalAPIShape(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let response = try await client.execute(uri: "/api/v1/strategies/random", method: .get)
+            #expect(response.status == .ok)
+            let card = try response.json()
+            #expect(Set(card.keys) == ["id", "edition", "cardnumber", "strategy"])
+            let list = try await client.execute(uri: "/api/v1/strategies", method: .get)
+            let cards = try JSONSerialization.jsonObject(with: Data(list.bodyText.utf8)) as? [[String: Any]] ?? []
+            #expect(cards.count == 9)
+            let order = cards.map { [$0["edition"] as? Int ?? 0, $0["cardnumber"] as? Int ?? 0] }
+            #expect(order == order.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func filtersByEditionAndSearchesIgnoringCaseAndAccents(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let edition = try await client.execute(uri: "/api/v1/strategies?edition=2", method: .get)
+            #expect(edition.bodyText.components(separatedBy: "\"edition\":2").count - 1 == 3)
+            let search = try await client.execute(uri: "/api/v1/strategies?q=EMPHASIZE", method: .get)
+            #expect(search.bodyText.contains("Émphasize the flaws"))
+            #expect(search.bodyText.components(separatedBy: "\"id\"").count - 1 == 1)
+            for _ in 0..<20 {
+                let random = try await client.execute(uri: "/api/v1/strategies/random?edition=3", method: .get)
+                #expect(try random.json()["edition"] as? Int == 3)
+            }
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func badAndUnknownIdsAndParameters(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let cases: [(String, HTTPResponse.Status, String)] = [
+                ("/api/v1/strategies/999999", .notFound, "not_found"),
+                ("/api/v1/strategies/abc", .badRequest, "bad_request"),
+                ("/api/v1/strategies/-1", .badRequest, "bad_request"),
+                ("/api/v1/strategies/99999999999999999999999", .badRequest, "bad_request"),
+                ("/api/v1/strategies?edition=two", .badRequest, "bad_request"),
+                ("/api/v1/strategies/random?source=everything", .badRequest, "bad_request"),
+                ("/api/v1/strategies/random?edition=77", .notFound, "empty_deck"),
+                ("/api/v1/strategies/today?tz=Mars/Olympus", .badRequest, "bad_request"),
+                ("/api/oblique/id/999999", .notFound, "not_found"),
+                ("/api/oblique/edition/9/all", .notFound, "not_found"),
+                ("/api/oblique/edition/1/cardnumber/99", .notFound, "not_found"),
+            ]
+            for (uri, status, code) in cases {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == status, "\(uri)")
+                #expect(response.errorCode == code, "\(uri): \(response.bodyText)")
+            }
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func theCardOfTheDayIsTheSameForEveryone(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let a = try await client.execute(uri: "/api/v1/strategies/today?tz=Europe/Paris", method: .get)
+            let b = try await client.execute(uri: "/api/v1/strategies/today?tz=Europe/Paris", method: .get)
+            #expect(a.status == .ok)
+            #expect(a.bodyText == b.bodyText)
+            #expect((1...4).contains(try a.json()["edition"] as? Int ?? 0))
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func favouritesBelongToTheProfileAndFeedPopular(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let me = try await client.execute(uri: "/api/v1/account/me", method: .get)
+            let cookie = try #require(me.sessionCookie)
+            let card = try await client.execute(uri: "/api/v1/strategies/random", method: .get, headers: .session(cookie))
+            let id = try #require(try card.json()["id"] as? Int)
+            for _ in 0..<2 {
+                let put = try await client.execute(uri: "/api/v1/strategies/\(id)/favourite", method: .put, headers: .session(cookie))
+                #expect(put.status == .noContent)
+            }
+            let favourites = try await client.execute(uri: "/api/v1/strategies/favourites", method: .get, headers: .session(cookie))
+            #expect(favourites.bodyText.contains("\"id\":\(id)"))
+            let popular = try await client.execute(uri: "/api/v1/strategies/popular", method: .get)
+            #expect(popular.bodyText.contains("\"favourites\":1"))
+            #expect(!popular.bodyText.contains(cookie))
+            // Another visitor sees none of it.
+            let other = try await client.execute(uri: "/api/v1/strategies/favourites", method: .get)
+            #expect(other.bodyText == "[]")
+            let missing = try await client.execute(uri: "/api/v1/strategies/424242/favourite", method: .put, headers: .session(cookie))
+            #expect(missing.status == .notFound)
+            let remove = try await client.execute(uri: "/api/v1/strategies/\(id)/favourite", method: .delete, headers: .session(cookie))
+            #expect(remove.status == .noContent)
+            let after = try await client.execute(uri: "/api/v1/strategies/favourites", method: .get, headers: .session(cookie))
+            #expect(after.bodyText == "[]")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func ownCardsAreValidatedPrivateAndDrawable(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let cookie = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            let created = try await client.execute(uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
+                                                   body: body(["strategy": "  Go for a walk  "]))
+            #expect(created.status == .created)
+            let id = try #require(try created.json()["id"] as? Int)
+            #expect(try created.json()["strategy"] as? String == "Go for a walk")
+            #expect(try created.json()["edition"] as? Int == 0)
+
+            for bad in ["", "   ", String(repeating: "x", count: 281)] {
+                let response = try await client.execute(uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
+                                                        body: body(["strategy": bad]))
+                #expect(response.status == .unprocessableContent)
+            }
+            let wrongShape = try await client.execute(uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
+                                                      body: body(["text": "nope"]))
+            #expect(wrongShape.status == .unprocessableContent)
+            #expect(try await client.execute(uri: "/api/v1/strategies/mine", method: .get, headers: .session(cookie)).bodyText.components(separatedBy: "\"id\"").count == 2)
+
+            for _ in 0..<5 {
+                let drawn = try await client.execute(uri: "/api/v1/strategies/random?source=mine", method: .get, headers: .session(cookie))
+                #expect(try drawn.json()["id"] as? Int == id)
+            }
+            // Someone else cannot see, change or delete it: 404, never 403.
+            let stranger = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            #expect(try await client.execute(uri: "/api/v1/strategies/\(id)", method: .get, headers: .session(stranger)).status == .notFound)
+            let patch = try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .patch, headers: .json(cookie: stranger),
+                                                 body: body(["strategy": "Hijacked"]))
+            #expect(patch.status == .notFound)
+            #expect(try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .delete, headers: .session(stranger)).status == .notFound)
+            #expect(try await client.execute(uri: "/api/v1/strategies/\(id)/favourite", method: .put, headers: .session(stranger)).status == .notFound)
+            let random = try await client.execute(uri: "/api/v1/strategies/random?source=mine", method: .get, headers: .session(stranger))
+            #expect(random.errorCode == "empty_deck")
+
+            let update = try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .patch, headers: .json(cookie: cookie),
+                                                  body: body(["strategy": "Go for a run"]))
+            #expect(try update.json()["strategy"] as? String == "Go for a run")
+            #expect(try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .delete, headers: .session(cookie)).status == .noContent)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func theShuffleDealsEveryCardOnceThenStartsOver(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let cookie = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            var seen: Set<Int> = []
+            for expected in stride(from: 2, through: 0, by: -1) {
+                let draw = try await client.execute(uri: "/api/v1/strategies/shuffle/draw?edition=1", method: .post, headers: .session(cookie))
+                let json = try draw.json()
+                let card = try #require(json["card"] as? [String: Any])
+                #expect(seen.insert(card["id"] as? Int ?? 0).inserted)
+                #expect(json["remaining"] as? Int == expected)
+                #expect(json["reshuffled"] as? Bool == false)
+            }
+            let state = try await client.execute(uri: "/api/v1/strategies/shuffle?edition=1", method: .get, headers: .session(cookie))
+            #expect(try state.json()["remaining"] as? Int == 0)
+            let next = try await client.execute(uri: "/api/v1/strategies/shuffle/draw?edition=1", method: .post, headers: .session(cookie))
+            #expect(try next.json()["reshuffled"] as? Bool == true)
+            #expect(try await client.execute(uri: "/api/v1/strategies/shuffle", method: .delete, headers: .session(cookie)).status == .noContent)
+            let reset = try await client.execute(uri: "/api/v1/strategies/shuffle?edition=1", method: .get, headers: .session(cookie))
+            #expect(try reset.json()["remaining"] as? Int == 3)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func drawsAreRememberedWithNotesAndExported(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let cookie = try await signUp(client, username: "eno")
+            for _ in 0..<3 { _ = try await client.execute(uri: "/api/v1/strategies/random", method: .get, headers: .session(cookie)) }
+            let history = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(cookie))
+            let entries = try JSONSerialization.jsonObject(with: Data(history.bodyText.utf8)) as? [[String: Any]] ?? []
+            #expect(entries.count == 3)
+            let entryID = try #require(entries.first?["id"] as? Int)
+            let noted = try await client.execute(uri: "/api/v1/strategies/history/\(entryID)", method: .patch, headers: .json(cookie: cookie),
+                                                 body: body(["note": "=cmd|' /C calc'!A0"]))
+            #expect(noted.status == .ok)
+            let tooLong = try await client.execute(uri: "/api/v1/strategies/history/\(entryID)", method: .patch, headers: .json(cookie: cookie),
+                                                   body: body(["note": String(repeating: "n", count: 501)]))
+            #expect(tooLong.status == .unprocessableContent)
+            let csv = try await client.execute(uri: "/api/v1/strategies/history.csv", method: .get, headers: .session(cookie))
+            #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true)
+            #expect(csv.bodyText.contains("'=cmd"), "formula-looking notes are defused in CSV")
+            #expect(csv.bodyText.split(separator: "\r\n").count == 4)
+            let export = try await client.execute(uri: "/api/v1/account/export", method: .get, headers: .session(cookie))
+            let strategies = try #require(try export.json()["strategies"] as? [String: Any])
+            #expect((strategies["history"] as? [Any])?.count == 3)
+        }
+    }
+
+    @Test func legacyRoutesAnswerInTheOriginalShape() async throws {
+        try await withDeck(.sqlite) { client in
+            let all = try await client.execute(uri: "/api/oblique/all", method: .get)
+            #expect(all.status == .ok)
+            let one = try await client.execute(uri: "/api/oblique/edition/2/cardnumber/3", method: .get)
+            #expect(try one.json()["strategy"] as? String == "Émphasize the flaws")
+            let draw = try await client.execute(uri: "/api/oblique/edition/4/draw", method: .get)
+            #expect(try draw.json()["strategy"] as? String == "Take a break")
+            let id = try #require(try one.json()["id"] as? Int)
+            #expect(try await client.execute(uri: "/api/oblique/id/\(id)", method: .get).bodyText == one.bodyText)
+            let write = try await client.execute(uri: "/api/oblique/all", method: .post)
+            #expect(write.status == .notFound || write.status == .methodNotAllowed)
+        }
+    }
+
+    @Test func theCardPageHasOpenGraphTagsAndComparesEditions() async throws {
+        try await withDeck(.sqlite) { client in
+            let list = try await client.execute(uri: "/api/v1/strategies?q=honour", method: .get)
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(list.bodyText.utf8)) as? [[String: Any]])?.first?["id"] as? Int)
+            let page = try await client.execute(uri: "/strategies/\(id)", method: .get, headers: [.accept: "text/html"])
+            #expect(page.status == .ok)
+            #expect(page.bodyText.contains("og:description"))
+            #expect(page.bodyText.contains("Honour thy error as a hidden intention"))
+            #expect(page.bodyText.contains("Edition 2"))
+            let compare = try await client.execute(uri: "/api/v1/strategies/\(id)/editions", method: .get)
+            #expect(compare.bodyText.contains("\"kind\":\"added\""))
+            #expect(try await client.execute(uri: "/strategies/424242", method: .get, headers: [.accept: "text/html"]).status == .notFound)
+            #expect(try await client.execute(uri: "/strategies", method: .get).status == .ok)
+        }
+    }
+}

@@ -1,0 +1,432 @@
+"""Oblique Strategies: what a person does with the deck, in a real browser.
+
+The `strategies_server` fixture serves a database holding the small test deck from conftest.py
+(STRATEGIES_DECK_INI): Edition 1 and 2 with four cards each, and an "Extra" section with one.
+Each test has a fresh browser, so a fresh guest profile with no favourites.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from browser_support import set_viewport
+
+PROMPT = "Tap for an Oblique Strategy"
+DECK = {
+    "Honour the accident as a plan",
+    "Begin with the ending",
+    "Make it smaller, then smaller again",
+    "Whisper the loud part",
+    "Honor the accident as a plan",
+    "Émphasize the seams",
+    "Leave a gap for the listener",
+    "Take a walk around the problem",
+}
+DECK_SIZE = 9  # "Begin with the ending" is in both editions
+
+
+def wait(driver, condition, message: str, timeout: float = 10):
+    try:
+        return WebDriverWait(driver, timeout).until(condition)
+    except TimeoutException:
+        raise AssertionError(message) from None
+
+
+def open_strategies(driver, server: str, fragment: str = "") -> None:
+    driver.get(server + "/strategies" + fragment)
+    # The module has run once the prompt card is marked as such (or a deep-linked card is shown).
+    wait(driver, lambda d: d.execute_script(
+        "const draw = document.getElementById('draw');"
+        "return draw.classList.contains('is-prompt') || document.getElementById('card-meta').textContent !== ''"
+    ), "the strategies page never became ready")
+
+
+def card_text(driver) -> str:
+    return driver.find_element(By.ID, "card-text").text.strip()
+
+
+def favourite_buttons(driver) -> tuple[bool, bool]:
+    """(add enabled, remove enabled)."""
+    return (
+        driver.find_element(By.ID, "fav-add").is_enabled(),
+        driver.find_element(By.ID, "fav-remove").is_enabled(),
+    )
+
+
+def wait_for_one_favourite_button(driver) -> tuple[bool, bool]:
+    def exactly_one(d):
+        state = favourite_buttons(d)
+        return state if state[0] != state[1] else False
+
+    try:
+        return WebDriverWait(driver, 10).until(exactly_one)
+    except TimeoutException:
+        raise AssertionError(
+            f"exactly one favourite button should be enabled once a card shows; (add, remove) = {favourite_buttons(driver)}"
+        ) from None
+
+
+def draw_by_tapping(driver) -> str:
+    """Tap the prompt card and wait for the first card to show."""
+    driver.find_element(By.ID, "draw").click()
+    wait(
+        driver,
+        lambda d: card_text(d) != PROMPT and d.find_element(By.ID, "draw").get_attribute("aria-busy") is None,
+        f"tapping the card did not show a card (it still reads {card_text(driver)!r})",
+    )
+    return card_text(driver)
+
+
+def watch_favourite_buttons(driver) -> None:
+    """Records, from now on, whether both favourite buttons are ever enabled at the same moment."""
+    driver.execute_script(
+        """
+        const add = document.getElementById('fav-add');
+        const remove = document.getElementById('fav-remove');
+        window.__bothEnabled = !add.disabled && !remove.disabled;
+        const check = () => { if (!add.disabled && !remove.disabled) window.__bothEnabled = true; };
+        const observer = new MutationObserver(check);
+        observer.observe(add, { attributes: true });
+        observer.observe(remove, { attributes: true });
+        """
+    )
+
+
+def both_were_ever_enabled(driver) -> bool:
+    return bool(driver.execute_script("return window.__bothEnabled"))
+
+
+def fetch_json(driver, path: str):
+    """GET an API path from inside the page, with its cookies (the guest profile)."""
+    result = driver.execute_async_script(
+        """
+        const [path, done] = arguments;
+        fetch(path, {credentials: 'same-origin', headers: {Accept: 'application/json'}})
+          .then(r => r.text().then(t => done({status: r.status, body: t})))
+          .catch(e => done({status: 0, body: String(e)}));
+        """,
+        path,
+    )
+    assert result["status"] == 200, f"GET {path} answered {result['status']}: {result['body'][:300]}"
+    return json.loads(result["body"])
+
+
+def visible_all_items(driver) -> list[str]:
+    return [b.text.strip() for b in driver.find_elements(By.CSS_SELECTOR, "#all-list button") if b.is_displayed()]
+
+
+def test_tapping_the_card_draws_a_strategy(strategies_server, browser, assert_no_console_errors):
+    open_strategies(browser, strategies_server)
+    assert card_text(browser) == PROMPT
+    assert favourite_buttons(browser) == (False, False), "before a draw neither favourite button may be enabled"
+    assert not browser.find_element(By.ID, "share").is_enabled(), "nothing to share before a draw"
+
+    text = draw_by_tapping(browser)
+
+    assert text in DECK, f"the card shows {text!r}, which is not in the deck"
+    meta = browser.find_element(By.ID, "card-meta").text
+    assert meta.startswith(("Edition 1 · card ", "Edition 2 · card ", "Extra · card ")), f"the meta line reads {meta!r}"
+    add, remove = wait_for_one_favourite_button(browser)
+    assert add and not remove, "a fresh profile has no favourites, so only 'Add to favourites' fits"
+    assert browser.find_element(By.ID, "share").is_enabled(), "a drawn card can be shared"
+    assert_no_console_errors(browser)
+
+
+def test_space_draws_a_card(strategies_server, browser, assert_no_console_errors):
+    open_strategies(browser, strategies_server)
+    ActionChains(browser).send_keys(Keys.SPACE).perform()
+    wait(browser, lambda d: card_text(d) in DECK, f"Space did not draw a card; the card shows {card_text(browser)!r}")
+    wait_for_one_favourite_button(browser)
+    assert_no_console_errors(browser)
+
+
+def test_a_favourite_survives_a_reload_and_is_listed(strategies_server, browser, assert_no_console_errors):
+    open_strategies(browser, strategies_server)
+    text = draw_by_tapping(browser)
+    wait_for_one_favourite_button(browser)
+    browser.find_element(By.ID, "fav-add").click()
+    wait(browser, lambda d: favourite_buttons(d) == (False, True),
+         f"after 'Add to favourites' only 'Remove' should be enabled; (add, remove) = {favourite_buttons(browser)}")
+
+    favourites = fetch_json(browser, "/api/v1/strategies/favourites")
+    assert [card["strategy"] for card in favourites] == [text], f"the server keeps {favourites}, expected {text!r}"
+    card_id = favourites[0]["id"]
+
+    browser.get(strategies_server + "/")  # leave the page, so the deep link is a fresh load
+    open_strategies(browser, strategies_server, f"#card-{card_id}")
+    wait(browser, lambda d: card_text(d) == text, f"the deep link #card-{card_id} shows {card_text(browser)!r}, not {text!r}")
+    wait(browser, lambda d: favourite_buttons(d) == (False, True),
+         f"after a reload the favourite should still show as one; (add, remove) = {favourite_buttons(browser)}")
+
+    browser.find_element(By.ID, "tab-favourites").click()
+    wait(browser, lambda d: text in [li.text for li in d.find_elements(By.CSS_SELECTOR, "#favourites-list li")][0]
+         if d.find_elements(By.CSS_SELECTOR, "#favourites-list li") else False,
+         "the Favourites view does not list the favourite")
+
+    # Removing it there updates the list at once and shows the empty state.
+    browser.find_element(By.CSS_SELECTOR, "#favourites-list [data-remove]").click()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#favourites-list li"), "the removed favourite is still listed")
+    assert browser.find_element(By.ID, "favourites-empty").is_displayed(), "no empty-state text after removing the last favourite"
+    wait(browser, lambda d: fetch_json(d, "/api/v1/strategies/favourites") == [], "the server still has the removed favourite")
+    assert_no_console_errors(browser)
+
+
+def test_the_favourite_buttons_are_never_both_enabled(strategies_server, browser, assert_no_console_errors):
+    open_strategies(browser, strategies_server)
+    watch_favourite_buttons(browser)
+    assert favourite_buttons(browser) == (False, False), "before a draw"
+
+    draw_by_tapping(browser)
+    assert wait_for_one_favourite_button(browser) == (True, False), "after a draw"
+
+    browser.find_element(By.ID, "fav-add").click()
+    wait(browser, lambda d: favourite_buttons(d) == (False, True), f"after adding: {favourite_buttons(browser)}")
+    # Focus moves to the button that is now enabled, so the keyboard is never stranded.
+    assert browser.switch_to.active_element.get_attribute("id") == "fav-remove"
+
+    browser.find_element(By.ID, "fav-remove").click()
+    wait(browser, lambda d: favourite_buttons(d) == (True, False), f"after removing: {favourite_buttons(browser)}")
+
+    # F toggles the favourite of the shown card.
+    browser.execute_script("document.activeElement.blur()")
+    ActionChains(browser).send_keys("f").perform()
+    wait(browser, lambda d: favourite_buttons(d) == (False, True), f"after pressing F: {favourite_buttons(browser)}")
+
+    assert not both_were_ever_enabled(browser), "'Add to favourites' and 'Remove from favourites' were enabled together"
+    assert_no_console_errors(browser)
+
+
+def test_all_cards_filter_as_you_type(strategies_server, browser, assert_no_console_errors):
+    open_strategies(browser, strategies_server)
+    browser.find_element(By.ID, "tab-all").click()
+    wait(browser, lambda d: len(visible_all_items(d)) == DECK_SIZE,
+         f"the All view should list the {DECK_SIZE} cards; it shows {visible_all_items(browser)}")
+    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#all-list h3")]
+    assert headings == ["Edition 1", "Edition 2", "Extra"], f"cards are grouped under {headings}"
+    count_before = browser.find_element(By.ID, "all-count").text
+
+    search = browser.find_element(By.ID, "search")
+    search.send_keys("EMPHA")  # different case, no accent: still finds "Émphasize"
+    wait(browser, lambda d: visible_all_items(d) == ["Émphasize the seams"],
+         f"searching 'EMPHA' shows {visible_all_items(browser)}")
+    count_after = browser.find_element(By.ID, "all-count").text
+    assert count_after != count_before and "1" in count_after, f"the count still reads {count_after!r}"
+    assert not browser.find_element(By.XPATH, "//h3[.='Edition 1']").is_displayed(), "an edition with no match still shows"
+
+    search.clear()
+    search.send_keys("honour")
+    wait(browser, lambda d: visible_all_items(d) == ["Honour the accident as a plan"],
+         f"searching 'honour' shows {visible_all_items(browser)}")
+
+    # Choosing a card shows it on the draw view with the right favourite state.
+    browser.find_element(By.XPATH, "//*[@id='all-list']//button[.='Honour the accident as a plan']").click()
+    wait(browser, lambda d: d.find_element(By.ID, "draw").is_displayed() and card_text(d) == "Honour the accident as a plan",
+         "choosing a card did not show it on the draw view")
+    assert wait_for_one_favourite_button(browser) == (True, False)
+    assert browser.find_element(By.ID, "card-meta").text == "Edition 1 · card 1"
+
+    # "/" goes back to the search.
+    browser.execute_script("document.activeElement.blur()")
+    ActionChains(browser).send_keys("/").perform()
+    wait(browser, lambda d: d.switch_to.active_element.get_attribute("id") == "search", "'/' did not focus the search")
+    assert browser.find_element(By.ID, "view-all").is_displayed()
+    assert_no_console_errors(browser)
+
+
+def test_the_permalink_page_shows_the_card_and_tells_link_previews(strategies_server, browser, assert_no_console_errors):
+    open_strategies(browser, strategies_server)
+    cards = fetch_json(browser, "/api/v1/strategies")
+    card = next(c for c in cards if c["strategy"] == "Honour the accident as a plan")
+
+    browser.get(f"{strategies_server}/strategies/{card['id']}")
+    assert browser.find_element(By.ID, "card-text").text.strip() == card["strategy"]
+    description = browser.find_element(By.CSS_SELECTOR, 'meta[property="og:description"]').get_attribute("content")
+    assert html.unescape(description) == card["strategy"], f"og:description is {description!r}"
+    og_url = browser.find_element(By.CSS_SELECTOR, 'meta[property="og:url"]').get_attribute("content")
+    assert og_url.endswith(f"/strategies/{card['id']}"), f"og:url is {og_url!r}"
+    assert browser.find_element(By.CSS_SELECTOR, 'meta[property="og:title"]').get_attribute("content") == "Oblique Strategies"
+    assert browser.find_element(By.CSS_SELECTOR, 'meta[name="twitter:card"]').get_attribute("content") == "summary"
+
+    # The same strategy in Edition 2, with the changed word marked.
+    others = browser.find_element(By.ID, "others")
+    assert "Edition 2" in others.text
+    assert [e.text for e in others.find_elements(By.TAG_NAME, "ins")] == ["Honor"], others.get_attribute("innerHTML")
+    assert [e.text for e in others.find_elements(By.TAG_NAME, "del")] == ["Honour"], others.get_attribute("innerHTML")
+
+    # "Open in the deck" shows it on the draw view.
+    browser.find_element(By.ID, "open-in-deck").click()
+    wait(browser, lambda d: d.find_elements(By.ID, "draw") and card_text(d) == card["strategy"],
+         "'Open in the deck' did not show the card")
+    assert_no_console_errors(browser)
+
+
+def test_a_card_only_in_one_edition_says_so(strategies_server, browser):
+    open_strategies(browser, strategies_server)
+    cards = fetch_json(browser, "/api/v1/strategies")
+    card = next(c for c in cards if c["strategy"] == "Whisper the loud part")
+    browser.get(f"{strategies_server}/strategies/{card['id']}")
+    assert "Only in this edition" in browser.find_element(By.CSS_SELECTOR, ".os-others").text
+
+
+def test_the_draw_screen_fits_a_320px_phone(strategies_server, browser, assert_no_console_errors):
+    set_viewport(browser, 320, 640, mobile=True)
+    open_strategies(browser, strategies_server)
+    draw_by_tapping(browser)
+    inner, scroll = browser.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+    assert inner == 320 and scroll <= inner, f"at 320px the page is {scroll}px wide"
+    small = browser.execute_script(
+        """
+        return [...document.querySelectorAll('#view-draw button, .os-tabs button, #view-draw summary')]
+          .filter(el => el.offsetParent !== null)
+          .map(el => [el.id || el.textContent.trim(), el.getBoundingClientRect()])
+          .filter(([, r]) => r.width < 44 || r.height < 44)
+          .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`);
+        """
+    )
+    assert not small, f"controls smaller than 44x44 px: {small}"
+    size = browser.execute_script("return parseFloat(getComputedStyle(document.getElementById('card-text')).fontSize)")
+    assert size >= 24, f"the card text is only {size}px"
+    assert_no_console_errors(browser)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_card_is_black_in_both_themes(strategies_server, browser, scheme):
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    open_strategies(browser, strategies_server)
+    background = browser.execute_script("return getComputedStyle(document.getElementById('draw')).backgroundColor")
+    assert background == "rgb(0, 0, 0)", f"in the {scheme} theme the card is {background}"
+
+
+def test_writing_editing_and_deleting_my_own_card(strategies_server, browser, assert_no_console_errors):
+    open_strategies(browser, strategies_server)
+    browser.find_element(By.ID, "tab-mine").click()
+    text_box = browser.find_element(By.ID, "mine-text")
+    wait(browser, lambda d: d.find_element(By.ID, "mine-empty").is_displayed(), "no empty state for a profile without cards")
+
+    # An empty card is refused with a message a screen reader announces.
+    browser.find_element(By.ID, "mine-add").click()
+    error = browser.find_element(By.ID, "mine-error")
+    wait(browser, lambda d: error.text.strip() != "", "adding an empty card shows no error")
+    assert error.get_attribute("role") == "alert"
+
+    text_box.send_keys("Turn the page upside down")
+    assert browser.find_element(By.ID, "mine-count").text.startswith("25 of 280"), browser.find_element(By.ID, "mine-count").text
+    browser.find_element(By.ID, "mine-add").click()
+    wait(browser, lambda d: [p.text for p in d.find_elements(By.CSS_SELECTOR, "#mine-list .os-mine-text")] == ["Turn the page upside down"],
+         "the new card is not listed")
+    assert error.text.strip() == "", "the error stays after a successful add"
+
+    # Edit it inline.
+    browser.find_element(By.CSS_SELECTOR, '#mine-list [data-action="edit"]').click()
+    editor = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#mine-list textarea"), "no inline editor")
+    editor.clear()
+    editor.send_keys("Turn the page around")
+    editor.find_element(By.XPATH, "./ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(browser, lambda d: [p.text for p in d.find_elements(By.CSS_SELECTOR, "#mine-list .os-mine-text")] == ["Turn the page around"],
+         "the edited card is not listed with its new words")
+
+    # Drawing from "My cards" gives that card.
+    browser.find_element(By.ID, "tab-draw").click()
+    browser.find_element(By.CSS_SELECTOR, "#settings summary").click()
+    browser.find_element(By.CSS_SELECTOR, '#source option[value="mine"]').click()
+    draw_by_tapping(browser)
+    assert card_text(browser) == "Turn the page around"
+    assert browser.find_element(By.ID, "card-meta").text == "My card"
+
+    # Delete it, after confirming.
+    browser.find_element(By.ID, "tab-mine").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#mine-list [data-action="delete"]'), "own card not listed")
+    browser.find_element(By.CSS_SELECTOR, '#mine-list [data-action="delete"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "confirm-ok").is_displayed(), "no confirmation before deleting")
+    browser.find_element(By.ID, "confirm-ok").click()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#mine-list li"), "the deleted card is still listed")
+    assert fetch_json(browser, "/api/v1/strategies/mine") == []
+    assert_no_console_errors(browser)
+
+
+def test_offline_draws_from_the_deck_and_favourites_wait_for_the_network(strategies_server, browser):
+    open_strategies(browser, strategies_server)
+    # The deck loads after the first paint; the All view shows when it is in memory.
+    browser.find_element(By.ID, "tab-all").click()
+    wait(browser, lambda d: len(visible_all_items(d)) == DECK_SIZE, "the deck never loaded")
+    browser.find_element(By.ID, "tab-draw").click()
+
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions",
+                            {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        draw_by_tapping(browser)
+        assert card_text(browser) in DECK
+        wait(browser, lambda d: d.find_element(By.ID, "offline-note").is_displayed(), "no notice that the card was drawn offline")
+        wait_for_one_favourite_button(browser)
+        browser.find_element(By.ID, "fav-add").click()
+        wait(browser, lambda d: favourite_buttons(d) == (False, True), "adding a favourite offline did not show at once")
+        pending = json.loads(browser.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") or "{}")
+        assert list(pending.values()) == [True], f"the offline favourite is not queued: {pending}"
+    finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    browser.execute_script("window.dispatchEvent(new Event('online'))")
+    wait(browser, lambda d: d.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") is None,
+         "the queued favourite was never sent")
+    favourites = fetch_json(browser, "/api/v1/strategies/favourites")
+    assert [card["strategy"] for card in favourites] == [card_text(browser)]
+
+
+def test_after_one_visit_the_page_works_offline(strategies_server, browser):
+    open_strategies(browser, strategies_server)
+    # Wait until the service worker has kept the page, its assets and the deck.
+    kept = browser.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        const deadline = Date.now() + 15000;
+        (async function poll() {
+          const page = await caches.match('/strategies', {ignoreVary: true});
+          const deck = await caches.match('/api/v1/strategies', {ignoreVary: true});
+          const script = [...document.scripts].find(s => s.src.endsWith('/strategies/strategies.js'));
+          const js = script && await caches.match(script.src);
+          if (page && deck && js) return done(true);
+          if (Date.now() > deadline) return done({page: !!page, deck: !!deck, js: !!js});
+          setTimeout(poll, 200);
+        })();
+        """
+    )
+    assert kept is True, f"the service worker did not keep the page for offline use: {kept}"
+
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions",
+                            {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        browser.get(strategies_server + "/strategies")
+        wait(browser, lambda d: d.find_elements(By.ID, "draw") and card_text(d) == PROMPT,
+             "offline, the strategies page did not load from the cache")
+        browser.find_element(By.ID, "draw").click()
+        wait(browser, lambda d: card_text(d) in DECK, f"offline, tapping showed {card_text(browser)!r}")
+        assert browser.find_element(By.ID, "offline-note").is_displayed()
+    finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def test_the_page_weighs_under_100_kb(strategies_server, browser):
+    open_strategies(browser, strategies_server)
+    sizes = browser.execute_script(
+        """
+        const [nav] = performance.getEntriesByType('navigation');
+        const parts = performance.getEntriesByType('resource')
+          .filter(e => /\\.(css|js)(\\?|$)/.test(new URL(e.name).pathname))
+          .map(e => [new URL(e.name).pathname, e.decodedBodySize]);
+        return [['html', nav.decodedBodySize], ...parts];
+        """
+    )
+    total = sum(size for _, size in sizes)
+    assert all(size > 0 for _, size in sizes), f"some sizes are unknown: {sizes}"
+    assert total < 100_000, f"HTML + CSS + JS weigh {total} bytes: {sizes}"
