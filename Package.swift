@@ -29,6 +29,9 @@ let package = Package(
         // Domain: Foundation only.
         .target(name: "Accounts", swiftSettings: swiftSettings),
         .target(name: "ObliqueStrategies", swiftSettings: swiftSettings),
+        .target(name: "MagneticPoetry", swiftSettings: swiftSettings),
+        // Card preview images: glyph atlas, layout, PNG encoder. Foundation only.
+        .target(name: "CardImage", resources: [.copy("Resources")], swiftSettings: swiftSettings),
 
         // Edges.
         .target(
@@ -46,7 +49,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "ObliqueStrategies",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -65,7 +68,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "Storage", "DatabaseDrivers", "Providers",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CardImage", "Storage", "DatabaseDrivers", "Providers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -81,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "trove",
             dependencies: [
-                "WebApp", "Storage", "DatabaseDrivers", "ObliqueStrategies",
+                "WebApp", "Storage", "DatabaseDrivers", "ObliqueStrategies", "MagneticPoetry",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -95,15 +98,17 @@ let package = Package(
         ),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"], swiftSettings: swiftSettings),
         .testTarget(name: "ObliqueStrategiesTests", dependencies: ["ObliqueStrategies"], swiftSettings: swiftSettings),
+        .testTarget(name: "MagneticPoetryTests", dependencies: ["MagneticPoetry"], swiftSettings: swiftSettings),
+        .testTarget(name: "CardImageTests", dependencies: ["CardImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "TestSupport"],
+            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WebAppTests",
             dependencies: [
-                "WebApp", "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "TestSupport",
+                "WebApp", "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs, only when it is missing:
 #   PostgreSQL server (Debian's, version 15 on bookworm), Chromium and its
-#   WebDriver (chromedriver), and a Python venv at .venv with selenium + pytest.
+#   WebDriver (chromedriver), node (Debian's nodejs, for the JavaScript unit
+#   tests), and a Python venv at .venv with selenium + pytest.
 # Idempotent; when everything is present it only checks and returns in well
 # under a second.
 set -euo pipefail
@@ -43,6 +44,8 @@ command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
 command -v runuser >/dev/null 2>&1 || missing+=(util-linux)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+# The JavaScript unit tests use node's built-in test runner (node 18 or later).
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
 # Text must have real glyph widths for layout checks (no horizontal scroll).
 [ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
 

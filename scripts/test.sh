@@ -3,14 +3,16 @@
 #
 #   scripts/test.sh            install missing test deps, build once
 #                              (swift build --build-tests), start a throwaway
-#                              PostgreSQL, run `swift test --skip-build`, then
-#                              the browser suite; always stop PostgreSQL.
+#                              PostgreSQL, run `swift test --skip-build`, the
+#                              JavaScript unit tests, then the browser suite;
+#                              always stop PostgreSQL.
 #   scripts/test.sh swift      the Swift suites only (build must be done)
 #   scripts/test.sh browser    the browser suite only (build must be done)
+#   scripts/test.sh js         the JavaScript unit tests only (node --test)
 #
 # Every suite runs even when an earlier one failed; the exit code is the first
-# failure's. A missing component (PostgreSQL, Chromium, chromedriver, the trove
-# binary) fails the run: nothing is skipped.
+# failure's. A missing component (PostgreSQL, Chromium, chromedriver, node, the
+# trove binary) fails the run: nothing is skipped.
 #
 # If TROVE_TEST_POSTGRES_URL is already set, that database is used and no
 # throwaway cluster is started.
@@ -21,8 +23,8 @@ ROOT=$(pwd)
 
 mode=${1:-all}
 case "$mode" in
-    all | swift | browser) ;;
-    *) echo "usage: $0 [all|swift|browser]" >&2; exit 2 ;;
+    all | swift | browser | js) ;;
+    *) echo "usage: $0 [all|swift|browser|js]" >&2; exit 2 ;;
 esac
 
 SWIFT=${SWIFT:-swift}
@@ -106,6 +108,27 @@ run_browser_tests() {
     record "browser tests" "$rc"
 }
 
+run_js_tests() {
+    if ! command -v node >/dev/null 2>&1; then
+        echo "test.sh: node is missing (scripts/install-test-deps.sh installs Debian's nodejs)" >&2
+        record "js tests" 1
+        return
+    fi
+    say "JavaScript unit tests (node --test tests/js/, $(node --version))"
+    local rc=0 files=()
+    shopt -s nullglob
+    files=(tests/js/*.test.mjs)
+    shopt -u nullglob
+    if [ "${#files[@]}" -eq 0 ]; then
+        echo "test.sh: no tests/js/*.test.mjs" >&2
+        rc=1
+    else
+        # Files, not the folder: newer node versions take glob patterns, older ones folders.
+        node --test "${files[@]}" || rc=$?
+    fi
+    record "js tests" "$rc"
+}
+
 say "checking test dependencies"
 "$ROOT/scripts/install-test-deps.sh"
 
@@ -114,10 +137,12 @@ case "$mode" in
         say "$SWIFT build --build-tests (one build for the tests and the trove binary)"
         "$SWIFT" build --build-tests
         run_swift_tests
+        run_js_tests
         run_browser_tests
         ;;
     swift) run_swift_tests ;;
     browser) run_browser_tests ;;
+    js) run_js_tests ;;
 esac
 
 if [ "$status" -eq 0 ]; then

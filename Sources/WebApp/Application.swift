@@ -1,4 +1,5 @@
 import Accounts
+import CardImage
 import DatabaseDrivers
 import Foundation
 import Hummingbird
@@ -70,6 +71,17 @@ public func buildRouter(
     strategiesAPI.addRoutes(to: api)
     LegacyObliqueAPIController(deck: deck).addRoutes(to: api)
     StrategiesPagesController(pages: pages, deckRepository: deckRepository, api: strategiesAPI).addRoutes(to: router)
+    CardPreviewController(
+        api: strategiesAPI, deckRepository: deckRepository, renderer: CardRenderer(atlas: try GlyphAtlas.bundled()), cache: CardPreviewCache()
+    ).addRoutes(to: router)
+
+    // Magnetic Poetry
+    let wordSets = WordSetRepository(database: database.sql)
+    let poems = PoemRepository(database: database.sql)
+    WordSetsAPIController(wordSets: wordSets, poems: poems).addRoutes(to: api)
+    PoemsAPIController(poems: poems, wordSets: wordSets).addRoutes(to: api)
+    WordHelpersAPIController(pronunciations: PronunciationRepository(database: database.sql)).addRoutes(to: api)
+    PoetryPagesController(pages: pages, poems: poems).addRoutes(to: router)
 
     HealthController(databaseKind: database.kind).addRoutes(to: api)
     AccountAPIController(
@@ -77,11 +89,14 @@ public func buildRouter(
         failures: SignInFailureRepository(database: database.sql),
         hasher: PasswordHasher(cost: configuration.passwordHashCost),
         throttle: SignInThrottle(),
-        exporter: ProfileExporter(sections: [StrategiesExportSection(profiles: strategyProfiles)])
+        exporter: ProfileExporter(sections: [
+            StrategiesExportSection(profiles: strategyProfiles),
+            PoetryExportSection(wordSets: wordSets, poems: poems),
+        ])
     ).addRoutes(to: api)
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
-    ShellController(pages: pages, assets: assets, builtApps: ["strategies"]).addRoutes(to: router)
+    ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry"]).addRoutes(to: router)
     return (router, operations)
 }
 

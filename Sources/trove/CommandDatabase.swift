@@ -2,9 +2,9 @@ import DatabaseDrivers
 import Logging
 import Storage
 
-/// Opening and migrating the database for a command, with failures as one clear line.
+/// Opening (and normally migrating) the database for a command, with failures as one clear line.
 enum CommandDatabase {
-    static func open(_ options: DatabaseOptions) async throws -> Database {
+    static func open(_ options: DatabaseOptions, migrate: Bool = true) async throws -> Database {
         var logger = Logger(label: "trove")
         logger.logLevel = .warning
         let location = try options.location()
@@ -14,6 +14,7 @@ enum CommandDatabase {
         } catch {
             throw CleanExit.failure(error.description)
         }
+        guard migrate else { return db }
         do {
             try await Migrator(database: db.sql).migrate()
         } catch {

@@ -1,6 +1,4 @@
 import ArgumentParser
-import DatabaseDrivers
-import Logging
 import Storage
 
 struct Migrate: AsyncParsableCommand {
@@ -9,15 +7,7 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        var logger = Logger(label: "trove")
-        logger.logLevel = .warning
-        let location = try database.location()
-        let db: Database
-        do {
-            db = try await Database.open(location, logger: logger)
-        } catch {
-            throw CleanExit.failure(error.description)
-        }
+        let db = try await CommandDatabase.open(database, migrate: false)
         do {
             let applied = try await Migrator(database: db.sql).migrate()
             await db.shutdown()

@@ -20,3 +20,14 @@ def set_viewport(driver, width: int, height: int, mobile: bool | None = None) ->
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
     )
+
+
+def wait(driver, condition, message: str, timeout: float = 20):
+    """Wait until `condition(driver)` is truthy, failing with `message` (generous: CI machines are busy)."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    try:
+        return WebDriverWait(driver, timeout).until(condition)
+    except TimeoutException:
+        raise AssertionError(message) from None

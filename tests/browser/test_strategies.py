@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import set_viewport
+from browser_support import set_viewport, wait
 
 PROMPT = "Tap for an Oblique Strategy"
 DECK = {
@@ -32,12 +32,6 @@ DECK = {
 }
 DECK_SIZE = 9  # "Begin with the ending" is in both editions
 
-
-def wait(driver, condition, message: str, timeout: float = 10):
-    try:
-        return WebDriverWait(driver, timeout).until(condition)
-    except TimeoutException:
-        raise AssertionError(message) from None
 
 
 def open_strategies(driver, server: str, fragment: str = "") -> None:
@@ -253,7 +247,7 @@ def test_the_permalink_page_shows_the_card_and_tells_link_previews(strategies_se
     og_url = browser.find_element(By.CSS_SELECTOR, 'meta[property="og:url"]').get_attribute("content")
     assert og_url.endswith(f"/strategies/{card['id']}"), f"og:url is {og_url!r}"
     assert browser.find_element(By.CSS_SELECTOR, 'meta[property="og:title"]').get_attribute("content") == "Oblique Strategies"
-    assert browser.find_element(By.CSS_SELECTOR, 'meta[name="twitter:card"]').get_attribute("content") == "summary"
+    assert browser.find_element(By.CSS_SELECTOR, 'meta[name="twitter:card"]').get_attribute("content") == "summary_large_image"
 
     # The same strategy in Edition 2, with the changed word marked.
     others = browser.find_element(By.ID, "others")
@@ -393,8 +387,11 @@ def test_after_one_visit_the_page_works_offline(strategies_server, browser):
           const deck = await caches.match('/api/v1/strategies', {ignoreVary: true});
           const script = [...document.scripts].find(s => s.src.endsWith('/strategies/strategies.js'));
           const js = script && await caches.match(script.src);
-          if (page && deck && js) return done(true);
-          if (Date.now() > deadline) return done({page: !!page, deck: !!deck, js: !!js});
+          // The worker must also be active, or an offline navigation would bypass it.
+          const registration = await navigator.serviceWorker.getRegistration();
+          const active = !!(registration && registration.active && registration.active.state === 'activated');
+          if (page && deck && js && active) return done(true);
+          if (Date.now() > deadline) return done({page: !!page, deck: !!deck, js: !!js, active});
           setTimeout(poll, 200);
         })();
         """

@@ -2,6 +2,7 @@ import Accounts
 import DatabaseDrivers
 import Foundation
 import Hummingbird
+import MagneticPoetry
 import ObliqueStrategies
 
 /// Translates any error into an `APIError`; domain errors know nothing of HTTP, so their statuses live here.
@@ -14,6 +15,8 @@ enum ErrorMapping {
             return accountError(error)
         case let error as StrategyError:
             return strategyError(error)
+        case let error as PoetryError:
+            return poetryError(error)
         case let error as JSONBodyError:
             return error.apiError
         case let error as HTTPError:
@@ -54,6 +57,21 @@ enum ErrorMapping {
         case .emptyDeck: APIError(.notFound, code: "empty_deck", message: "There are no cards to draw from: import the deck or choose other cards.")
         case .invalidText(let message), .invalidNote(let message): .validation(message)
         case .unknownTimeZone(let name): .badRequest("'\(name)' is not a time zone: use a name such as Europe/London.")
+        }
+    }
+
+    static func poetryError(_ error: PoetryError) -> APIError {
+        switch error {
+        case .invalid(let message): .validation(message)
+        case .wordSetNotFound: .notFound("The word set")
+        case .poemNotFound: .notFound("The poem")
+        case .backgroundNotFound: .notFound("The background picture")
+        case .versionConflict(let current):
+            APIError(.conflict, code: "version_conflict", message: "This poem was saved elsewhere meanwhile (now version \(current)).")
+        case .notAnImage:
+            APIError(.unprocessableContent, code: "not_an_image", message: "That file is not a JPEG, PNG, WebP or GIF picture.")
+        case .pronunciationsNotImported:
+            APIError(.notFound, code: "not_imported", message: "The pronunciation dictionary is not imported: run `trove import pronunciations`.")
         }
     }
 

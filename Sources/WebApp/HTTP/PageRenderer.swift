@@ -17,7 +17,7 @@ struct PageRenderer: Sendable {
     let assetVersion: String
 
     static let requiredTemplates = [
-        "layout", "home", "signup", "login", "account", "error", "app-pending", "strategies", "strategy-card",
+        "layout", "home", "signup", "login", "account", "error", "app-pending", "strategies", "strategy-card", "poetry", "poetry-public",
     ]
 
     init(directory: String, assetVersion: String) async throws {

@@ -47,7 +47,7 @@ struct StaticAssets: Sendable {
         headers[.eTag] = asset.etag
         headers[.cacheControl] = cacheControl
         headers[.contentType] = asset.contentType
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag }) {
+        if request.hasCurrentCopy(etag: asset.etag) {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : asset.body))

@@ -38,7 +38,9 @@ struct ProfileSessionMiddleware: RouterMiddleware {
         case .clear:
             response.setCookie(Self.cookie(value: "", expires: Date(timeIntervalSince1970: 0), secure: secure))
         case nil:
-            if let extended, let session = current {
+            // A response a shared cache may keep must not carry anyone's session cookie.
+            let sharedCacheable = response.headers[.cacheControl]?.contains("public") ?? false
+            if let extended, let session = current, !sharedCacheable {
                 response.setCookie(Self.cookie(value: session.id, expires: extended, secure: secure))
             } else if hadStaleCookie {
                 response.setCookie(Self.cookie(value: "", expires: Date(timeIntervalSince1970: 0), secure: secure))

@@ -36,6 +36,13 @@ const SHELL_ASSETS = [
 ].map((path) => STATIC_PREFIX + path);
 
 self.addEventListener('install', (event) => {
+  // Requests this worker never answers skip it altogether where the browser can route them (Chromium):
+  // a keepalive save sent as a page goes away is otherwise lost on its way through the worker.
+  if (typeof event.addRoutes === 'function') {
+    event.addRoutes({ condition: { not: { requestMethod: 'GET' } }, source: 'network' })
+      .catch(() => event.addRoutes({ condition: { urlPattern: '/api/v1/poetry/*' }, source: 'network' }))
+      .catch(() => {});
+  }
   event.waitUntil((async () => {
     const pages = await caches.open(PAGES_CACHE);
     const assets = await caches.open(STATIC_CACHE);

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A named list of words to make magnets from: a built-in set or one of a profile's own.
+public struct WordSet: Codable, Sendable, Equatable {
+    public let id: String
+    public let name: String
+    public let builtIn: Bool
+    public let words: [String]
+
+    public init(id: String, name: String, builtIn: Bool, words: [String]) {
+        self.id = id
+        self.name = name
+        self.builtIn = builtIn
+        self.words = words
+    }
+}
+
+/// Rules for the text people give word sets and magnets.
+public enum PoetryText {
+    public static let wordLength = 1...40
+    public static let nameLength = 1...60
+    public static let maximumWordsPerSet = 300
+
+    /// A magnet's word, trimmed; 1 to 40 characters.
+    public static func word(_ text: String) throws(PoetryError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard wordLength.contains(trimmed.count) else {
+            throw .invalid("A word has 1 to 40 characters: '\(trimmed.prefix(50))' has \(trimmed.count).")
+        }
+        return trimmed
+    }
+
+    /// A word set's name and words, validated: trimmed, 1–300 words, no duplicates ignoring case.
+    public static func wordSet(name: String, words: [String]) throws(PoetryError) -> (name: String, words: [String]) {
+        let trimmedName = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard nameLength.contains(trimmedName.count) else { throw .invalid("A word set's name has 1 to 60 characters.") }
+        guard !words.isEmpty else { throw .invalid("A word set needs at least one word.") }
+        guard words.count <= maximumWordsPerSet else { throw .invalid("A word set holds at most 300 words.") }
+        var seen: Set<String> = []
+        var result: [String] = []
+        for raw in words {
+            let word = try word(raw)
+            guard seen.insert(word.lowercased()).inserted else { throw .invalid("'\(word)' is in the set twice.") }
+            result.append(word)
+        }
+        return (trimmedName, result)
+    }
+}
+
+public enum PoetryError: Error, Equatable, Sendable {
+    case invalid(String)
+    case wordSetNotFound
+    case poemNotFound
+    case versionConflict(current: Int)
+    case notAnImage
+    case backgroundNotFound
+    case pronunciationsNotImported
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Hummingbird
+import MagneticPoetry
+import Storage
+
+/// `/api/v1/poetry/poems`: a profile's poems, saved whole, with their backgrounds and public links.
+struct PoemsAPIController {
+    let poems: PoemRepository
+    let wordSets: WordSetRepository
+
+    struct CreateBody: Decodable {
+        let title: String?
+        let board: Board
+    }
+
+    struct SaveBody: Decodable {
+        let version: Int
+        let title: String?
+        let board: Board
+    }
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/poetry/poems", use: list)
+            .post("/api/v1/poetry/poems", use: create)
+            .get("/api/v1/poetry/poems/{id}", use: one)
+            .put("/api/v1/poetry/poems/{id}", use: save)
+            .delete("/api/v1/poetry/poems/{id}", use: delete)
+            .post("/api/v1/poetry/poems/{id}/background", use: setBackground)
+            .get("/api/v1/poetry/poems/{id}/background", use: background)
+            .delete("/api/v1/poetry/poems/{id}/background", use: removeBackground)
+            .post("/api/v1/poetry/poems/{id}/publish", use: publish)
+            .delete("/api/v1/poetry/poems/{id}/publish", use: unpublish)
+            .get("/api/v1/poetry/published/{publicId}", use: published)
+            .get("/api/v1/poetry/published/{publicId}/background", use: publishedBackground)
+    }
+
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { return JSONResponse.make([PoemRepository.Poem]()) }
+        return JSONResponse.make(try await poems.list(profileID: profile.id))
+    }
+
+    @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CreateBody.self, from: request)
+        let title = try Self.title(body.title)
+        let profile = try await context.session.requireProfile()
+        let board = try await validated(body.board, profileID: profile.id)
+        return JSONResponse.make(try await poems.create(profileID: profile.id, title: title, board: board), status: .created)
+    }
+
+    @Sendable func one(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        JSONResponse.make(try await ownPoem(context))
+    }
+
+    @Sendable func save(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let body = try await JSONBody.decode(SaveBody.self, from: request)
+        let title = try Self.title(body.title)
+        guard let profile = context.session.profile else { throw PoetryError.poemNotFound }
+        let board = try await validated(body.board, profileID: profile.id)
+        guard let poem = try await poems.save(id: id, profileID: profile.id, version: body.version, title: title, board: board) else {
+            throw PoetryError.poemNotFound
+        }
+        return JSONResponse.make(poem)
+    }
+
+    @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, try await poems.delete(id: id, profileID: profile.id) else {
+            throw PoetryError.poemNotFound
+        }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func setBackground(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let type = request.headers[.contentType]?.lowercased(), type.hasPrefix("image/") else {
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
+                           message: "Send the picture itself as the body, with its image type (JPEG, PNG, WebP or GIF) in Content-Type.")
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: ImageKind.maximumBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError(.contentTooLarge, code: "body_too_large", message: "A background picture can be at most 10 MB.")
+        }
+        let bytes = Array(buffer.readableBytesView)
+        guard let kind = ImageKind(sniffing: bytes) else { throw PoetryError.notAnImage }
+        guard let profile = context.session.profile,
+              try await poems.setBackground(poemID: id, profileID: profile.id, kind: kind, bytes: bytes),
+              let poem = try await poems.find(id: id, profileID: profile.id)
+        else { throw PoetryError.poemNotFound }
+        return JSONResponse.make(poem, status: .created)
+    }
+
+    @Sendable func background(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, let picture = try await poems.background(poemID: id, profileID: profile.id) else {
+            throw PoetryError.backgroundNotFound
+        }
+        return Self.image(picture, cache: "private, no-cache")
+    }
+
+    @Sendable func removeBackground(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, try await poems.removeBackground(poemID: id, profileID: profile.id) else {
+            throw PoetryError.poemNotFound
+        }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func publish(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile,
+              try await poems.publish(id: id, profileID: profile.id) != nil,
+              let poem = try await poems.find(id: id, profileID: profile.id)
+        else { throw PoetryError.poemNotFound }
+        return JSONResponse.make(poem)
+    }
+
+    @Sendable func unpublish(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, try await poems.unpublish(id: id, profileID: profile.id) else {
+            throw PoetryError.poemNotFound
+        }
+        return Response(status: .noContent)
+    }
+
+    struct PublishedBody: Encodable {
+        let title: String
+        let board: Board?
+        let hasBackground: Bool
+    }
+
+    @Sendable func published(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let found = try await poems.published(publicId: try context.parameters.require("publicId")) else {
+            throw PoetryError.poemNotFound
+        }
+        return JSONResponse.make(PublishedBody(title: found.poem.title, board: found.poem.board, hasBackground: found.poem.hasBackground))
+    }
+
+    @Sendable func publishedBackground(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let found = try await poems.published(publicId: try context.parameters.require("publicId")),
+              let picture = try await poems.background(poemID: found.poem.id, profileID: found.profileID)
+        else { throw PoetryError.backgroundNotFound }
+        return Self.image(picture, cache: "public, no-cache")
+    }
+
+    // MARK: Helpers
+
+    private func ownPoem(_ context: TroveRequestContext) async throws -> PoemRepository.Poem {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, let poem = try await poems.find(id: id, profileID: profile.id) else {
+            throw PoetryError.poemNotFound
+        }
+        return poem
+    }
+
+    private func validated(_ board: Board, profileID: String) async throws -> Board {
+        guard let set = try await wordSets.find(id: board.wordSetId, profileID: profileID) else {
+            throw PoetryError.invalid("The word set '\(board.wordSetId.prefix(40))' does not exist.")
+        }
+        return try board.validated(against: set)
+    }
+
+    static func title(_ text: String?) throws(PoetryError) -> String {
+        let title = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard title.count <= 100 else { throw .invalid("A title has at most 100 characters.") }
+        return title.isEmpty ? "Untitled poem" : title
+    }
+
+    static func image(_ picture: (contentType: String, bytes: Data), cache: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = picture.contentType
+        headers[.cacheControl] = cache
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
+    }
+}

@@ -1,0 +1,59 @@
+import Hummingbird
+import MagneticPoetry
+import Storage
+
+/// `/api/v1/poetry/wordsets`: the built-in sets and the profile's own.
+struct WordSetsAPIController {
+    let wordSets: WordSetRepository
+    let poems: PoemRepository
+
+    struct Body: Decodable {
+        let name: String
+        let words: [String]
+    }
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/poetry/wordsets", use: list)
+            .post("/api/v1/poetry/wordsets", use: create)
+            .put("/api/v1/poetry/wordsets/{id}", use: replace)
+            .delete("/api/v1/poetry/wordsets/{id}", use: delete)
+    }
+
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        var own: [WordSet] = []
+        if let profile = context.session.profile { own = try await wordSets.ownSets(profileID: profile.id) }
+        return JSONResponse.make(BuiltInWordSets.all + own)
+    }
+
+    @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(Body.self, from: request)
+        let checked = try PoetryText.wordSet(name: body.name, words: body.words)
+        let profile = try await context.session.requireProfile()
+        let set = try await wordSets.create(profileID: profile.id, name: checked.name, words: checked.words)
+        return JSONResponse.make(set, status: .created)
+    }
+
+    @Sendable func replace(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let body = try await JSONBody.decode(Body.self, from: request)
+        let checked = try PoetryText.wordSet(name: body.name, words: body.words)
+        guard let profile = context.session.profile,
+              let set = try await wordSets.replace(id: id, profileID: profile.id, name: checked.name, words: checked.words)
+        else { throw PoetryError.wordSetNotFound }
+        return JSONResponse.make(set)
+    }
+
+    @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, try await wordSets.find(id: id, profileID: profile.id)?.builtIn == false else {
+            throw PoetryError.wordSetNotFound
+        }
+        let users = try await poems.count(usingWordSet: id, profileID: profile.id)
+        guard users == 0 else {
+            throw APIError(.conflict, code: "word_set_in_use",
+                           message: "\(users) of your poems use this word set: switch them to another set or delete them first.")
+        }
+        _ = try await wordSets.delete(id: id, profileID: profile.id)
+        return Response(status: .noContent)
+    }
+}

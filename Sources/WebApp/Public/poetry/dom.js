@@ -1,0 +1,42 @@
+// Magnetic Poetry: small DOM helpers shared by the page's modules.
+export const $ = (id) => document.getElementById(id);
+
+/** el('li', {className, text, 'data-x': …}, ...children): attributes false/null/undefined are left out. */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'className') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined && child !== false));
+  return node;
+}
+
+/** Copies text to the clipboard (with the old way as a fallback); resolves whether it worked. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = el('textarea', { className: 'visually-hidden', readonly: true, 'aria-hidden': 'true' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    area.remove();
+    return ok;
+  }
+}
+
+const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+
+/** Characters as a person counts them (grapheme clusters, so an emoji is one), like the server. */
+export function wordLength(text) {
+  if (!segmenter) return [...text].length;
+  let count = 0;
+  for (const _ of segmenter.segment(text)) count += 1;
+  return count;
+}

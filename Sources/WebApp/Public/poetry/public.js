@@ -1,0 +1,32 @@
+// Magnetic Poetry: a published poem, read-only, drawn with the same board code as the editor.
+import { api } from '../js/api.js';
+import { Board, FONTS } from './board.js';
+import { lineText } from './helpers.js';
+
+const root = document.getElementById('poetry-public');
+const element = document.getElementById('board');
+const text = document.getElementById('poem-text');
+const background = document.getElementById('board-bg');
+const publicId = root.dataset.publicId;
+const path = `/api/v1/poetry/published/${encodeURIComponent(publicId)}`;
+
+async function show() {
+  const poem = await api('GET', path);
+  const data = poem.board;
+  if (!FONTS[data.font]) data.font = 'serif';
+  if (poem.hasBackground) {
+    background.src = `${path}/background`;
+    background.hidden = false;
+  }
+  const board = new Board(element);
+  board.load(data, { animate: true });
+  const lines = board.rows().map(lineText);
+  text.replaceChildren(...lines.flatMap((line, i) => (i ? [document.createElement('br'), line] : [line])));
+  element.setAttribute('aria-label', `The poem on a fridge door: ${lines.join(' / ')}`);
+  element.removeAttribute('aria-busy');
+  element.dataset.ready = 'true';
+}
+
+show().catch((error) => {
+  text.textContent = error.status === 404 ? 'This poem is no longer published.' : error.message;
+});

@@ -1,0 +1,152 @@
+// Magnetic Poetry: the "Word sets" panel, loaded the first time it opens. A person makes, renames and
+// deletes sets of their own and adds or removes their words; the server checks the rules (1–60
+// character names, 1–40 character words, no duplicates) and its messages are shown.
+import { api, toast } from '../js/api.js';
+import { $, el } from './dom.js';
+
+/** Words typed one per line or separated by commas. */
+export function parseWords(text) {
+  return String(text).split(/[\n,]/).map((w) => w.trim()).filter(Boolean);
+}
+
+class Editor {
+  constructor(sets) {
+    this.sets = sets;
+    this.base = sets.base;
+    this.ownList = $('own-sets');
+    this.empty = $('own-sets-empty');
+    this.form = $('new-set-form');
+    this.form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.create();
+    });
+    this.ownList.addEventListener('click', (e) => this.click(e));
+    this.ownList.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.submit(e.target);
+    });
+    this.render();
+  }
+
+  render() {
+    const own = this.sets.list.filter((set) => !set.builtIn);
+    this.empty.hidden = own.length > 0;
+    const open = new Set([...this.ownList.querySelectorAll('details[open]')].map((d) => d.dataset.set));
+    this.ownList.replaceChildren(...own.map((set) => this.item(set, open.has(set.id))));
+  }
+
+  item(set, open) {
+    const nameId = `set-name-${set.id}`;
+    const addId = `set-add-${set.id}`;
+    const details = el('details', { className: 'pm-set', 'data-set': set.id, open },
+      el('summary', {}, el('span', { className: 'pm-set-name', text: set.name }), el('span', { className: 'pm-muted', text: ` · ${set.words.length} words` })),
+      el('form', { className: 'pm-inline-form', 'data-action': 'rename', novalidate: true },
+        el('div', { className: 'field' }, el('label', { for: nameId, text: 'Name' }),
+          el('div', { className: 'pm-inline' }, el('input', { id: nameId, name: 'name', type: 'text', maxlength: '60', autocomplete: 'off', value: set.name }),
+            el('button', { type: 'submit', className: 'button', text: 'Rename' })))),
+      el('div', { className: 'pm-chips', role: 'list', 'aria-label': `Words of ${set.name}` },
+        ...set.words.map((word) => el('span', { role: 'listitem' },
+          el('button', { type: 'button', className: 'pm-chip pm-chip-remove', 'data-remove-word': word, 'aria-label': `Remove “${word}” from ${set.name}` },
+            el('span', { text: word }), el('span', { 'aria-hidden': 'true', className: 'pm-x', text: '×' }))))),
+      el('form', { className: 'pm-inline-form', 'data-action': 'add', novalidate: true },
+        el('div', { className: 'field' }, el('label', { for: addId, text: 'Add words' }),
+          el('div', { className: 'pm-inline' }, el('input', { id: addId, name: 'words', type: 'text', autocomplete: 'off', 'aria-describedby': `set-error-${set.id}` }),
+            el('button', { type: 'submit', className: 'button', text: 'Add' })))),
+      el('p', { className: 'form-error', id: `set-error-${set.id}`, role: 'alert' }),
+      el('button', { type: 'button', className: 'button danger', 'data-delete-set': set.id, text: 'Delete set' }));
+    return el('li', {}, details);
+  }
+
+  setOf(node) {
+    const details = node.closest('[data-set]');
+    return details && this.sets.find(details.dataset.set);
+  }
+
+  showError(set, message) {
+    const line = $(`set-error-${set.id}`);
+    if (line) line.textContent = message;
+    else toast(message);
+  }
+
+  async create() {
+    const error = $('new-set-error');
+    const name = $('new-set-name').value.trim();
+    const words = parseWords($('new-set-words').value);
+    error.textContent = '';
+    if (!name) { error.textContent = 'Give the set a name.'; $('new-set-name').focus(); return; }
+    if (!words.length) { error.textContent = 'Write at least one word.'; $('new-set-words').focus(); return; }
+    try {
+      const set = await api('POST', this.base, { name, words });
+      this.sets.list.push(set);
+      this.render();
+      this.form.reset();
+      toast(`“${set.name}” is ready, with ${set.words.length} words.`);
+      this.sets.onCreated(set);
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  }
+
+  /** PUT replaces name and words: that is how rename, add and remove all work. */
+  async update(set, name, words, focusSelector) {
+    try {
+      const saved = await api('PUT', `${this.base}/${encodeURIComponent(set.id)}`, { name, words });
+      const before = { ...set, words: [...set.words] };
+      Object.assign(set, saved);
+      this.render();
+      const details = this.ownList.querySelector(`[data-set="${CSS.escape(set.id)}"]`);
+      if (details) {
+        details.open = true;
+        details.querySelector(focusSelector)?.focus();
+      }
+      this.sets.onEdited(before, set);
+      return true;
+    } catch (failure) {
+      this.showError(set, failure.message);
+      return false;
+    }
+  }
+
+  async submit(form) {
+    const set = this.setOf(form);
+    if (!set) return;
+    this.showError(set, '');
+    const input = form.querySelector('input');
+    if (form.dataset.action === 'rename') {
+      await this.update(set, input.value.trim(), set.words, 'form[data-action="rename"] input');
+    } else {
+      const words = parseWords(input.value);
+      if (!words.length) { this.showError(set, 'Write a word to add.'); return; }
+      await this.update(set, set.name, [...set.words, ...words], 'form[data-action="add"] input');
+    }
+  }
+
+  async click(e) {
+    const remove = e.target.closest('[data-remove-word]');
+    const del = e.target.closest('[data-delete-set]');
+    const set = (remove || del) && this.setOf(remove || del);
+    if (!set) return;
+    if (remove) {
+      const word = remove.dataset.removeWord;
+      if (set.words.length === 1) { this.showError(set, 'A set keeps at least one word. Delete the set instead.'); return; }
+      await this.update(set, set.name, set.words.filter((w) => w !== word), 'form[data-action="add"] input');
+      return;
+    }
+    if (!(await this.sets.confirm('Delete this word set?', `“${set.name}” and its ${set.words.length} words will be gone. This poem keeps the words it uses.`, 'Delete'))) return;
+    // The server refuses to delete a set a poem uses: this poem moves off it first.
+    await this.sets.onDeleting(set);
+    try {
+      await api('DELETE', `${this.base}/${encodeURIComponent(set.id)}`);
+    } catch (failure) {
+      if (failure.status !== 404) { this.showError(set, failure.message); return; }
+    }
+    this.sets.list = this.sets.list.filter((s) => s !== set);
+    this.render();
+    $('wordsets-panel').querySelector('summary').focus();
+    this.sets.onDeleted(set);
+  }
+}
+
+export function edit(sets) {
+  return new Editor(sets);
+}

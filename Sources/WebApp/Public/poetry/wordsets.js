@@ -1,0 +1,63 @@
+// Magnetic Poetry: the word sets, built in and the person's own. Fills the word set picker; the
+// "Word sets" panel that edits them (wordset-editor.js) loads the first time it is opened.
+import { api, toast } from '../js/api.js';
+import { $, el } from './dom.js';
+
+export class WordSets {
+  constructor({ api: base, onCreated, onEdited, onDeleting, onDeleted, confirm }) {
+    this.base = `${base}/wordsets`;
+    this.list = [];
+    this.onCreated = onCreated;
+    this.onEdited = onEdited;
+    this.onDeleting = onDeleting;
+    this.onDeleted = onDeleted;
+    this.confirm = confirm;
+    this.editor = null;
+    const panel = $('wordsets-panel');
+    panel.addEventListener('toggle', () => {
+      if (!panel.open || this.editor) return;
+      this.editor = import('./wordset-editor.js').then((module) => module.edit(this));
+    });
+  }
+
+  async load() {
+    const list = await api('GET', this.base);
+    this.list = Array.isArray(list) ? list : [];
+  }
+
+  find(id) {
+    return this.list.find((set) => set.id === id);
+  }
+
+  builtIns() {
+    return this.list.filter((set) => set.builtIn);
+  }
+
+  /** Fills a <select> with the built-in sets and the person's own, `selected` chosen. */
+  fill(select, selected) {
+    const group = (label, items) => el('optgroup', { label }, ...items.map((set) => {
+      const option = el('option', { value: set.id, text: `${set.name} (${set.words.length})` });
+      option.selected = set.id === selected;
+      return option;
+    }));
+    const own = this.list.filter((set) => !set.builtIn);
+    select.replaceChildren(group('Built in', this.builtIns()), ...(own.length ? [group('Yours', own)] : []));
+    select.value = selected;
+  }
+
+  /**
+   * A board whose word set is gone (`gone`, or missing): moved onto the first built-in set, its words
+   * kept as added words (at most 200; magnets beyond that go).
+   */
+  rehome(data, gone = null) {
+    const home = this.builtIns()[0];
+    const keep = new Set(data.extraWords);
+    for (const magnet of data.magnets) {
+      if (!home.words.includes(magnet.word) && keep.size < 200) keep.add(magnet.word);
+    }
+    const extraWords = [...keep];
+    const allowed = new Set([...home.words, ...extraWords]);
+    if (gone) toast(`“${gone.name}” is gone; its words on this board stay.`);
+    return { wordSetId: home.id, extraWords, magnets: data.magnets.filter((m) => allowed.has(m.word)) };
+  }
+}

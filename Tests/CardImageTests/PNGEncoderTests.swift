@@ -1,0 +1,59 @@
+@testable import CardImage
+import Testing
+
+@Suite struct PNGEncoderTests {
+    @Test func checksumsMatchPublishedValues() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
+        #expect(Adler32.checksum(Array("Wikipedia".utf8)) == 0x11E6_0398)
+        #expect(Adler32.checksum([UInt8](repeating: 255, count: 100_000)) == slowAdler([UInt8](repeating: 255, count: 100_000)))
+    }
+
+    @Test(arguments: ["empty", "zeros", "text", "noise", "long runs"])
+    func deflateRoundTripsThroughAnIndependentInflate(sample: String) throws {
+        let input = Self.sample(sample)
+        let compressed = Deflate.zlib(input)
+        #expect(try ReferenceInflate.zlib(compressed) == input)
+    }
+
+    @Test func deflateCompressesRuns() {
+        #expect(Deflate.compress([UInt8](repeating: 0, count: 750_000)).count < 8_000)
+    }
+
+    @Test func encodesAValidGrayscalePNG() throws {
+        var image = GrayImage(width: 37, height: 23)
+        for y in 0..<image.height {
+            for x in 0..<image.width { image[x, y] = UInt8((x * 7 + y * y * 3) % 256) }
+        }
+        let png = PNGEncoder.encode(image)
+        #expect(Array(png.prefix(8)) == PNGEncoder.signature)
+        let chunks = try ReferencePNGDecoder.chunks(png)
+        #expect(chunks.map(\.type) == ["IHDR", "IDAT", "IEND"])
+        #expect(chunks[0].data == [0, 0, 0, 37, 0, 0, 0, 23, 8, 0, 0, 0, 0])
+        #expect(try ReferencePNGDecoder.decode(png) == image)
+    }
+
+    static func sample(_ name: String) -> [UInt8] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        switch name {
+        case "empty": return []
+        case "zeros": return [UInt8](repeating: 0, count: 70_000)
+        case "text": return Array(String(repeating: "Honour thy error as a hidden intention. Use an old idea. ", count: 900).utf8)
+        case "noise": return (0..<40_000).map { _ in next() }
+        default: return (0..<3_000).flatMap { i in [UInt8](repeating: UInt8(i % 7), count: Int(next()) * 2 + 1) }
+        }
+    }
+
+    func slowAdler(_ bytes: [UInt8]) -> UInt32 {
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in bytes {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
+        return b << 16 | a
+    }
+}

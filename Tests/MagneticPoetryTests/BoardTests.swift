@@ -1,0 +1,115 @@
+import MagneticPoetry
+import Testing
+
+@Suite struct BoardTests {
+    let set = WordSet(id: "test", name: "Test", builtIn: false, words: ["moon", "sea", "🌙"])
+
+    func board(_ magnets: [Board.Magnet], extra: [String] = []) -> Board {
+        Board(wordSetId: "test", magnets: magnets, extraWords: extra)
+    }
+
+    @Test func acceptsWordsFromTheSetAndAddedWords() throws {
+        let valid = board([.init(id: "a", word: "moon", x: 0, y: 1), .init(id: "b", word: "🌙", x: 0.5, y: 0.5, rotation: -30, z: 3),
+                           .init(id: "c", word: "tide", x: 0.2, y: 0.2)], extra: [" tide "])
+        let checked = try valid.validated(against: set)
+        #expect(checked.extraWords == ["tide"])
+    }
+
+    @Test(arguments: [
+        ("outside the board", Board.Magnet(id: "a", word: "moon", x: 1.2, y: 0)),
+        ("negative", Board.Magnet(id: "a", word: "moon", x: 0, y: -0.1)),
+        ("unknown word", Board.Magnet(id: "a", word: "sun", x: 0, y: 0)),
+        ("rotation", Board.Magnet(id: "a", word: "sea", x: 0, y: 0, rotation: 270)),
+        ("empty id", Board.Magnet(id: "", word: "sea", x: 0, y: 0)),
+    ])
+    func refusesBadMagnets(_ label: String, magnet: Board.Magnet) {
+        #expect(throws: PoetryError.self, "\(label)") { try board([magnet]).validated(against: set) }
+    }
+
+    @Test func refusesOversizeBoardsDuplicateIdsAndOtherSets() {
+        let many = (0...Board.maximumMagnets).map { Board.Magnet(id: "m\($0)", word: "sea", x: 0, y: 0) }
+        #expect(throws: PoetryError.self) { try board(many).validated(against: set) }
+        let twice = [Board.Magnet(id: "a", word: "sea", x: 0, y: 0), Board.Magnet(id: "a", word: "moon", x: 0, y: 0)]
+        #expect(throws: PoetryError.self) { try board(twice).validated(against: set) }
+        var other = board([])
+        other.wordSetId = "elsewhere"
+        #expect(throws: PoetryError.self) { try other.validated(against: set) }
+        var scaled = board([])
+        scaled.fontScale = 3
+        #expect(throws: PoetryError.self) { try scaled.validated(against: set) }
+    }
+}
+
+@Suite struct WordSetTests {
+    @Test func builtInSetsHaveAtLeastSixtyUniqueWordsAndOneIsEmoji() throws {
+        #expect(BuiltInWordSets.all.count >= 5)
+        for set in BuiltInWordSets.all {
+            #expect(set.words.count >= 60, "\(set.name) has \(set.words.count) words")
+            let checked = try PoetryText.wordSet(name: set.name, words: set.words)
+            #expect(checked.words.count == set.words.count)
+        }
+        #expect(BuiltInWordSets.all.contains { $0.words.contains { $0.unicodeScalars.contains { $0.properties.isEmojiPresentation } } })
+    }
+
+    @Test func ownSetsAreTrimmedAndRefuseDuplicatesAndBadLengths() throws {
+        let checked = try PoetryText.wordSet(name: " Kitchen ", words: [" spoon", "fork "])
+        #expect(checked.name == "Kitchen" && checked.words == ["spoon", "fork"])
+        #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "K", words: ["Spoon", "spoon"]) }
+        #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "K", words: [String(repeating: "a", count: 41)]) }
+        #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "", words: ["a"]) }
+        #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "K", words: []) }
+    }
+}
+
+@Suite struct ImageKindTests {
+    @Test func recognisesPicturesByTheirBytesOnly() {
+        #expect(ImageKind(sniffing: [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) == .jpeg)
+        #expect(ImageKind(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
+        #expect(ImageKind(sniffing: Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
+        #expect(ImageKind(sniffing: Array("GIF89a....".utf8)) == .gif)
+        #expect(ImageKind(sniffing: Array("just some text pretending to be a .png".utf8)) == nil)
+        #expect(ImageKind(sniffing: [UInt8]()) == nil)
+    }
+}
+
+@Suite struct PronunciationTests {
+    let dictionary = PronouncingDictionary.parse("""
+    ;;; comment line ignored because of the number of fields? no: it has words
+    cat K AE1 T
+    hat HH AE1 T
+    hat(2) HH AH0 T
+    o'clock AH0 K L AA1 K
+    butter B AH1 T ER0
+    haiku HH AY1 K UW0 # a comment
+    """)
+
+    @Test func keepsPlainWordsWithTheirFirstPronunciation() {
+        #expect(dictionary.map(\.word) == ["cat", "hat", "butter", "haiku"])
+        #expect(dictionary[1].phones == ["HH", "AE1", "T"])
+    }
+
+    @Test func rhymeKeysSyllablesAndFirstSounds() {
+        let byWord = Dictionary(uniqueKeysWithValues: dictionary.map { ($0.word, $0) })
+        #expect(byWord["cat"]?.rhymeKey == byWord["hat"]?.rhymeKey)
+        #expect(byWord["butter"]?.rhymeKey == "AH T ER")
+        #expect(byWord["haiku"]?.syllables == 2)
+        #expect(byWord["cat"]?.syllables == 1)
+        #expect(byWord["haiku"]?.firstSound == byWord["hat"]?.firstSound)
+    }
+}
+
+@Suite struct WordFrequenciesTests {
+    /// [ {"format":"cB"}, [], ["the","of"], ["moon","the"] ] in MessagePack.
+    let sample: [UInt8] = [0x94, 0x81, 0xA6] + Array("format".utf8) + [0xA2] + Array("cB".utf8)
+        + [0x90, 0x92, 0xA3] + Array("the".utf8) + [0xA2] + Array("of".utf8)
+        + [0x92, 0xA4] + Array("moon".utf8) + [0xA3] + Array("the".utf8)
+
+    @Test func readsBucketsKeepingEachWordsFirst() throws {
+        #expect(try WordFrequencies.parse(sample) == ["the": 2, "of": 2, "moon": 3])
+    }
+
+    @Test func refusesOtherFiles() {
+        #expect(throws: WordFrequencies.ParseError.self) { try WordFrequencies.parse(Array("hello".utf8)) }
+        #expect(throws: WordFrequencies.ParseError.self) { try WordFrequencies.parse(Array(sample.dropLast(2))) }
+    }
+}

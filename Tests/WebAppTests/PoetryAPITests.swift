@@ -1,0 +1,198 @@
+import DatabaseDrivers
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite struct PoetryAPITests {
+    static var board: [String: Any] { [
+        "wordSetId": "nature", "font": "serif", "fontScale": 1,
+        "magnets": [["id": "m1", "word": "river", "x": 0.1, "y": 0.2, "rotation": 0, "z": 1]],
+        "extraWords": [String](),
+    ] }
+
+    func newPoem(_ client: some TestClientProtocol, cookie: String) async throws -> [String: Any] {
+        let response = try await client.execute(uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
+                                                body: body(["title": "Stream", "board": Self.board]))
+        #expect(response.status == .created)
+        return try response.json()
+    }
+
+    func guest(_ client: some TestClientProtocol) async throws -> String {
+        try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aPoemIsSavedWholeAndConflictsAreDetected(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let poem = try await newPoem(client, cookie: cookie)
+            let id = try #require(poem["id"] as? String)
+            var moved = Self.board
+            moved["magnets"] = [["id": "m1", "word": "river", "x": 0.6, "y": 0.7, "rotation": 15, "z": 2]]
+            let save = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
+                                                body: body(["version": 1, "title": "Stream", "board": moved]))
+            #expect(save.status == .ok)
+            #expect(try save.json()["version"] as? Int == 2)
+            let stale = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
+                                                 body: body(["version": 1, "title": "Stream", "board": Self.board]))
+            #expect(stale.status == .conflict)
+            #expect(stale.errorCode == "version_conflict")
+            let read = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .get, headers: .session(cookie))
+            let magnets = try #require((try read.json()["board"] as? [String: Any])?["magnets"] as? [[String: Any]])
+            #expect(magnets.first?["x"] as? Double == 0.6)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func badBoardsAre422AndWriteNothing(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let poem = try await newPoem(client, cookie: cookie)
+            let id = try #require(poem["id"] as? String)
+            let bad: [[String: Any]] = [
+                ["id": "m1", "word": "river", "x": 1.5, "y": 0.2, "rotation": 0, "z": 1],
+                ["id": "m1", "word": "skyscraper", "x": 0.1, "y": 0.2, "rotation": 0, "z": 1],
+                ["id": "m1", "word": "river", "x": 0.1, "y": 0.2, "rotation": 999, "z": 1],
+            ]
+            for magnet in bad {
+                var board = Self.board
+                board["magnets"] = [magnet]
+                let response = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
+                                                        body: body(["version": 1, "title": "x", "board": board]))
+                #expect(response.status == .unprocessableContent, "\(magnet)")
+            }
+            var oversize = Self.board
+            oversize["magnets"] = (0...400).map { ["id": "m\($0)", "word": "river", "x": 0, "y": 0, "rotation": 0, "z": 0] }
+            let tooMany = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
+                                                   body: body(["version": 1, "title": "x", "board": oversize]))
+            #expect(tooMany.status == .unprocessableContent)
+            var unknownSet = Self.board
+            unknownSet["wordSetId"] = "nope"
+            let noSet = try await client.execute(uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
+                                                 body: body(["board": unknownSet]))
+            #expect(noSet.status == .unprocessableContent)
+            let read = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .get, headers: .session(cookie))
+            #expect(try read.json()["version"] as? Int == 1)
+            let list = try await client.execute(uri: "/api/v1/poetry/poems", method: .get, headers: .session(cookie))
+            #expect(list.bodyText.components(separatedBy: "\"id\"").count == 2)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func backgroundsAreCheckedByTheirBytes(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let id = try #require(try await newPoem(client, cookie: cookie)["id"] as? String)
+            let uri = "/api/v1/poetry/poems/\(id)/background"
+            var fakePNG = HTTPFields.session(cookie)
+            fakePNG[.contentType] = "image/png"
+            let text = try await client.execute(uri: uri, method: .post, headers: fakePNG, body: ByteBuffer(string: "I am a text file named photo.png"))
+            #expect(text.status == .unprocessableContent)
+            #expect(text.errorCode == "not_an_image")
+            var plain = HTTPFields.session(cookie)
+            plain[.contentType] = "text/plain"
+            #expect(try await client.execute(uri: uri, method: .post, headers: plain, body: ByteBuffer(string: "x")).status == .unsupportedMediaType)
+            let huge = ByteBuffer(bytes: [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0, count: 10 * 1024 * 1024))
+            var jpeg = HTTPFields.session(cookie)
+            jpeg[.contentType] = "image/jpeg"
+            #expect(try await client.execute(uri: uri, method: .post, headers: jpeg, body: huge).status == .contentTooLarge)
+            #expect(try await client.execute(uri: uri, method: .get, headers: .session(cookie)).status == .notFound)
+
+            let gif = ByteBuffer(bytes: Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 59])
+            var gifHeaders = HTTPFields.session(cookie)
+            gifHeaders[.contentType] = "image/gif"
+            let stored = try await client.execute(uri: uri, method: .post, headers: gifHeaders, body: gif)
+            #expect(stored.status == .created)
+            #expect(try stored.json()["hasBackground"] as? Bool == true)
+            let back = try await client.execute(uri: uri, method: .get, headers: .session(cookie))
+            #expect(back.headers[.contentType] == "image/gif")
+            #expect(back.body == gif)
+            let stranger = try await guest(client)
+            #expect(try await client.execute(uri: uri, method: .get, headers: .session(stranger)).status == .notFound)
+            #expect(try await client.execute(uri: uri, method: .delete, headers: .session(cookie)).status == .noContent)
+            #expect(try await client.execute(uri: uri, method: .get, headers: .session(cookie)).status == .notFound)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anotherProfileGets404ForEveryPoemRoute(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let owner = try await guest(client)
+            let id = try #require(try await newPoem(client, cookie: owner)["id"] as? String)
+            let stranger = try await guest(client)
+            let attempts: [(HTTPRequest.Method, String, ByteBuffer?)] = [
+                (.get, "/api/v1/poetry/poems/\(id)", nil),
+                (.put, "/api/v1/poetry/poems/\(id)", body(["version": 1, "title": "x", "board": Self.board])),
+                (.delete, "/api/v1/poetry/poems/\(id)", nil),
+                (.post, "/api/v1/poetry/poems/\(id)/publish", nil),
+                (.delete, "/api/v1/poetry/poems/\(id)/background", nil),
+            ]
+            for (method, uri, payload) in attempts {
+                let response = try await client.execute(uri: uri, method: method, headers: .json(cookie: stranger), body: payload)
+                #expect(response.status == .notFound, "\(method) \(uri)")
+            }
+            let list = try await client.execute(uri: "/api/v1/poetry/poems", method: .get, headers: .session(stranger))
+            #expect(list.bodyText == "[]")
+            #expect(try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .get, headers: .session(owner)).status == .ok)
+        }
+    }
+
+    @Test func wordSetsCanBeMadeRenamedAndDeletedButBuiltInsStay() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let cookie = try await guest(client)
+            let all = try await client.execute(uri: "/api/v1/poetry/wordsets", method: .get, headers: .session(cookie))
+            let sets = try JSONSerialization.jsonObject(with: Data(all.bodyText.utf8)) as? [[String: Any]] ?? []
+            #expect(sets.count >= 5)
+            #expect(sets.allSatisfy { ($0["words"] as? [String])?.count ?? 0 >= 60 })
+            let duplicate = try await client.execute(uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
+                                                     body: body(["name": "Kitchen", "words": ["Spoon", "spoon"]]))
+            #expect(duplicate.status == .unprocessableContent)
+            let created = try await client.execute(uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
+                                                   body: body(["name": "Kitchen", "words": [" spoon ", "fork"]]))
+            #expect(created.status == .created)
+            let id = try #require(try created.json()["id"] as? String)
+            let renamed = try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie),
+                                                   body: body(["name": "Cutlery", "words": ["spoon", "fork", "knife"]]))
+            #expect(try renamed.json()["name"] as? String == "Cutlery")
+            #expect(try await client.execute(uri: "/api/v1/poetry/wordsets/nature", method: .delete, headers: .session(cookie)).status == .notFound)
+            var board = Self.board
+            board["wordSetId"] = id
+            board["magnets"] = [["id": "k", "word": "knife", "x": 0.5, "y": 0.5, "rotation": 0, "z": 0]]
+            let poem = try await client.execute(uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
+                                                body: body(["board": board]))
+            #expect(poem.status == .created)
+            let inUse = try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .delete, headers: .session(cookie))
+            #expect(inUse.status == .conflict)
+            let poemID = try #require(try poem.json()["id"] as? String)
+            _ = try await client.execute(uri: "/api/v1/poetry/poems/\(poemID)", method: .delete, headers: .session(cookie))
+            #expect(try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .delete, headers: .session(cookie)).status == .noContent)
+        }
+    }
+
+    @Test func publishedPoemsAreReadableByAnyoneUntilWithdrawn() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let cookie = try await guest(client)
+            let id = try #require(try await newPoem(client, cookie: cookie)["id"] as? String)
+            let published = try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .post, headers: .session(cookie))
+            let publicId = try #require(try published.json()["publicId"] as? String)
+            let page = try await client.execute(uri: "/poetry/p/\(publicId)", method: .get)
+            #expect(page.status == .ok)
+            #expect(page.bodyText.contains("Stream"))
+            let data = try await client.execute(uri: "/api/v1/poetry/published/\(publicId)", method: .get)
+            #expect(try data.json()["title"] as? String == "Stream")
+            #expect(try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .delete, headers: .session(cookie)).status == .noContent)
+            #expect(try await client.execute(uri: "/poetry/p/\(publicId)", method: .get, headers: [.accept: "text/html"]).status == .notFound)
+        }
+    }
+
+    @Test func wordHelpersSayWhenTheDictionaryIsMissing() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let rhymes = try await client.execute(uri: "/api/v1/poetry/rhymes?word=moon", method: .get)
+            #expect(rhymes.status == .notFound)
+            #expect(rhymes.errorCode == "not_imported")
+            #expect(try await client.execute(uri: "/api/v1/poetry/rhymes", method: .get).status == .badRequest)
+        }
+    }
+}

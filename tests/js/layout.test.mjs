@@ -1,0 +1,159 @@
+// Unit tests for the Magnetic Poetry board's pure layout functions: `node --test tests/js/`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { layoutMagnets, readingOrder } from '../../Sources/WebApp/Public/poetry/layout.js';
+
+const phone = { boardWidth: 320, magnetHeight: 24, gap: 6, rowGap: 8, margin: 12 };
+
+/** Asserts that no two magnets overlap and every one is inside the board. */
+function assertTidy(widths, places, { boardWidth, boardHeight = Infinity, magnetHeight }) {
+  places.forEach((p, i) => {
+    assert.ok(p.x >= 0 && p.x + widths[i] <= boardWidth, `magnet ${i} (x ${p.x}, width ${widths[i]}) leaves a ${boardWidth} px board`);
+    assert.ok(p.y >= 0 && p.y + magnetHeight <= boardHeight, `magnet ${i} is below the board`);
+  });
+  for (let i = 0; i < places.length; i += 1) {
+    for (let j = i + 1; j < places.length; j += 1) {
+      const a = places[i];
+      const b = places[j];
+      const apart = a.x + widths[i] <= b.x || b.x + widths[j] <= a.x || a.y + magnetHeight <= b.y || b.y + magnetHeight <= a.y;
+      assert.ok(apart, `magnets ${i} and ${j} overlap`);
+    }
+  }
+}
+
+test('an empty word list gives no places', () => {
+  assert.deepEqual(layoutMagnets([], phone), []);
+});
+
+test('words that fit go in one row from the top-left margin, a gap apart', () => {
+  const places = layoutMagnets([50, 60, 70], phone);
+  assert.deepEqual(places, [
+    { x: 12, y: 12 },
+    { x: 68, y: 12 },
+    { x: 134, y: 12 },
+  ]);
+});
+
+test('a word that would cross the right margin starts the next row, a row gap below', () => {
+  // 12 + 100 + 6 + 100 + 6 = 224; a third word of 90 would end at 314 > 320 - 12.
+  const places = layoutMagnets([100, 100, 90, 40], phone);
+  assert.deepEqual(places, [
+    { x: 12, y: 12 },
+    { x: 118, y: 12 },
+    { x: 12, y: 44 },
+    { x: 108, y: 44 },
+  ]);
+});
+
+test('a word may end exactly at the right margin', () => {
+  const places = layoutMagnets([100, 190], phone); // 12 + 100 + 6 + 190 = 308 = 320 - 12
+  assert.deepEqual(places, [{ x: 12, y: 12 }, { x: 118, y: 12 }]);
+});
+
+test('every row keeps the margin on the left and the right', () => {
+  const widths = Array.from({ length: 60 }, (_, i) => 20 + ((i * 37) % 90));
+  const places = layoutMagnets(widths, phone);
+  places.forEach((p, i) => {
+    assert.ok(p.x >= phone.margin, `magnet ${i} starts inside the left margin`);
+    assert.ok(p.x + widths[i] <= phone.boardWidth - phone.margin, `magnet ${i} ends inside the right margin`);
+    assert.ok(p.y >= phone.margin, `magnet ${i} is inside the top margin`);
+  });
+  const rows = new Set(places.map((p) => p.y));
+  assert.ok(rows.size > 5, 'sixty words need several rows');
+  const ys = [...rows].sort((a, b) => a - b);
+  ys.slice(1).forEach((y, i) => assert.equal(y - ys[i], phone.magnetHeight + phone.rowGap, 'rows are evenly spaced'));
+});
+
+test('on a 320 px board every word stays on screen and none overlap', () => {
+  const widths = [34, 61, 48, 90, 27, 75, 55, 120, 66, 41, 38, 99, 52, 23, 87, 64, 30, 58, 71, 45];
+  const places = layoutMagnets(widths, phone);
+  assertTidy(widths, places, phone);
+  // Reading the places row by row keeps the words' order.
+  const order = places.map((p, i) => [p.y, p.x, i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((e) => e[2]);
+  assert.deepEqual(order, widths.map((_, i) => i));
+});
+
+test('a single word wider than a row gets a row of its own and is clamped inside the board', () => {
+  const widths = [40, 310, 40];
+  const places = layoutMagnets(widths, phone);
+  assert.equal(places[0].y, 12);
+  assert.equal(places[1].y, 44, 'the long word starts a new row');
+  assert.equal(places[2].y, 76, 'the next word starts another row');
+  assert.equal(places[1].x, 10, 'pulled left so that it ends at the board edge');
+  assert.ok(places[1].x + 310 <= 320);
+  assert.equal(places[2].x, 12);
+});
+
+test('a word wider than the whole board starts at its left edge', () => {
+  const places = layoutMagnets([400], phone);
+  assert.deepEqual(places, [{ x: 0, y: 12 }]);
+});
+
+test('a long word first on the board does not leave an empty row above it', () => {
+  const places = layoutMagnets([300, 20], phone);
+  assert.deepEqual(places, [{ x: 12, y: 12 }, { x: 12, y: 44 }]);
+});
+
+test('with a board height, rows that would fall off the bottom stay on the last row that fits', () => {
+  const options = { ...phone, boardHeight: 100 };
+  const places = layoutMagnets([300, 300, 300, 300], options);
+  places.forEach((p) => assert.ok(p.y + phone.magnetHeight <= 100 - phone.margin, `y ${p.y} is below the bottom margin`));
+  assert.deepEqual(places.map((p) => p.y), [12, 44, 64, 64]);
+});
+
+test('bad widths count as zero rather than breaking the layout', () => {
+  const places = layoutMagnets([Number.NaN, undefined, 30], phone);
+  assert.equal(places.length, 3);
+  places.forEach((p) => assert.ok(Number.isFinite(p.x) && Number.isFinite(p.y)));
+});
+
+// ---------- readingOrder ----------
+
+test('reading order goes row by row, left to right', () => {
+  const magnets = [
+    { word: 'moon', x: 200, y: 10 },
+    { word: 'the', x: 10, y: 12 },
+    { word: 'sings', x: 100, y: 60 },
+    { word: 'silver', x: 90, y: 8 },
+    { word: 'softly', x: 20, y: 58 },
+  ];
+  assert.deepEqual(readingOrder(magnets, { magnetHeight: 24 }), [
+    ['the', 'silver', 'moon'],
+    ['softly', 'sings'],
+  ]);
+});
+
+test('centres within half a magnet height share a row; further apart they do not', () => {
+  const share = readingOrder([{ word: 'b', x: 50, y: 11.9 }, { word: 'a', x: 0, y: 0 }], { magnetHeight: 24 });
+  assert.deepEqual(share, [['a', 'b']]);
+  const apart = readingOrder([{ word: 'b', x: 0, y: 12.5 }, { word: 'a', x: 50, y: 0 }], { magnetHeight: 24 });
+  assert.deepEqual(apart, [['a'], ['b']]);
+});
+
+test('a slightly wavy line is still one row', () => {
+  const magnets = ['I', 'wandered', 'lonely', 'as', 'a', 'cloud'].map((word, i) => ({ word, x: i * 40, y: 100 + (i % 2 ? 5 : -5) }));
+  assert.deepEqual(readingOrder(magnets, { magnetHeight: 24 }), [['I', 'wandered', 'lonely', 'as', 'a', 'cloud']]);
+});
+
+test('each magnet may carry its own height', () => {
+  const magnets = [
+    { word: 'second', x: 0, y: 40, height: 20 },
+    { word: 'first', x: 0, y: 0, height: 20 },
+  ];
+  assert.deepEqual(readingOrder(magnets), [['first'], ['second']]);
+});
+
+test('fractions of the board work as well as pixels', () => {
+  const magnets = [
+    { word: 'there', x: 0.5, y: 0.101 },
+    { word: 'hello', x: 0.1, y: 0.1 },
+    { word: 'friend', x: 0.1, y: 0.2 },
+  ];
+  assert.deepEqual(readingOrder(magnets, { magnetHeight: 0.05 }), [['hello', 'there'], ['friend']]);
+});
+
+test('an empty board reads as nothing, and emoji are words like any other', () => {
+  assert.deepEqual(readingOrder([]), []);
+  assert.deepEqual(readingOrder([{ word: '🌙', x: 5, y: 0 }, { word: 'night', x: 1, y: 0 }], { magnetHeight: 10 }), [['night', '🌙']]);
+});
