@@ -99,6 +99,15 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"], swiftSettings: swiftSettings),
         .testTarget(name: "ObliqueStrategiesTests", dependencies: ["ObliqueStrategies"], swiftSettings: swiftSettings),
         .testTarget(name: "MagneticPoetryTests", dependencies: ["MagneticPoetry"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ProvidersTests",
+            dependencies: [
+                "Providers",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "CardImageTests", dependencies: ["CardImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",

@@ -37,8 +37,7 @@ public struct JSONFetcher: Sendable {
             body = try await response.body.collect(upTo: maximumBytes)
         } catch let error as ProviderError {
             throw error
-        } catch let error as NIOTooManyBytesError {
-            _ = error
+        } catch is NIOTooManyBytesError {
             throw .tooLarge(limit: maximumBytes)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw .timedOut

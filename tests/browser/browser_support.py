@@ -31,3 +31,19 @@ def wait(driver, condition, message: str, timeout: float = 20):
         return WebDriverWait(driver, timeout).until(condition)
     except TimeoutException:
         raise AssertionError(message) from None
+
+
+def assert_page_weighs_under(driver, limit: int = 100_000) -> None:
+    """The page's HTML, CSS and JS together stay under the budget (bytes before compression)."""
+    sizes = driver.execute_script(
+        """
+        const [nav] = performance.getEntriesByType('navigation');
+        const parts = performance.getEntriesByType('resource')
+          .filter(e => /\\.(css|js)(\\?|$)/.test(new URL(e.name).pathname))
+          .map(e => [new URL(e.name).pathname, e.decodedBodySize]);
+        return [['html', nav.decodedBodySize], ...parts];
+        """
+    )
+    total = sum(size for _, size in sizes)
+    assert all(size > 0 for _, size in sizes), f"some sizes are unknown: {sizes}"
+    assert total < limit, f"HTML + CSS + JS weigh {total} bytes: {sizes}"

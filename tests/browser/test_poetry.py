@@ -27,7 +27,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from browser_support import set_viewport, wait
+from browser_support import assert_page_weighs_under, set_viewport, wait
 
 API = "/api/v1/poetry"
 # Without the pronunciation data these answer 404 not_imported, which the page expects; Chromium logs
@@ -834,15 +834,4 @@ def test_magnets_read_well_in_both_themes(server, browser, scheme):
 
 def test_the_page_weighs_under_100_kb(server, browser):
     open_poetry(browser, server)
-    sizes = browser.execute_script(
-        """
-        const [nav] = performance.getEntriesByType('navigation');
-        const parts = performance.getEntriesByType('resource')
-          .filter(e => /\\.(css|js)(\\?|$)/.test(new URL(e.name).pathname))
-          .map(e => [new URL(e.name).pathname, e.decodedBodySize]);
-        return [['html', nav.decodedBodySize], ...parts];
-        """
-    )
-    total = sum(size for _, size in sizes)
-    assert all(size > 0 for _, size in sizes), f"some sizes are unknown: {sizes}"
-    assert total < 100_000, f"HTML + CSS + JS weigh {total} bytes: {sizes}"
+    assert_page_weighs_under(browser)

@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import set_viewport, wait
+from browser_support import assert_page_weighs_under, set_viewport, wait
 
 PROMPT = "Tap for an Oblique Strategy"
 DECK = {
@@ -415,15 +415,4 @@ def test_after_one_visit_the_page_works_offline(strategies_server, browser):
 
 def test_the_page_weighs_under_100_kb(strategies_server, browser):
     open_strategies(browser, strategies_server)
-    sizes = browser.execute_script(
-        """
-        const [nav] = performance.getEntriesByType('navigation');
-        const parts = performance.getEntriesByType('resource')
-          .filter(e => /\\.(css|js)(\\?|$)/.test(new URL(e.name).pathname))
-          .map(e => [new URL(e.name).pathname, e.decodedBodySize]);
-        return [['html', nav.decodedBodySize], ...parts];
-        """
-    )
-    total = sum(size for _, size in sizes)
-    assert all(size > 0 for _, size in sizes), f"some sizes are unknown: {sizes}"
-    assert total < 100_000, f"HTML + CSS + JS weigh {total} bytes: {sizes}"
+    assert_page_weighs_under(browser)
