@@ -381,7 +381,7 @@ def test_after_one_visit_the_page_works_offline(strategies_server, browser):
     kept = browser.execute_async_script(
         """
         const done = arguments[arguments.length - 1];
-        const deadline = Date.now() + 15000;
+        const deadline = Date.now() + 12000;  // under the driver's 15 s script timeout, for a clear message
         (async function poll() {
           const page = await caches.match('/strategies', {ignoreVary: true});
           const deck = await caches.match('/api/v1/strategies', {ignoreVary: true});

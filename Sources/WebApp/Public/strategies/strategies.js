@@ -922,9 +922,13 @@ async function openFromHash() {
 
 // ---------- Offline ----------
 
-/** First visit, before the service worker controls the page: ask it to keep this page and its data. */
+// Whether this page load went through the service worker (and so was cached as it loaded). Read now:
+// the worker may claim the page later in this same visit, after its requests went past it.
+const controlledAtLoad = 'serviceWorker' in navigator && Boolean(navigator.serviceWorker.controller);
+
+/** First visit, before the service worker controlled the page: ask it to keep this page and its data. */
 function keepForOffline() {
-  if (!('serviceWorker' in navigator) || navigator.serviceWorker.controller) return;
+  if (!('serviceWorker' in navigator) || controlledAtLoad) return;
   const urls = [
     location.pathname,
     ...[...document.querySelectorAll('link[rel="stylesheet"], script[src]')].map((node) => node.href || node.src),
