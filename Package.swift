@@ -30,6 +30,11 @@ let package = Package(
         .target(name: "Accounts", swiftSettings: swiftSettings),
         .target(name: "ObliqueStrategies", swiftSettings: swiftSettings),
         .target(name: "MagneticPoetry", swiftSettings: swiftSettings),
+        // Optimized even in debug builds: its indexes over 235,000 cities are built at every start, and
+        // `make run` and the tests use debug builds (a release build costs 20+ minutes here).
+        .target(name: "CityRoulette", swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // Current weather in one shape for every provider, and its cache; shared by City Roulette and YogiYogini.
+        .target(name: "Weather", swiftSettings: swiftSettings),
         // Card preview images: glyph atlas, layout, PNG encoder. Foundation only.
         .target(name: "CardImage", resources: [.copy("Resources")], swiftSettings: swiftSettings),
 
@@ -49,7 +54,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -58,6 +63,7 @@ let package = Package(
         .target(
             name: "Providers",
             dependencies: [
+                "Weather",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -68,7 +74,8 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CardImage", "Storage", "DatabaseDrivers", "Providers",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "Weather", "CardImage", "Storage", "DatabaseDrivers",
+                "Providers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -84,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "trove",
             dependencies: [
-                "WebApp", "Storage", "DatabaseDrivers", "ObliqueStrategies", "MagneticPoetry",
+                "WebApp", "Storage", "DatabaseDrivers", "ObliqueStrategies", "MagneticPoetry", "CityRoulette",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -92,17 +99,19 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["DatabaseDrivers", "Storage", "ObliqueStrategies", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DatabaseDrivers", "Storage", "ObliqueStrategies", "CityRoulette", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"], swiftSettings: swiftSettings),
         .testTarget(name: "ObliqueStrategiesTests", dependencies: ["ObliqueStrategies"], swiftSettings: swiftSettings),
         .testTarget(name: "MagneticPoetryTests", dependencies: ["MagneticPoetry"], swiftSettings: swiftSettings),
+        .testTarget(name: "CityRouletteTests", dependencies: ["CityRoulette"], swiftSettings: swiftSettings),
+        .testTarget(name: "WeatherTests", dependencies: ["Weather"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ProvidersTests",
             dependencies: [
-                "Providers",
+                "Providers", "Weather",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
@@ -111,13 +120,14 @@ let package = Package(
         .testTarget(name: "CardImageTests", dependencies: ["CardImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "TestSupport"],
+            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WebAppTests",
             dependencies: [
-                "WebApp", "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "TestSupport",
+                "WebApp", "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "Weather",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

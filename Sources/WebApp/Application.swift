@@ -5,7 +5,9 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Providers
 import Storage
+import Weather
 
 /// Builds the whole server: opens the configured database, applies pending migrations, and wires every app.
 /// `trove serve` calls this; the database closes when the application shuts down.
@@ -83,6 +85,16 @@ public func buildRouter(
     WordHelpersAPIController(pronunciations: PronunciationRepository(database: database.sql)).addRoutes(to: api)
     PoetryPagesController(pages: pages, poems: poems).addRoutes(to: router)
 
+    // City Roulette
+    let cityStore = CityCatalogStore(repository: CityRepository(database: database.sql), logger: logger)
+    await cityStore.warmUp()
+    let cityCollection = CityCollectionRepository(database: database.sql)
+    let surpriseHistory = SurpriseHistoryRepository(database: database.sql)
+    let weather = WeatherCache(provider: makeWeatherProvider(configuration.weather))
+    CitiesAPIController(store: cityStore, collection: cityCollection, history: surpriseHistory, weather: weather).addRoutes(to: api)
+    CityCollectionAPIController(store: cityStore, collection: cityCollection).addRoutes(to: api)
+    CitiesPagesController(pages: pages, store: cityStore, collection: cityCollection).addRoutes(to: router)
+
     HealthController(databaseKind: database.kind).addRoutes(to: api)
     AccountAPIController(
         profiles: profiles,
@@ -92,12 +104,22 @@ public func buildRouter(
         exporter: ProfileExporter(sections: [
             StrategiesExportSection(profiles: strategyProfiles),
             PoetryExportSection(wordSets: wordSets, poems: poems),
+            CitiesExportSection(store: cityStore, collection: cityCollection, history: surpriseHistory),
         ])
     ).addRoutes(to: api)
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
-    ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry"]).addRoutes(to: router)
+    ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry", "cities"]).addRoutes(to: router)
     return (router, operations)
+}
+
+/// OpenWeatherMap when a key is configured, Open-Meteo (no key) otherwise.
+func makeWeatherProvider(_ settings: WeatherSettings) -> any WeatherProvider {
+    let fetcher = JSONFetcher(timeout: .milliseconds(Int64(settings.timeoutSeconds * 1000)), maximumBytes: 256 << 10)
+    if let key = settings.openWeatherMapKey, !key.isEmpty {
+        return OpenWeatherMapWeather(baseURL: settings.openWeatherMapURL, key: key, fetcher: fetcher)
+    }
+    return OpenMeteoWeather(baseURL: settings.openMeteoURL, fetcher: fetcher)
 }
 
 /// Where Templates/, Public/ and APIDocument/ are: the package's resource bundle.

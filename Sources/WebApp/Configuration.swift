@@ -1,4 +1,5 @@
 import DatabaseDrivers
+import Foundation
 import Logging
 
 /// Everything `buildApplication` needs, read once by the command line (flags, then environment, then defaults).
@@ -12,6 +13,7 @@ public struct AppConfiguration: Sendable {
     public var passwordHashCost: UInt8
     public var sessionLifetimeSeconds: Double
     public var logLevel: Logger.Level
+    public var weather: WeatherSettings
 
     public init(
         host: String = "127.0.0.1",
@@ -20,7 +22,8 @@ public struct AppConfiguration: Sendable {
         secureCookies: Bool = false,
         passwordHashCost: UInt8 = 12,
         sessionLifetimeSeconds: Double = 60 * 60 * 24 * 30,
-        logLevel: Logger.Level = .info
+        logLevel: Logger.Level = .info,
+        weather: WeatherSettings = WeatherSettings()
     ) {
         self.host = host
         self.port = port
@@ -29,5 +32,28 @@ public struct AppConfiguration: Sendable {
         self.passwordHashCost = passwordHashCost
         self.sessionLifetimeSeconds = sessionLifetimeSeconds
         self.logLevel = logLevel
+        self.weather = weather
+    }
+}
+
+/// Where weather comes from: Open-Meteo unless an OpenWeatherMap key is set. Base URLs are configuration
+/// so tests (and mirrors) can point them elsewhere.
+public struct WeatherSettings: Sendable {
+    public var openMeteoURL: URL
+    public var openWeatherMapURL: URL
+    public var openWeatherMapKey: String?
+    /// A slower answer counts as no answer: the weather shows as unavailable.
+    public var timeoutSeconds: Double
+
+    public init(
+        openMeteoURL: URL = URL(string: "https://api.open-meteo.com")!,
+        openWeatherMapURL: URL = URL(string: "https://api.openweathermap.org")!,
+        openWeatherMapKey: String? = nil,
+        timeoutSeconds: Double = 3
+    ) {
+        self.openMeteoURL = openMeteoURL
+        self.openWeatherMapURL = openWeatherMapURL
+        self.openWeatherMapKey = openWeatherMapKey
+        self.timeoutSeconds = timeoutSeconds
     }
 }

@@ -19,6 +19,18 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Mark the session cookie Secure (use when serving over HTTPS).")
     var secureCookies = false
 
+    @Option(help: "Open-Meteo's base URL. Default: https://api.open-meteo.com, or $OPEN_METEO_URL.")
+    var openMeteoUrl: String?
+
+    @Option(help: "OpenWeatherMap's base URL. Default: https://api.openweathermap.org, or $OPENWEATHERMAP_URL.")
+    var openweathermapUrl: String?
+
+    @Option(help: "Use OpenWeatherMap with this key instead of Open-Meteo. Default: $OPENWEATHERMAP_API_KEY.")
+    var openweathermapKey: String?
+
+    @Option(help: "Seconds to wait for a weather answer before showing the weather as unavailable. Default: 3.")
+    var weatherTimeout: Double?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Default: info, or $LOG_LEVEL.")
     var logLevel: String?
 
@@ -33,6 +45,7 @@ struct Serve: AsyncParsableCommand {
             throw CleanExit.failure("Unknown log level '\(levelText)': use one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         configuration.logLevel = level
+        configuration.weather = try weatherSettings(environment)
         guard (1...65535).contains(configuration.port) else {
             throw CleanExit.failure("The port \(configuration.port) is out of range: use 1 to 65535.")
         }
@@ -51,5 +64,26 @@ struct Serve: AsyncParsableCommand {
             }
             throw CleanExit.failure(text)
         }
+    }
+
+    private func weatherSettings(_ environment: [String: String]) throws -> WeatherSettings {
+        var settings = WeatherSettings()
+        if let text = openMeteoUrl ?? environment["OPEN_METEO_URL"] { settings.openMeteoURL = try Self.baseURL(text, option: "--open-meteo-url") }
+        if let text = openweathermapUrl ?? environment["OPENWEATHERMAP_URL"] {
+            settings.openWeatherMapURL = try Self.baseURL(text, option: "--openweathermap-url")
+        }
+        settings.openWeatherMapKey = openweathermapKey ?? environment["OPENWEATHERMAP_API_KEY"]
+        if let timeout = weatherTimeout {
+            guard timeout > 0, timeout <= 30 else { throw CleanExit.failure("--weather-timeout must be more than 0 and at most 30 seconds.") }
+            settings.timeoutSeconds = timeout
+        }
+        return settings
+    }
+
+    private static func baseURL(_ text: String, option: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw CleanExit.failure("\(option) must be an http or https address, such as https://api.open-meteo.com.")
+        }
+        return url
     }
 }

@@ -1,9 +1,11 @@
 import Accounts
+import CityRoulette
 import DatabaseDrivers
 import Foundation
 import Hummingbird
 import MagneticPoetry
 import ObliqueStrategies
+import Weather
 
 /// Translates any error into an `APIError`; domain errors know nothing of HTTP, so their statuses live here.
 enum ErrorMapping {
@@ -17,6 +19,10 @@ enum ErrorMapping {
             return strategyError(error)
         case let error as PoetryError:
             return poetryError(error)
+        case let error as CityError:
+            return cityError(error)
+        case is WeatherUnavailable:
+            return APIError(.serviceUnavailable, code: "weather_unavailable", message: "The weather service did not answer in time: try again later.")
         case let error as JSONBodyError:
             return error.apiError
         case let error as HTTPError:
@@ -72,6 +78,19 @@ enum ErrorMapping {
             APIError(.unprocessableContent, code: "not_an_image", message: "That file is not a JPEG, PNG, WebP or GIF picture.")
         case .pronunciationsNotImported:
             APIError(.notFound, code: "not_imported", message: "The pronunciation dictionary is not imported: run `trove import pronunciations`.")
+        }
+    }
+
+    static func cityError(_ error: CityError) -> APIError {
+        switch error {
+        case .invalidCoordinates(let message), .invalidRadius(let message), .invalidLimit(let message), .invalidQuery(let message):
+            .badRequest(message)
+        case .cityNotFound: .notFound("The city")
+        case .countryNotFound: .notFound("The country")
+        case .notInCollection: APIError(.notFound, code: "not_in_collection", message: "That city is not in your collection.")
+        case .unknownCities(let ids):
+            APIError(.unprocessableContent, code: "unknown_city", message: "No city has the id \(ids.map(String.init).joined(separator: ", ")).")
+        case .invalidCollection(let message): .validation(message)
         }
     }
 

@@ -24,3 +24,25 @@ extension Parameters {
         return value
     }
 }
+
+extension Request {
+    /// A finite decimal query value; anything else is a 400 naming the parameter.
+    func queryDouble(_ name: String) throws -> Double? {
+        guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw APIError.badRequest("The query parameter '\(name)' must be a number.")
+        }
+        return value
+    }
+
+    func requireQueryDouble(_ name: String) throws -> Double {
+        guard let value = try queryDouble(name) else { throw APIError.badRequest("The query parameter '\(name)' is required.") }
+        return value
+    }
+
+    /// "1", "true" or "yes" are true; absent is false.
+    func queryFlag(_ name: String) -> Bool {
+        guard let text = uri.queryParameters.get(name) else { return false }
+        return ["1", "true", "yes"].contains(text.lowercased())
+    }
+}

@@ -8,7 +8,8 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data: blob:",
+        // OpenStreetMap tiles, only drawn under City Roulette's map when a person turns the street map on.
+        "img-src 'self' data: blob: https://tile.openstreetmap.org",
         "connect-src 'self'",
         "font-src 'self'",
         "media-src 'self' https:",

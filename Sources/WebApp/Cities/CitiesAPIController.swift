@@ -1,0 +1,235 @@
+import CityRoulette
+import Foundation
+import Hummingbird
+import Storage
+import Weather
+
+/// `/api/v1/cities/…`: finding cities (around a point, by surprise, by name), a city's facts and weather,
+/// countries, and the world's cities as map dots.
+struct CitiesAPIController {
+    let store: CityCatalogStore
+    let collection: CityCollectionRepository
+    let history: SurpriseHistoryRepository
+    let weather: WeatherCache
+    let rules = SurpriseRules()
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/cities/nearby", use: nearby)
+            .post("/api/v1/cities/surprise", use: surprise)
+            .get("/api/v1/cities/search", use: search)
+            .get("/api/v1/cities/map-points", use: mapPoints)
+            .get("/api/v1/cities/countries", use: countries)
+            .get("/api/v1/cities/countries/{iso}", use: country)
+            .get("/api/v1/cities/{geonameid}", use: city)
+            .get("/api/v1/cities/{geonameid}/weather", use: cityWeather)
+    }
+
+    struct Center: Encodable {
+        let latitude: Double
+        let longitude: Double
+    }
+
+    struct NearbyAnswer: Encodable {
+        let center: Center
+        let radius_km: Double
+        let cities: [CityJSON]
+    }
+
+    @Sendable func nearby(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let latitude = try request.requireQueryDouble("lat"), longitude = try request.requireQueryDouble("lon")
+        let radius = try request.queryDouble("radius_km") ?? rules.radiusKilometres
+        let limit = try request.queryInt("limit") ?? rules.limit
+        let catalog = try await store.catalog()
+        let found = try catalog.nearby(latitude: latitude, longitude: longitude, radiusKilometres: radius, limit: limit)
+        return JSONResponse.make(NearbyAnswer(
+            center: Center(latitude: latitude, longitude: longitude), radius_km: radius, cities: found.map { json($0, catalog) }
+        ))
+    }
+
+    struct SurpriseAnswer: Encodable {
+        struct CountryName: Encodable {
+            let iso: String
+            let name: String
+        }
+
+        let found: Bool
+        let tries: Int
+        let country: CountryName?
+        let center: Center?
+        let cities: [CityJSON]
+    }
+
+    /// POST because it changes the profile's search history.
+    @Sendable func surprise(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        var rules = rules
+        rules.radiusKilometres = try request.queryDouble("radius_km") ?? rules.radiusKilometres
+        rules.limit = try request.queryInt("limit") ?? rules.limit
+        let catalog = try await store.catalog()
+        // Validates the radius and limit the same way as "Around Me".
+        _ = try catalog.nearby(latitude: 0, longitude: 0, radiusKilometres: rules.radiusKilometres, limit: rules.limit)
+        let profile = try await context.session.requireProfile()
+        let recent = try await history.recent(profileID: profile.id, limit: rules.historyLength)
+        var generator = SystemRandomNumberGenerator()
+        let outcome = try rules.surprise(in: catalog, history: recent, using: &generator)
+        if outcome.found {
+            try await history.record(outcome.cities.map(\.city.geonameid), profileID: profile.id, keep: rules.historyLength)
+        }
+        return JSONResponse.make(SurpriseAnswer(
+            found: outcome.found, tries: outcome.tries,
+            country: outcome.countryCode.map { .init(iso: $0, name: catalog.countries[$0]?.name ?? $0) },
+            center: outcome.center.map { Center(latitude: $0.latitude, longitude: $0.longitude) },
+            cities: outcome.cities.map { json($0, catalog) }
+        ))
+    }
+
+    struct CitiesAnswer: Encodable {
+        let cities: [CityJSON]
+    }
+
+    @Sendable func search(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let query = request.queryString("q") else { throw CityError.invalidQuery("Type part of a city's name (q=…).") }
+        let limit = try request.queryInt("limit") ?? 20
+        let catalog = try await store.catalog()
+        let results = try catalog.search(query, limit: limit).map { result in
+            var json = CityJSON(result.city, catalog: catalog)
+            json.matched_name = .some(result.matchedName)
+            return json
+        }
+        return JSONResponse.make(CitiesAnswer(cities: results))
+    }
+
+    struct CityAnswer: Encodable {
+        struct CountryName: Encodable {
+            let iso: String
+            let name: String
+        }
+
+        struct Sun: Encodable {
+            let date: String
+            let sunrise: Date?
+            let sunset: Date?
+            let polar: String?
+        }
+
+        struct Collected: Encodable {
+            let favourite: Bool
+        }
+
+        let city: CityJSON
+        let country: CountryName
+        let sun: Sun
+        let collection: Collected?
+
+        func encode(to encoder: any Encoder) throws {
+            try city.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(country, forKey: .country)
+            try container.encode(sun, forKey: .sun)
+            try container.encode(collection, forKey: .collection)
+        }
+
+        enum Keys: String, CodingKey { case country, sun, collection }
+    }
+
+    @Sendable func city(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let (city, catalog) = try await requireCity(context)
+        let entry: CityCollectionRepository.Entry? = if let profile = context.session.profile {
+            try await collection.entry(geonameid: city.geonameid, profileID: profile.id)
+        } else { nil }
+        let day = CityDay(city: city, now: Date())
+        return JSONResponse.make(CityAnswer(
+            city: CityJSON(city, catalog: catalog),
+            country: .init(iso: city.countryCode, name: catalog.countries[city.countryCode]?.name ?? city.countryCode),
+            sun: .init(date: day.dateText, sunrise: day.sun.sunrise, sunset: day.sun.sunset, polar: day.sun.polar?.rawValue),
+            collection: entry.map { .init(favourite: $0.favourite) }
+        ))
+    }
+
+    struct WeatherAnswer: Encodable {
+        let geonameid: Int
+        let condition: String
+        let description: String
+        let is_day: Bool
+        let temperature_c: Double
+        let observed_at: Date
+        let provider: String
+        let cached: Bool
+    }
+
+    @Sendable func cityWeather(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let (city, _) = try await requireCity(context)
+        let answer = try await weather.current(latitude: city.latitude, longitude: city.longitude, refresh: request.queryFlag("refresh"))
+        let now = answer.weather
+        var headers = HTTPFields()
+        headers[.cacheControl] = "private, max-age=60"
+        return JSONResponse.make(WeatherAnswer(
+            geonameid: city.geonameid, condition: now.condition.rawValue, description: now.description, is_day: now.isDay,
+            temperature_c: (now.temperatureCelsius * 10).rounded() / 10, observed_at: now.observedAt, provider: now.provider,
+            cached: answer.cached
+        ), headers: headers)
+    }
+
+    struct CountriesAnswer: Encodable {
+        struct Item: Encodable {
+            let iso: String
+            let name: String
+            let continent: String
+            let city_count: Int
+        }
+
+        let countries: [Item]
+    }
+
+    @Sendable func countries(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let catalog = try await store.catalog()
+        let items = catalog.countries.values.sorted { $0.name < $1.name }.map {
+            CountriesAnswer.Item(iso: $0.iso, name: $0.name, continent: $0.continentCode, city_count: catalog.cityCount(in: $0.iso))
+        }
+        return JSONResponse.make(CountriesAnswer(countries: items))
+    }
+
+    @Sendable func country(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let catalog = try await store.catalog()
+        let iso = (context.parameters.get("iso") ?? "").uppercased()
+        guard let country = catalog.countries[iso] else { throw CityError.countryNotFound }
+        return JSONResponse.make(CountryJSON(country, catalog: catalog))
+    }
+
+    @Sendable func mapPoints(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let (data, etag) = try await store.mapPointData()
+        var headers = HTTPFields()
+        headers[.eTag] = etag
+        headers[.cacheControl] = "public, max-age=3600"
+        if request.hasCurrentCopy(etag: etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/octet-stream"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    func requireCity(_ context: TroveRequestContext) async throws -> (City, CityCatalog) {
+        let id = try context.parameters.requireID("geonameid")
+        let catalog = try await store.catalog()
+        guard let city = catalog.city(id: id) else { throw CityError.cityNotFound }
+        return (city, catalog)
+    }
+
+    private func json(_ nearby: NearbyCity, _ catalog: CityCatalog) -> CityJSON {
+        var json = CityJSON(nearby.city, catalog: catalog)
+        json.distance_km = nearby.distanceKilometres
+        return json
+    }
+}
+
+/// A city's own calendar day now, and the sun on it.
+struct CityDay {
+    let dateText: String
+    let sun: SunTimes
+
+    init(city: City, now: Date) {
+        let zone = TimeZone(identifier: city.timezone) ?? TimeZone(secondsFromGMT: Int((city.longitude / 15).rounded()) * 3600)!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
+        dateText = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        sun = SunTimes.forDay(containing: now, timeZone: zone, latitude: city.latitude, longitude: city.longitude)
+    }
+}

