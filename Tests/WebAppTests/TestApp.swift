@@ -21,8 +21,26 @@ let testConfiguration: AppConfiguration = {
     var configuration = AppConfiguration()
     configuration.passwordHashCost = 4
     configuration.logLevel = .warning
+    // Tests never reach real services: weather goes nowhere unless a test starts a fake.
+    configuration.weather.openMeteoURL = URL(string: "http://127.0.0.1:1")!
+    configuration.weather.timeoutSeconds = 1
     return configuration
 }()
+
+/// `withTestApp` with City Roulette's fixture cities imported first (and `villages` invented ones), and
+/// weather from `weatherURL` when given.
+func withCityApp<R: Sendable>(
+    _ kind: DatabaseKind, villages: Int = 0, weatherURL: URL? = nil,
+    _ body: @Sendable @escaping (any TestClientProtocol, Database) async throws -> R
+) async throws -> R {
+    try await TestDatabase.with(kind) { database in
+        try await TestCities.importFixture(into: database, villages: villages)
+        var configuration = testConfiguration
+        if let weatherURL { configuration.weather.openMeteoURL = weatherURL }
+        let app = try await buildApplication(configuration, database: database)
+        return try await app.test(.router) { client in try await body(client, database) }
+    }
+}
 
 extension HTTPFields {
     static func json(cookie: String? = nil) -> HTTPFields {
