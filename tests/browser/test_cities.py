@@ -1,0 +1,765 @@
+"""City Roulette: what a person does with the cities, in a real browser.
+
+The `cities_server` fixture serves a database holding the small world of conftest.py (CITIES_FIXTURE):
+nine towns within 10 km of Florence, Impruneta and Prato beyond, Andorra, San Marino, the Vatican and
+Reykjavík's area. Its weather comes from a fake Open-Meteo (`open_meteo`) that answers 500 for Galluzzo,
+so that row must say "weather unavailable"; Chromium logs that 503 (and only that) as a console error.
+Each test has a fresh browser, so a fresh guest profile with an empty collection. Locations are fixed
+with DevTools (Emulation.setGeolocationOverride), and the map needs no internet (the street map is off).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import re
+from zoneinfo import ZoneInfo
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from browser_support import assert_page_weighs_under, set_viewport, wait
+from conftest import CITIES_FIXTURE, CITIES_HOME, CITIES_NEARBY, CITIES_WEATHER_FAILS
+
+API = "/api/v1/cities"
+IDS = {name: gid for gid, name, *_ in CITIES_FIXTURE}
+FIXTURE = {name: dict(zip(("id", "name", "lat", "lon", "country", "population", "tz"), row[:7])) for row in CITIES_FIXTURE for name in [row[1]]}
+FAILING_WEATHER = re.compile(
+    rf"{API}/{IDS[CITIES_WEATHER_FAILS]}/weather(\?refresh=1)? - Failed to load resource: the server responded with a status of 503"
+)
+ANDORRA = ["Andorra la Vella", "Escaldes-Engordany", "Encamp", "Sant Julià de Lòria"]
+COUNT_FETCHES = """
+(() => {
+  const original = window.fetch;
+  let inFlight = 0;
+  window.__weather = { most: 0, urls: [] };
+  window.fetch = function (input, init) {
+    const url = String(input && input.url ? input.url : input);
+    if (!/\\/weather(\\?|$)/.test(url)) return original.apply(this, arguments);
+    inFlight += 1;
+    window.__weather.urls.push(url);
+    window.__weather.most = Math.max(window.__weather.most, inFlight);
+    return original.apply(this, arguments).finally(() => { inFlight -= 1; });
+  };
+})();
+"""
+
+
+# ---------- Helpers ----------
+
+def distance_km(lat1, lon1, lat2, lon2) -> float:
+    r = math.pi / 180
+    a = math.sin((lat2 - lat1) * r / 2) ** 2 + math.cos(lat1 * r) * math.cos(lat2 * r) * math.sin((lon2 - lon1) * r / 2) ** 2
+    return 2 * 6371.0088 * math.asin(math.sqrt(a))
+
+
+def allow_location(driver, base: str, latitude: float = CITIES_HOME[0], longitude: float = CITIES_HOME[1]) -> None:
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": base})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": latitude, "longitude": longitude, "accuracy": 10})
+
+
+def refuse_location(driver, base: str) -> None:
+    driver.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied", "origin": base})
+
+
+def assert_no_console_errors(driver) -> None:
+    """Fails on SEVERE console entries other than the failing weather row's 503."""
+    severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and not FAILING_WEATHER.search(e.get("message", ""))]
+    assert not severe, "console errors:\n" + "\n".join(e.get("message", str(e)) for e in severe)
+
+
+def call(driver, method: str, path: str, body=None) -> tuple[int, object, dict]:
+    """A request from inside the page (its cookie is the guest profile): (status, JSON or text, headers)."""
+    result = driver.execute_async_script(
+        """
+        const [method, path, body, done] = arguments;
+        const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
+        if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
+        fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t,
+            headers: {type: r.headers.get('Content-Type'), disposition: r.headers.get('Content-Disposition')}})))
+          .catch(e => done({status: 0, body: String(e), headers: {}}));
+        """,
+        method, path, body,
+    )
+    text = result["body"]
+    try:
+        parsed = json.loads(text) if text else None
+    except ValueError:
+        parsed = text
+    return result["status"], parsed, result["headers"]
+
+
+def collection(driver) -> list[dict]:
+    status, body, _ = call(driver, "GET", f"{API}/collection")
+    assert status == 200, f"GET collection answered {status}: {body}"
+    return body["cities"]
+
+
+def import_cities(driver, names: list[str], favourites: tuple[str, ...] = ()) -> None:
+    payload = {"cities": [{"geonameid": IDS[n], "favourite": n in favourites} for n in names]}
+    status, body, _ = call(driver, "POST", f"{API}/collection/import", payload)
+    assert status == 200, f"import answered {status}: {body}"
+
+
+def open_cities(driver, base: str) -> None:
+    driver.get(base + "/cities")
+    wait(driver, lambda d: d.execute_script("return document.getElementById('cities').dataset.ready === 'true'"),
+         "the City Roulette page never became ready")
+
+
+def shown(driver, element_id: str) -> bool:
+    return driver.execute_script("const e = document.getElementById(arguments[0]); return !!e && !e.hidden && e.offsetParent !== null", element_id)
+
+
+def tap(driver, element) -> None:
+    """Click a control after scrolling it to the middle of the screen (clear of toasts and the sticky map)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def wait_for_scene(driver, title: str | None = None) -> None:
+    wait(driver, lambda d: shown(d, "scene") and d.find_elements(By.CSS_SELECTOR, "#rows .cr-row"),
+         f"no scene with cities opened; the page says {status_text(driver)!r}")
+    if title is not None:
+        assert driver.find_element(By.ID, "scene-title").text == title
+
+
+def status_text(driver) -> str:
+    return driver.execute_script("return document.getElementById('welcome-status')?.textContent ?? ''")
+
+
+def names(driver) -> list[str]:
+    """The names of the rows on screen, top to bottom."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#rows .cr-row:not([hidden]) .cr-name')].map(a => a.textContent)")
+
+
+def row(driver, name: str):
+    rows = [r for r in driver.find_elements(By.CSS_SELECTOR, "#rows .cr-row") if r.find_element(By.CSS_SELECTOR, ".cr-name").get_attribute("textContent") == name]
+    assert rows, f"no row for {name}; the rows are {names(driver)}"
+    return rows[0]
+
+
+def star(driver, name: str) -> None:
+    tap(driver, row(driver, name).find_element(By.CSS_SELECTOR, ".cr-star"))
+
+
+def starred(driver, name: str) -> bool:
+    return row(driver, name).find_element(By.CSS_SELECTOR, ".cr-star").get_attribute("aria-pressed") == "true"
+
+
+def choose(driver, name: str, value: str) -> None:
+    """Pick a segmented-control option (a radio behind a label)."""
+    radio = driver.find_element(By.CSS_SELECTOR, f"input[name='{name}'][value='{value}']")
+    tap(driver, radio.find_element(By.XPATH, ".."))
+    assert radio.is_selected()
+
+
+def filter_for(driver, text: str) -> None:
+    field = driver.find_element(By.ID, "filter")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+    field.clear()
+    if text:
+        field.send_keys(text)
+    else:
+        field.send_keys(" ", Keys.BACKSPACE)
+
+
+def around_me(driver, base: str) -> None:
+    allow_location(driver, base)
+    open_cities(driver, base)
+    tap(driver, driver.find_element(By.ID, "around-me"))
+    wait_for_scene(driver, "Around you")
+
+
+def weather_settled(driver) -> bool:
+    return driver.execute_script(
+        "const cells = [...document.querySelectorAll('#rows .cr-row .cr-wx')];"
+        "return cells.length > 0 && cells.every(c => !c.classList.contains('is-loading'))")
+
+
+def weather_of(driver, name: str) -> dict:
+    return driver.execute_script(
+        """
+        const cell = arguments[0].querySelector('.cr-wx');
+        const svg = cell.querySelector('svg');
+        return {icon: svg ? [...svg.classList].find(c => c.startsWith('wx-')) : null,
+                label: svg ? svg.getAttribute('aria-label') : null,
+                text: cell.querySelector('.cr-temp').textContent, title: cell.title};
+        """,
+        row(driver, name),
+    )
+
+
+def commit_button(driver):
+    return driver.find_element(By.ID, "scene-commit")
+
+
+def leave_dialog_open(driver) -> bool:
+    return driver.execute_script("return document.getElementById('leave-dialog').open")
+
+
+def answer_leave_dialog(driver, choice: str) -> str:
+    """Waits for the "leave?" question, answers it ('stay' or 'leave') and returns what it asked."""
+    wait(driver, leave_dialog_open, "no question was asked before leaving")
+    question = driver.find_element(By.ID, "leave-title").text
+    driver.find_element(By.CSS_SELECTOR, f"#leave-dialog button[value='{choice}']").click()
+    wait(driver, lambda d: not leave_dialog_open(d), "the question did not close")
+    return question
+
+
+def map_pixels(driver) -> dict:
+    """How many pixels of the map differ from its sea colour, and the colour at each city's dot."""
+    return driver.execute_script(
+        """
+        const canvas = document.getElementById('map');
+        const map = canvas.cityMap;
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        const sea = [data[0], data[1], data[2]];
+        let inked = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (Math.abs(data[i] - sea[0]) + Math.abs(data[i + 1] - sea[1]) + Math.abs(data[i + 2] - sea[2]) > 30) inked += 1;
+        }
+        const scale = canvas.width / canvas.clientWidth;
+        const dots = {};
+        map.cities.forEach((c, i) => {
+          const [x, y] = map.screen(i);
+          const at = (Math.round(y * scale) * canvas.width + Math.round(x * scale)) * 4;
+          dots[c.name] = {x, y, rgb: [data[at], data[at + 1], data[at + 2]]};
+        });
+        return {inked, dots, width: canvas.clientWidth, height: canvas.clientHeight, worldPoints: map.world.length / 2};
+        """
+    )
+
+
+# ---------- Around Me ----------
+
+def test_around_me_lists_the_towns_within_10_km_nearest_first(cities_server, browser):
+    around_me(browser, cities_server)
+
+    listed = names(browser)
+    assert set(listed) == set(CITIES_NEARBY), f"Around Me lists {listed}"
+    assert "Prato" not in listed and "Impruneta" not in listed, "Prato and Impruneta are more than 10 km away"
+    assert listed[0] == "Florence", "by default the largest city comes first"
+    assert browser.find_element(By.ID, "list-status").text == f"{len(CITIES_NEARBY)} cities"
+
+    choose(browser, "sort", "near")
+    by_distance = sorted(CITIES_NEARBY, key=lambda n: distance_km(*CITIES_HOME, FIXTURE[n]["lat"], FIXTURE[n]["lon"]))
+    assert names(browser) == by_distance, "Nearest puts the nearest first"
+    shown_km = [float(re.search(r"([\d.]+) km away", row(browser, n).text).group(1)) for n in names(browser)]
+    assert shown_km == sorted(shown_km), f"the distances shown are not ascending: {shown_km}"
+
+    # The API itself answers nearest first, at most 30, within 10 km.
+    status, body, _ = call(browser, "GET", f"{API}/nearby?lat={CITIES_HOME[0]}&lon={CITIES_HOME[1]}&radius_km=10&limit=30")
+    assert status == 200
+    assert [c["name"] for c in body["cities"]] == by_distance
+    wait(browser, weather_settled, "the weather never finished loading")
+    assert_no_console_errors(browser)
+
+
+def test_a_star_moves_the_city_to_the_top_and_the_search_filters_as_you_type(cities_server, browser):
+    around_me(browser, cities_server)
+    assert not starred(browser, "Compiobbi")
+    star(browser, "Compiobbi")
+    assert starred(browser, "Compiobbi")
+    assert names(browser)[0] == "Compiobbi", f"a starred city goes to the top: {names(browser)}"
+    assert names(browser)[1] == "Florence", "then the others by population"
+    assert browser.switch_to.active_element == row(browser, "Compiobbi").find_element(By.CSS_SELECTOR, ".cr-star"), \
+        "the star keeps the focus when its row moves"
+
+    filter_for(browser, "sesto")
+    wait(browser, lambda d: names(d) == ["Sesto Fiorentino"], f"typing 'sesto' shows {names(browser)}")
+    filter_for(browser, "FI")
+    wait(browser, lambda d: names(d) == ["Sesto Fiorentino", "Fiesole"], f"typing 'FI' shows {names(browser)}")
+    assert "2 of 9 cities" in browser.find_element(By.ID, "list-status").text
+
+    filter_for(browser, "")
+    choose(browser, "scope", "favourites")
+    assert names(browser) == ["Compiobbi"], "the Favourites scope shows only favourites"
+    filter_for(browser, "flor")
+    assert names(browser) == [], "Florence is not a favourite"
+    choose(browser, "scope", "all")
+    assert names(browser) == ["Florence"]
+    assert_no_console_errors(browser)
+
+
+def test_refused_location_a_typed_place_and_accent_insensitive_filter(cities_server, browser):
+    refuse_location(browser, cities_server)
+    open_cities(browser, cities_server)
+    tap(browser, browser.find_element(By.ID, "around-me"))
+    wait(browser, lambda d: shown(d, "place-form"), "refusing the location offered no place field")
+    assert "not shared" in status_text(browser)
+    assert browser.switch_to.active_element.get_attribute("id") == "place", "the place field takes the focus"
+
+    browser.find_element(By.ID, "place").send_keys("sant julia")
+    wait(browser, lambda d: "Sant Julià de Lòria" in d.find_element(By.ID, "place-results").text,
+         "searching 'sant julia' did not offer Sant Julià de Lòria")
+    place = browser.find_element(By.ID, "place")
+    place.clear()
+    place.send_keys("andorra")
+    wait(browser, lambda d: "Andorra la Vella" in d.find_element(By.ID, "place-results").text, "searching 'andorra' found nothing")
+    tap(browser, browser.find_element(By.XPATH, "//ul[@id='place-results']//button[contains(., 'Andorra la Vella')]"))
+    wait_for_scene(browser, "Around Andorra la Vella")
+    assert set(names(browser)) == set(ANDORRA)
+
+    for typed in ("julia", "LÒRIA", "loria", "julià de"):
+        filter_for(browser, typed)
+        wait(browser, lambda d: names(d) == ["Sant Julià de Lòria"], f"typing {typed!r} shows {names(browser)}")
+
+    # Coordinates work too, after leaving this scene (its cities were never imported: the page asks).
+    filter_for(browser, "")
+    tap(browser, browser.find_element(By.ID, "scene-back"))
+    assert answer_leave_dialog(browser, "leave") == "Leave without importing?"
+    wait(browser, lambda d: shown(d, "welcome"), "leaving did not show the welcome screen")
+    place = browser.find_element(By.ID, "place")
+    place.clear()
+    place.send_keys("43.78, 11.25", Keys.ENTER)
+    wait_for_scene(browser, "Around these coordinates")
+    assert set(names(browser)) == set(CITIES_NEARBY)
+    assert_no_console_errors(browser)
+
+
+# ---------- Deleting and importing ----------
+
+def test_delete_a_row_then_all_non_favourites_and_import(cities_server, browser):
+    around_me(browser, cities_server)
+    tap(browser, row(browser, "Compiobbi").find_element(By.CSS_SELECTOR, ".cr-del"))
+    wait(browser, lambda d: "Compiobbi" not in names(d), "the deleted row is still listed")
+    assert len(names(browser)) == 8
+    assert browser.switch_to.active_element.get_attribute("class") == "cr-icon cr-del", "the focus moves to the next row's delete button"
+
+    star(browser, "Fiesole")
+    star(browser, "Settignano")
+    assert not shown(browser, "delete-others"), "Delete all non-favourites waits for Edit"
+    edit = browser.find_element(By.ID, "edit")
+    tap(browser, edit)
+    assert edit.get_attribute("aria-pressed") == "true"
+    tap(browser, browser.find_element(By.ID, "delete-others"))
+    wait(browser, lambda d: names(d) == ["Fiesole", "Settignano"], f"after deleting the others: {names(browser)}")
+    assert not shown(browser, "delete-others"), "nothing left to delete, so the button goes"
+
+    assert commit_button(browser).text == "Import" and commit_button(browser).is_enabled()
+    tap(browser, commit_button(browser))
+    wait(browser, lambda d: shown(d, "welcome"), "importing did not lead back to the welcome screen")
+    wait(browser, lambda d: shown(d, "browse"), "after an import, 'Browse my cities' appears")
+    assert "2 in your collection" in browser.find_element(By.ID, "browse").text
+    assert {(c["name"], c["favourite"]) for c in collection(browser)} == {("Fiesole", True), ("Settignano", True)}
+    assert_no_console_errors(browser)
+
+
+def test_swiping_a_row_left_deletes_it(cities_server, browser):
+    around_me(browser, cities_server)
+    target = row(browser, "Scandicci")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+    rect = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width * 0.7, y: r.top + r.height - 12, w: r.width}", target)
+    touch = lambda kind, x: browser.execute_cdp_cmd(  # noqa: E731
+        "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": x, "y": rect["y"]}]})
+    touch("touchStart", rect["x"])
+    for step in range(1, 9):
+        touch("touchMove", rect["x"] - step * rect["w"] * 0.08)
+    touch("touchEnd", 0)
+    wait(browser, lambda d: "Scandicci" not in names(d), "a long swipe left did not delete the row")
+    assert len(names(browser)) == len(CITIES_NEARBY) - 1
+
+
+# ---------- Browsing and saving ----------
+
+def test_browse_save_stays_enabled_after_undo_and_the_saved_state_survives_a_reload(cities_server, browser):
+    open_cities(browser, cities_server)
+    assert not shown(browser, "browse"), "an empty collection has no Browse button"
+    import_cities(browser, ["Florence", "Fiesole", "Scandicci", "Prato", "Encamp"], favourites=("Encamp",))
+    open_cities(browser, cities_server)
+    tap(browser, browser.find_element(By.ID, "browse"))
+    wait_for_scene(browser, "My cities")
+    assert names(browser) == ["Encamp", "Florence", "Prato", "Scandicci", "Fiesole"]
+    save = commit_button(browser)
+    assert save.text == "Save" and not save.is_enabled(), "Save waits for a change"
+
+    star(browser, "Prato")
+    assert save.is_enabled(), "a star enables Save"
+    star(browser, "Prato")
+    assert save.is_enabled(), "undoing the change leaves Save enabled"
+
+    star(browser, "Fiesole")
+    tap(browser, row(browser, "Scandicci").find_element(By.CSS_SELECTOR, ".cr-del"))
+    star(browser, "Encamp")  # unfavourite
+    filter_for(browser, "f")  # what is shown is filtered, but Save keeps every row of the scene
+    tap(browser, save)
+    wait(browser, lambda d: "Saved" in d.find_element(By.CSS_SELECTOR, ".toast-region").text, "no word that it was saved")
+    assert save.is_enabled(), "Save stays enabled after saving"
+
+    saved = {c["name"]: c["favourite"] for c in collection(browser)}
+    assert saved == {"Florence": False, "Fiesole": True, "Prato": False, "Encamp": False}
+
+    browser.refresh()  # the address is /cities#browse: a reload opens my cities again, as saved
+    wait_for_scene(browser, "My cities")
+    assert names(browser) == ["Fiesole", "Florence", "Prato", "Encamp"]
+    assert starred(browser, "Fiesole") and not starred(browser, "Encamp")
+    assert not commit_button(browser).is_enabled(), "a new browse starts with Save disabled"
+
+    links = {a.text: a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "#exports a")}
+    assert links == {"GeoJSON": cities_server + f"{API}/collection.geojson", "CSV": cities_server + f"{API}/collection.csv"}
+    for path in (f"{API}/collection.geojson", f"{API}/collection.csv"):
+        status, body, headers = call(browser, "GET", path)
+        assert status == 200 and "attachment" in (headers.get("disposition") or ""), f"{path}: {status} {headers}"
+        assert "Fiesole" in json.dumps(body, ensure_ascii=False)
+    assert_no_console_errors(browser)
+
+
+def test_favourites_are_reordered_by_drag_and_by_keyboard_in_my_order(cities_server, browser):
+    open_cities(browser, cities_server)
+    import_cities(browser, ["Florence", "Fiesole", "Scandicci", "Prato"], favourites=("Florence", "Fiesole", "Scandicci"))
+    open_cities(browser, cities_server)
+    tap(browser, browser.find_element(By.ID, "browse"))
+    wait_for_scene(browser, "My cities")
+    choose(browser, "sort", "mine")
+    assert names(browser) == ["Florence", "Fiesole", "Scandicci", "Prato"]
+    assert not commit_button(browser).is_enabled(), "changing how the list is sorted is not a change"
+    assert not row(browser, "Prato").find_element(By.CSS_SELECTOR, ".cr-grip").is_displayed(), "only favourites are reordered by hand"
+
+    # Drag Scandicci's handle above Florence.
+    grip = row(browser, "Scandicci").find_element(By.CSS_SELECTOR, ".cr-grip")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", row(browser, "Florence"))
+    top_of_florence, grip_centre = browser.execute_script(
+        "const g = arguments[1].getBoundingClientRect();"
+        "return [arguments[0].getBoundingClientRect().top + 4, g.top + g.height / 2]", row(browser, "Florence"), grip)
+    assert grip_centre < browser.execute_script("return innerHeight"), "the handle is off screen"
+    ActionChains(browser).click_and_hold(grip).move_by_offset(0, -20).move_by_offset(0, int(top_of_florence - grip_centre) + 20).release().perform()
+    wait(browser, lambda d: names(d) == ["Scandicci", "Florence", "Fiesole", "Prato"], f"after the drag: {names(browser)}")
+    assert commit_button(browser).is_enabled(), "a reorder enables Save"
+
+    # The keyboard: Florence's handle, arrow down; then Fiesole's "move up" button.
+    row(browser, "Florence").find_element(By.CSS_SELECTOR, ".cr-grip").send_keys(Keys.ARROW_DOWN)
+    wait(browser, lambda d: names(d) == ["Scandicci", "Fiesole", "Florence", "Prato"], f"after arrow down: {names(browser)}")
+    assert browser.switch_to.active_element.get_attribute("aria-label").startswith("Move Florence")
+    tap(browser, row(browser, "Fiesole").find_element(By.CSS_SELECTOR, ".cr-up"))
+    assert names(browser) == ["Fiesole", "Scandicci", "Florence", "Prato"]
+    assert not row(browser, "Fiesole").find_element(By.CSS_SELECTOR, ".cr-up").is_enabled(), "the first cannot go higher"
+
+    tap(browser, commit_button(browser))
+    wait(browser, lambda d: [c["name"] for c in collection(d)] == ["Fiesole", "Scandicci", "Florence", "Prato"],
+         f"the saved order is {[c['name'] for c in collection(browser)]}")
+    assert [c["position"] for c in collection(browser)] == sorted(c["position"] for c in collection(browser))
+    assert_no_console_errors(browser)
+
+
+def test_leaving_with_unsaved_changes_asks_first(cities_server, browser):
+    open_cities(browser, cities_server)
+    import_cities(browser, ["Florence", "Fiesole"])
+    open_cities(browser, cities_server)
+    tap(browser, browser.find_element(By.ID, "browse"))
+    wait_for_scene(browser, "My cities")
+
+    # Nothing changed: Back leaves without a question.
+    tap(browser, browser.find_element(By.ID, "scene-back"))
+    wait(browser, lambda d: shown(d, "welcome"), "Back did not leave an unchanged scene")
+    assert not leave_dialog_open(browser)
+
+    tap(browser, browser.find_element(By.ID, "browse"))
+    wait_for_scene(browser, "My cities")
+    assert browser.current_url.endswith("#browse")
+    star(browser, "Fiesole")
+    tap(browser, browser.find_element(By.ID, "scene-back"))
+    assert answer_leave_dialog(browser, "stay") == "Leave without saving?"
+    assert shown(browser, "scene") and starred(browser, "Fiesole"), "Stay keeps the scene as it was"
+
+    browser.back()  # the browser's own Back button asks the same
+    answer_leave_dialog(browser, "stay")
+    assert shown(browser, "scene") and starred(browser, "Fiesole")
+    browser.back()
+    answer_leave_dialog(browser, "leave")
+    wait(browser, lambda d: shown(d, "welcome"), "Leave did not show the welcome screen")
+    assert not any(c["favourite"] for c in collection(browser)), "leaving did not save"
+    assert_no_console_errors(browser)
+
+
+def test_another_profile_sees_none_of_the_collection(cities_server, browser):
+    open_cities(browser, cities_server)
+    import_cities(browser, ["Florence", "Fiesole"], favourites=("Fiesole",))
+    open_cities(browser, cities_server)
+    assert shown(browser, "browse")
+    browser.delete_all_cookies()  # another person on this browser: a new guest profile
+    open_cities(browser, cities_server)
+    assert not shown(browser, "browse"), "another profile has no cities to browse"
+    assert collection(browser) == []
+
+
+# ---------- Weather ----------
+
+def test_weather_icons_one_unavailable_row_units_and_refresh(cities_server, browser, open_meteo):
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_FETCHES})
+    around_me(browser, cities_server)
+    wait(browser, weather_settled, "the weather never finished loading")
+
+    failing = weather_of(browser, CITIES_WEATHER_FAILS)
+    assert failing["icon"] == "wx-unavailable" and failing["label"] == "Weather unavailable", failing
+    assert failing["title"] == "Weather unavailable"
+    icons = {name: weather_of(browser, name)["icon"] for name in CITIES_NEARBY if name != CITIES_WEATHER_FAILS}
+    assert icons["Florence"] == "wx-clear" and icons["Compiobbi"] == "wx-thunderstorm" and icons["Scandicci"] == "wx-fog"
+    assert icons["Settignano"] == "wx-rain" and icons["Ponte a Ema"] == "wx-snow"
+    assert len(set(icons.values())) >= 6, f"the icons should differ with the weather: {icons}"
+    assert weather_of(browser, "Florence")["text"] == "12\u00a0°C"
+    assert weather_of(browser, "Ponte a Ema")["text"] == "-1\u00a0°C"
+
+    counted = browser.execute_script("return window.__weather")
+    assert 1 < counted["most"] <= 4, f"{counted['most']} weather requests were in flight at once"
+    assert len(counted["urls"]) == len(CITIES_NEARBY), "one request per row"
+
+    choose(browser, "unit", "F")
+    assert weather_of(browser, "Florence")["text"] == "54\u00a0°F"
+
+    before = open_meteo.count_for("Florence")
+    tap(browser, browser.find_element(By.ID, "refresh"))
+    wait(browser, lambda d: d.find_element(By.ID, "refresh").is_enabled() and weather_settled(d), "refreshing never finished")
+    assert open_meteo.count_for("Florence") > before, "Refresh weather asked for fresh readings"
+    assert any("refresh=1" in url for url in browser.execute_script("return window.__weather.urls"))
+    assert weather_of(browser, "Florence")["text"] == "54\u00a0°F"
+
+    # The unit is remembered: leave (and say so), come back.
+    tap(browser, browser.find_element(By.ID, "scene-back"))
+    answer_leave_dialog(browser, "leave")
+    tap(browser, browser.find_element(By.ID, "around-me"))
+    wait_for_scene(browser, "Around you")
+    wait(browser, weather_settled, "the weather never loaded the second time")
+    assert weather_of(browser, "Florence")["text"] == "54\u00a0°F"
+    assert_no_console_errors(browser)
+
+
+def test_pulling_the_list_down_refreshes_the_weather(cities_server, browser, open_meteo):
+    set_viewport(browser, 375, 1100, mobile=True)  # the top of the list on screen with the page at its top
+    around_me(browser, cities_server)
+    wait(browser, weather_settled, "the weather never finished loading")
+    before = open_meteo.count_for("Fiesole")
+    browser.execute_script("window.scrollTo(0, 0)")
+    box = browser.execute_script(
+        "const r = document.getElementById('rows').getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + 10}")
+    touch = lambda kind, y: browser.execute_cdp_cmd(  # noqa: E731
+        "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": box["x"], "y": y}]})
+    touch("touchStart", box["y"])
+    for step in range(1, 8):
+        touch("touchMove", box["y"] + step * 20)
+    touch("touchEnd", 0)
+    wait(browser, lambda d: open_meteo.count_for("Fiesole") > before, "pulling down did not refresh the weather")
+    wait(browser, weather_settled, "the refreshed weather never showed")
+
+
+# ---------- Map ----------
+
+def test_the_map_draws_the_cities_and_selection_links_map_and_list(cities_server, browser):
+    around_me(browser, cities_server)
+    wait(browser, lambda d: map_pixels(d)["worldPoints"] == len(CITIES_FIXTURE), "the world's city dots never loaded")
+    first = map_pixels(browser)
+    assert first["inked"] > 200, f"the map looks blank ({first['inked']} inked pixels)"
+    inside = [n for n, dot in first["dots"].items() if 0 <= dot["x"] <= first["width"] and 0 <= dot["y"] <= first["height"]]
+    assert set(inside) == set(CITIES_NEARBY), f"the map starts fitted to the results; inside: {inside}"
+
+    # A tap on Fiesole's dot selects its row and tells its population.
+    dot = first["dots"]["Fiesole"]
+    canvas = browser.find_element(By.ID, "map")
+    browser.execute_script("window.scrollTo(0, 0)")
+    ActionChains(browser).move_to_element_with_offset(canvas, int(dot["x"] - first["width"] / 2), int(dot["y"] - first["height"] / 2)).click().perform()
+    wait(browser, lambda d: "is-selected" in row(d, "Fiesole").get_attribute("class"), "tapping the dot did not highlight the row")
+    assert "Fiesole" in browser.find_element(By.ID, "map-status").text and "14,000" in browser.find_element(By.ID, "map-status").text
+    selected = map_pixels(browser)["dots"]["Fiesole"]["rgb"]
+
+    # Selecting a row highlights its dot: the selection colour moves there.
+    tap(browser, row(browser, "Scandicci").find_element(By.CSS_SELECTOR, ".cr-where"))
+    assert "is-selected" in row(browser, "Scandicci").get_attribute("class")
+    assert "is-selected" not in row(browser, "Fiesole").get_attribute("class")
+    wait(browser, lambda d: map_pixels(d)["dots"]["Scandicci"]["rgb"] == selected, "the row's city is not highlighted on the map")
+    assert "Scandicci" in browser.find_element(By.ID, "map-status").text
+
+    # Zooming out changes the picture and shows more of the world.
+    before = map_pixels(browser)
+    tap(browser, browser.find_element(By.CSS_SELECTOR, "[data-zoom='out']"))
+    browser.find_element(By.CSS_SELECTOR, "[data-zoom='out']").click()
+    wait(browser, lambda d: map_pixels(d)["dots"]["Florence"] != before["dots"]["Florence"], "zooming out changed nothing")
+    assert not browser.find_element(By.ID, "street").is_selected(), "the street map is off until asked for"
+    assert_no_console_errors(browser)
+
+
+# ---------- Surprise Me ----------
+
+def test_surprise_me_shows_cities_of_one_country(cities_server, browser):
+    open_cities(browser, cities_server)
+    countries = {"Italy": "IT", "Andorra": "AD", "San Marino": "SM", "Vatican": "VA", "Iceland": "IS"}
+    for _ in range(6):
+        tap(browser, browser.find_element(By.ID, "surprise-me"))
+        wait(browser, lambda d: shown(d, "scene") or "Nothing was found" in status_text(d), "Surprise Me never answered")
+        if shown(browser, "scene"):
+            break
+        assert "after 4 tries" in status_text(browser)
+        assert shown(browser, "retry-row"), "nothing found offers to try again"
+    title = browser.find_element(By.ID, "scene-title").text
+    country = title.removeprefix("Surprise: ")
+    assert country in countries, f"the scene is titled {title!r}"
+    listed = names(browser)
+    assert listed and all(FIXTURE[n]["country"] == countries[country] for n in listed), f"{country}: {listed}"
+    assert country in browser.find_element(By.ID, "scene-sub").text
+    assert commit_button(browser).text == "Import" and commit_button(browser).is_enabled()
+    assert_no_console_errors(browser)
+
+
+# ---------- City card and country pages ----------
+
+def open_card(driver, base: str, name: str) -> None:
+    driver.get(f"{base}/cities/{IDS[name]}")
+    wait(driver, lambda d: d.execute_script("return document.getElementById('city').dataset.ready === 'true'"), "the card never became ready")
+
+
+def test_the_city_card_shows_local_time_sun_weather_and_links(cities_server, browser):
+    allow_location(browser, cities_server)
+    open_card(browser, cities_server, "Fiesole")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Fiesole"
+
+    clock = browser.find_element(By.ID, "local-time").text
+    now = datetime.datetime.now(ZoneInfo("Europe/Rome"))
+    allowed = {(now + datetime.timedelta(minutes=m)).strftime("%H:%M") for m in (-1, 0, 1)}
+    assert clock in allowed, f"the local time reads {clock}, Rome's time is {now:%H:%M}"
+
+    for sun in ("sunrise", "sunset"):
+        element = browser.find_element(By.ID, sun)
+        instant = element.get_attribute("datetime")
+        assert instant, f"the server gave no {sun} for Fiesole"
+        local = datetime.datetime.fromisoformat(instant.replace("Z", "+00:00")).astimezone(ZoneInfo("Europe/Rome"))
+        assert element.text == local.strftime("%H:%M"), f"{sun} reads {element.text!r}, expected {local:%H:%M} in Rome"
+
+    wikipedia = browser.find_element(By.ID, "wikipedia")
+    assert wikipedia.get_attribute("target") == "_blank" and "noopener" in wikipedia.get_attribute("rel")
+    assert wikipedia.get_attribute("href").startswith("https://") and "wikipedia.org" in wikipedia.get_attribute("href")
+    assert browser.find_element(By.ID, "country-link").get_attribute("href") == f"{cities_server}/cities/countries/IT"
+    assert "GeoNames" in browser.find_element(By.CSS_SELECTOR, ".cr-credit").text
+
+    wait(browser, lambda d: "is-loading" not in d.find_element(By.ID, "weather").get_attribute("class"), "the card's weather never loaded")
+    assert browser.find_element(By.CSS_SELECTOR, "#weather svg").get_attribute("class") == "wx wx-partly_cloudy"
+    assert browser.find_element(By.CSS_SELECTOR, "#weather .cr-temp").text == "11 °C"
+
+    tap(browser, browser.find_element(By.ID, "how-far"))
+    expected = distance_km(*CITIES_HOME, FIXTURE["Fiesole"]["lat"], FIXTURE["Fiesole"]["lon"])
+    wait(browser, lambda d: "km from you" in d.find_element(By.ID, "distance").text, "How far am I? gave no distance")
+    assert browser.find_element(By.ID, "distance").text == f"{expected:.1f} km from you"
+
+    # Not in the collection yet: add it, then star it.
+    assert not shown(browser, "favourite")
+    tap(browser, browser.find_element(By.ID, "add"))
+    wait(browser, lambda d: shown(d, "favourite"), "Add to my cities did not offer the star")
+    assert [c["name"] for c in collection(browser)] == ["Fiesole"]
+    favourite = browser.find_element(By.ID, "favourite")
+    tap(browser, favourite)
+    wait(browser, lambda d: favourite.get_attribute("aria-pressed") == "true", "the star did not turn on")
+    assert collection(browser)[0]["favourite"] is True
+    browser.refresh()
+    wait(browser, lambda d: d.execute_script("return document.getElementById('city').dataset.ready === 'true'"), "no reload")
+    assert browser.find_element(By.ID, "favourite").get_attribute("aria-pressed") == "true"
+    assert not shown(browser, "add")
+    assert_no_console_errors(browser)
+
+
+def test_the_card_of_a_city_whose_weather_fails_says_so(cities_server, browser):
+    open_card(browser, cities_server, CITIES_WEATHER_FAILS)
+    wait(browser, lambda d: d.find_element(By.ID, "weather-text").text == "Weather unavailable", "no word that the weather is unavailable")
+    assert browser.find_element(By.ID, "local-time").text != "--:--"
+    assert_no_console_errors(browser)
+
+
+def test_a_row_links_to_the_card_and_to_wikipedia(cities_server, browser):
+    open_cities(browser, cities_server)
+    import_cities(browser, ["Florence", "Fiesole"])
+    open_cities(browser, cities_server)
+    tap(browser, browser.find_element(By.ID, "browse"))
+    wait_for_scene(browser, "My cities")
+    florence = row(browser, "Florence")
+    wiki = florence.find_element(By.CSS_SELECTOR, ".cr-wiki")
+    assert wiki.get_attribute("target") == "_blank" and "noopener" in wiki.get_attribute("rel")
+    assert "wikipedia.org" in wiki.get_attribute("href")
+    tap(browser, florence.find_element(By.CSS_SELECTOR, ".cr-name"))
+    wait(browser, lambda d: d.current_url == f"{cities_server}/cities/{IDS['Florence']}", "the row did not open the card")
+    browser.back()
+    wait_for_scene(browser, "My cities")  # the browser's Back returns to my cities
+
+
+def test_the_country_page_lists_its_largest_cities(cities_server, browser):
+    browser.get(f"{cities_server}/cities/countries/AD")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Andorra"
+    items = browser.find_elements(By.CSS_SELECTOR, "#largest-cities a")
+    assert [a.text for a in items] == ANDORRA, "largest first"
+    assert items[0].get_attribute("href") == f"{cities_server}/cities/{IDS['Andorra la Vella']}"
+    assert "Euro" in browser.find_element(By.CSS_SELECTOR, ".cr-facts").text
+    assert "GeoNames" in browser.find_element(By.CSS_SELECTOR, ".cr-credit").text
+    items[3].click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Sant Julià de Lòria"
+    assert_no_console_errors(browser)
+
+
+# ---------- Empty states, phones, weight ----------
+
+def test_an_empty_collection_has_no_browse_button(cities_server, browser):
+    open_cities(browser, cities_server)
+    assert shown(browser, "around-me") and shown(browser, "surprise-me")
+    assert not shown(browser, "browse")
+    assert browser.find_elements(By.ID, "not-imported") == [], "the cities are imported on this server"
+    assert "GeoNames" in browser.find_element(By.CSS_SELECTOR, ".cr-credit").text
+
+
+def test_without_imported_cities_the_page_says_how(server, browser):
+    browser.get(server + "/cities")
+    note = browser.find_element(By.ID, "not-imported").text
+    assert "trove import cities" in note and "make run" in note
+    assert not browser.find_element(By.ID, "around-me").is_enabled()
+
+
+@pytest.mark.parametrize("path", ["/cities", "/cities/3176959", "/cities/countries/IT"])
+def test_pages_fit_a_320px_phone(cities_server, browser, path):
+    set_viewport(browser, 320, 640, mobile=True)
+    if path == "/cities":
+        around_me(browser, cities_server)
+        wait(browser, weather_settled, "the weather never finished loading")
+        tap(browser, browser.find_element(By.ID, "edit"))
+        choose(browser, "sort", "mine")
+        star(browser, "Florence")
+    else:
+        browser.get(cities_server + path)
+    inner, scroll = browser.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+    assert inner == 320 and scroll <= inner, f"at 320px {path} is {scroll}px wide"
+    small = browser.execute_script(
+        """
+        return [...document.querySelectorAll('main button, main .cr-seg span')]
+          .filter(el => el.offsetParent !== null && !el.closest('[hidden]'))
+          .map(el => [el.getAttribute('aria-label') || el.textContent.trim(), el.getBoundingClientRect()])
+          .filter(([, r]) => r.width < 40 || r.height < 40)
+          .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`);
+        """
+    )
+    assert not small, f"controls too small to tap: {small}"
+
+
+def test_the_pages_weigh_under_100_kb(cities_server, browser):
+    around_me(browser, cities_server)
+    wait(browser, lambda d: map_pixels(d)["worldPoints"] > 0, "the map points never loaded")
+    assert_page_weighs_under(browser)
+    open_card(browser, cities_server, "Florence")
+    assert_page_weighs_under(browser)
+
+
+def test_controls_are_labelled_and_focus_is_visible(cities_server, browser):
+    around_me(browser, cities_server)
+    unlabelled = browser.execute_script(
+        """
+        return [...document.querySelectorAll('#scene button, #scene input, #scene a, #scene canvas')]
+          .filter(el => el.offsetParent !== null)
+          .filter(el => !(el.getAttribute('aria-label') || el.textContent.trim() || el.labels?.length))
+          .map(el => el.outerHTML.slice(0, 80));
+        """
+    )
+    assert not unlabelled, f"controls without a name: {unlabelled}"
+    star_button = row(browser, "Florence").find_element(By.CSS_SELECTOR, ".cr-star")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", star_button)
+    row(browser, "Florence").find_element(By.CSS_SELECTOR, ".cr-name").send_keys(Keys.SHIFT, Keys.TAB)
+    assert browser.switch_to.active_element == star_button
+    outline = browser.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none", "the focused star shows no focus ring"
+    star_button.send_keys(Keys.ENTER)
+    assert starred(browser, "Florence"), "Enter on the focused star stars the city"
