@@ -32,7 +32,10 @@ let package = Package(
         .target(name: "MagneticPoetry", swiftSettings: swiftSettings),
         // Optimized even in debug builds: its indexes over 235,000 cities are built at every start, and
         // `make run` and the tests use debug builds (a release build costs 20+ minutes here).
-        .target(name: "CityRoulette", swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "CityRoulette", dependencies: ["Geography"], swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "YogiYogini", dependencies: ["Geography"], swiftSettings: swiftSettings),
+        // Distances on the globe, shared by City Roulette and YogiYogini.
+        .target(name: "Geography", swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Current weather in one shape for every provider, and its cache; shared by City Roulette and YogiYogini.
         .target(name: "Weather", swiftSettings: swiftSettings),
         // Card preview images: glyph atlas, layout, PNG encoder. Foundation only.
@@ -54,7 +57,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -63,7 +66,7 @@ let package = Package(
         .target(
             name: "Providers",
             dependencies: [
-                "Weather",
+                "Weather", "YogiYogini", "Geography",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -74,8 +77,8 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "Weather", "CardImage", "Storage", "DatabaseDrivers",
-                "Providers",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "Geography", "Weather", "CardImage",
+                "Storage", "DatabaseDrivers", "Providers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -106,12 +109,13 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"], swiftSettings: swiftSettings),
         .testTarget(name: "ObliqueStrategiesTests", dependencies: ["ObliqueStrategies"], swiftSettings: swiftSettings),
         .testTarget(name: "MagneticPoetryTests", dependencies: ["MagneticPoetry"], swiftSettings: swiftSettings),
-        .testTarget(name: "CityRouletteTests", dependencies: ["CityRoulette"], swiftSettings: swiftSettings),
+        .testTarget(name: "CityRouletteTests", dependencies: ["CityRoulette", "Geography"], swiftSettings: swiftSettings),
+        .testTarget(name: "YogiYoginiTests", dependencies: ["YogiYogini"], swiftSettings: swiftSettings),
         .testTarget(name: "WeatherTests", dependencies: ["Weather"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ProvidersTests",
             dependencies: [
-                "Providers", "Weather",
+                "Providers", "Weather", "YogiYogini",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
@@ -120,14 +124,14 @@ let package = Package(
         .testTarget(name: "CardImageTests", dependencies: ["CardImage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "TestSupport"],
+            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WebAppTests",
             dependencies: [
-                "WebApp", "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "Weather",
-                "TestSupport",
+                "WebApp", "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini",
+                "Weather", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -1,3 +1,5 @@
+import Geography
+
 /// All of the imported cities and countries in memory, with the indexes every query goes through.
 /// Built once at start (and again after an import); read-only afterwards, so it is shared freely.
 public struct CityCatalog: Sendable {

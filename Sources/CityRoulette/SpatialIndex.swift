@@ -1,4 +1,5 @@
 import Foundation
+import Geography
 
 /// Finds the cities near a point without scanning them all: a grid of one-degree cells over the globe,
 /// each cell listing the cities in it (compressed-row form, built in one counting pass).

@@ -8,6 +8,7 @@ import ServiceLifecycle
 import Providers
 import Storage
 import Weather
+import YogiYogini
 
 /// Builds the whole server: opens the configured database, applies pending migrations, and wires every app.
 /// `trove serve` calls this; the database closes when the application shuts down.
@@ -90,10 +91,22 @@ public func buildRouter(
     await cityStore.warmUp()
     let cityCollection = CityCollectionRepository(database: database.sql)
     let surpriseHistory = SurpriseHistoryRepository(database: database.sql)
+    // One weather cache for City Roulette and YogiYogini.
     let weather = WeatherCache(provider: makeWeatherProvider(configuration.weather))
     CitiesAPIController(store: cityStore, collection: cityCollection, history: surpriseHistory, weather: weather).addRoutes(to: api)
     CityCollectionAPIController(store: cityStore, collection: cityCollection).addRoutes(to: api)
     CitiesPagesController(pages: pages, store: cityStore, collection: cityCollection).addRoutes(to: router)
+
+    // YogiYogini
+    let roster = YogaRosterRepository(database: database.sql)
+    let yogaVenues = YogaVenueRepository(database: database.sql)
+    let yogaClasses = YogaClassRepository(database: database.sql)
+    let yogaSessions = YogaSessionRepository(database: database.sql)
+    YogaRosterAPIController(roster: roster).addRoutes(to: api)
+    YogaVenuesAPIController(venues: yogaVenues, sessions: yogaSessions, roster: roster, search: makeVenueSearch(configuration.venues)).addRoutes(to: api)
+    YogaClassAPIController(classes: yogaClasses, venues: yogaVenues, roster: roster, sessions: yogaSessions, weather: weather).addRoutes(to: api)
+    YogaSessionsAPIController(sessions: yogaSessions, roster: roster).addRoutes(to: api)
+    YogaPagesController(pages: pages).addRoutes(to: router)
 
     HealthController(databaseKind: database.kind).addRoutes(to: api)
     AccountAPIController(
@@ -105,11 +118,12 @@ public func buildRouter(
             StrategiesExportSection(profiles: strategyProfiles),
             PoetryExportSection(wordSets: wordSets, poems: poems),
             CitiesExportSection(store: cityStore, collection: cityCollection, history: surpriseHistory),
+            YogaExportSection(roster: roster, venues: yogaVenues, classes: yogaClasses, sessions: yogaSessions),
         ])
     ).addRoutes(to: api)
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
-    ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry", "cities"]).addRoutes(to: router)
+    ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry", "cities", "yoga"]).addRoutes(to: router)
     return (router, operations)
 }
 
@@ -120,6 +134,15 @@ func makeWeatherProvider(_ settings: WeatherSettings) -> any WeatherProvider {
         return OpenWeatherMapWeather(baseURL: settings.openWeatherMapURL, key: key, fetcher: fetcher)
     }
     return OpenMeteoWeather(baseURL: settings.openMeteoURL, fetcher: fetcher)
+}
+
+/// Foursquare when a key is configured, OpenStreetMap's Overpass (no key) otherwise.
+func makeVenueSearch(_ settings: VenueSettings) -> any VenueSearch {
+    let fetcher = JSONFetcher(timeout: .milliseconds(Int64(settings.timeoutSeconds * 1000)), maximumBytes: 1 << 20)
+    if let key = settings.foursquareKey, !key.isEmpty {
+        return FoursquareVenues(baseURL: settings.foursquareURL, key: key, fetcher: fetcher)
+    }
+    return OverpassVenues(baseURL: settings.overpassURL, fetcher: fetcher)
 }
 
 /// Where Templates/, Public/ and APIDocument/ are: the package's resource bundle.

@@ -14,6 +14,7 @@ public struct AppConfiguration: Sendable {
     public var sessionLifetimeSeconds: Double
     public var logLevel: Logger.Level
     public var weather: WeatherSettings
+    public var venues: VenueSettings
 
     public init(
         host: String = "127.0.0.1",
@@ -23,7 +24,8 @@ public struct AppConfiguration: Sendable {
         passwordHashCost: UInt8 = 12,
         sessionLifetimeSeconds: Double = 60 * 60 * 24 * 30,
         logLevel: Logger.Level = .info,
-        weather: WeatherSettings = WeatherSettings()
+        weather: WeatherSettings = WeatherSettings(),
+        venues: VenueSettings = VenueSettings()
     ) {
         self.host = host
         self.port = port
@@ -33,6 +35,7 @@ public struct AppConfiguration: Sendable {
         self.sessionLifetimeSeconds = sessionLifetimeSeconds
         self.logLevel = logLevel
         self.weather = weather
+        self.venues = venues
     }
 }
 
@@ -54,6 +57,26 @@ public struct WeatherSettings: Sendable {
         self.openMeteoURL = openMeteoURL
         self.openWeatherMapURL = openWeatherMapURL
         self.openWeatherMapKey = openWeatherMapKey
+        self.timeoutSeconds = timeoutSeconds
+    }
+}
+
+/// Where YogiYogini finds venues: OpenStreetMap's Overpass API unless a Foursquare key is set.
+public struct VenueSettings: Sendable {
+    public var overpassURL: URL
+    public var foursquareURL: URL
+    public var foursquareKey: String?
+    public var timeoutSeconds: Double
+
+    public init(
+        overpassURL: URL = URL(string: "https://overpass-api.de")!,
+        foursquareURL: URL = URL(string: "https://api.foursquare.com")!,
+        foursquareKey: String? = nil,
+        timeoutSeconds: Double = 5
+    ) {
+        self.overpassURL = overpassURL
+        self.foursquareURL = foursquareURL
+        self.foursquareKey = foursquareKey
         self.timeoutSeconds = timeoutSeconds
     }
 }

@@ -31,6 +31,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds to wait for a weather answer before showing the weather as unavailable. Default: 3.")
     var weatherTimeout: Double?
 
+    @Option(help: "OpenStreetMap Overpass API's base URL (YogiYogini's venues). Default: https://overpass-api.de, or $OVERPASS_URL.")
+    var overpassUrl: String?
+
+    @Option(help: "Foursquare Places API's base URL. Default: https://api.foursquare.com, or $FOURSQUARE_URL.")
+    var foursquareUrl: String?
+
+    @Option(help: "Find venues with Foursquare using this key instead of OpenStreetMap. Default: $FOURSQUARE_API_KEY.")
+    var foursquareKey: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Default: info, or $LOG_LEVEL.")
     var logLevel: String?
 
@@ -46,6 +55,7 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.logLevel = level
         configuration.weather = try weatherSettings(environment)
+        configuration.venues = try venueSettings(environment)
         guard (1...65535).contains(configuration.port) else {
             throw CleanExit.failure("The port \(configuration.port) is out of range: use 1 to 65535.")
         }
@@ -77,6 +87,14 @@ struct Serve: AsyncParsableCommand {
             guard timeout > 0, timeout <= 30 else { throw CleanExit.failure("--weather-timeout must be more than 0 and at most 30 seconds.") }
             settings.timeoutSeconds = timeout
         }
+        return settings
+    }
+
+    private func venueSettings(_ environment: [String: String]) throws -> VenueSettings {
+        var settings = VenueSettings()
+        if let text = overpassUrl ?? environment["OVERPASS_URL"] { settings.overpassURL = try Self.baseURL(text, option: "--overpass-url") }
+        if let text = foursquareUrl ?? environment["FOURSQUARE_URL"] { settings.foursquareURL = try Self.baseURL(text, option: "--foursquare-url") }
+        settings.foursquareKey = foursquareKey ?? environment["FOURSQUARE_API_KEY"]
         return settings
     }
 

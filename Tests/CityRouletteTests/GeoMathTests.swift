@@ -1,4 +1,5 @@
 import CityRoulette
+import Geography
 import Testing
 
 @Suite struct GeoMathTests {

@@ -71,7 +71,7 @@ import Testing
             let city = try await client.execute(uri: "/api/v1/cities/\(TestCities.florenceID)", method: .get).json()
             #expect(city["name"] as? String == "Florence" && city["timezone"] as? String == "Europe/Rome")
             let sun = try #require(city["sun"] as? [String: Any])
-            #expect(sun["sunrise"] is String && sun["sunset"] is String)
+            #expect(sun["sunrise"] is String && sun["sunset"] is String && sun["polar"] is NSNull)
             #expect(city["collection"] is NSNull)
             let country = try await client.execute(uri: "/api/v1/cities/countries/it", method: .get).json()
             #expect(country["name"] as? String == "Italy" && country["capital"] as? String == "Rome" && country["city_count"] as? Int == 6)

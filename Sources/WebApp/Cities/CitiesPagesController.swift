@@ -41,6 +41,8 @@ struct CitiesPagesController {
         struct Neighbour {
             let iso: String
             let name: String
+            /// Linked only when Trove has the country (a smaller data set may lack it).
+            let known: Bool
         }
 
         struct LargeCity {
@@ -116,7 +118,9 @@ struct CitiesPagesController {
         let bounds = catalog.boundingBoxes[country.iso].map {
             String(format: "N %.2f · S %.2f · W %.2f · E %.2f", $0.north, $0.south, $0.west, $0.east)
         } ?? ""
-        let neighbours = country.neighbours.map { CountryModel.Neighbour(iso: $0, name: catalog.countries[$0]?.name ?? $0) }
+        let neighbours = country.neighbours.map {
+            CountryModel.Neighbour(iso: $0, name: catalog.countries[$0]?.name ?? $0, known: catalog.countries[$0] != nil)
+        }
         return CountryModel(
             iso: country.iso, iso3: country.iso3, name: country.name, capital: country.capital, continentName: country.continentName,
             populationText: Self.grouped(country.population), areaText: Self.grouped(Int(country.areaSquareKilometres.rounded())) + " km²",

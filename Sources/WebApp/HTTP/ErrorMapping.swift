@@ -6,6 +6,7 @@ import Hummingbird
 import MagneticPoetry
 import ObliqueStrategies
 import Weather
+import YogiYogini
 
 /// Translates any error into an `APIError`; domain errors know nothing of HTTP, so their statuses live here.
 enum ErrorMapping {
@@ -22,7 +23,11 @@ enum ErrorMapping {
         case let error as CityError:
             return cityError(error)
         case is WeatherUnavailable:
-            return APIError(.serviceUnavailable, code: "weather_unavailable", message: "The weather service did not answer in time: try again later.")
+            return APIError(.serviceUnavailable, code: "weather_unavailable", message: "The weather service is not answering right now: try again later.")
+        case let error as YogaError:
+            return yogaError(error)
+        case is VenuesUnavailable:
+            return APIError(.serviceUnavailable, code: "venues_unavailable", message: "The venue search is not answering right now: pick a saved venue or type one.")
         case let error as JSONBodyError:
             return error.apiError
         case let error as HTTPError:
@@ -91,6 +96,25 @@ enum ErrorMapping {
         case .unknownCities(let ids):
             APIError(.unprocessableContent, code: "unknown_city", message: "No city has the id \(ids.map(String.init).joined(separator: ", ")).")
         case .invalidCollection(let message): .validation(message)
+        }
+    }
+
+    static func yogaError(_ error: YogaError) -> APIError {
+        switch error {
+        case .invalid(let message): .validation(message)
+        case .studentNotFound: .notFound("The student")
+        case .studentTypeNotFound: .notFound("The student type")
+        case .venueNotFound: .notFound("The venue")
+        case .sessionNotFound: .notFound("The session")
+        case .noClass: APIError(.notFound, code: "no_class", message: "No class is in session: check in first.")
+        case .classInSession: APIError(.conflict, code: "class_in_session", message: "A class is already in session: end it first.")
+        case .notOnRoster(let ids):
+            APIError(.unprocessableContent, code: "not_on_roster", message: "Only students on your roster can attend (unknown: \(ids.prefix(5).joined(separator: ", "))).")
+        case .studentHasSessions(let count):
+            APIError(.conflict, code: "student_has_sessions",
+                     message: "This student attended \(count) session\(count == 1 ? "" : "s"): confirm to delete them (their past attendance stays, by name).")
+        case .venueWithoutCoordinates:
+            APIError(.unprocessableContent, code: "venue_without_coordinates", message: "This venue has no position, so its weather is unknown.")
         }
     }
 

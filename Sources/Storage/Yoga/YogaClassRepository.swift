@@ -1,0 +1,111 @@
+import Accounts
+import Foundation
+import SQLKit
+import YogiYogini
+
+/// The class in session: one per profile, stored from check-in to "End class".
+public struct YogaClassRepository: Sendable {
+    let database: any SQLDatabase
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    public struct RunningClass: Sendable, Equatable {
+        public let venueID: String?
+        public let place: VenuePlace
+        public let startedAt: Date
+        public let attendees: [Attendee]
+        public let temperatureCelsius: Double?
+        public let notes: String
+    }
+
+    public func current(profileID: String) async throws -> RunningClass? {
+        try await Self.current(profileID: profileID, on: database)
+    }
+
+    /// Checks in; throws `classInSession` when a class is already running.
+    public func start(venueID: String?, place: VenuePlace, attendeeIDs: [String], notes: String, profileID: String, at time: Date) async throws -> RunningClass {
+        try await database.transaction { db in
+            if try await Self.current(profileID: profileID, on: db) != nil { throw YogaError.classInSession }
+            try await db.insert(into: "yoga_classes")
+                .columns("profile_id", "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "notes", "attendee_ids")
+                .values(SQLBind(profileID), SQLBind(venueID), SQLBind(place.name), SQLBind(place.address), SQLBind(place.latitude),
+                        SQLBind(place.longitude), SQLBind(time.millisecondsSince1970), SQLBind(notes), SQLBind(Self.unique(attendeeIDs).joined(separator: ",")))
+                .run()
+            return try await Self.current(profileID: profileID, on: db)!
+        }
+    }
+
+    /// Adds and removes attendees (roster ids, checked by the caller) and replaces the notes when given.
+    public func change(add: [String], remove: [String], notes: String?, profileID: String) async throws -> RunningClass {
+        try await database.transaction { db in
+            guard let row = try await db.select().column("attendee_ids").from("yoga_classes").where("profile_id", .equal, profileID).first()
+            else { throw YogaError.noClass }
+            let removing = Set(remove)
+            let ids = Self.unique(Self.ids(try row.decode(column: "attendee_ids", as: String.self)) + add).filter { !removing.contains($0) }
+            var update = db.update("yoga_classes").set("attendee_ids", to: SQLBind(ids.joined(separator: ",")))
+            if let notes { update = update.set("notes", to: SQLBind(notes)) }
+            try await update.where("profile_id", .equal, profileID).run()
+            return try await Self.current(profileID: profileID, on: db)!
+        }
+    }
+
+    public func setTemperature(_ celsius: Double, profileID: String) async throws {
+        try await database.update("yoga_classes").set("temperature_c", to: SQLBind(celsius)).where("profile_id", .equal, profileID).run()
+    }
+
+    /// Ends the class: saved as a session (returning its id) or discarded (nil).
+    public func end(save: Bool, profileID: String, at time: Date) async throws -> String? {
+        try await database.transaction { db in
+            guard let running = try await Self.current(profileID: profileID, on: db) else { throw YogaError.noClass }
+            try await db.delete(from: "yoga_classes").where("profile_id", .equal, profileID).run()
+            guard save else { return nil }
+            // A class ended within the same millisecond still lasts a little.
+            let end = max(time, running.startedAt.addingTimeInterval(0.001))
+            let id = "c" + Token.make(length: 15)
+            try await YogaSessionRepository.insert(
+                id: id, venueID: running.venueID, place: running.place, startedAt: running.startedAt,
+                endedAt: min(end, running.startedAt.addingTimeInterval(YogaValidation.maximumDuration)),
+                temperature: running.temperatureCelsius, notes: running.notes, attendees: running.attendees, profileID: profileID, on: db
+            )
+            if let venueID = running.venueID {
+                try await db.update("yoga_venues").set("last_used_at", to: SQLBind(running.startedAt.millisecondsSince1970))
+                    .where("id", .equal, venueID).where("profile_id", .equal, profileID).run()
+            }
+            return id
+        }
+    }
+
+    static func current(profileID: String, on db: any SQLDatabase) async throws -> RunningClass? {
+        guard let row = try await db.select()
+            .columns("venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "temperature_c", "notes", "attendee_ids")
+            .from("yoga_classes").where("profile_id", .equal, profileID).first()
+        else { return nil }
+        let ids = ids(try row.decode(column: "attendee_ids", as: String.self))
+        var names: [String: String] = [:]
+        if !ids.isEmpty {
+            for student in try await db.select().columns("id", "name").from("yoga_students").where("profile_id", .equal, profileID)
+                .where("id", .in, SQLBind.group(ids)).all() {
+                names[try student.decode(column: "id", as: String.self)] = try student.decode(column: "name", as: String.self)
+            }
+        }
+        return RunningClass(
+            venueID: try row.decodeNil(column: "venue_id") ? nil : row.decode(column: "venue_id", as: String.self),
+            place: try YogaVenueRepository.place(row, name: "venue_name", address: "venue_address"),
+            startedAt: Date(millisecondsSince1970: try row.decode(column: "started_at", as: Int64.self)),
+            attendees: ids.compactMap { id in names[id].map { Attendee(studentID: id, name: $0) } },
+            temperatureCelsius: try row.decodeNil(column: "temperature_c") ? nil : row.decode(column: "temperature_c", as: Double.self),
+            notes: try row.decode(column: "notes", as: String.self)
+        )
+    }
+
+    static func ids(_ text: String) -> [String] {
+        text.split(separator: ",").map(String.init)
+    }
+
+    static func unique(_ ids: [String]) -> [String] {
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,204 @@
+import Accounts
+import Foundation
+import SQLKit
+import YogiYogini
+
+/// The instructor's students, student types and settings.
+public struct YogaRosterRepository: Sendable {
+    let database: any SQLDatabase
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    /// A student with what the sessions say about them.
+    public struct StudentRecord: Sendable, Equatable {
+        public let student: Student
+        public let typeName: String?
+        public let sessionsAttended: Int
+        public let lastSeen: Date?
+    }
+
+    static let studentColumns = ["id", "name", "joined_on", "active", "type_id", "notes"]
+
+    public func students(profileID: String) async throws -> [StudentRecord] {
+        try await records(profileID: profileID, id: nil)
+    }
+
+    public func student(id: String, profileID: String) async throws -> StudentRecord? {
+        try await records(profileID: profileID, id: id).first
+    }
+
+    private func records(profileID: String, id: String?) async throws -> [StudentRecord] {
+        var query = database.select().columns(Self.studentColumns.map { SQLColumn($0, table: "s") })
+            .column(SQLColumn("name", table: "t"), as: "type_name")
+            .from(SQLAlias(SQLIdentifier("yoga_students"), as: SQLIdentifier("s")))
+            .join(SQLAlias(SQLIdentifier("yoga_student_types"), as: SQLIdentifier("t")), method: SQLJoinMethod.left,
+                  on: SQLColumn("type_id", table: "s"), .equal, SQLColumn("id", table: "t"))
+            .where(SQLColumn("profile_id", table: "s"), .equal, SQLBind(profileID))
+        if let id { query = query.where(SQLColumn("id", table: "s"), .equal, SQLBind(id)) }
+        let rows = try await query.all()
+        let counts = try await attendance(profileID: profileID)
+        return try rows.map { row in
+            let student = try Self.student(row)
+            let seen = counts[student.id]
+            return StudentRecord(student: student, typeName: try row.decodeNil(column: "type_name") ? nil : row.decode(column: "type_name", as: String.self),
+                                 sessionsAttended: seen?.count ?? 0, lastSeen: seen?.last)
+        }
+    }
+
+    /// How many sessions each student attended, and when last.
+    private func attendance(profileID: String) async throws -> [String: (count: Int, last: Date)] {
+        let rows = try await database.select()
+            .column(SQLColumn("student_id", table: "a"))
+            .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .column(SQLFunction("MAX", args: SQLColumn("started_at", table: "x")), as: "last")
+            .from(SQLAlias(SQLIdentifier("yoga_attendance"), as: SQLIdentifier("a")))
+            .join(SQLAlias(SQLIdentifier("yoga_sessions"), as: SQLIdentifier("x")), on: SQLColumn("session_id", table: "a"), .equal, SQLColumn("id", table: "x"))
+            .where(SQLColumn("profile_id", table: "x"), .equal, SQLBind(profileID))
+            .where(SQLColumn("student_id", table: "a"), .isNot, SQLLiteral.null)
+            .groupBy(SQLColumn("student_id", table: "a")).all()
+        var result: [String: (count: Int, last: Date)] = [:]
+        for row in rows {
+            result[try row.decode(column: "student_id", as: String.self)] =
+                (try row.decode(column: "n", as: Int.self), Date(millisecondsSince1970: try row.decode(column: "last", as: Int64.self)))
+        }
+        return result
+    }
+
+    public func createStudent(_ student: Student, profileID: String, now: Date = Date()) async throws -> StudentRecord {
+        try await requireType(student.typeID, profileID: profileID)
+        let id = "s" + Token.make(length: 15)
+        try await database.insert(into: "yoga_students").columns(Self.studentColumns + ["profile_id", "created_at"])
+            .values(SQLBind(id), SQLBind(student.name), SQLBind(student.joinedOn), SQLBind(student.active), SQLBind(student.typeID),
+                    SQLBind(student.notes), SQLBind(profileID), SQLBind(now.millisecondsSince1970)).run()
+        return try await self.student(id: id, profileID: profileID)!
+    }
+
+    public func updateStudent(_ student: Student, profileID: String) async throws -> StudentRecord {
+        try await requireType(student.typeID, profileID: profileID)
+        guard try await self.student(id: student.id, profileID: profileID) != nil else { throw YogaError.studentNotFound }
+        try await database.update("yoga_students").set("name", to: SQLBind(student.name)).set("joined_on", to: SQLBind(student.joinedOn))
+            .set("active", to: SQLBind(student.active)).set("type_id", to: SQLBind(student.typeID)).set("notes", to: SQLBind(student.notes))
+            .where("id", .equal, student.id).where("profile_id", .equal, profileID).run()
+        return try await self.student(id: student.id, profileID: profileID)!
+    }
+
+    /// Deletes a student. One who attended sessions needs `confirmed`; their attendance stays, by name.
+    public func deleteStudent(id: String, profileID: String, confirmed: Bool) async throws {
+        try await database.transaction { db in
+            guard try await db.select().column("id").from("yoga_students").where("id", .equal, id).where("profile_id", .equal, profileID).first() != nil
+            else { throw YogaError.studentNotFound }
+            let attended = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("yoga_attendance")
+                .where("student_id", .equal, id).first()?.decode(column: "n", as: Int.self) ?? 0
+            if attended > 0, !confirmed { throw YogaError.studentHasSessions(attended) }
+            try await db.update("yoga_attendance").set("student_id", to: SQLLiteral.null).where("student_id", .equal, id).run()
+            try await db.delete(from: "yoga_students").where("id", .equal, id).where("profile_id", .equal, profileID).run()
+            // And off the class in session, if they were in it.
+            if let row = try await db.select().column("attendee_ids").from("yoga_classes").where("profile_id", .equal, profileID).first() {
+                let ids = YogaClassRepository.ids(try row.decode(column: "attendee_ids", as: String.self)).filter { $0 != id }
+                try await db.update("yoga_classes").set("attendee_ids", to: SQLBind(ids.joined(separator: ",")))
+                    .where("profile_id", .equal, profileID).run()
+            }
+        }
+    }
+
+    /// Which of `ids` are not this profile's students.
+    public func unknownStudents(_ ids: [String], profileID: String) async throws -> [String] {
+        guard !ids.isEmpty else { return [] }
+        let found = try await database.select().column("id").from("yoga_students").where("profile_id", .equal, profileID)
+            .where("id", .in, SQLBind.group(Array(Set(ids)))).all().map { try $0.decode(column: "id", as: String.self) }
+        return ids.filter { !found.contains($0) }
+    }
+
+    // MARK: Student types
+
+    public struct TypeRecord: Sendable, Equatable {
+        public let type: StudentType
+        public let studentCount: Int
+    }
+
+    /// The profile's types; a profile that never had any gets the defaults first.
+    public func types(profileID: String, now: Date = Date()) async throws -> [TypeRecord] {
+        try await seedTypes(profileID: profileID, now: now)
+        let rows = try await database.select().columns("id", "name").from("yoga_student_types").where("profile_id", .equal, profileID)
+            .orderBy("created_at").orderBy("name").all()
+        let counts = try await database.select().column("type_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .from("yoga_students").where("profile_id", .equal, profileID).where("type_id", .isNot, SQLLiteral.null).groupBy("type_id").all()
+        var byType: [String: Int] = [:]
+        for row in counts { byType[try row.decode(column: "type_id", as: String.self)] = try row.decode(column: "n", as: Int.self) }
+        return try rows.map { row in
+            let type = StudentType(id: try row.decode(column: "id", as: String.self), name: try row.decode(column: "name", as: String.self))
+            return TypeRecord(type: type, studentCount: byType[type.id] ?? 0)
+        }
+    }
+
+    public func createType(name: String, profileID: String, now: Date = Date()) async throws -> TypeRecord {
+        try await seedTypes(profileID: profileID, now: now)
+        let id = "t" + Token.make(length: 15)
+        try await database.insert(into: "yoga_student_types").columns("id", "profile_id", "name", "created_at")
+            .values(SQLBind(id), SQLBind(profileID), SQLBind(name), SQLBind(now.millisecondsSince1970)).run()
+        return TypeRecord(type: StudentType(id: id, name: name), studentCount: 0)
+    }
+
+    public func renameType(id: String, name: String, profileID: String) async throws -> TypeRecord {
+        try await requireType(id, profileID: profileID)
+        try await database.update("yoga_student_types").set("name", to: SQLBind(name)).where("id", .equal, id).where("profile_id", .equal, profileID).run()
+        return try await types(profileID: profileID).first { $0.type.id == id }!
+    }
+
+    /// Deletes a type; its students keep everything but the type.
+    public func deleteType(id: String, profileID: String) async throws {
+        try await requireType(id, profileID: profileID)
+        try await database.transaction { db in
+            try await db.update("yoga_students").set("type_id", to: SQLLiteral.null).where("type_id", .equal, id).where("profile_id", .equal, profileID).run()
+            try await db.delete(from: "yoga_student_types").where("id", .equal, id).where("profile_id", .equal, profileID).run()
+        }
+    }
+
+    private func requireType(_ id: String?, profileID: String) async throws {
+        guard let id else { return }
+        guard try await database.select().column("id").from("yoga_student_types").where("id", .equal, id).where("profile_id", .equal, profileID)
+            .first() != nil else { throw YogaError.studentTypeNotFound }
+    }
+
+    /// The defaults are written once, when the settings row is first made: deleting them all sticks.
+    private func seedTypes(profileID: String, now: Date) async throws {
+        guard try await database.select().column("profile_id").from("yoga_settings").where("profile_id", .equal, profileID).first() == nil else { return }
+        try await database.transaction { db in
+            try await db.insert(into: "yoga_settings").columns("profile_id", "temperature_unit", "slipping_weeks")
+                .values(SQLBind(profileID), SQLBind(YogaSettings.default.temperatureUnit.rawValue), SQLBind(YogaSettings.default.slippingWeeks))
+                .ignoringConflicts(with: ["profile_id"]).run()
+            for (offset, name) in StudentType.defaults.enumerated() {
+                try await db.insert(into: "yoga_student_types").columns("id", "profile_id", "name", "created_at")
+                    .values(SQLBind("t" + Token.make(length: 15)), SQLBind(profileID), SQLBind(name), SQLBind(now.millisecondsSince1970 + Int64(offset))).run()
+            }
+        }
+    }
+
+    // MARK: Settings
+
+    public func settings(profileID: String) async throws -> YogaSettings {
+        try await seedTypes(profileID: profileID, now: Date())
+        let row = try await database.select().columns("temperature_unit", "slipping_weeks").from("yoga_settings").where("profile_id", .equal, profileID).first()
+        guard let row, let unit = YogaSettings.TemperatureUnit(rawValue: try row.decode(column: "temperature_unit", as: String.self)) else {
+            return .default
+        }
+        return YogaSettings(temperatureUnit: unit, slippingWeeks: try row.decode(column: "slipping_weeks", as: Int.self))
+    }
+
+    public func saveSettings(_ settings: YogaSettings, profileID: String) async throws {
+        try await seedTypes(profileID: profileID, now: Date())
+        try await database.update("yoga_settings").set("temperature_unit", to: SQLBind(settings.temperatureUnit.rawValue))
+            .set("slipping_weeks", to: SQLBind(settings.slippingWeeks)).where("profile_id", .equal, profileID).run()
+    }
+
+    static func student(_ row: any SQLRow) throws -> Student {
+        Student(
+            id: try row.decode(column: "id", as: String.self), name: try row.decode(column: "name", as: String.self),
+            joinedOn: try row.decode(column: "joined_on", as: String.self), active: try row.decode(column: "active", as: Bool.self),
+            typeID: try row.decodeNil(column: "type_id") ? nil : row.decode(column: "type_id", as: String.self),
+            notes: try row.decode(column: "notes", as: String.self)
+        )
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import Storage
+import Weather
+import YogiYogini
+
+/// `/api/v1/yoga/class…`: check in, change attendance and notes, the outside temperature, end the class.
+struct YogaClassAPIController {
+    let classes: YogaClassRepository
+    let venues: YogaVenueRepository
+    let roster: YogaRosterRepository
+    let sessions: YogaSessionRepository
+    let weather: WeatherCache
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/yoga/class", use: current)
+            .post("/api/v1/yoga/class", use: checkIn)
+            .patch("/api/v1/yoga/class", use: change)
+            .get("/api/v1/yoga/class/weather", use: temperature)
+            .post("/api/v1/yoga/class/end", use: end)
+    }
+
+    struct ClassAnswer: Encodable {
+        let `class`: ClassJSON?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(`class`, forKey: .class)
+        }
+
+        enum CodingKeys: String, CodingKey { case `class` }
+    }
+
+    @Sendable func current(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { return JSONResponse.make(ClassAnswer(class: nil)) }
+        let running = try await classes.current(profileID: profile.id)
+        return JSONResponse.make(ClassAnswer(class: running.map { ClassJSON($0, now: Date()) }))
+    }
+
+    struct CheckInBody: Decodable {
+        let venue_id: String?
+        let venue: YogaVenuesAPIController.PlaceBody?
+        let attendees: [String]?
+        let notes: String?
+    }
+
+    @Sendable func checkIn(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CheckInBody.self, from: request)
+        let notes = try YogaValidation.notes(body.notes)
+        let attendees = body.attendees ?? []
+        guard attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
+        let profile = try await context.session.requireProfile()
+        let unknown = try await roster.unknownStudents(attendees, profileID: profile.id)
+        guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
+        // Refuse before saving a new venue, so a refused check-in writes nothing.
+        if try await classes.current(profileID: profile.id) != nil { throw YogaError.classInSession }
+        let venue: YogaVenueRepository.Venue
+        switch (body.venue_id, body.venue) {
+        case let (id?, nil):
+            guard let saved = try await venues.venue(id: id, profileID: profile.id) else { throw YogaError.venueNotFound }
+            venue = saved
+        case let (nil, place?):
+            let source = place.source ?? "typed"
+            guard ["typed", "openstreetmap", "foursquare"].contains(source) else {
+                throw YogaError.invalid("'source' must be typed, openstreetmap or foursquare.")
+            }
+            let externalID = source == "typed" ? nil : place.external_id.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
+            venue = try await venues.save(try YogaValidation.place(place.place), source: source, externalID: externalID, profileID: profile.id)
+        default:
+            throw YogaError.invalid("Check in with either 'venue_id' (a saved venue) or 'venue' (a new one), not both or neither.")
+        }
+        let now = Date()
+        try await venues.markUsed(id: venue.id, profileID: profile.id, at: now)
+        let running = try await classes.start(venueID: venue.id, place: venue.place, attendeeIDs: attendees, notes: notes, profileID: profile.id, at: now)
+        return JSONResponse.make(ClassAnswer(class: ClassJSON(running, now: now)), status: .created)
+    }
+
+    struct ChangeBody: Decodable {
+        let add: [String]?
+        let remove: [String]?
+        let notes: String?
+    }
+
+    @Sendable func change(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(ChangeBody.self, from: request)
+        let notes = try body.notes.map { text throws(YogaError) in try YogaValidation.notes(text) }
+        guard let profile = context.session.profile else { throw YogaError.noClass }
+        let add = body.add ?? []
+        guard add.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
+        let unknown = try await roster.unknownStudents(add, profileID: profile.id)
+        guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
+        let running = try await classes.change(add: add, remove: body.remove ?? [], notes: notes, profileID: profile.id)
+        return JSONResponse.make(ClassAnswer(class: ClassJSON(running, now: Date())))
+    }
+
+    struct TemperatureAnswer: Encodable {
+        let temperature_c: Double
+        let condition: String
+        let description: String
+    }
+
+    /// The outside temperature at the class's venue, fetched now (or from the cache) and kept on the class.
+    @Sendable func temperature(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile, let running = try await classes.current(profileID: profile.id) else { throw YogaError.noClass }
+        guard let latitude = running.place.latitude, let longitude = running.place.longitude else { throw YogaError.venueWithoutCoordinates }
+        let answer = try await weather.current(latitude: latitude, longitude: longitude, refresh: request.queryFlag("refresh"))
+        let celsius = (answer.weather.temperatureCelsius * 10).rounded() / 10
+        try await classes.setTemperature(celsius, profileID: profile.id)
+        return JSONResponse.make(TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description))
+    }
+
+    struct EndBody: Decodable {
+        let action: String
+    }
+
+    struct SavedAnswer: Encodable {
+        let session: SessionJSON
+    }
+
+    struct DiscardedAnswer: Encodable {
+        let discarded: Bool
+    }
+
+    @Sendable func end(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(EndBody.self, from: request)
+        guard ["save", "discard"].contains(body.action) else { throw YogaError.invalid("'action' must be save or discard.") }
+        guard let profile = context.session.profile else { throw YogaError.noClass }
+        guard let id = try await classes.end(save: body.action == "save", profileID: profile.id, at: Date()) else {
+            return JSONResponse.make(DiscardedAnswer(discarded: true))
+        }
+        return JSONResponse.make(SavedAnswer(session: SessionJSON(try await sessions.session(id: id, profileID: profile.id)!)), status: .created)
+    }
+}

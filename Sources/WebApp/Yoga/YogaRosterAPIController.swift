@@ -1,0 +1,177 @@
+import Foundation
+import Hummingbird
+import Storage
+import YogiYogini
+
+/// `/api/v1/yoga/students`, `student-types` and `settings`: the roster and the instructor's preferences.
+struct YogaRosterAPIController {
+    let roster: YogaRosterRepository
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/yoga/students", use: students)
+            .post("/api/v1/yoga/students", use: createStudent)
+            .get("/api/v1/yoga/students/{id}", use: student)
+            .put("/api/v1/yoga/students/{id}", use: updateStudent)
+            .delete("/api/v1/yoga/students/{id}", use: deleteStudent)
+            .get("/api/v1/yoga/student-types", use: types)
+            .post("/api/v1/yoga/student-types", use: createType)
+            .put("/api/v1/yoga/student-types/{id}", use: renameType)
+            .delete("/api/v1/yoga/student-types/{id}", use: deleteType)
+            .get("/api/v1/yoga/settings", use: settings)
+            .put("/api/v1/yoga/settings", use: saveSettings)
+    }
+
+    struct StudentBody: Decodable {
+        let name: String
+        let joined_on: String?
+        let active: Bool?
+        let type_id: String?
+        let notes: String?
+
+        func student(id: String, today: String) throws(YogaError) -> Student {
+            Student(
+                id: id, name: try YogaValidation.name(name), joinedOn: try YogaValidation.date(joined_on ?? today), active: active ?? true,
+                typeID: type_id.flatMap { $0.isEmpty ? nil : $0 }, notes: try YogaValidation.notes(notes)
+            )
+        }
+    }
+
+    struct StudentsAnswer: Encodable {
+        let students: [StudentJSON]
+    }
+
+    @Sendable func students(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { return JSONResponse.make(StudentsAnswer(students: [])) }
+        var records = try await roster.students(profileID: profile.id)
+        switch request.queryString("active") ?? "all" {
+        case "true": records = records.filter(\.student.active)
+        case "false": records = records.filter { !$0.student.active }
+        case "all": break
+        case let other: throw APIError.badRequest("'active' must be true, false or all, not '\(other)'.")
+        }
+        if let query = request.queryString("q") {
+            let needle = query.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            records = records.filter { $0.student.name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).contains(needle) }
+        }
+        let descending = try Self.descending(request)
+        let sort = request.queryString("sort") ?? "name"
+        let byName: (YogaRosterRepository.StudentRecord, YogaRosterRepository.StudentRecord) -> Bool = {
+            $0.student.name.localizedStandardCompare($1.student.name) == .orderedAscending
+        }
+        switch sort {
+        case "name": records.sort(by: byName)
+        case "joined": records.sort { $0.student.joinedOn != $1.student.joinedOn ? $0.student.joinedOn < $1.student.joinedOn : byName($0, $1) }
+        case "attended": records.sort { $0.sessionsAttended != $1.sessionsAttended ? $0.sessionsAttended < $1.sessionsAttended : byName($0, $1) }
+        case "last_seen":
+            records.sort { ($0.lastSeen ?? .distantPast) != ($1.lastSeen ?? .distantPast) ? ($0.lastSeen ?? .distantPast) < ($1.lastSeen ?? .distantPast) : byName($0, $1) }
+        default: throw APIError.badRequest("'sort' must be name, joined, attended or last_seen.")
+        }
+        if descending { records.reverse() }
+        return JSONResponse.make(StudentsAnswer(students: records.map(StudentJSON.init)))
+    }
+
+    static func descending(_ request: Request) throws -> Bool {
+        switch request.queryString("order") ?? "asc" {
+        case "asc": false
+        case "desc": true
+        default: throw APIError.badRequest("'order' must be asc or desc.")
+        }
+    }
+
+    @Sendable func createStudent(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(StudentBody.self, from: request)
+        let student = try body.student(id: "", today: Self.today())
+        let profile = try await context.session.requireProfile()
+        return JSONResponse.make(StudentJSON(try await roster.createStudent(student, profileID: profile.id)), status: .created)
+    }
+
+    @Sendable func student(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, let record = try await roster.student(id: id, profileID: profile.id) else {
+            throw YogaError.studentNotFound
+        }
+        return JSONResponse.make(StudentJSON(record))
+    }
+
+    @Sendable func updateStudent(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let body = try await JSONBody.decode(StudentBody.self, from: request)
+        guard let profile = context.session.profile else { throw YogaError.studentNotFound }
+        guard let existing = try await roster.student(id: id, profileID: profile.id) else { throw YogaError.studentNotFound }
+        let student = try body.student(id: id, today: existing.student.joinedOn)
+        return JSONResponse.make(StudentJSON(try await roster.updateStudent(student, profileID: profile.id)))
+    }
+
+    @Sendable func deleteStudent(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile else { throw YogaError.studentNotFound }
+        try await roster.deleteStudent(id: id, profileID: profile.id, confirmed: request.queryFlag("confirm"))
+        return Response(status: .noContent)
+    }
+
+    struct TypesAnswer: Encodable {
+        let types: [StudentTypeJSON]
+    }
+
+    struct TypeBody: Decodable {
+        let name: String
+    }
+
+    @Sendable func types(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let profile = try await context.session.requireProfile()
+        return JSONResponse.make(TypesAnswer(types: try await roster.types(profileID: profile.id).map(StudentTypeJSON.init)))
+    }
+
+    @Sendable func createType(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let name = try YogaValidation.name(try await JSONBody.decode(TypeBody.self, from: request).name, what: "The type's name")
+        let profile = try await context.session.requireProfile()
+        return JSONResponse.make(StudentTypeJSON(try await roster.createType(name: name, profileID: profile.id)), status: .created)
+    }
+
+    @Sendable func renameType(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let name = try YogaValidation.name(try await JSONBody.decode(TypeBody.self, from: request).name, what: "The type's name")
+        guard let profile = context.session.profile else { throw YogaError.studentTypeNotFound }
+        return JSONResponse.make(StudentTypeJSON(try await roster.renameType(id: id, name: name, profileID: profile.id)))
+    }
+
+    @Sendable func deleteType(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile else { throw YogaError.studentTypeNotFound }
+        try await roster.deleteType(id: id, profileID: profile.id)
+        return Response(status: .noContent)
+    }
+
+    struct SettingsJSON: Codable {
+        let temperature_unit: String
+        let slipping_weeks: Int
+    }
+
+    @Sendable func settings(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let profile = try await context.session.requireProfile()
+        let settings = try await roster.settings(profileID: profile.id)
+        return JSONResponse.make(SettingsJSON(temperature_unit: settings.temperatureUnit.rawValue, slipping_weeks: settings.slippingWeeks))
+    }
+
+    @Sendable func saveSettings(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(SettingsJSON.self, from: request)
+        guard let unit = YogaSettings.TemperatureUnit(rawValue: body.temperature_unit) else {
+            throw YogaError.invalid("'temperature_unit' must be celsius or fahrenheit.")
+        }
+        guard YogaSettings.slippingWeeksRange.contains(body.slipping_weeks) else {
+            throw YogaError.invalid("'slipping_weeks' must be from 1 to 52.")
+        }
+        let profile = try await context.session.requireProfile()
+        try await roster.saveSettings(YogaSettings(temperatureUnit: unit, slippingWeeks: body.slipping_weeks), profileID: profile.id)
+        return JSONResponse.make(body)
+    }
+
+    /// Today's date in UTC, "YYYY-MM-DD" (a student's default joining date).
+    static func today(_ now: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: now)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import Storage
+import YogiYogini
+
+/// `/api/v1/yoga/sessions…`, `stats` and `export.csv`: the instructor's history.
+struct YogaSessionsAPIController {
+    let sessions: YogaSessionRepository
+    let roster: YogaRosterRepository
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/yoga/sessions", use: list)
+            .get("/api/v1/yoga/sessions/{id}", use: one)
+            .put("/api/v1/yoga/sessions/{id}", use: correct)
+            .delete("/api/v1/yoga/sessions/{id}", use: delete)
+            .get("/api/v1/yoga/stats", use: stats)
+            .get("/api/v1/yoga/export.csv", use: export)
+    }
+
+    struct SessionsAnswer: Encodable {
+        let sessions: [SessionJSON]
+    }
+
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { return JSONResponse.make(SessionsAnswer(sessions: [])) }
+        var all = try await sessions.list(profileID: profile.id)
+        let descending = try YogaRosterAPIController.descending(request) || request.queryString("order") == nil
+        // Ascending first, ties by time; reversed for descending (the default, newest first).
+        switch request.queryString("sort") ?? "date" {
+        case "date": all.sort { $0.startedAt < $1.startedAt }
+        case "venue": all.sort { ($0.place.name.lowercased(), $0.startedAt) < ($1.place.name.lowercased(), $1.startedAt) }
+        case "attendance": all.sort { ($0.attendees.count, $0.startedAt) < ($1.attendees.count, $1.startedAt) }
+        case "duration": all.sort { ($0.duration, $0.startedAt) < ($1.duration, $1.startedAt) }
+        default: throw APIError.badRequest("'sort' must be date, venue, attendance or duration.")
+        }
+        if descending { all.reverse() }
+        return JSONResponse.make(SessionsAnswer(sessions: all.map(SessionJSON.init)))
+    }
+
+    @Sendable func one(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, let session = try await sessions.session(id: id, profileID: profile.id) else {
+            throw YogaError.sessionNotFound
+        }
+        return JSONResponse.make(SessionJSON(session))
+    }
+
+    struct CorrectionBody: Decodable {
+        let started_at: String
+        let ended_at: String
+        let attendees: [String]
+        let notes: String?
+        let temperature_c: Double?
+    }
+
+    @Sendable func correct(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let body = try await JSONBody.decode(CorrectionBody.self, from: request)
+        let start = try YogaTime.parse(body.started_at, field: "started_at"), end = try YogaTime.parse(body.ended_at, field: "ended_at")
+        try YogaValidation.times(start: start, end: end)
+        let notes = try YogaValidation.notes(body.notes), temperature = try YogaValidation.temperature(body.temperature_c)
+        guard body.attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
+        guard let profile = context.session.profile, try await sessions.session(id: id, profileID: profile.id) != nil else {
+            throw YogaError.sessionNotFound
+        }
+        let unknown = try await roster.unknownStudents(body.attendees, profileID: profile.id)
+        guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
+        let session = try await sessions.correct(id: id, startedAt: start, endedAt: end, attendeeIDs: body.attendees, notes: notes,
+                                                 temperature: temperature, profileID: profile.id)
+        return JSONResponse.make(SessionJSON(session))
+    }
+
+    @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile else { throw YogaError.sessionNotFound }
+        try await sessions.delete(id: id, profileID: profile.id)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func stats(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let profile = try await context.session.requireProfile()
+        let settings = try await roster.settings(profileID: profile.id)
+        let figures = YogaStatistics(
+            sessions: try await sessions.list(profileID: profile.id).map {
+                .init(startedAt: $0.startedAt, venueID: $0.venueID, venueName: $0.place.name, attendeeIDs: $0.attendees.map(\.studentID))
+            },
+            students: try await roster.students(profileID: profile.id).map(\.student), now: Date(), slippingWeeks: settings.slippingWeeks
+        )
+        return JSONResponse.make(StatsJSON(figures, slippingWeeks: settings.slippingWeeks))
+    }
+
+    @Sendable func export(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let kind = request.queryString("kind") ?? "sessions"
+        guard ["sessions", "attendance"].contains(kind) else { throw APIError.badRequest("'kind' must be sessions or attendance.") }
+        var all: [YogaSessionRepository.Session] = []
+        if let profile = context.session.profile { all = try await sessions.list(profileID: profile.id) }
+        let text = kind == "sessions" ? YogaCSV.sessions(all) : YogaCSV.attendance(all)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"yoga-\(kind).csv\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

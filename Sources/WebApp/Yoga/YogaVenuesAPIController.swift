@@ -1,0 +1,180 @@
+import Foundation
+import Geography
+import Hummingbird
+import Storage
+import YogiYogini
+
+/// `/api/v1/yoga/venues…`: saved venues, searching a provider near a point, the nearest saved venue, and
+/// who usually comes to a venue.
+struct YogaVenuesAPIController {
+    let venues: YogaVenueRepository
+    let sessions: YogaSessionRepository
+    let roster: YogaRosterRepository
+    let search: any VenueSearch
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/yoga/venues", use: list)
+            .post("/api/v1/yoga/venues", use: create)
+            .get("/api/v1/yoga/venues/search", use: searchNear)
+            .get("/api/v1/yoga/venues/nearest", use: nearest)
+            .put("/api/v1/yoga/venues/{id}", use: update)
+            .delete("/api/v1/yoga/venues/{id}", use: delete)
+            .get("/api/v1/yoga/venues/{id}/regulars", use: regulars)
+    }
+
+    struct VenuesAnswer: Encodable {
+        let venues: [VenueJSON]
+    }
+
+    struct PlaceBody: Decodable {
+        let name: String
+        let address: String?
+        let latitude: Double?
+        let longitude: Double?
+        let source: String?
+        let external_id: String?
+
+        var place: VenuePlace {
+            VenuePlace(name: name, address: address ?? "", latitude: latitude, longitude: longitude)
+        }
+    }
+
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { return JSONResponse.make(VenuesAnswer(venues: [])) }
+        return JSONResponse.make(VenuesAnswer(venues: try await venues.list(profileID: profile.id).map(VenueJSON.init)))
+    }
+
+    @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(PlaceBody.self, from: request)
+        let place = try YogaValidation.place(body.place)
+        let profile = try await context.session.requireProfile()
+        return JSONResponse.make(VenueJSON(try await venues.save(place, source: "typed", externalID: nil, profileID: profile.id)), status: .created)
+    }
+
+    struct UpdateBody: Decodable {
+        let name: String
+        let address: String?
+        let favourite: Bool
+    }
+
+    @Sendable func update(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let body = try await JSONBody.decode(UpdateBody.self, from: request)
+        let name = try YogaValidation.name(body.name, what: "The venue's name"), address = try YogaValidation.address(body.address)
+        guard let profile = context.session.profile else { throw YogaError.venueNotFound }
+        return JSONResponse.make(VenueJSON(try await venues.update(id: id, name: name, address: address, favourite: body.favourite, profileID: profile.id)))
+    }
+
+    @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile else { throw YogaError.venueNotFound }
+        try await venues.delete(id: id, profileID: profile.id)
+        return Response(status: .noContent)
+    }
+
+    struct SearchAnswer: Encodable {
+        struct Candidate: Encodable {
+            let name: String
+            let address: String
+            let latitude: Double?
+            let longitude: Double?
+            let source: String
+            let external_id: String
+            let distance_m: Double?
+            let saved_venue_id: String?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(name, forKey: .name)
+                try container.encode(address, forKey: .address)
+                try container.encode(latitude, forKey: .latitude)
+                try container.encode(longitude, forKey: .longitude)
+                try container.encode(source, forKey: .source)
+                try container.encode(external_id, forKey: .external_id)
+                try container.encode(distance_m, forKey: .distance_m)
+                try container.encode(saved_venue_id, forKey: .saved_venue_id)
+            }
+
+            enum CodingKeys: String, CodingKey { case name, address, latitude, longitude, source, external_id, distance_m, saved_venue_id }
+        }
+
+        let provider: String
+        let venues: [Candidate]
+    }
+
+    @Sendable func searchNear(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let (latitude, longitude) = try Self.point(request)
+        let radius = try request.queryInt("radius_m", in: 100...50_000) ?? 3000
+        let query = request.queryString("q").map { String($0.prefix(100)) }
+        let found = try await search.venues(latitude: latitude, longitude: longitude, radiusMetres: radius, query: query)
+        let saved = try await savedVenues(context)
+        let savedByExternal = Dictionary(saved.compactMap { venue in venue.externalID.map { ("\(venue.source)/\($0)", venue.id) } },
+                                         uniquingKeysWith: { first, _ in first })
+        return JSONResponse.make(SearchAnswer(provider: search.name, venues: found.prefix(50).map { candidate in
+            SearchAnswer.Candidate(
+                name: candidate.place.name, address: candidate.place.address, latitude: candidate.place.latitude, longitude: candidate.place.longitude,
+                source: candidate.source, external_id: candidate.externalID, distance_m: candidate.distanceMetres.map { $0.rounded() },
+                saved_venue_id: savedByExternal["\(candidate.source)/\(candidate.externalID)"]
+            )
+        }))
+    }
+
+    struct NearestAnswer: Encodable {
+        let venue: VenueJSON?
+        let distance_m: Double?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(venue, forKey: .venue)
+            try container.encode(distance_m, forKey: .distance_m)
+        }
+
+        enum CodingKeys: String, CodingKey { case venue, distance_m }
+    }
+
+    /// The nearest saved venue within 2 km: the one to suggest when the instructor opens the app there.
+    @Sendable func nearest(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let (latitude, longitude) = try Self.point(request)
+        let saved = try await savedVenues(context)
+        let measured = saved.compactMap { venue -> (YogaVenueRepository.Venue, Double)? in
+            guard let lat = venue.place.latitude, let lon = venue.place.longitude else { return nil }
+            return (venue, GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: lat, longitude2: lon) * 1000)
+        }.filter { $0.1 <= 2000 }.min { $0.1 < $1.1 }
+        return JSONResponse.make(NearestAnswer(venue: measured.map { VenueJSON($0.0) }, distance_m: measured.map { $0.1.rounded() }))
+    }
+
+    struct RegularsAnswer: Encodable {
+        struct Regular: Encodable {
+            let id: String
+            let name: String
+            let times: Int
+        }
+
+        let students: [Regular]
+    }
+
+    @Sendable func regulars(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, try await venues.venue(id: id, profileID: profile.id) != nil else { throw YogaError.venueNotFound }
+        let there = try await sessions.list(profileID: profile.id).filter { $0.venueID == id }
+        let active = Dictionary(try await roster.students(profileID: profile.id).filter(\.student.active).map { ($0.student.id, $0.student.name) },
+                                uniquingKeysWith: { first, _ in first })
+        let ranked = YogaStatistics.regulars(sessionsNewestFirst: there.map { $0.attendees.map(\.studentID) })
+        return JSONResponse.make(RegularsAnswer(students: ranked.compactMap { regular in
+            active[regular.id].map { RegularsAnswer.Regular(id: regular.id, name: $0, times: regular.times) }
+        }))
+    }
+
+    private func savedVenues(_ context: TroveRequestContext) async throws -> [YogaVenueRepository.Venue] {
+        guard let profile = context.session.profile else { return [] }
+        return try await venues.list(profileID: profile.id)
+    }
+
+    static func point(_ request: Request) throws -> (Double, Double) {
+        let latitude = try request.requireQueryDouble("lat"), longitude = try request.requireQueryDouble("lon")
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            throw APIError.badRequest("Latitude must be from -90 to 90 and longitude from -180 to 180.")
+        }
+        return (latitude, longitude)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The rules every input passes before it is stored.
+public enum YogaValidation {
+    public static let maximumNameLength = 100
+    public static let maximumNotesLength = 4000
+    public static let maximumAddressLength = 300
+    /// A class longer than this is a forgotten "End class", not a class.
+    public static let maximumDuration: TimeInterval = 24 * 3600
+
+    public static func name(_ text: String, what: String = "The name") throws(YogaError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .invalid("\(what) cannot be empty.") }
+        guard trimmed.count <= maximumNameLength else { throw .invalid("\(what) is too long (at most \(maximumNameLength) characters).") }
+        guard !trimmed.contains(where: { $0.isNewline }) else { throw .invalid("\(what) must be one line.") }
+        return trimmed
+    }
+
+    public static func notes(_ text: String?) throws(YogaError) -> String {
+        let value = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard value.count <= maximumNotesLength else { throw .invalid("The notes are too long (at most \(maximumNotesLength) characters).") }
+        return value
+    }
+
+    public static func address(_ text: String?) throws(YogaError) -> String {
+        let value = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard value.count <= maximumAddressLength else { throw .invalid("The address is too long (at most \(maximumAddressLength) characters).") }
+        return value
+    }
+
+    /// A calendar date written "YYYY-MM-DD" that exists.
+    public static func date(_ text: String) throws(YogaError) -> String {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1900...2200).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { throw .invalid("'\(text)' is not a date: write it as YYYY-MM-DD.") }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+              calendar.component(.day, from: date) == day
+        else { throw .invalid("'\(text)' is not a date that exists.") }
+        return text
+    }
+
+    public static func coordinates(latitude: Double?, longitude: Double?) throws(YogaError) -> (Double, Double)? {
+        switch (latitude, longitude) {
+        case (nil, nil):
+            return nil
+        case let (latitude?, longitude?) where latitude.isFinite && longitude.isFinite && (-90...90).contains(latitude) && (-180...180).contains(longitude):
+            return (latitude, longitude)
+        default:
+            throw .invalid("A venue's position needs both latitude (-90 to 90) and longitude (-180 to 180), or neither.")
+        }
+    }
+
+    public static func place(_ place: VenuePlace) throws(YogaError) -> VenuePlace {
+        let position = try coordinates(latitude: place.latitude, longitude: place.longitude)
+        return VenuePlace(name: try name(place.name, what: "The venue's name"), address: try address(place.address),
+                          latitude: position?.0, longitude: position?.1)
+    }
+
+    /// A session's times as corrected by the instructor: the end after the start, at most a day long.
+    public static func times(start: Date, end: Date) throws(YogaError) {
+        guard end > start else { throw .invalid("A class must end after it starts.") }
+        guard end.timeIntervalSince(start) <= maximumDuration else { throw .invalid("A class cannot last more than 24 hours.") }
+    }
+
+    public static func temperature(_ celsius: Double?) throws(YogaError) -> Double? {
+        guard let celsius else { return nil }
+        guard celsius.isFinite, (-90...60).contains(celsius) else { throw .invalid("The temperature must be from -90 to 60 °C.") }
+        return celsius
+    }
+}

@@ -1,0 +1,229 @@
+import DatabaseDrivers
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import TestSupport
+import Testing
+import WebApp
+
+/// A yoga instructor's day through the API, on both databases.
+@Suite struct YogaAPITests {
+    func guest(_ client: some TestClientProtocol) async throws -> String {
+        try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+    }
+
+    func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ cookie: String,
+              _ object: [String: Any]? = nil) async throws -> TestResponse {
+        try await client.execute(uri: uri, method: method, headers: .json(cookie: cookie), body: object.map(body))
+    }
+
+    func addStudent(_ client: some TestClientProtocol, _ cookie: String, _ name: String) async throws -> String {
+        let response = try await send(client, .post, "/api/v1/yoga/students", cookie, ["name": name, "joined_on": "2026-01-10"])
+        #expect(response.status == .created)
+        return try #require(try response.json()["id"] as? String)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aClassFromCheckInToSavedSessionWithDerivedAttendance(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let ana = try await addStudent(client, cookie, "Ana"), ben = try await addStudent(client, cookie, "Ben")
+            let checkIn = try await send(client, .post, "/api/v1/yoga/class", cookie, [
+                "venue": ["name": "Park Pavilion", "address": "Main St 1", "latitude": 43.77, "longitude": 11.25], "attendees": [ana],
+            ])
+            #expect(checkIn.status == .created)
+            let running = try #require(try checkIn.json()["class"] as? [String: Any])
+            #expect((running["venue"] as? [String: Any])?["name"] as? String == "Park Pavilion")
+            // A second check-in while one runs is refused, and saves no venue.
+            #expect(try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Elsewhere"]]).errorCode == "class_in_session")
+            #expect((try await send(client, .get, "/api/v1/yoga/venues", cookie).json()["venues"] as? [Any])?.count == 1)
+            let changed = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["add": [ben], "remove": [ana], "notes": "Hip openers"])
+            let attendees = (try changed.json()["class"] as? [String: Any])?["attendees"] as? [[String: Any]]
+            #expect(attendees?.compactMap { $0["name"] as? String } == ["Ben"])
+            _ = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["add": [ana]])
+            let end = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"])
+            #expect(end.status == .created)
+            let session = try #require(try end.json()["session"] as? [String: Any])
+            #expect(session["attendance"] as? Int == 2 && session["notes"] as? String == "Hip openers")
+            #expect(try await client.execute(uri: "/api/v1/yoga/class", method: .get, headers: .session(cookie)).json()["class"] is NSNull)
+            // Sessions attended is derived; the venue was saved and marked used.
+            let students = try await client.execute(uri: "/api/v1/yoga/students?sort=name", method: .get, headers: .session(cookie)).json()["students"] as? [[String: Any]]
+            #expect(students?.compactMap { $0["sessions_attended"] as? Int } == [1, 1])
+            let venues = try await client.execute(uri: "/api/v1/yoga/venues", method: .get, headers: .session(cookie)).json()["venues"] as? [[String: Any]]
+            #expect(venues?.first?["session_count"] as? Int == 1 && venues?.first?["last_used_at"] is String)
+            // Checking in at the saved venue again reuses it; discarding leaves no session.
+            let venueID = try #require(venues?.first?["id"] as? String)
+            #expect(try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue_id": venueID]).status == .created)
+            let discard = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "discard"])
+            let discarded = try discard.json()
+            #expect(discard.status == .ok && discarded["discarded"] as? Bool == true)
+            let sessions = try await client.execute(uri: "/api/v1/yoga/sessions", method: .get, headers: .session(cookie)).json()["sessions"] as? [Any]
+            #expect(sessions?.count == 1)
+            // Regulars of the venue: both came.
+            let regulars = try await client.execute(uri: "/api/v1/yoga/venues/\(venueID)/regulars", method: .get, headers: .session(cookie)).json()
+            #expect((regulars["students"] as? [[String: Any]])?.count == 2)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func deletingAStudentWhoAttendedAsksFirstAndKeepsTheHeadCount(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let ana = try await addStudent(client, cookie, "Ana"), ben = try await addStudent(client, cookie, "Ben")
+            _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "attendees": [ana, ben]])
+            let saved = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"]).json()
+            let sessionID = try #require((saved["session"] as? [String: Any])?["id"] as? String)
+            let refused = try await send(client, .delete, "/api/v1/yoga/students/\(ana)", cookie)
+            #expect(refused.status == .conflict && refused.errorCode == "student_has_sessions")
+            #expect(try await send(client, .delete, "/api/v1/yoga/students/\(ana)?confirm=1", cookie).status == .noContent)
+            let session = try await client.execute(uri: "/api/v1/yoga/sessions/\(sessionID)", method: .get, headers: .session(cookie)).json()
+            #expect(session["attendance"] as? Int == 2)
+            let attendees = try #require(session["attendees"] as? [[String: Any]])
+            #expect(attendees.contains { $0["name"] as? String == "Ana" && $0["id"] is NSNull })
+            // A correction keeps the former student and replaces the roster ones.
+            let corrected = try await send(client, .put, "/api/v1/yoga/sessions/\(sessionID)", cookie, [
+                "started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:15:00Z", "attendees": [String](), "notes": "Restorative",
+            ])
+            #expect(corrected.status == .ok)
+            let fixed = try corrected.json()
+            #expect(fixed["attendance"] as? Int == 1 && fixed["duration_seconds"] as? Int == 4500)
+            #expect(try await send(client, .delete, "/api/v1/yoga/sessions/\(sessionID)", cookie).status == .noContent)
+            #expect(try await send(client, .get, "/api/v1/yoga/sessions/\(sessionID)", cookie).status == .notFound)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func badInputIsAClear4xxAndWritesNothing(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let ana = try await addStudent(client, cookie, "Ana")
+            let cases: [(HTTPRequest.Method, String, [String: Any]?, HTTPResponse.Status, String)] = [
+                (.post, "/api/v1/yoga/students", ["name": "  "], .unprocessableContent, "validation_failed"),
+                (.post, "/api/v1/yoga/students", ["name": "Cy", "joined_on": "22/11/2026"], .unprocessableContent, "validation_failed"),
+                (.post, "/api/v1/yoga/students", ["name": "Cy", "type_id": "nope"], .notFound, "not_found"),
+                (.put, "/api/v1/yoga/students/\(ana)", ["name": "Ana", "joined_on": "2026-02-30"], .unprocessableContent, "validation_failed"),
+                (.post, "/api/v1/yoga/student-types", ["name": ""], .unprocessableContent, "validation_failed"),
+                (.post, "/api/v1/yoga/class/end", ["action": "save"], .notFound, "no_class"),
+                (.patch, "/api/v1/yoga/class", ["add": [ana]], .notFound, "no_class"),
+                (.get, "/api/v1/yoga/class/weather", nil, .notFound, "no_class"),
+                (.post, "/api/v1/yoga/class", ["venue": ["name": "Loft"], "attendees": ["not-a-student"]], .unprocessableContent, "not_on_roster"),
+                (.post, "/api/v1/yoga/class", ["venue": ["name": "Loft", "latitude": 43]], .unprocessableContent, "validation_failed"),
+                (.post, "/api/v1/yoga/class", [:], .unprocessableContent, "validation_failed"),
+                (.post, "/api/v1/yoga/class", ["venue_id": "missing"], .notFound, "not_found"),
+                (.post, "/api/v1/yoga/class/end", ["action": "pause"], .unprocessableContent, "validation_failed"),
+                (.put, "/api/v1/yoga/settings", ["temperature_unit": "kelvin", "slipping_weeks": 3], .unprocessableContent, "validation_failed"),
+                (.put, "/api/v1/yoga/settings", ["temperature_unit": "celsius", "slipping_weeks": 0], .unprocessableContent, "validation_failed"),
+                (.get, "/api/v1/yoga/venues/search?lat=91&lon=0", nil, .badRequest, "bad_request"),
+                (.get, "/api/v1/yoga/students?sort=height", nil, .badRequest, "bad_request"),
+                (.get, "/api/v1/yoga/sessions?sort=mood", nil, .badRequest, "bad_request"),
+                (.get, "/api/v1/yoga/export.csv?kind=everything", nil, .badRequest, "bad_request"),
+            ]
+            for (method, uri, payload, status, code) in cases {
+                let response = try await send(client, method, uri, cookie, payload)
+                #expect(response.status == status, "\(method) \(uri): \(response.bodyText)")
+                #expect(response.errorCode == code, "\(method) \(uri): \(response.bodyText)")
+            }
+            // Nothing was written: one student, no class, no session, no venue.
+            #expect((try await send(client, .get, "/api/v1/yoga/students", cookie).json()["students"] as? [Any])?.count == 1)
+            #expect(try await send(client, .get, "/api/v1/yoga/class", cookie).json()["class"] is NSNull)
+            #expect((try await send(client, .get, "/api/v1/yoga/venues", cookie).json()["venues"] as? [Any])?.isEmpty == true)
+            // Session corrections with bad times.
+            _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"]])
+            let sessionID = try #require(((try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"]).json())["session"] as? [String: Any])?["id"] as? String)
+            for times in [("2026-11-20T19:00:00Z", "2026-11-20T18:00:00Z"), ("yesterday", "2026-11-20T18:00:00Z"), ("2026-11-20T18:00:00Z", "2026-11-22T18:00:00Z")] {
+                let response = try await send(client, .put, "/api/v1/yoga/sessions/\(sessionID)", cookie,
+                                              ["started_at": times.0, "ended_at": times.1, "attendees": [String]()])
+                #expect(response.status == .unprocessableContent, "\(times)")
+            }
+            let refused = try await send(client, .put, "/api/v1/yoga/sessions/\(sessionID)", cookie,
+                                         ["started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:00:00Z", "attendees": ["stranger"]])
+            #expect(refused.errorCode == "not_on_roster")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anotherProfileGets404ForEverything(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let owner = try await guest(client), stranger = try await guest(client)
+            let ana = try await addStudent(client, owner, "Ana")
+            let type = try #require(try await send(client, .post, "/api/v1/yoga/student-types", owner, ["name": "senior"]).json()["id"] as? String)
+            let venue = try #require(try await send(client, .post, "/api/v1/yoga/venues", owner, ["name": "Loft", "address": "Via Roma"]).json()["id"] as? String)
+            _ = try await send(client, .post, "/api/v1/yoga/class", owner, ["venue_id": venue, "attendees": [ana]])
+            let session = try #require(((try await send(client, .post, "/api/v1/yoga/class/end", owner, ["action": "save"]).json())["session"] as? [String: Any])?["id"] as? String)
+            let attempts: [(HTTPRequest.Method, String, [String: Any]?)] = [
+                (.get, "/api/v1/yoga/students/\(ana)", nil), (.put, "/api/v1/yoga/students/\(ana)", ["name": "Mine"]),
+                (.delete, "/api/v1/yoga/students/\(ana)?confirm=1", nil),
+                (.put, "/api/v1/yoga/student-types/\(type)", ["name": "x"]), (.delete, "/api/v1/yoga/student-types/\(type)", nil),
+                (.put, "/api/v1/yoga/venues/\(venue)", ["name": "x", "favourite": true]), (.delete, "/api/v1/yoga/venues/\(venue)", nil),
+                (.get, "/api/v1/yoga/venues/\(venue)/regulars", nil), (.post, "/api/v1/yoga/class", ["venue_id": venue]),
+                (.get, "/api/v1/yoga/sessions/\(session)", nil), (.delete, "/api/v1/yoga/sessions/\(session)", nil),
+                (.put, "/api/v1/yoga/sessions/\(session)", ["started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:00:00Z", "attendees": [String]()]),
+            ]
+            for (method, uri, payload) in attempts {
+                #expect(try await send(client, method, uri, stranger, payload).status == .notFound, "\(method) \(uri)")
+            }
+            // Nor do the stranger's lists show anything, and the owner's data is intact.
+            #expect((try await send(client, .get, "/api/v1/yoga/sessions", stranger).json()["sessions"] as? [Any])?.isEmpty == true)
+            #expect((try await send(client, .get, "/api/v1/yoga/students", stranger).json()["students"] as? [Any])?.isEmpty == true)
+            #expect(try await send(client, .get, "/api/v1/yoga/sessions/\(session)", owner).status == .ok)
+            #expect(try await send(client, .get, "/api/v1/yoga/students/\(ana)", owner).json()["name"] as? String == "Ana")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func rosterSearchSortStatsSettingsAndExports(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let types = try await send(client, .get, "/api/v1/yoga/student-types", cookie).json()["types"] as? [[String: Any]]
+            #expect(types?.compactMap { $0["name"] as? String } == ["drop-in", "member", "trial"])
+            let member = try #require(types?[1]["id"] as? String)
+            let zoe = try await send(client, .post, "/api/v1/yoga/students", cookie, ["name": "Zoë", "joined_on": "2025-03-01", "type_id": member]).json()
+            #expect(zoe["type_name"] as? String == "member")
+            let ana = try await addStudent(client, cookie, "Ana")
+            let found = try await send(client, .get, "/api/v1/yoga/students?q=zoe", cookie).json()["students"] as? [[String: Any]]
+            #expect(found?.compactMap { $0["name"] as? String } == ["Zoë"])
+            let byJoined = try await send(client, .get, "/api/v1/yoga/students?sort=joined&order=desc", cookie).json()["students"] as? [[String: Any]]
+            #expect(byJoined?.compactMap { $0["name"] as? String } == ["Ana", "Zoë"])
+            _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "attendees": [ana]])
+            _ = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"])
+            #expect(try await send(client, .put, "/api/v1/yoga/settings", cookie, ["temperature_unit": "fahrenheit", "slipping_weeks": 2]).status == .ok)
+            #expect(try await send(client, .get, "/api/v1/yoga/settings", cookie).json()["temperature_unit"] as? String == "fahrenheit")
+            let stats = try await send(client, .get, "/api/v1/yoga/stats", cookie).json()
+            #expect((stats["students"] as? [[String: Any]])?.first?["name"] as? String == "Ana")
+            #expect((stats["slipping"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Zoë"])
+            #expect(stats["slipping_weeks"] as? Int == 2)
+            let csv = try await send(client, .get, "/api/v1/yoga/export.csv?kind=attendance", cookie)
+            #expect(csv.headers[.contentDisposition]?.contains("yoga-attendance.csv") == true)
+            #expect(csv.bodyText.split(separator: "\r\n").count == 2 && csv.bodyText.contains(",Loft,\(ana),Ana"))
+            // Deleting a type leaves its students without one.
+            #expect(try await send(client, .delete, "/api/v1/yoga/student-types/\(member)", cookie).status == .noContent)
+            let typeless = try await send(client, .get, "/api/v1/yoga/students?q=zo", cookie).json()["students"] as? [[String: Any]]
+            #expect(typeless?.first?["type_id"] is NSNull)
+            let export = try await send(client, .get, "/api/v1/account/export", cookie).json()
+            #expect(((export["yoga"] as? [String: Any])?["sessions"] as? [Any])?.count == 1)
+        }
+    }
+
+    /// The class lives in the database from check-in: a new server on the same database picks it up.
+    @Test(arguments: DatabaseKind.allCases)
+    func aClassInSessionSurvivesAServerRestart(kind: DatabaseKind) async throws {
+        try await TestDatabase.withLocation(kind) { database, location in
+            let first = try await buildApplication(testConfiguration, database: database)
+            let cookie = try await first.test(.router) { client in
+                let cookie = try await guest(client)
+                let ana = try await addStudent(client, cookie, "Ana")
+                #expect(try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "attendees": [ana]]).status == .created)
+                return cookie
+            }
+            let reopened = try await Database.open(location, logger: .init(label: "test"))
+            let second = try await buildApplication(testConfiguration, database: reopened)
+            try await second.test(.router) { client in
+                let running = try await send(client, .get, "/api/v1/yoga/class", cookie).json()["class"] as? [String: Any]
+                #expect((running?["venue"] as? [String: Any])?["name"] as? String == "Loft")
+                #expect((running?["attendees"] as? [[String: Any]])?.first?["name"] as? String == "Ana")
+            }
+            await reopened.shutdown()
+        }
+    }
+}

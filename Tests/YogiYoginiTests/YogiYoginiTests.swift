@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import YogiYogini
+
+@Suite struct YogaValidationTests {
+    @Test func namesAreTrimmedAndBounded() throws {
+        #expect(try YogaValidation.name("  Ana Lima ") == "Ana Lima")
+        #expect(throws: YogaError.self) { try YogaValidation.name("   ") }
+        #expect(throws: YogaError.self) { try YogaValidation.name(String(repeating: "a", count: 101)) }
+        #expect(throws: YogaError.self) { try YogaValidation.name("two\nlines") }
+    }
+
+    @Test func datesMustBeRealAndWrittenYYYYMMDD() throws {
+        #expect(try YogaValidation.date("2024-02-29") == "2024-02-29")
+        for bad in ["2023-02-29", "2024-13-01", "22-11-2026", "2026/11/22", "yesterday", "2026-11-2"] {
+            #expect(throws: YogaError.self, "\(bad)") { try YogaValidation.date(bad) }
+        }
+    }
+
+    @Test func placesNeedBothCoordinatesOrNone() throws {
+        #expect(try YogaValidation.place(VenuePlace(name: " Loft ", address: "", latitude: nil, longitude: nil)).name == "Loft")
+        #expect(throws: YogaError.self) { try YogaValidation.place(VenuePlace(name: "Loft", address: "", latitude: 43, longitude: nil)) }
+        #expect(throws: YogaError.self) { try YogaValidation.place(VenuePlace(name: "Loft", address: "", latitude: 95, longitude: 0)) }
+    }
+
+    @Test func sessionsEndAfterTheyStartAndLastUnderADay() throws {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        try YogaValidation.times(start: start, end: start.addingTimeInterval(3600))
+        #expect(throws: YogaError.self) { try YogaValidation.times(start: start, end: start) }
+        #expect(throws: YogaError.self) { try YogaValidation.times(start: start, end: start.addingTimeInterval(25 * 3600)) }
+        #expect(throws: YogaError.self) { try YogaValidation.temperature(300) }
+    }
+}
+
+@Suite struct YogaStatisticsTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let day: TimeInterval = 86_400
+
+    func student(_ id: String, active: Bool = true, joined: String = "2020-01-01") -> Student {
+        Student(id: id, name: id.capitalized, joinedOn: joined, active: active, typeID: nil, notes: "")
+    }
+
+    @Test func countsAttendancePerStudentVenueAndMonth() {
+        let sessions: [YogaStatistics.SessionFacts] = [
+            .init(startedAt: now - 2 * day, venueID: "park", venueName: "Park", attendeeIDs: ["ana", "ben"]),
+            .init(startedAt: now - 40 * day, venueID: "park", venueName: "Park", attendeeIDs: ["ana", nil]),
+            .init(startedAt: now - 100 * day, venueID: "loft", venueName: "Loft", attendeeIDs: ["ben"]),
+        ]
+        let figures = YogaStatistics(sessions: sessions, students: [student("ana"), student("ben"), student("cy")], now: now, slippingWeeks: 3)
+        let ana = figures.students.first { $0.id == "ana" }!, ben = figures.students.first { $0.id == "ben" }!
+        #expect((ana.last30Days, ana.last90Days, ana.total) == (1, 2, 2))
+        #expect((ben.last30Days, ben.last90Days, ben.total) == (1, 1, 2))
+        #expect(ana.lastSeen == now - 2 * day)
+        // A former student (nil) still counts in the head count of the venue and month.
+        #expect(figures.venues.map(\.name) == ["Park", "Loft"])
+        #expect(figures.venues[0].averageAttendance == 2)
+        #expect(figures.months.map(\.sessions).reduce(0, +) == 3)
+        #expect(figures.months.map(\.attendance).reduce(0, +) == 5)
+    }
+
+    @Test func listsActiveStudentsNotSeenForNWeeksMostAbsentFirst() {
+        let sessions: [YogaStatistics.SessionFacts] = [
+            .init(startedAt: now - 30 * day, venueID: nil, venueName: "Park", attendeeIDs: ["ana"]),
+            .init(startedAt: now - 60 * day, venueID: nil, venueName: "Park", attendeeIDs: ["ben", "gone"]),
+            .init(startedAt: now - 1 * day, venueID: nil, venueName: "Park", attendeeIDs: ["cy"]),
+        ]
+        let students = [student("ana"), student("ben"), student("cy"), student("dee", joined: "2020-01-01"),
+                        student("eve", active: false), student("fay", joined: "2099-01-01")]
+        let figures = YogaStatistics(sessions: sessions, students: students, now: now, slippingWeeks: 3)
+        // Dee never came (joined long ago), Ben 8 weeks ago, Ana 4; Cy came yesterday, Eve is inactive, Fay just joined.
+        #expect(figures.slipping.map(\.id) == ["dee", "ben", "ana"])
+        #expect(figures.slipping.map(\.weeksAbsent) == [nil, 8, 4])
+        #expect(YogaStatistics(sessions: sessions, students: students, now: now, slippingWeeks: 5).slipping.map(\.id) == ["dee", "ben"])
+    }
+
+    @Test func regularsAreWhoCameMostInTheLastSessions() {
+        let newestFirst: [[String?]] = [["ana", "ben"], ["ana"], ["cy", "ana", nil], ["ben"]] + Array(repeating: ["old"], count: 10)
+        let regulars = YogaStatistics.regulars(sessionsNewestFirst: newestFirst, recent: 10)
+        #expect(regulars.map(\.id) == ["old", "ana", "ben", "cy"])
+        #expect(YogaStatistics.regulars(sessionsNewestFirst: newestFirst, recent: 4).map(\.id) == ["ana", "ben", "cy"])
+        #expect(YogaStatistics.regulars(sessionsNewestFirst: newestFirst, recent: 4).map(\.times) == [3, 2, 1])
+    }
+}
