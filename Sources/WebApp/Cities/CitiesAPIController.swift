@@ -106,20 +106,9 @@ struct CitiesAPIController {
 
         struct Sun: Encodable {
             let date: String
-            let sunrise: Date?
-            let sunset: Date?
-            let polar: String?
-
-            /// Absent values are written as null, not left out.
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(date, forKey: .date)
-                try container.encode(sunrise, forKey: .sunrise)
-                try container.encode(sunset, forKey: .sunset)
-                try container.encode(polar, forKey: .polar)
-            }
-
-            enum CodingKeys: String, CodingKey { case date, sunrise, sunset, polar }
+            @Nullable var sunrise: Date?
+            @Nullable var sunset: Date?
+            @Nullable var polar: String?
         }
 
         struct Collected: Encodable {

@@ -34,28 +34,6 @@ enum YogaCSV {
 
 /// The statistics as the API shows them.
 struct StatsJSON: Encodable {
-    let figures: YogaStatistics
-    let slippingWeeks: Int
-
-    init(_ figures: YogaStatistics, slippingWeeks: Int) {
-        self.figures = figures
-        self.slippingWeeks = slippingWeeks
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(figures.students.map { Student(id: $0.id, name: $0.name, active: $0.active, sessions_30d: $0.last30Days,
-                                                             sessions_90d: $0.last90Days, total: $0.total, last_seen: $0.lastSeen) }, forKey: .students)
-        try container.encode(figures.venues.map { Venue(id: $0.id, name: $0.name, sessions: $0.sessions,
-                                                         average_attendance: ($0.averageAttendance * 10).rounded() / 10) }, forKey: .venues)
-        try container.encode(figures.months.map { Month(month: $0.month, sessions: $0.sessions, attendance: $0.attendance) }, forKey: .months)
-        try container.encode(figures.slipping.map { Slipping(id: $0.id, name: $0.name, last_seen: $0.lastSeen, weeks_absent: $0.weeksAbsent) },
-                             forKey: .slipping)
-        try container.encode(slippingWeeks, forKey: .slipping_weeks)
-    }
-
-    enum Keys: String, CodingKey { case students, venues, months, slipping, slipping_weeks }
-
     struct Student: Encodable {
         let id: String
         let name: String
@@ -63,37 +41,14 @@ struct StatsJSON: Encodable {
         let sessions_30d: Int
         let sessions_90d: Int
         let total: Int
-        let last_seen: Date?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(name, forKey: .name)
-            try container.encode(active, forKey: .active)
-            try container.encode(sessions_30d, forKey: .sessions_30d)
-            try container.encode(sessions_90d, forKey: .sessions_90d)
-            try container.encode(total, forKey: .total)
-            try container.encode(last_seen, forKey: .last_seen)
-        }
-
-        enum CodingKeys: String, CodingKey { case id, name, active, sessions_30d, sessions_90d, total, last_seen }
+        @Nullable var last_seen: Date?
     }
 
     struct Venue: Encodable {
-        let id: String?
+        @Nullable var id: String?
         let name: String
         let sessions: Int
         let average_attendance: Double
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(name, forKey: .name)
-            try container.encode(sessions, forKey: .sessions)
-            try container.encode(average_attendance, forKey: .average_attendance)
-        }
-
-        enum CodingKeys: String, CodingKey { case id, name, sessions, average_attendance }
     }
 
     struct Month: Encodable {
@@ -105,17 +60,25 @@ struct StatsJSON: Encodable {
     struct Slipping: Encodable {
         let id: String
         let name: String
-        let last_seen: Date?
-        let weeks_absent: Int?
+        @Nullable var last_seen: Date?
+        @Nullable var weeks_absent: Int?
+    }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(name, forKey: .name)
-            try container.encode(last_seen, forKey: .last_seen)
-            try container.encode(weeks_absent, forKey: .weeks_absent)
+    let students: [Student]
+    let venues: [Venue]
+    let months: [Month]
+    let slipping: [Slipping]
+    let slipping_weeks: Int
+
+    init(_ figures: YogaStatistics, slippingWeeks: Int) {
+        students = figures.students.map {
+            Student(id: $0.id, name: $0.name, active: $0.active, sessions_30d: $0.last30Days, sessions_90d: $0.last90Days, total: $0.total, last_seen: $0.lastSeen)
         }
-
-        enum CodingKeys: String, CodingKey { case id, name, last_seen, weeks_absent }
+        venues = figures.venues.map {
+            Venue(id: $0.id, name: $0.name, sessions: $0.sessions, average_attendance: ($0.averageAttendance * 10).rounded() / 10)
+        }
+        months = figures.months.map { Month(month: $0.month, sessions: $0.sessions, attendance: $0.attendance) }
+        slipping = figures.slipping.map { Slipping(id: $0.id, name: $0.name, last_seen: $0.lastSeen, weeks_absent: $0.weeksAbsent) }
+        slipping_weeks = slippingWeeks
     }
 }

@@ -21,14 +21,7 @@ struct YogaClassAPIController {
     }
 
     struct ClassAnswer: Encodable {
-        let `class`: ClassJSON?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(`class`, forKey: .class)
-        }
-
-        enum CodingKeys: String, CodingKey { case `class` }
+        @Nullable var `class`: ClassJSON?
     }
 
     @Sendable func current(_ request: Request, context: TroveRequestContext) async throws -> Response {

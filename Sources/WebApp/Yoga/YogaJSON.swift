@@ -2,17 +2,17 @@ import Foundation
 import Storage
 import YogiYogini
 
-/// The yoga API's shapes. Times are ISO 8601 in UTC; temperatures Celsius.
+/// The yoga API's shapes. Times are ISO 8601 in UTC; temperatures Celsius; absent values are null.
 struct StudentJSON: Encodable {
     let id: String
     let name: String
     let joined_on: String
     let active: Bool
-    let type_id: String?
-    let type_name: String?
+    @Nullable var type_id: String?
+    @Nullable var type_name: String?
     let notes: String
     let sessions_attended: Int
-    let last_seen: Date?
+    @Nullable var last_seen: Date?
 
     init(_ record: YogaRosterRepository.StudentRecord) {
         id = record.student.id
@@ -25,21 +25,6 @@ struct StudentJSON: Encodable {
         sessions_attended = record.sessionsAttended
         last_seen = record.lastSeen
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(joined_on, forKey: .joined_on)
-        try container.encode(active, forKey: .active)
-        try container.encode(type_id, forKey: .type_id)
-        try container.encode(type_name, forKey: .type_name)
-        try container.encode(notes, forKey: .notes)
-        try container.encode(sessions_attended, forKey: .sessions_attended)
-        try container.encode(last_seen, forKey: .last_seen)
-    }
-
-    enum CodingKeys: String, CodingKey { case id, name, joined_on, active, type_id, type_name, notes, sessions_attended, last_seen }
 }
 
 struct StudentTypeJSON: Encodable {
@@ -54,13 +39,13 @@ struct StudentTypeJSON: Encodable {
     }
 }
 
-/// A place as sessions and the class show it; nulls are written, not left out.
+/// A place as sessions and the class show it.
 struct PlaceJSON: Encodable {
-    let id: String?
+    @Nullable var id: String?
     let name: String
     let address: String
-    let latitude: Double?
-    let longitude: Double?
+    @Nullable var latitude: Double?
+    @Nullable var longitude: Double?
 
     init(id: String?, _ place: VenuePlace) {
         self.id = id
@@ -69,62 +54,49 @@ struct PlaceJSON: Encodable {
         latitude = place.latitude
         longitude = place.longitude
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(address, forKey: .address)
-        try container.encode(latitude, forKey: .latitude)
-        try container.encode(longitude, forKey: .longitude)
-    }
-
-    enum CodingKeys: String, CodingKey { case id, name, address, latitude, longitude }
 }
 
 struct VenueJSON: Encodable {
-    let venue: YogaVenueRepository.Venue
+    let id: String
+    let name: String
+    let address: String
+    @Nullable var latitude: Double?
+    @Nullable var longitude: Double?
+    let source: String
+    @Nullable var external_id: String?
+    let favourite: Bool
+    @Nullable var last_used_at: Date?
+    let session_count: Int
 
     init(_ venue: YogaVenueRepository.Venue) {
-        self.venue = venue
+        id = venue.id
+        name = venue.place.name
+        address = venue.place.address
+        latitude = venue.place.latitude
+        longitude = venue.place.longitude
+        source = venue.source
+        external_id = venue.externalID
+        favourite = venue.favourite
+        last_used_at = venue.lastUsedAt
+        session_count = venue.sessionCount
     }
-
-    func encode(to encoder: any Encoder) throws {
-        try PlaceJSON(id: venue.id, venue.place).encode(to: encoder)
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(venue.source, forKey: .source)
-        try container.encode(venue.externalID, forKey: .external_id)
-        try container.encode(venue.favourite, forKey: .favourite)
-        try container.encode(venue.lastUsedAt, forKey: .last_used_at)
-        try container.encode(venue.sessionCount, forKey: .session_count)
-    }
-
-    enum Keys: String, CodingKey { case source, external_id, favourite, last_used_at, session_count }
 }
 
 struct AttendeeJSON: Encodable {
-    let id: String?
+    @Nullable var id: String?
     let name: String
 
     init(_ attendee: Attendee) {
         id = attendee.studentID
         name = attendee.name
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-    }
-
-    enum CodingKeys: String, CodingKey { case id, name }
 }
 
 struct ClassJSON: Encodable {
     let venue: PlaceJSON
     let started_at: Date
     let attendees: [AttendeeJSON]
-    let temperature_c: Double?
+    @Nullable var temperature_c: Double?
     let notes: String
     let elapsed_seconds: Int
 
@@ -136,41 +108,30 @@ struct ClassJSON: Encodable {
         notes = running.notes
         elapsed_seconds = max(0, Int(now.timeIntervalSince(running.startedAt)))
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(venue, forKey: .venue)
-        try container.encode(started_at, forKey: .started_at)
-        try container.encode(attendees, forKey: .attendees)
-        try container.encode(temperature_c, forKey: .temperature_c)
-        try container.encode(notes, forKey: .notes)
-        try container.encode(elapsed_seconds, forKey: .elapsed_seconds)
-    }
-
-    enum CodingKeys: String, CodingKey { case venue, started_at, attendees, temperature_c, notes, elapsed_seconds }
 }
 
 struct SessionJSON: Encodable {
-    let session: YogaSessionRepository.Session
+    let id: String
+    let venue: PlaceJSON
+    let started_at: Date
+    let ended_at: Date
+    let duration_seconds: Int
+    let attendees: [AttendeeJSON]
+    let attendance: Int
+    @Nullable var temperature_c: Double?
+    let notes: String
 
     init(_ session: YogaSessionRepository.Session) {
-        self.session = session
+        id = session.id
+        venue = PlaceJSON(id: session.venueID, session.place)
+        started_at = session.startedAt
+        ended_at = session.endedAt
+        duration_seconds = Int(session.duration.rounded())
+        attendees = session.attendees.map(AttendeeJSON.init)
+        attendance = session.attendees.count
+        temperature_c = session.temperatureCelsius
+        notes = session.notes
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(session.id, forKey: .id)
-        try container.encode(PlaceJSON(id: session.venueID, session.place), forKey: .venue)
-        try container.encode(session.startedAt, forKey: .started_at)
-        try container.encode(session.endedAt, forKey: .ended_at)
-        try container.encode(Int(session.duration.rounded()), forKey: .duration_seconds)
-        try container.encode(session.attendees.map(AttendeeJSON.init), forKey: .attendees)
-        try container.encode(session.attendees.count, forKey: .attendance)
-        try container.encode(session.temperatureCelsius, forKey: .temperature_c)
-        try container.encode(session.notes, forKey: .notes)
-    }
-
-    enum CodingKeys: String, CodingKey { case id, venue, started_at, ended_at, duration_seconds, attendees, attendance, temperature_c, notes }
 }
 
 /// ISO 8601 times from request bodies, with or without fractional seconds; anything else is a clear 422.

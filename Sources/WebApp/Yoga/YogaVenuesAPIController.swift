@@ -76,26 +76,12 @@ struct YogaVenuesAPIController {
         struct Candidate: Encodable {
             let name: String
             let address: String
-            let latitude: Double?
-            let longitude: Double?
+            @Nullable var latitude: Double?
+            @Nullable var longitude: Double?
             let source: String
             let external_id: String
-            let distance_m: Double?
-            let saved_venue_id: String?
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(name, forKey: .name)
-                try container.encode(address, forKey: .address)
-                try container.encode(latitude, forKey: .latitude)
-                try container.encode(longitude, forKey: .longitude)
-                try container.encode(source, forKey: .source)
-                try container.encode(external_id, forKey: .external_id)
-                try container.encode(distance_m, forKey: .distance_m)
-                try container.encode(saved_venue_id, forKey: .saved_venue_id)
-            }
-
-            enum CodingKeys: String, CodingKey { case name, address, latitude, longitude, source, external_id, distance_m, saved_venue_id }
+            @Nullable var distance_m: Double?
+            @Nullable var saved_venue_id: String?
         }
 
         let provider: String
@@ -120,16 +106,8 @@ struct YogaVenuesAPIController {
     }
 
     struct NearestAnswer: Encodable {
-        let venue: VenueJSON?
-        let distance_m: Double?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(venue, forKey: .venue)
-            try container.encode(distance_m, forKey: .distance_m)
-        }
-
-        enum CodingKeys: String, CodingKey { case venue, distance_m }
+        @Nullable var venue: VenueJSON?
+        @Nullable var distance_m: Double?
     }
 
     /// The nearest saved venue within 2 km: the one to suggest when the instructor opens the app there.

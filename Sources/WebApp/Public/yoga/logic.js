@@ -1,0 +1,237 @@
+// YogiYogini: pure functions (no DOM), tested with node's runner (tests/js/yoga-*.test.mjs).
+
+const pad = (n) => String(n).padStart(2, '0');
+
+/** A running timer: "hh:mm:ss" (hours keep counting past 99). */
+export function formatClock(seconds) {
+  const s = Math.max(0, Math.floor(Number(seconds) || 0));
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+}
+
+/** A class's length for people: "1 h 05 min", "45 min", "under a minute". */
+export function formatDuration(seconds) {
+  const minutes = Math.floor(Math.max(0, Number(seconds) || 0) / 60);
+  if (minutes < 1) return 'under a minute';
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${pad(minutes % 60)} min`;
+}
+
+/** Seconds run at `now` (ms): the server's elapsed_seconds plus the time since it answered, so a wrong device clock is harmless. */
+export function elapsedAt(klass, receivedAt, now) {
+  if (klass && Number.isFinite(klass.elapsed_seconds)) {
+    return Math.max(0, klass.elapsed_seconds + (now - receivedAt) / 1000);
+  }
+  const started = Date.parse(klass && klass.started_at);
+  return Number.isFinite(started) ? Math.max(0, (now - started) / 1000) : 0;
+}
+
+export const toFahrenheit = (celsius) => (celsius * 9) / 5 + 32;
+export const toCelsius = (fahrenheit) => ((fahrenheit - 32) * 5) / 9;
+
+/** The API's Celsius in the chosen unit, one decimal: "18.5 °C", "65.3 °F"; null → null. */
+export function formatTemperature(celsius, unit) {
+  if (celsius === null || celsius === undefined || !Number.isFinite(Number(celsius))) return null;
+  const f = unit === 'fahrenheit';
+  const value = Math.round((f ? toFahrenheit(Number(celsius)) : Number(celsius)) * 10) / 10;
+  return `${Object.is(value, -0) ? 0 : value} °${f ? 'F' : 'C'}`;
+}
+
+/** Typed in the display unit → Celsius; '' → null, not a number → undefined. */
+export function parseTemperature(text, unit) {
+  const trimmed = String(text ?? '').trim().replace(',', '.');
+  if (trimmed === '') return null;
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) return undefined;
+  const c = unit === 'fahrenheit' ? toCelsius(value) : value;
+  return Math.round(c * 100) / 100;
+}
+
+/** "120 m", "1.4 km". */
+export function formatDistance(metres) {
+  if (!Number.isFinite(metres)) return '';
+  if (metres < 1000) return `${Math.round(metres / 10) * 10} m`;
+  return `${(metres / 1000).toFixed(metres < 10000 ? 1 : 0)} km`;
+}
+
+/** Lower case without accents, for searching as people type. */
+export function fold(text) {
+  return String(text ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+}
+
+/** Every word of the query appears in the text: "an bi" finds "Anna Bianchi". */
+export function matches(text, query) {
+  const q = fold(query).split(/\s+/).filter(Boolean);
+  if (!q.length) return true;
+  const t = fold(text);
+  return q.every((word) => t.includes(word));
+}
+
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+const byName = (a, b) => collator.compare(a.name, b.name);
+const time = (iso) => (iso ? Date.parse(iso) || 0 : -Infinity);
+
+/** Names and venues A→Z, the rest biggest or newest first. */
+export function defaultOrder(key) {
+  return key === 'name' || key === 'venue' ? 'asc' : 'desc';
+}
+
+const studentKeys = {
+  name: byName,
+  joined: (a, b) => collator.compare(a.joined_on || '', b.joined_on || ''),
+  attended: (a, b) => (a.sessions_attended || 0) - (b.sessions_attended || 0),
+  last_seen: (a, b) => time(a.last_seen) - time(b.last_seen),
+};
+
+/** Students sorted by name | joined | attended | last_seen, asc or desc; ties by name, A→Z. */
+export function sortStudents(students, key = 'name', order = 'asc') {
+  const compare = studentKeys[key] || byName;
+  const sign = order === 'desc' ? -1 : 1;
+  return [...students].sort((a, b) => sign * compare(a, b) || byName(a, b));
+}
+
+/** By query (name, type, notes) and active filter ('all' | 'true' | 'false'). */
+export function filterStudents(students, query = '', active = 'all') {
+  return students.filter((s) => (active === 'all' || String(!!s.active) === active)
+    && matches(`${s.name} ${s.type_name || ''} ${s.notes || ''}`, query));
+}
+
+const sessionKeys = {
+  date: (a, b) => time(a.started_at) - time(b.started_at),
+  venue: (a, b) => collator.compare(a.venue?.name || '', b.venue?.name || ''),
+  attendance: (a, b) => (a.attendance || 0) - (b.attendance || 0),
+  duration: (a, b) => (a.duration_seconds || 0) - (b.duration_seconds || 0),
+};
+
+/** Sessions sorted by date | venue | attendance | duration; ties newest first. */
+export function sortSessions(sessions, key = 'date', order = 'desc') {
+  const compare = sessionKeys[key] || sessionKeys.date;
+  const sign = order === 'asc' ? 1 : -1;
+  return [...sessions].sort((a, b) => sign * compare(a, b) || sessionKeys.date(b, a));
+}
+
+/** "Repeat last time": the venue's regulars, most often first, ticked if they came last time; then the rest of last time's active students. */
+export function proposeRegulars(regulars, lastAttendees = [], activeStudents = null) {
+  const active = activeStudents ? new Map(activeStudents.map((s) => [s.id, s])) : null;
+  const came = new Set(lastAttendees.map((a) => a.id).filter(Boolean));
+  const seen = new Set();
+  const out = [];
+  for (const r of [...regulars].sort((a, b) => (b.times || 0) - (a.times || 0))) {
+    if (seen.has(r.id) || (active && !active.has(r.id))) continue;
+    seen.add(r.id);
+    out.push({ id: r.id, name: r.name, times: r.times || 0, checked: came.has(r.id) });
+  }
+  for (const a of lastAttendees) {
+    if (!a.id || seen.has(a.id) || (active && !active.has(a.id))) continue;
+    seen.add(a.id);
+    out.push({ id: a.id, name: active ? active.get(a.id).name : a.name, times: 0, checked: true });
+  }
+  return out;
+}
+
+/** Active students not yet attending, the venue's regulars first. */
+export function pickerStudents(students, attendeeIds, regulars = []) {
+  const here = new Set(attendeeIds);
+  const times = new Map(regulars.map((r) => [r.id, r.times || 0]));
+  return students
+    .filter((s) => s.active && !here.has(s.id))
+    .sort((a, b) => (times.get(b.id) || 0) - (times.get(a.id) || 0) || byName(a, b));
+}
+
+/** A round axis top ≥ value: 1, 2, 5 or 10 × 10ⁿ. */
+export function niceMax(value) {
+  const v = Math.max(1, Number(value) || 0);
+  const power = 10 ** Math.floor(Math.log10(v));
+  for (const step of [1, 2, 5, 10]) if (step * power >= v) return step * power;
+  return 10 * power;
+}
+
+/** A bar's length in px; any value above 0 shows. */
+export function barLength(value, max, width) {
+  if (!(value > 0) || !(max > 0)) return 0;
+  return Math.max(2, Math.round((Math.min(value, max) / max) * width * 10) / 10);
+}
+
+/** The last `count` months up to `latest` ("YYYY-MM"), oldest first, gaps as zeros. */
+export function fillMonths(months, latest, count = 12) {
+  const byMonth = new Map(months.map((m) => [m.month, m]));
+  let [y, m] = latest.split('-').map(Number);
+  const out = [];
+  for (let i = 0; i < count; i += 1) {
+    const key = `${y}-${pad(m)}`;
+    out.unshift(byMonth.get(key) || { month: key, sessions: 0, attendance: 0 });
+    m -= 1;
+    if (m === 0) { m = 12; y -= 1; }
+  }
+  return out;
+}
+
+/** A long press: fires once `duration` ms after down(); an earlier up() is a short press. Times in ms. */
+export function createLongPress(duration = 600) {
+  let start = null;
+  let fired = false;
+  return {
+    get pressing() { return start !== null; },
+    down(t) { start = t; fired = false; },
+    progress(t) { return start === null ? 0 : Math.min(1, Math.max(0, (t - start) / duration)); },
+    due(t) {
+      if (start === null || fired || t - start < duration) return false;
+      fired = true;
+      return true;
+    },
+    up(t) {
+      if (start === null) return 'none';
+      const long = fired || t - start >= duration;
+      start = null;
+      fired = false;
+      return long ? 'long' : 'short';
+    },
+    cancel() { start = null; fired = false; },
+  };
+}
+
+/** ISO instant → datetime-local value, in this device's time zone. */
+export function toLocalInput(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** datetime-local value → ISO 8601 UTC; nonsense → null. */
+export function fromLocalInput(value) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(String(value || ''));
+  if (!m) return null;
+  const d = new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] || 0));
+  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Today's date here as "YYYY-MM-DD". */
+export function localDate(now = new Date()) {
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** `fn` once, `ms` after the last call; flush() runs it now, cancel() drops it. */
+export function debounce(fn, ms) {
+  let timer = null;
+  let args = null;
+  const run = () => {
+    const a = args;
+    timer = null;
+    args = null;
+    return fn(...a);
+  };
+  const debounced = (...a) => {
+    args = a;
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
+  debounced.flush = () => {
+    if (timer === null) return undefined;
+    clearTimeout(timer);
+    return run();
+  };
+  debounced.cancel = () => { clearTimeout(timer); timer = null; args = null; };
+  debounced.pending = () => timer !== null;
+  return debounced;
+}
+
+export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

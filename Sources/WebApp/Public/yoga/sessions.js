@@ -1,0 +1,266 @@
+// YogiYogini, Sessions tab: past classes (sortable), a session's details and corrections, statistics, settings.
+import { toast } from '../js/api.js';
+import { $, txt, show, err, make, say, busy, formatDate, formatTime, formatDay, formatMonth, confirmDialog } from './dom.js';
+import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
+import {
+  sortSessions, defaultOrder, formatDuration, plural, toLocalInput, fromLocalInput, parseTemperature,
+  fillMonths, localDate,
+} from './logic.js';
+import { barChart } from './charts.js';
+
+const view = { sort: 'date', order: 'desc' };
+const ORDER = {
+  date: ['Oldest first', 'Newest first'], venue: ['A to Z', 'Z to A'],
+  attendance: ['Fewest first', 'Most first'], duration: ['Shortest first', 'Longest first'],
+};
+let current = null; // the session on the detail view
+
+const sessionPath = (id) => `/sessions/${encodeURIComponent(id)}`;
+const degrees = (c) => temperature(c) || 'not recorded';
+
+// ---------- The list ----------
+
+export async function showList() {
+  try {
+    await loadSessions(true);
+  } catch (error) {
+    txt('session-count', `Could not load the sessions: ${error.message}`);
+    return;
+  }
+  renderList();
+}
+
+function renderList() {
+  if (!state.sessions) return;
+  const list = sortSessions(state.sessions, view.sort, view.order);
+  txt('session-order', ORDER[view.sort][view.order === 'asc' ? 0 : 1]);
+  $('session-list').replaceChildren(...list.map((s) => make('li', {},
+    make('a', { className: 'yg-item', href: `#session/${encodeURIComponent(s.id)}`, dataset: { id: s.id } },
+      make('span', { className: 'yg-item-title', text: s.venue.name }),
+      make('span', { className: 'yg-item-meta', text: `${formatDate(s.started_at)} · ${formatTime(s.started_at)}–${formatTime(s.ended_at)}` }),
+      make('span', { className: 'yg-item-meta', text: [plural(s.attendance, 'student'), formatDuration(s.duration_seconds), temperature(s.temperature_c)].filter(Boolean).join(' · ') })))));
+  txt('session-count', plural(list.length, 'session'));
+  $('session-empty').hidden = list.length > 0;
+}
+
+// ---------- One session ----------
+
+export async function showDetail(id) {
+  current = null;
+  txt('session-heading', 'Session');
+  show('session-loading', true);
+  txt('session-loading', 'Loading…');
+  show('session-show', false);
+  show('session-form', false);
+  try {
+    current = await call('GET', sessionPath(id));
+  } catch (error) {
+    txt('session-loading', error.status === 404 ? 'This session does not exist (any more).' : error.message);
+    return;
+  }
+  renderDetail();
+  $('session-heading').focus();
+}
+
+function renderDetail() {
+  const s = current;
+  show('session-loading', false);
+  show('session-show', true);
+  show('session-form', false);
+  txt('session-heading', s.venue.name);
+  txt('session-address', s.venue.address || '');
+  txt('session-date', formatDate(s.started_at));
+  txt('session-start', formatTime(s.started_at));
+  txt('session-end', formatTime(s.ended_at));
+  txt('session-duration', formatDuration(s.duration_seconds));
+  txt('session-temp', degrees(s.temperature_c));
+  txt('session-attendance', plural(s.attendance, 'student'));
+  $('session-attendees').replaceChildren(...s.attendees.map((a) => make('li', {}, a.name,
+    a.id ? null : make('span', { className: 'yg-muted', text: ' (no longer on the roster)' }))));
+  if (!s.attendees.length) $('session-attendees').append(make('li', { className: 'yg-muted', text: 'Nobody was recorded.' }));
+  txt('session-notes', s.notes || 'No notes.');
+}
+
+async function openEdit() {
+  const s = current;
+  let roster = [];
+  try {
+    roster = await loadStudents();
+  } catch (error) {
+    toast(error.message);
+    return;
+  }
+  const here = new Set(s.attendees.map((a) => a.id).filter(Boolean));
+  $('edit-start').value = toLocalInput(s.started_at);
+  $('edit-end').value = toLocalInput(s.ended_at);
+  const unit = state.settings.temperature_unit;
+  txt('edit-temp-unit', unit === 'fahrenheit' ? '°F' : '°C');
+  $('edit-temp').value = (temperature(s.temperature_c) || '').replace(/ °[CF]$/, '');
+  $('edit-temp').dataset.original = $('edit-temp').value;
+  const people = [...roster].sort((a, b) => Number(here.has(b.id)) - Number(here.has(a.id)) || Number(b.active) - Number(a.active));
+  $('edit-attendees').replaceChildren(...people.map((p) => make('li', {},
+    make('label', { className: 'yg-check' },
+      make('input', { type: 'checkbox', value: p.id, checked: here.has(p.id) }),
+      make('span', {}, p.name, p.active ? null : make('span', { className: 'yg-muted', text: ' (not active)' }))))));
+  const former = s.attendees.filter((a) => !a.id).map((a) => a.name);
+  show('edit-former', former.length);
+  txt('edit-former', `Also attending, no longer on the roster: ${former.join(', ')}.`);
+  $('edit-notes').value = s.notes || '';
+  err('session-error');
+  show('session-show', false);
+  show('session-form', true);
+  $('edit-start').focus();
+}
+
+async function saveEdit(event) {
+  event.preventDefault();
+  const s = current;
+  const start = $('edit-start').value === toLocalInput(s.started_at) ? s.started_at : fromLocalInput($('edit-start').value);
+  const end = $('edit-end').value === toLocalInput(s.ended_at) ? s.ended_at : fromLocalInput($('edit-end').value);
+  const typed = $('edit-temp').value;
+  const celsius = typed === $('edit-temp').dataset.original ? s.temperature_c : parseTemperature(typed, state.settings.temperature_unit);
+  const problem = !start || !end ? 'Give the start and the end.'
+    : Date.parse(end) <= Date.parse(start) ? 'The end must come after the start.'
+      : celsius === undefined ? 'The temperature must be a number.' : '';
+  if (problem) {
+    err('session-error', new Error(problem));
+    return;
+  }
+  const body = {
+    started_at: start, ended_at: end, notes: $('edit-notes').value, temperature_c: celsius ?? null,
+    attendees: [...$('edit-attendees').querySelectorAll('input:checked')].map((i) => i.value),
+  };
+  await busy($('session-save'), async () => {
+    try {
+      current = await call('PUT', sessionPath(s.id), body);
+      changed();
+      renderDetail();
+      say('Session saved');
+      $('session-edit').focus();
+    } catch (error) {
+      err('session-error', error);
+    }
+  });
+}
+
+async function deleteSession() {
+  const s = current;
+  const sure = await confirmDialog({
+    title: 'Delete this session?',
+    text: `${s.venue.name}, ${formatDate(s.started_at)}, ${plural(s.attendance, 'student')}. This cannot be undone.`,
+  });
+  if (!sure) return;
+  try {
+    await call('DELETE', sessionPath(s.id));
+    toast('Session deleted');
+    changed();
+    location.hash = '#sessions';
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+function changed() {
+  emit('sessions');
+  studentsChanged();
+}
+
+// ---------- Statistics ----------
+
+export async function showStats() {
+  show('stats-loading', true);
+  txt('stats-loading', 'Loading…');
+  let stats;
+  try {
+    stats = await call('GET', '/stats');
+  } catch (error) {
+    txt('stats-loading', `Could not load the statistics: ${error.message}`);
+    return;
+  }
+  show('stats-loading', false);
+  show('stats-body', true);
+  const weeks = stats.slipping_weeks;
+  txt('slipping-intro', `Active students not seen for ${plural(weeks, 'week')} or more.`);
+  $('slipping-list').replaceChildren(...stats.slipping.map((s) => make('li', {}, s.name, make('span', {
+    className: 'yg-muted',
+    text: s.last_seen ? ` · last seen ${formatDay(s.last_seen)}${s.weeks_absent !== null ? ` (${plural(s.weeks_absent, 'week')} ago)` : ''}` : ' · has not come to a class yet',
+  }))));
+  if (!stats.slipping.length) $('slipping-list').append(make('li', { className: 'yg-muted', text: 'Nobody: everyone came recently.' }));
+
+  const students = [...stats.students].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
+  chart('chart-students', 'Sessions per student', students.filter((s) => s.total > 0).map((s) => ({ label: s.name, value: s.total, text: String(s.total) })));
+  $('stats-students').tBodies[0].replaceChildren(...students.map((s) => make('tr', {},
+    make('th', { scope: 'row' }, s.name, s.active ? null : make('span', { className: 'yg-muted', text: ' (not active)' })),
+    make('td', { text: String(s.sessions_30d) }), make('td', { text: String(s.sessions_90d) }),
+    make('td', { text: String(s.total) }), make('td', { text: formatDay(s.last_seen) }))));
+
+  chart('chart-venues', 'Sessions per venue', stats.venues.map((v) => ({
+    label: v.name, value: v.sessions,
+    text: `${v.sessions} · ${(Math.round(v.average_attendance * 10) / 10).toLocaleString()} avg`,
+  })));
+  const months = fillMonths(stats.months, localDate().slice(0, 7), 12);
+  while (months.length && !months[0].sessions) months.shift();
+  chart('chart-months', 'Attendance per month', months.map((m) => ({
+    label: formatMonth(m.month), value: m.attendance, text: `${m.attendance} · ${plural(m.sessions, 'class', 'classes')}`,
+  })));
+}
+
+function chart(id, title, rows) {
+  const box = $(id);
+  box.replaceChildren(rows.length ? barChart(rows, { width: box.clientWidth || 320, title })
+    : make('p', { className: 'yg-muted', text: 'Nothing yet: saved classes show up here.' }));
+}
+
+// ---------- Settings ----------
+
+export function showSettings() {
+  const { temperature_unit: unit, slipping_weeks: weeks } = state.settings;
+  $(unit === 'fahrenheit' ? 'unit-fahrenheit' : 'unit-celsius').checked = true;
+  $('slipping-weeks').value = weeks;
+  txt('settings-state', '');
+  err('settings-error');
+}
+
+async function saveSettings(event) {
+  if (event) event.preventDefault();
+  const weeks = Number($('slipping-weeks').value);
+  if (!Number.isInteger(weeks) || weeks < 1 || weeks > 52) {
+    err('settings-error', new Error('Choose from 1 to 52 weeks.'));
+    return;
+  }
+  err('settings-error');
+  txt('settings-state', 'Saving…');
+  try {
+    state.settings = await call('PUT', '/settings', {
+      temperature_unit: $('unit-fahrenheit').checked ? 'fahrenheit' : 'celsius', slipping_weeks: weeks,
+    });
+    txt('settings-state', 'Saved');
+    emit('settings');
+  } catch (error) {
+    txt('settings-state', '');
+    err('settings-error', error);
+  }
+}
+
+export function init() {
+  $('session-sort').addEventListener('change', () => {
+    view.sort = $('session-sort').value;
+    view.order = defaultOrder(view.sort);
+    renderList();
+  });
+  $('session-order').addEventListener('click', () => {
+    view.order = view.order === 'asc' ? 'desc' : 'asc';
+    renderList();
+  });
+  $('session-edit').addEventListener('click', openEdit);
+  $('session-delete').addEventListener('click', deleteSession);
+  $('session-form').addEventListener('submit', saveEdit);
+  $('session-cancel').addEventListener('click', () => { renderDetail(); $('session-edit').focus(); });
+  $('settings-form').addEventListener('submit', saveSettings);
+  $('settings-form').addEventListener('change', () => saveSettings());
+  on('sessions', () => { if (!$('view-sessions').hidden) showList(); });
+  on('settings', () => {
+    if (!$('view-sessions').hidden) renderList();
+    if (current && !$('session-show').hidden) renderDetail();
+  });
+}

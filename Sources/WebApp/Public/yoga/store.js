@@ -1,0 +1,51 @@
+// YogiYogini: the API, the data the tabs share, and change notices between them.
+import { api } from '../js/api.js';
+import { formatTemperature } from './logic.js';
+
+export const API = '/api/v1/yoga';
+export const call = (method, path, body) => api(method, API + path, body);
+
+export const state = {
+  settings: { temperature_unit: 'celsius', slipping_weeks: 3 },
+  students: null, // the whole roster, once loaded
+  types: null,
+  sessions: null, // newest first, once loaded
+};
+
+const listeners = new Map();
+export function on(name, fn) {
+  if (!listeners.has(name)) listeners.set(name, []);
+  listeners.get(name).push(fn);
+}
+/** Tells the tabs that something changed ('students', 'types', 'sessions', 'settings', 'class'). */
+export function emit(name, data) {
+  for (const fn of listeners.get(name) || []) fn(data);
+}
+
+export const temperature = (celsius) => formatTemperature(celsius, state.settings.temperature_unit);
+
+export async function loadStudents(force = false) {
+  if (!state.students || force) {
+    const body = await call('GET', '/students?active=all&sort=name&order=asc');
+    state.students = body.students;
+  }
+  return state.students;
+}
+
+export async function loadTypes(force = false) {
+  if (!state.types || force) state.types = (await call('GET', '/student-types')).types;
+  return state.types;
+}
+
+export async function loadSessions(force = false) {
+  if (!state.sessions || force) state.sessions = (await call('GET', '/sessions?sort=date&order=desc')).sessions;
+  return state.sessions;
+}
+on('sessions', () => { state.sessions = null; });
+
+/** Reloads the roster (and types) after a change and tells every tab. */
+export function studentsChanged() {
+  state.students = null;
+  state.types = null;
+  emit('students');
+}

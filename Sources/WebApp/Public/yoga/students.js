@@ -1,0 +1,205 @@
+// YogiYogini, Students tab: the roster (search as you type, sort, filter), a student's form, and types.
+import { toast } from '../js/api.js';
+import { $, txt, show as reveal, err, make, say, busy, formatDay, confirmDialog } from './dom.js';
+import { call, state, on, loadStudents, loadTypes, studentsChanged } from './store.js';
+import { sortStudents, filterStudents, defaultOrder, localDate, plural } from './logic.js';
+
+const view = { sort: 'name', order: 'asc' };
+const ORDER = {
+  name: ['A to Z', 'Z to A'], joined: ['Earliest first', 'Latest first'],
+  attended: ['Fewest first', 'Most first'], last_seen: ['Longest ago first', 'Most recent first'],
+};
+let editing = null; // the student in the dialog, or null for a new one
+let shown = false;
+
+export async function show() {
+  shown = true;
+  try {
+    await Promise.all([loadStudents(true), loadTypes(true)]);
+  } catch (error) {
+    txt('student-count', `Could not load the roster: ${error.message}`);
+    return;
+  }
+  render();
+}
+
+function render() {
+  if (!state.students) return;
+  const list = sortStudents(filterStudents(state.students, $('student-q').value, $('student-filter').value), view.sort, view.order);
+  txt('student-order', ORDER[view.sort][view.order === 'asc' ? 0 : 1]);
+  $('student-list').replaceChildren(...list.map((s) => make('li', {},
+    make('button', { type: 'button', className: 'yg-item', dataset: { id: s.id }, onclick: () => openStudent(s) },
+      make('span', { className: 'yg-item-title' }, s.name,
+        s.type_name ? make('span', { className: 'badge', text: s.type_name }) : null,
+        s.active ? null : make('span', { className: 'badge yg-off', text: 'not active' })),
+      make('span', { className: 'yg-item-meta', text: `${plural(s.sessions_attended, 'session')} · last seen ${formatDay(s.last_seen)} · joined ${formatDay(s.joined_on)}` })))));
+  const total = state.students.length;
+  txt('student-count', list.length === total ? plural(total, 'student') : `${list.length} of ${plural(total, 'student')}`);
+  $('student-empty').hidden = list.length > 0;
+  txt('student-empty', total ? 'Nobody matches.' : 'No students yet. Add the people who come to your classes.');
+}
+
+// ---------- A student's form ----------
+
+function fillTypes(selected) {
+  $('student-type').replaceChildren(make('option', { value: '', text: 'No type' }),
+    ...(state.types || []).map((t) => make('option', { value: t.id, text: t.name, selected: t.id === selected })));
+}
+
+async function openStudent(student) {
+  editing = student;
+  try { await loadTypes(); } catch { /* the form still works without types */ }
+  txt('student-title', student ? student.name : 'New student');
+  $('student-name').value = student ? student.name : '';
+  $('student-joined').value = student ? student.joined_on : localDate();
+  $('student-active').checked = student ? student.active : true;
+  $('student-notes').value = student ? student.notes || '' : '';
+  fillTypes(student ? student.type_id : '');
+  reveal('student-delete', student);
+  reveal('student-derived', student);
+  if (student) {
+    txt('student-derived', `Sessions attended: ${student.sessions_attended} · Last seen: ${formatDay(student.last_seen)}`);
+  }
+  err('student-error');
+  $('student-dialog').showModal();
+  $('student-name').focus();
+}
+
+async function saveStudent(event) {
+  event.preventDefault();
+  const name = $('student-name').value.trim();
+  if (!name) {
+    err('student-error', new Error('A student needs a name.'));
+    $('student-name').focus();
+    return;
+  }
+  const body = {
+    name, joined_on: $('student-joined').value || localDate(), active: $('student-active').checked,
+    type_id: $('student-type').value || null, notes: $('student-notes').value,
+  };
+  await busy($('student-save'), async () => {
+    try {
+      const saved = editing
+        ? await call('PUT', `/students/${encodeURIComponent(editing.id)}`, body)
+        : await call('POST', '/students', body);
+      $('student-dialog').close();
+      say(editing ? `${saved.name} saved` : `${saved.name} added`);
+      await refreshAll(saved.id);
+    } catch (error) {
+      err('student-error', error);
+    }
+  });
+}
+
+async function deleteStudent() {
+  const student = editing;
+  const path = `/students/${encodeURIComponent(student.id)}`;
+  const ask = () => confirmDialog({
+    title: `Delete ${student.name}?`,
+    text: `${student.name} came to ${plural(student.sessions_attended, 'session')}. Those sessions keep their head count and show the name as no longer on the roster.`,
+  });
+  $('student-dialog').close();
+  try {
+    if (student.sessions_attended > 0) {
+      if (!(await ask())) return refreshAll(student.id);
+      await call('DELETE', `${path}?confirm=1`);
+    } else {
+      try {
+        await call('DELETE', path);
+      } catch (error) {
+        if (error.code !== 'student_has_sessions' || !(await ask())) throw error;
+        await call('DELETE', `${path}?confirm=1`);
+      }
+    }
+    toast(`${student.name} deleted`);
+    await refreshAll();
+  } catch (error) {
+    if (error.code !== 'student_has_sessions') toast(error.message);
+  }
+}
+
+async function refreshAll(focusID) {
+  studentsChanged();
+  await show();
+  const target = focusID && $('student-list').querySelector(`[data-id="${CSS.escape(focusID)}"]`);
+  (target || $('student-add')).focus();
+}
+
+// ---------- Student types ----------
+
+async function openTypes() {
+  err('types-error');
+  $('types-dialog').showModal();
+  await renderTypes(true);
+  $('type-name').focus();
+}
+
+async function renderTypes(force) {
+  try {
+    await loadTypes(force);
+  } catch (error) {
+    err('types-error', error);
+    return;
+  }
+  $('types-list').replaceChildren(...state.types.map((t) => {
+    const input = make('input', { value: t.name, maxlength: '100', 'aria-label': `Name of the type ${t.name}`, autocomplete: 'off' });
+    return make('li', { className: 'yg-type' },
+      input,
+      make('span', { className: 'yg-muted', text: plural(t.student_count, 'student') }),
+      make('button', { type: 'button', className: 'button', onclick: (e) => typeChange(e.currentTarget, 'PUT', t, { name: input.value.trim() }) }, 'Rename'),
+      make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the type ${t.name}`, onclick: (e) => deleteType(t, e.currentTarget) }, 'Delete'));
+  }));
+}
+
+async function typeChange(button, method, type, body) {
+  err('types-error');
+  await busy(button, async () => {
+    try {
+      await call(method, type ? `/student-types/${encodeURIComponent(type.id)}` : '/student-types', body);
+      say(method === 'POST' ? `Type ${body.name} added` : method === 'PUT' ? `Renamed to ${body.name}` : `Type ${type.name} deleted`);
+      studentsChanged();
+      await renderTypes(true);
+    } catch (error) {
+      err('types-error', error);
+    }
+  });
+}
+
+async function deleteType(type, button) {
+  if (type.student_count > 0 && !(await confirmDialog({
+    title: `Delete the type ${type.name}?`,
+    text: `${plural(type.student_count, 'student')} of this type will have no type.`,
+  }))) return;
+  await typeChange(button, 'DELETE', type);
+  $('type-name').focus();
+}
+
+export function init() {
+  $('student-q').addEventListener('input', render);
+  $('student-filter').addEventListener('change', render);
+  $('student-sort').addEventListener('change', () => {
+    view.sort = $('student-sort').value;
+    view.order = defaultOrder(view.sort);
+    render();
+  });
+  $('student-order').addEventListener('click', () => {
+    view.order = view.order === 'asc' ? 'desc' : 'asc';
+    render();
+  });
+  $('student-add').addEventListener('click', () => openStudent(null));
+  $('student-form').addEventListener('submit', saveStudent);
+  $('student-cancel').addEventListener('click', () => $('student-dialog').close());
+  $('student-delete').addEventListener('click', deleteStudent);
+  $('types-open').addEventListener('click', openTypes);
+  $('types-done').addEventListener('click', () => $('types-dialog').close());
+  $('type-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = $('type-name').value.trim();
+    if (!name) return;
+    typeChange(event.submitter || $('type-form').querySelector('button'), 'POST', null, { name }).then(() => {
+      if (!$('types-error').textContent) $('type-name').value = '';
+    });
+  });
+  $('types-dialog').addEventListener('close', () => { if (shown) show(); });
+  on('students', () => { if (!$('view-students').hidden) show(); });
+}
