@@ -8,10 +8,14 @@ public enum GeoNamesData {
         public let city: City
         /// Normalized, without duplicates, the name's own first.
         public let searchKeys: [String]
+        /// Each key's name as written ("Firenze" for "firenze"), to show which name a search matched.
+        public let spellings: [String]
 
-        public init(city: City, searchKeys: [String]) {
+        public init(city: City, searchKeys: [String], spellings: [String]) {
+            precondition(searchKeys.count == spellings.count)
             self.city = city
             self.searchKeys = searchKeys
+            self.spellings = spellings
         }
     }
 
@@ -58,12 +62,13 @@ public enum GeoNamesData {
             guard GeoMath.isValid(latitude: entry.latitude, longitude: entry.longitude), entry.geonameid > 0 else { return nil }
             let name = entry.name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { return nil }
-            let keys = SearchKey.keys(name: name, alternateNames: entry.alternatenames ?? [])
+            // Tabs separate the stored names, so none may hold one.
+            let named = SearchKey.keyedNames(name: name, alternateNames: (entry.alternatenames ?? []).map { $0.replacingOccurrences(of: "\t", with: " ") })
             let city = City(
                 geonameid: entry.geonameid, name: name, countryCode: entry.countrycode.uppercased(), admin1Code: entry.admin1code ?? "",
                 latitude: entry.latitude, longitude: entry.longitude, population: max(0, entry.population ?? 0), timezone: entry.timezone ?? ""
             )
-            return ImportedCity(city: city, searchKeys: keys)
+            return ImportedCity(city: city, searchKeys: named.keys, spellings: named.spellings)
         }
     }
 

@@ -33,14 +33,27 @@ public enum SearchKey {
 
     /// A city's keys: its own name's first, then each distinct alternate name's.
     public static func keys(name: String, alternateNames: [String]) -> [String] {
+        keyedNames(name: name, alternateNames: alternateNames).keys
+    }
+
+    /// The keys with, for each, the name as written that gave it (the first one, when several fold alike).
+    public static func keyedNames(name: String, alternateNames: [String]) -> (keys: [String], spellings: [String]) {
         let own = normalize(name)
         var seen: Set<String> = [own]
-        var keys = [own]
+        var keys = [own], spellings = [name]
         for alternate in alternateNames {
             let key = normalize(alternate)
-            if !key.isEmpty, key.count <= 100, seen.insert(key).inserted { keys.append(key) }
+            if !key.isEmpty, key.count <= 100, seen.insert(key).inserted {
+                keys.append(key)
+                spellings.append(alternate)
+            }
         }
-        return keys
+        return (keys, spellings)
+    }
+
+    /// Which of a city's spellings a match on `key` (a key or a word tail of one) came from.
+    public static func spelling(matching key: String, keys: [String], spellings: [String]) -> String? {
+        zip(keys, spellings).first { $0.0 == key || $0.0.hasSuffix(" " + key) }?.1
     }
 
     /// The key and every tail of it that starts a word: "san jose del monte" → also "jose del monte",

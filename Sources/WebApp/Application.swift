@@ -87,13 +87,14 @@ public func buildRouter(
     PoetryPagesController(pages: pages, poems: poems).addRoutes(to: router)
 
     // City Roulette
-    let cityStore = CityCatalogStore(repository: CityRepository(database: database.sql), logger: logger)
+    let cityRepository = CityRepository(database: database.sql)
+    let cityStore = CityCatalogStore(repository: cityRepository, logger: logger)
     await cityStore.warmUp()
     let cityCollection = CityCollectionRepository(database: database.sql)
     let surpriseHistory = SurpriseHistoryRepository(database: database.sql)
     // One weather cache for City Roulette and YogiYogini.
     let weather = WeatherCache(provider: makeWeatherProvider(configuration.weather))
-    CitiesAPIController(store: cityStore, collection: cityCollection, history: surpriseHistory, weather: weather).addRoutes(to: api)
+    CitiesAPIController(store: cityStore, cities: cityRepository, collection: cityCollection, history: surpriseHistory, weather: weather).addRoutes(to: api)
     CityCollectionAPIController(store: cityStore, collection: cityCollection).addRoutes(to: api)
     CitiesPagesController(pages: pages, store: cityStore, collection: cityCollection).addRoutes(to: router)
 

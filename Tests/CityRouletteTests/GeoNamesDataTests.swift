@@ -15,6 +15,8 @@ import Testing
         #expect(cities.map(\.city.geonameid) == [2, 3])
         #expect(cities[0].city.countryCode == "AD")
         #expect(cities[0].searchKeys == ["sant julia de loria", "san julia de loria", "сант жулиа"])
+        #expect(cities[0].spellings == ["Sant Julià de Lòria", "San Julia de Loria", "Сант Жулиа"])
+        #expect(SearchKey.spelling(matching: "loria", keys: cities[0].searchKeys, spellings: cities[0].spellings) == "Sant Julià de Lòria")
         #expect(cities[1].city.population == 0)
     }
 

@@ -52,7 +52,7 @@ public enum TestCities {
                 geonameid: 900_001 + index, name: "Village \(index + 1)", countryCode: "IT", admin1Code: "16",
                 latitude: 43.5, longitude: 12 + Double(index) * 0.01, population: 1000 + index, timezone: "Europe/Rome"
             )
-            return GeoNamesData.ImportedCity(city: city, searchKeys: SearchKey.keys(name: city.name, alternateNames: []))
+            return GeoNamesData.ImportedCity(city: city, searchKeys: [SearchKey.normalize(city.name)], spellings: [city.name])
         }
     }
 

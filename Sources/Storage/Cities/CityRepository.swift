@@ -33,20 +33,21 @@ public struct CityRepository: Sendable {
             for start in stride(from: 0, to: cities.count, by: Self.batchSize) {
                 let batch = cities[start..<min(start + Self.batchSize, cities.count)]
                 var insert = db.insert(into: "cities").columns(
-                    "geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys", "import_id"
+                    "geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys", "spellings", "import_id"
                 )
                 for item in batch {
                     let city = item.city
                     insert = insert.values(
                         SQLBind(city.geonameid), SQLBind(city.name), SQLBind(city.countryCode), SQLBind(city.admin1Code),
                         SQLBind(city.latitude), SQLBind(city.longitude), SQLBind(city.population), SQLBind(city.timezone),
-                        SQLBind(item.searchKeys.joined(separator: "\t")), SQLBind(importID)
+                        SQLBind(item.searchKeys.joined(separator: "\t")), SQLBind(item.spellings.joined(separator: "\t")), SQLBind(importID)
                     )
                 }
                 try await insert.onConflict(with: ["geonameid"]) { update in
                     update.set(excludedValueOf: "name").set(excludedValueOf: "country_code").set(excludedValueOf: "admin1_code")
                         .set(excludedValueOf: "latitude").set(excludedValueOf: "longitude").set(excludedValueOf: "population")
-                        .set(excludedValueOf: "timezone").set(excludedValueOf: "search_keys").set(excludedValueOf: "import_id")
+                        .set(excludedValueOf: "timezone").set(excludedValueOf: "search_keys").set(excludedValueOf: "spellings")
+                        .set(excludedValueOf: "import_id")
                 }.run()
                 written += batch.count
                 progress(written, cities.count)
@@ -108,6 +109,21 @@ public struct CityRepository: Sendable {
             after = last.geonameid
         }
         return (cities, keys)
+    }
+
+    /// For a few cities, which of their names as written gave each matched key (see `SearchKey.spelling`).
+    public func spellings(matching keys: [Int: String]) async throws -> [Int: String] {
+        guard !keys.isEmpty else { return [:] }
+        let rows = try await database.select().columns("geonameid", "search_keys", "spellings").from("cities")
+            .where("geonameid", .in, SQLBind.group(Array(keys.keys))).all()
+        var result: [Int: String] = [:]
+        for row in rows {
+            let id = try row.decode(column: "geonameid", as: Int.self)
+            let stored = try row.decode(column: "search_keys", as: String.self).split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let spellings = try row.decode(column: "spellings", as: String.self).split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if let key = keys[id], let spelling = SearchKey.spelling(matching: key, keys: stored, spellings: spellings) { result[id] = spelling }
+        }
+        return result
     }
 
     public func allCountries() async throws -> [Country] {

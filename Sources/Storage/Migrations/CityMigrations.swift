@@ -16,6 +16,8 @@ enum CityMigrations {
                 // Normalized names joined by tabs, the own name first (see CityRoulette.SearchKey): the name index is
                 // built from them at start without normalizing a million names again.
                 .column("search_keys", type: .text, .notNull)
+                // The same names as written, tab-joined in the same order: read only to show which name matched.
+                .column("spellings", type: .text, .notNull)
                 // Which import last wrote the row, so an import can drop the cities its data set no longer has.
                 .column("import_id", type: .bigint, .notNull)
                 .run()

@@ -8,6 +8,7 @@ import Weather
 /// countries, and the world's cities as map dots.
 struct CitiesAPIController {
     let store: CityCatalogStore
+    let cities: CityRepository
     let collection: CityCollectionRepository
     let history: SurpriseHistoryRepository
     let weather: WeatherCache
@@ -90,9 +91,13 @@ struct CitiesAPIController {
         guard let query = request.queryString("q") else { throw CityError.invalidQuery("Type part of a city's name (q=…).") }
         let limit = try request.queryInt("limit") ?? 20
         let catalog = try await store.catalog()
-        let results = try catalog.search(query, limit: limit).map { result in
+        let found = try catalog.search(query, limit: limit)
+        // The index holds folded keys ("firenze"); show the name as written ("Firenze").
+        let matched = Dictionary(found.compactMap { result in result.matchedName.map { (result.city.geonameid, $0) } }, uniquingKeysWith: { first, _ in first })
+        let spellings = try await cities.spellings(matching: matched)
+        let results = found.map { result in
             var json = CityJSON(result.city, catalog: catalog)
-            json.matched_name = .some(result.matchedName)
+            json.matched_name = .some(result.matchedName.map { spellings[result.city.geonameid] ?? $0 })
             return json
         }
         return JSONResponse.make(CitiesAnswer(cities: results))
