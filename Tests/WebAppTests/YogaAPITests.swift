@@ -102,7 +102,8 @@ import WebApp
                 (.post, "/api/v1/yoga/students", ["name": "  "], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/students", ["name": "Cy", "joined_on": "22/11/2026"], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/students", ["name": "Cy", "type_id": "nope"], .notFound, "not_found"),
-                (.put, "/api/v1/yoga/students/\(ana)", ["name": "Ana", "joined_on": "2026-02-30"], .unprocessableContent, "validation_failed"),
+                (.put, "/api/v1/yoga/students/\(ana)", ["name": "Ana", "joined_on": "2026-02-30", "active": true], .unprocessableContent, "validation_failed"),
+                (.put, "/api/v1/yoga/students/\(ana)", ["name": "Ana"], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/student-types", ["name": ""], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/class/end", ["action": "save"], .notFound, "no_class"),
                 (.patch, "/api/v1/yoga/class", ["add": [ana]], .notFound, "no_class"),
@@ -152,7 +153,7 @@ import WebApp
             _ = try await send(client, .post, "/api/v1/yoga/class", owner, ["venue_id": venue, "attendees": [ana]])
             let session = try #require(((try await send(client, .post, "/api/v1/yoga/class/end", owner, ["action": "save"]).json())["session"] as? [String: Any])?["id"] as? String)
             let attempts: [(HTTPRequest.Method, String, [String: Any]?)] = [
-                (.get, "/api/v1/yoga/students/\(ana)", nil), (.put, "/api/v1/yoga/students/\(ana)", ["name": "Mine"]),
+                (.get, "/api/v1/yoga/students/\(ana)", nil), (.put, "/api/v1/yoga/students/\(ana)", ["name": "Mine", "joined_on": "2026-01-01", "active": true]),
                 (.delete, "/api/v1/yoga/students/\(ana)?confirm=1", nil),
                 (.put, "/api/v1/yoga/student-types/\(type)", ["name": "x"]), (.delete, "/api/v1/yoga/student-types/\(type)", nil),
                 (.put, "/api/v1/yoga/venues/\(venue)", ["name": "x", "favourite": true]), (.delete, "/api/v1/yoga/venues/\(venue)", nil),

@@ -412,3 +412,125 @@ def pytest_runtest_makereport(item, call):
     if rep.failed:
         for log_path in _server_logs:
             rep.sections.append((f"trove server output (tail of {log_path})", _read_log(log_path, 8_000)))
+
+
+# ---------- YogiYogini ----------
+
+# The fake Overpass answer: two named yoga places near YOGA_HOME (Sunrise ~15 m, Lotus ~320 m away) and
+# an unnamed one, which the server must leave out.
+YOGA_HOME = (43.77, 11.25)
+YOGA_OVERPASS = {
+    "version": 0.6,
+    "elements": [
+        {"type": "node", "id": 1001, "lat": 43.7701, "lon": 11.2501, "tags": {
+            "name": "Sunrise Yoga Loft", "sport": "yoga", "addr:street": "Via Roma", "addr:housenumber": "3", "addr:city": "Firenze"}},
+        {"type": "way", "id": 2002, "center": {"lat": 43.7720, "lon": 11.2530}, "tags": {
+            "name": "Lotus Studio", "leisure": "fitness_centre", "sport": "yoga"}},
+        {"type": "node", "id": 3003, "lat": 43.77, "lon": 11.25, "tags": {"sport": "yoga"}},
+    ],
+}
+YOGA_TEMPERATURE = 18.5
+
+
+class FakeYogaProviders:
+    """One local server standing in for Overpass (GET or POST /api/interpreter) and Open-Meteo (GET /v1/forecast).
+    `down = True` makes both answer 500 until it is set back; `requests` records (method, path) pairs."""
+
+    def __init__(self):
+        self.down = False
+        self.requests: list[tuple[str, str]] = []
+        self.lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                self._handle("GET")
+
+            def do_POST(self):  # noqa: N802
+                self._handle("POST")
+
+            def _handle(self, method: str) -> None:
+                url = urllib.parse.urlparse(self.path)
+                with fake.lock:
+                    fake.requests.append((method, url.path))
+                if method == "POST":
+                    self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if fake.down:
+                    self._answer(500, {"error": "the fake is down"})
+                elif url.path == "/api/interpreter":
+                    self._answer(200, YOGA_OVERPASS)
+                elif url.path == "/v1/forecast":
+                    query = urllib.parse.parse_qs(url.query)
+                    self._answer(200, {
+                        "latitude": float(query.get("latitude", ["0"])[0]), "longitude": float(query.get("longitude", ["0"])[0]),
+                        "timezone": "GMT", "utc_offset_seconds": 0,
+                        "current": {"time": "2026-11-22T20:15", "interval": 900, "temperature_2m": YOGA_TEMPERATURE,
+                                    "weather_code": 1, "is_day": 1},
+                        "current_units": {"temperature_2m": "°C"},
+                    })
+                else:
+                    self._answer(404, {"error": "not found"})
+
+            def _answer(self, status: int, body: dict) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def serve_args(self) -> tuple[str, ...]:
+        return ("--overpass-url", self.url, "--open-meteo-url", self.url)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def yoga_providers():
+    """The fake Overpass and Open-Meteo the yoga servers use (see FakeYogaProviders)."""
+    with FakeYogaProviders() as fake:
+        yield fake
+
+
+@pytest.fixture
+def yoga_providers_down(yoga_providers):
+    """Both fake providers answer 500 for the length of the test."""
+    yoga_providers.down = True
+    yield yoga_providers
+    yoga_providers.down = False
+
+
+@pytest.fixture(scope="session")
+def yoga_server(yoga_providers):
+    """A server of its own (fresh SQLite database) whose venues and weather come from the fakes. Yields the base URL."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-yoga-"))
+    with _running_trove(binary, workdir, workdir / "trove.sqlite", yoga_providers.serve_args()) as base:
+        yield base
+
+
+@pytest.fixture
+def yoga_restartable(yoga_providers):
+    """For restart tests: a function returning a context manager that runs `trove serve` (with the fakes) on one
+    database of this test's own; call it again after the block ends to start a new server on the same file."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-yoga-restart-"))
+
+    def start():
+        return _running_trove(binary, workdir, workdir / "trove.sqlite", yoga_providers.serve_args())
+
+    return start

@@ -97,8 +97,12 @@ struct YogaRosterAPIController {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(StudentBody.self, from: request)
         guard let profile = context.session.profile else { throw YogaError.studentNotFound }
-        guard let existing = try await roster.student(id: id, profileID: profile.id) else { throw YogaError.studentNotFound }
-        let student = try body.student(id: id, today: existing.student.joinedOn)
+        guard try await roster.student(id: id, profileID: profile.id) != nil else { throw YogaError.studentNotFound }
+        // An edit states the whole student: leaving out the date or the active flag is a mistake, not "unchanged".
+        guard let joined = body.joined_on, body.active != nil else {
+            throw YogaError.invalid("An edit needs 'name', 'joined_on' and 'active'.")
+        }
+        let student = try body.student(id: id, today: joined)
         return JSONResponse.make(StudentJSON(try await roster.updateStudent(student, profileID: profile.id)))
     }
 

@@ -2,13 +2,14 @@
 // (timer, temperature, attendees, notes) and ending it (a dialog, or a long press that saves at once).
 // The class lives on the server, so a reload, a restart or another device shows the same class.
 import { toast } from '../js/api.js';
-import { $, txt, show, err, make, say, busy, formatTime, confirmDialog } from './dom.js';
+import { $, txt, show, err, make, span, listen, click, say, busy, formatTime, confirmDialog } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
 import {
   formatClock, elapsedAt, formatDistance, formatDuration, matches, debounce, proposeRegulars,
-  pickerStudents, createLongPress, localDate, plural,
+  pickerStudents, createLongPress, plural,
 } from './logic.js';
 
+const PICK = 'Pick one of your venues or type one.';
 const PANELS = ['class-loading', 'class-idle', 'checkin-panel', 'repeat-panel', 'class-live'];
 let klass = null; // the running class, or null
 let receivedAt = 0;
@@ -27,8 +28,6 @@ const mode = (name) => PANELS.forEach((id) => show(id, id === name));
 const open = (id) => !$(id).hidden;
 const enc = encodeURIComponent;
 const here = () => `lat=${position.lat.toFixed(5)}&lon=${position.lon.toFixed(5)}`;
-
-// ---------- The class on the server ----------
 
 async function refresh() {
   try {
@@ -112,13 +111,11 @@ async function patch(body, quiet) {
   }
 }
 
-// ---------- Attendees ----------
-
 function renderAttendees() {
   $('attendee-list').replaceChildren(...klass.attendees.map((a) => make('li', { className: 'yg-row' },
-    make('span', { className: 'yg-row-main', text: a.name }),
+    span('yg-row-main', a.name),
     make('button', {
-      type: 'button', className: 'button quiet yg-x', 'aria-label': `Remove ${a.name}`,
+      className: 'button quiet yg-x', 'aria-label': `Remove ${a.name}`,
       onclick: (e) => removeAttendee(a, e.currentTarget),
     }, '×'))));
   txt('attendee-count', String(klass.attendees.length));
@@ -156,11 +153,10 @@ function renderPicker() {
   const people = pickerStudents(state.students, klass.attendees.map((a) => a.id), regulars)
     .filter((s) => matches(s.name, $('picker-q').value));
   $('picker-list').replaceChildren(...people.map((s) => make('li', {},
-    make('button', { type: 'button', className: 'yg-item', onclick: (e) => addAttendee(s, e.currentTarget) },
-      make('span', { className: 'yg-item-title', text: s.name }),
-      times.get(s.id) ? make('span', { className: 'yg-item-meta', text: `Regular here · ${plural(times.get(s.id), 'time')}` }) : null))));
+    make('button', { className: 'yg-item', onclick: (e) => addAttendee(s, e.currentTarget) },
+      span('yg-item-title', s.name),
+      times.get(s.id) ? span('yg-item-meta', `Regular here · ${plural(times.get(s.id), 'time')}`) : null))));
   show('picker-empty', !people.length);
-  txt('picker-empty', state.students.some((s) => s.active) ? 'Everyone who matches is here.' : 'Nobody on the roster yet: add someone new below.');
 }
 
 async function addAttendee(student, button) {
@@ -170,27 +166,6 @@ async function addAttendee(student, button) {
   renderPicker();
   refocus('picker-list', index, 'picker-q');
 }
-
-async function addNewStudent(event) {
-  event.preventDefault();
-  const name = $('picker-new-name').value.trim();
-  if (!name) return;
-  err('picker-error');
-  try {
-    const student = await call('POST', '/students', { name, joined_on: localDate(), active: true });
-    studentsChanged();
-    await loadStudents();
-    if (await patch({ add: [student.id] })) {
-      $('picker-new-name').value = '';
-      say(`${student.name} joined the roster and the class`);
-    }
-    renderPicker();
-  } catch (error) {
-    err('picker-error', error);
-  }
-}
-
-// ---------- Notes ----------
 
 const notesSave = debounce(async () => {
   if (!klass) return;
@@ -207,8 +182,6 @@ function sendNotesNow() {
     body: JSON.stringify({ notes: $('class-notes').value }),
   }).catch(() => {});
 }
-
-// ---------- Ending the class ----------
 
 async function endClass(action) {
   if (ending || !klass) return;
@@ -301,8 +274,6 @@ function wireLongPress() {
   });
 }
 
-// ---------- Checking in ----------
-
 function showIdle() {
   mode('class-idle');
   show('repeat', false);
@@ -326,7 +297,6 @@ function openCheckin() {
   err('typed-error');
   $('checkin-heading').focus();
   loadSaved();
-  if (!navigator.geolocation) return status('This browser cannot tell where you are. Pick one of your venues or type one.');
   status('Finding where you are…');
   navigator.geolocation.getCurrentPosition((where) => {
     position = { lat: where.coords.latitude, lon: where.coords.longitude };
@@ -336,8 +306,7 @@ function openCheckin() {
   }, (error) => {
     position = null;
     if (!open('checkin-panel')) return;
-    status(error.code === 1 ? 'Location is off, so places near you cannot be found. Pick one of your venues or type one.'
-      : 'Your location could not be found. Pick one of your venues or type one.');
+    status(`${error.code === 1 ? 'Location is off' : 'Your location is unknown'}, so places near you cannot be found. ${PICK}`);
     if (!saved.length) $('typed').open = true;
   }, { timeout: 15000, maximumAge: 300000 });
 }
@@ -350,11 +319,11 @@ async function searchNearby() {
     const body = await call('GET', `/venues/search?${here()}${q ? `&q=${enc(q)}` : ''}`);
     if (seq !== searchSeq || !open('checkin-panel')) return;
     renderNearby(body);
-    status(body.venues.length ? '' : `No ${q ? `place called “${q}”` : 'yoga places'} found near you. Pick one of your venues or type one.`);
+    status(body.venues.length ? '' : `No ${q ? `place called “${q}”` : 'yoga places'} found near you. ${PICK}`);
   } catch (error) {
     if (seq !== searchSeq) return;
     show('nearby', false);
-    status(error.status === 503 ? 'Places near you cannot be searched right now. Pick one of your venues or type one.' : error.message);
+    status(error.status === 503 ? `Places near you cannot be searched right now. ${PICK}` : error.message);
     if (!saved.length) $('typed').open = true;
   }
 }
@@ -362,13 +331,13 @@ async function searchNearby() {
 function renderNearby({ provider, venues }) {
   $('nearby-list').replaceChildren(...venues.map((v) => make('li', {},
     make('button', {
-      type: 'button', className: 'yg-item',
+      className: 'yg-item',
       onclick: (e) => checkInFrom(v.saved_venue_id ? { venue_id: v.saved_venue_id } : {
         venue: { name: v.name, address: v.address || '', latitude: v.latitude, longitude: v.longitude, source: v.source, external_id: v.external_id },
       }, e.currentTarget),
     },
-    make('span', { className: 'yg-item-title', text: v.name }),
-    make('span', { className: 'yg-item-meta', text: [v.address, formatDistance(v.distance_m), v.saved_venue_id && 'saved'].filter(Boolean).join(' · ') })))));
+    span('yg-item-title', v.name),
+    span('yg-item-meta', [v.address, formatDistance(v.distance_m), v.saved_venue_id && 'saved'].filter(Boolean).join(' · '))))));
   show('nearby', venues.length);
   $('nearby-credit').replaceChildren(provider === 'foursquare' ? 'Powered by Foursquare'
     : make('a', { href: 'https://www.openstreetmap.org/copyright', rel: 'noopener', target: '_blank' }, '© OpenStreetMap contributors'));
@@ -397,11 +366,11 @@ async function loadSaved() {
 function renderSaved() {
   const shown = saved.filter((v) => matches(`${v.name} ${v.address}`, $('venue-q').value));
   $('saved-list').replaceChildren(...shown.map((v) => make('li', { className: 'yg-row' },
-    make('button', { type: 'button', className: 'yg-item', onclick: (e) => checkInFrom({ venue_id: v.id }, e.currentTarget) },
-      make('span', { className: 'yg-item-title', text: v.name }),
-      make('span', { className: 'yg-item-meta', text: [v.address, v.session_count && plural(v.session_count, 'session')].filter(Boolean).join(' · ') })),
+    make('button', { className: 'yg-item', onclick: (e) => checkInFrom({ venue_id: v.id }, e.currentTarget) },
+      span('yg-item-title', v.name),
+      span('yg-item-meta', [v.address, v.session_count && plural(v.session_count, 'session')].filter(Boolean).join(' · '))),
     make('button', {
-      type: 'button', className: 'button quiet yg-star', 'aria-pressed': String(v.favourite), 'aria-label': `Favourite: ${v.name}`,
+      className: 'button quiet yg-star', 'aria-pressed': String(v.favourite), 'aria-label': `Favourite: ${v.name}`,
       onclick: (e) => toggleFavourite(v, e.currentTarget),
     }, v.favourite ? '★' : '☆'))));
   show('saved-empty', !shown.length);
@@ -477,7 +446,7 @@ async function openRepeat() {
     $('repeat-list').replaceChildren(...people.map((p) => make('li', {},
       make('label', { className: 'yg-check' },
         make('input', { type: 'checkbox', value: p.id, checked: p.checked }),
-        make('span', {}, p.name, p.times ? make('span', { className: 'yg-muted', text: ` · ${plural(p.times, 'time')}` }) : null)))));
+        make('span', {}, p.name, p.times ? span('yg-muted', ` · ${plural(p.times, 'time')}`) : null)))));
     show('repeat-empty', !people.length);
   } catch (error) {
     $('repeat-list').replaceChildren();
@@ -485,44 +454,41 @@ async function openRepeat() {
   }
 }
 
-// ---------- Wiring ----------
-
 export function init() {
   const back = () => { showIdle(); $('checkin').focus(); };
-  $('checkin').addEventListener('click', openCheckin);
-  $('repeat').addEventListener('click', openRepeat);
-  $('checkin-cancel').addEventListener('click', back);
-  $('repeat-cancel').addEventListener('click', back);
-  $('repeat-go').addEventListener('click', (e) => {
+  click('checkin', openCheckin);
+  click('repeat', openRepeat);
+  click('checkin-cancel', back);
+  click('repeat-cancel', back);
+  click('repeat-go', (e) => {
     const attendees = [...$('repeat-list').querySelectorAll('input:checked')].map((i) => i.value);
     err('repeat-error');
     busy(e.currentTarget, () => checkIn({ venue_id: lastSession.venue.id, attendees }).catch((error) => err('repeat-error', error)));
   });
-  $('nearest-checkin').addEventListener('click', (e) => checkInFrom({ venue_id: e.currentTarget.dataset.id }, e.currentTarget));
-  $('venue-q').addEventListener('input', () => { renderSaved(); if (position) onVenueQuery(); });
-  $('typed-form').addEventListener('submit', (event) => {
+  click('nearest-checkin', (e) => checkInFrom({ venue_id: e.currentTarget.dataset.id }, e.currentTarget));
+  listen('venue-q', 'input', () => { renderSaved(); if (position) onVenueQuery(); });
+  listen('typed-form', 'submit', (event) => {
     event.preventDefault();
     err('typed-error');
     busy($('typed-checkin'), () => Promise.resolve().then(() => checkIn({ venue: typedVenue() })).catch((error) => err('typed-error', error)));
   });
 
-  $('add-attendees').addEventListener('click', openPicker);
-  $('picker-q').addEventListener('input', renderPicker);
-  $('picker-new').addEventListener('submit', addNewStudent);
-  $('picker-done').addEventListener('click', () => $('picker-dialog').close());
-  $('picker-dialog').addEventListener('close', () => $('add-attendees').focus());
+  click('add-attendees', openPicker);
+  listen('picker-q', 'input', renderPicker);
+  click('picker-done', () => $('picker-dialog').close());
+  listen('picker-dialog', 'close', () => $('add-attendees').focus());
 
-  $('class-notes').addEventListener('input', () => {
+  listen('class-notes', 'input', () => {
     txt('notes-state', 'Not saved yet');
     notesSave();
   });
-  $('class-notes').addEventListener('blur', () => notesSave.flush());
+  listen('class-notes', 'blur', () => notesSave.flush());
   window.addEventListener('pagehide', sendNotesNow);
 
   wireLongPress();
-  $('end-save').addEventListener('click', () => endClass('save'));
-  $('end-discard').addEventListener('click', discard);
-  $('end-keep').addEventListener('click', () => $('end-dialog').close());
+  click('end-save', () => endClass('save'));
+  click('end-discard', discard);
+  click('end-keep', () => $('end-dialog').close());
 
   on('settings', renderTemperature);
   on('sessions', () => { if (!klass && open('class-idle')) showIdle(); });

@@ -20,6 +20,10 @@ export function make(tag, props = {}, ...children) {
   return node;
 }
 
+export const listen = (id, type, fn) => $(id).addEventListener(type, fn);
+export const click = (id, fn) => listen(id, 'click', fn);
+export const span = (className, text) => make('span', { className, text });
+
 const NS = 'http://www.w3.org/2000/svg';
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(NS, tag);
@@ -72,11 +76,9 @@ export const formatMonth = (key) => monthFormat.format(new Date(`${key}-15T00:00
 export async function busy(button, work) {
   if (button.disabled) return undefined;
   button.disabled = true;
-  button.setAttribute('aria-busy', 'true');
   try {
     return await work();
   } finally {
     button.disabled = false;
-    button.removeAttribute('aria-busy');
   }
 }

@@ -26,7 +26,6 @@ export function elapsedAt(klass, receivedAt, now) {
 }
 
 export const toFahrenheit = (celsius) => (celsius * 9) / 5 + 32;
-export const toCelsius = (fahrenheit) => ((fahrenheit - 32) * 5) / 9;
 
 /** The API's Celsius in the chosen unit, one decimal: "18.5 °C", "65.3 °F"; null → null. */
 export function formatTemperature(celsius, unit) {
@@ -34,16 +33,6 @@ export function formatTemperature(celsius, unit) {
   const f = unit === 'fahrenheit';
   const value = Math.round((f ? toFahrenheit(Number(celsius)) : Number(celsius)) * 10) / 10;
   return `${Object.is(value, -0) ? 0 : value} °${f ? 'F' : 'C'}`;
-}
-
-/** Typed in the display unit → Celsius; '' → null, not a number → undefined. */
-export function parseTemperature(text, unit) {
-  const trimmed = String(text ?? '').trim().replace(',', '.');
-  if (trimmed === '') return null;
-  const value = Number(trimmed);
-  if (!Number.isFinite(value)) return undefined;
-  const c = unit === 'fahrenheit' ? toCelsius(value) : value;
-  return Math.round(c * 100) / 100;
 }
 
 /** "120 m", "1.4 km". */
@@ -205,9 +194,7 @@ export function fromLocalInput(value) {
 }
 
 /** Today's date here as "YYYY-MM-DD". */
-export function localDate(now = new Date()) {
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
+export const localDate = (now = new Date()) => toLocalInput(now).slice(0, 10);
 
 /** `fn` once, `ms` after the last call; flush() runs it now, cancel() drops it. */
 export function debounce(fn, ms) {

@@ -1,12 +1,11 @@
 // YogiYogini, Sessions tab: past classes (sortable), a session's details and corrections, statistics, settings.
 import { toast } from '../js/api.js';
-import { $, txt, show, err, make, say, busy, formatDate, formatTime, formatDay, formatMonth, confirmDialog } from './dom.js';
+import { $, txt, show, err, make, span, listen, click, say, busy, formatDate, formatTime, formatDay, formatMonth, confirmDialog, svg } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
 import {
-  sortSessions, defaultOrder, formatDuration, plural, toLocalInput, fromLocalInput, parseTemperature,
-  fillMonths, localDate,
+  sortSessions, defaultOrder, formatDuration, plural, toLocalInput, fromLocalInput,
+  fillMonths, localDate, niceMax, barLength,
 } from './logic.js';
-import { barChart } from './charts.js';
 
 const view = { sort: 'date', order: 'desc' };
 const ORDER = {
@@ -17,8 +16,6 @@ let current = null; // the session on the detail view
 
 const sessionPath = (id) => `/sessions/${encodeURIComponent(id)}`;
 const degrees = (c) => temperature(c) || 'not recorded';
-
-// ---------- The list ----------
 
 export async function showList() {
   try {
@@ -36,14 +33,15 @@ function renderList() {
   txt('session-order', ORDER[view.sort][view.order === 'asc' ? 0 : 1]);
   $('session-list').replaceChildren(...list.map((s) => make('li', {},
     make('a', { className: 'yg-item', href: `#session/${encodeURIComponent(s.id)}`, dataset: { id: s.id } },
-      make('span', { className: 'yg-item-title', text: s.venue.name }),
-      make('span', { className: 'yg-item-meta', text: `${formatDate(s.started_at)} · ${formatTime(s.started_at)}–${formatTime(s.ended_at)}` }),
-      make('span', { className: 'yg-item-meta', text: [plural(s.attendance, 'student'), formatDuration(s.duration_seconds), temperature(s.temperature_c)].filter(Boolean).join(' · ') })))));
+      span('yg-item-title', s.venue.name),
+      span('yg-item-meta', `${formatDate(s.started_at)} · ${formatTime(s.started_at)}–${formatTime(s.ended_at)}`),
+      span('yg-item-meta', [plural(s.attendance, 'student'), formatDuration(s.duration_seconds), temperature(s.temperature_c)].filter(Boolean).join(' · '))))));
   txt('session-count', plural(list.length, 'session'));
   $('session-empty').hidden = list.length > 0;
+  const back = current && $('session-list').querySelector(`[data-id="${CSS.escape(current.id)}"]`);
+  if (back) back.focus();
+  current = null;
 }
-
-// ---------- One session ----------
 
 export async function showDetail(id) {
   current = null;
@@ -76,7 +74,7 @@ function renderDetail() {
   txt('session-temp', degrees(s.temperature_c));
   txt('session-attendance', plural(s.attendance, 'student'));
   $('session-attendees').replaceChildren(...s.attendees.map((a) => make('li', {}, a.name,
-    a.id ? null : make('span', { className: 'yg-muted', text: ' (no longer on the roster)' }))));
+    a.id ? null : span('yg-muted', ' (no longer on the roster)'))));
   if (!s.attendees.length) $('session-attendees').append(make('li', { className: 'yg-muted', text: 'Nobody was recorded.' }));
   txt('session-notes', s.notes || 'No notes.');
 }
@@ -93,15 +91,11 @@ async function openEdit() {
   const here = new Set(s.attendees.map((a) => a.id).filter(Boolean));
   $('edit-start').value = toLocalInput(s.started_at);
   $('edit-end').value = toLocalInput(s.ended_at);
-  const unit = state.settings.temperature_unit;
-  txt('edit-temp-unit', unit === 'fahrenheit' ? '°F' : '°C');
-  $('edit-temp').value = (temperature(s.temperature_c) || '').replace(/ °[CF]$/, '');
-  $('edit-temp').dataset.original = $('edit-temp').value;
   const people = [...roster].sort((a, b) => Number(here.has(b.id)) - Number(here.has(a.id)) || Number(b.active) - Number(a.active));
   $('edit-attendees').replaceChildren(...people.map((p) => make('li', {},
     make('label', { className: 'yg-check' },
       make('input', { type: 'checkbox', value: p.id, checked: here.has(p.id) }),
-      make('span', {}, p.name, p.active ? null : make('span', { className: 'yg-muted', text: ' (not active)' }))))));
+      make('span', {}, p.name, p.active ? null : span('yg-muted', ' (not active)'))))));
   const former = s.attendees.filter((a) => !a.id).map((a) => a.name);
   show('edit-former', former.length);
   txt('edit-former', `Also attending, no longer on the roster: ${former.join(', ')}.`);
@@ -117,17 +111,14 @@ async function saveEdit(event) {
   const s = current;
   const start = $('edit-start').value === toLocalInput(s.started_at) ? s.started_at : fromLocalInput($('edit-start').value);
   const end = $('edit-end').value === toLocalInput(s.ended_at) ? s.ended_at : fromLocalInput($('edit-end').value);
-  const typed = $('edit-temp').value;
-  const celsius = typed === $('edit-temp').dataset.original ? s.temperature_c : parseTemperature(typed, state.settings.temperature_unit);
   const problem = !start || !end ? 'Give the start and the end.'
-    : Date.parse(end) <= Date.parse(start) ? 'The end must come after the start.'
-      : celsius === undefined ? 'The temperature must be a number.' : '';
+    : Date.parse(end) <= Date.parse(start) ? 'The end must come after the start.' : '';
   if (problem) {
     err('session-error', new Error(problem));
     return;
   }
   const body = {
-    started_at: start, ended_at: end, notes: $('edit-notes').value, temperature_c: celsius ?? null,
+    started_at: start, ended_at: end, notes: $('edit-notes').value, temperature_c: s.temperature_c,
     attendees: [...$('edit-attendees').querySelectorAll('input:checked')].map((i) => i.value),
   };
   await busy($('session-save'), async () => {
@@ -165,8 +156,6 @@ function changed() {
   studentsChanged();
 }
 
-// ---------- Statistics ----------
-
 export async function showStats() {
   show('stats-loading', true);
   txt('stats-loading', 'Loading…');
@@ -190,7 +179,7 @@ export async function showStats() {
   const students = [...stats.students].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
   chart('chart-students', 'Sessions per student', students.filter((s) => s.total > 0).map((s) => ({ label: s.name, value: s.total, text: String(s.total) })));
   $('stats-students').tBodies[0].replaceChildren(...students.map((s) => make('tr', {},
-    make('th', { scope: 'row' }, s.name, s.active ? null : make('span', { className: 'yg-muted', text: ' (not active)' })),
+    make('th', { scope: 'row' }, s.name, s.active ? null : span('yg-muted', ' (not active)')),
     make('td', { text: String(s.sessions_30d) }), make('td', { text: String(s.sessions_90d) }),
     make('td', { text: String(s.total) }), make('td', { text: formatDay(s.last_seen) }))));
 
@@ -205,13 +194,34 @@ export async function showStats() {
   })));
 }
 
+/** rows: [{label, value, text}] → an <svg> as wide as `width` px. */
+function barChart(rows, { width = 320, title = '' } = {}) {
+  const w = Math.max(220, Math.round(Math.min(width, 720)));
+  const row = 38;
+  const track = w - 96;
+  const max = niceMax(Math.max(0, ...rows.map((r) => r.value)));
+  const chart = svg('svg', {
+    class: 'yg-bars', viewBox: `0 0 ${w} ${rows.length * row}`, width: w, height: rows.length * row, role: 'img',
+    'aria-label': `${title}: ${rows.map((r) => `${r.label}, ${r.text}`).join('; ')}`,
+  });
+  rows.forEach((r, i) => {
+    const y = i * row;
+    const length = barLength(r.value, max, track);
+    chart.append(
+      svg('text', { x: 0, y: y + 14, class: 'yg-bar-label' }, r.label),
+      svg('rect', { x: 0, y: y + 20, width: track, height: 12, rx: 3, class: 'yg-track' }),
+      svg('rect', { x: 0, y: y + 20, width: length, height: 12, rx: 3, class: 'yg-bar' }),
+      svg('text', { x: track + 8, y: y + 31, class: 'yg-bar-value' }, r.text),
+    );
+  });
+  return chart;
+}
+
 function chart(id, title, rows) {
   const box = $(id);
   box.replaceChildren(rows.length ? barChart(rows, { width: box.clientWidth || 320, title })
     : make('p', { className: 'yg-muted', text: 'Nothing yet: saved classes show up here.' }));
 }
-
-// ---------- Settings ----------
 
 export function showSettings() {
   const { temperature_unit: unit, slipping_weeks: weeks } = state.settings;
@@ -243,21 +253,21 @@ async function saveSettings(event) {
 }
 
 export function init() {
-  $('session-sort').addEventListener('change', () => {
+  listen('session-sort', 'change', () => {
     view.sort = $('session-sort').value;
     view.order = defaultOrder(view.sort);
     renderList();
   });
-  $('session-order').addEventListener('click', () => {
+  click('session-order', () => {
     view.order = view.order === 'asc' ? 'desc' : 'asc';
     renderList();
   });
-  $('session-edit').addEventListener('click', openEdit);
-  $('session-delete').addEventListener('click', deleteSession);
-  $('session-form').addEventListener('submit', saveEdit);
-  $('session-cancel').addEventListener('click', () => { renderDetail(); $('session-edit').focus(); });
-  $('settings-form').addEventListener('submit', saveSettings);
-  $('settings-form').addEventListener('change', () => saveSettings());
+  click('session-edit', openEdit);
+  click('session-delete', deleteSession);
+  listen('session-form', 'submit', saveEdit);
+  click('session-cancel', () => { renderDetail(); $('session-edit').focus(); });
+  listen('settings-form', 'submit', saveSettings);
+  listen('settings-form', 'change', () => saveSettings());
   on('sessions', () => { if (!$('view-sessions').hidden) showList(); });
   on('settings', () => {
     if (!$('view-sessions').hidden) renderList();

@@ -7,9 +7,9 @@ export const call = (method, path, body) => api(method, API + path, body);
 
 export const state = {
   settings: { temperature_unit: 'celsius', slipping_weeks: 3 },
-  students: null, // the whole roster, once loaded
+  students: null, // once loaded
   types: null,
-  sessions: null, // newest first, once loaded
+  sessions: null,
 };
 
 const listeners = new Map();
@@ -17,7 +17,7 @@ export function on(name, fn) {
   if (!listeners.has(name)) listeners.set(name, []);
   listeners.get(name).push(fn);
 }
-/** Tells the tabs that something changed ('students', 'types', 'sessions', 'settings', 'class'). */
+/** Tells the tabs that something changed ('students', 'sessions', 'settings'). */
 export function emit(name, data) {
   for (const fn of listeners.get(name) || []) fn(data);
 }

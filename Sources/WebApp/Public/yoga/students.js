@@ -1,6 +1,6 @@
 // YogiYogini, Students tab: the roster (search as you type, sort, filter), a student's form, and types.
 import { toast } from '../js/api.js';
-import { $, txt, show as reveal, err, make, say, busy, formatDay, confirmDialog } from './dom.js';
+import { $, txt, show as reveal, err, make, span, listen, click, say, busy, formatDay, confirmDialog } from './dom.js';
 import { call, state, on, loadStudents, loadTypes, studentsChanged } from './store.js';
 import { sortStudents, filterStudents, defaultOrder, localDate, plural } from './logic.js';
 
@@ -28,18 +28,16 @@ function render() {
   const list = sortStudents(filterStudents(state.students, $('student-q').value, $('student-filter').value), view.sort, view.order);
   txt('student-order', ORDER[view.sort][view.order === 'asc' ? 0 : 1]);
   $('student-list').replaceChildren(...list.map((s) => make('li', {},
-    make('button', { type: 'button', className: 'yg-item', dataset: { id: s.id }, onclick: () => openStudent(s) },
+    make('button', { className: 'yg-item', dataset: { id: s.id }, onclick: () => openStudent(s) },
       make('span', { className: 'yg-item-title' }, s.name,
-        s.type_name ? make('span', { className: 'badge', text: s.type_name }) : null,
-        s.active ? null : make('span', { className: 'badge yg-off', text: 'not active' })),
-      make('span', { className: 'yg-item-meta', text: `${plural(s.sessions_attended, 'session')} · last seen ${formatDay(s.last_seen)} · joined ${formatDay(s.joined_on)}` })))));
+        s.type_name ? span('badge', s.type_name) : null,
+        s.active ? null : span('badge yg-off', 'not active')),
+      span('yg-item-meta', `${plural(s.sessions_attended, 'session')} · last seen ${formatDay(s.last_seen)} · joined ${formatDay(s.joined_on)}`)))));
   const total = state.students.length;
   txt('student-count', list.length === total ? plural(total, 'student') : `${list.length} of ${plural(total, 'student')}`);
   $('student-empty').hidden = list.length > 0;
   txt('student-empty', total ? 'Nobody matches.' : 'No students yet. Add the people who come to your classes.');
 }
-
-// ---------- A student's form ----------
 
 function fillTypes(selected) {
   $('student-type').replaceChildren(make('option', { value: '', text: 'No type' }),
@@ -56,10 +54,6 @@ async function openStudent(student) {
   $('student-notes').value = student ? student.notes || '' : '';
   fillTypes(student ? student.type_id : '');
   reveal('student-delete', student);
-  reveal('student-derived', student);
-  if (student) {
-    txt('student-derived', `Sessions attended: ${student.sessions_attended} · Last seen: ${formatDay(student.last_seen)}`);
-  }
   err('student-error');
   $('student-dialog').showModal();
   $('student-name').focus();
@@ -125,8 +119,6 @@ async function refreshAll(focusID) {
   (target || $('student-add')).focus();
 }
 
-// ---------- Student types ----------
-
 async function openTypes() {
   err('types-error');
   $('types-dialog').showModal();
@@ -142,12 +134,12 @@ async function renderTypes(force) {
     return;
   }
   $('types-list').replaceChildren(...state.types.map((t) => {
-    const input = make('input', { value: t.name, maxlength: '100', 'aria-label': `Name of the type ${t.name}`, autocomplete: 'off' });
+    const input = make('input', { className: 'input', value: t.name, maxlength: '100', 'aria-label': `Name of the type ${t.name}`, autocomplete: 'off' });
     return make('li', { className: 'yg-type' },
       input,
-      make('span', { className: 'yg-muted', text: plural(t.student_count, 'student') }),
-      make('button', { type: 'button', className: 'button', onclick: (e) => typeChange(e.currentTarget, 'PUT', t, { name: input.value.trim() }) }, 'Rename'),
-      make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the type ${t.name}`, onclick: (e) => deleteType(t, e.currentTarget) }, 'Delete'));
+      span('yg-muted', plural(t.student_count, 'student')),
+      make('button', { className: 'button', onclick: (e) => typeChange(e.currentTarget, 'PUT', t, { name: input.value.trim() }) }, 'Rename'),
+      make('button', { className: 'button quiet', 'aria-label': `Delete the type ${t.name}`, onclick: (e) => deleteType(t, e.currentTarget) }, 'Delete'));
   }));
 }
 
@@ -175,24 +167,24 @@ async function deleteType(type, button) {
 }
 
 export function init() {
-  $('student-q').addEventListener('input', render);
-  $('student-filter').addEventListener('change', render);
-  $('student-sort').addEventListener('change', () => {
+  listen('student-q', 'input', render);
+  listen('student-filter', 'change', render);
+  listen('student-sort', 'change', () => {
     view.sort = $('student-sort').value;
     view.order = defaultOrder(view.sort);
     render();
   });
-  $('student-order').addEventListener('click', () => {
+  click('student-order', () => {
     view.order = view.order === 'asc' ? 'desc' : 'asc';
     render();
   });
-  $('student-add').addEventListener('click', () => openStudent(null));
-  $('student-form').addEventListener('submit', saveStudent);
-  $('student-cancel').addEventListener('click', () => $('student-dialog').close());
-  $('student-delete').addEventListener('click', deleteStudent);
-  $('types-open').addEventListener('click', openTypes);
-  $('types-done').addEventListener('click', () => $('types-dialog').close());
-  $('type-form').addEventListener('submit', (event) => {
+  click('student-add', () => openStudent(null));
+  listen('student-form', 'submit', saveStudent);
+  click('student-cancel', () => $('student-dialog').close());
+  click('student-delete', deleteStudent);
+  click('types-open', openTypes);
+  click('types-done', () => $('types-dialog').close());
+  listen('type-form', 'submit', (event) => {
     event.preventDefault();
     const name = $('type-name').value.trim();
     if (!name) return;
@@ -200,6 +192,6 @@ export function init() {
       if (!$('types-error').textContent) $('type-name').value = '';
     });
   });
-  $('types-dialog').addEventListener('close', () => { if (shown) show(); });
+  listen('types-dialog', 'close', () => { if (shown) show(); });
   on('students', () => { if (!$('view-students').hidden) show(); });
 }

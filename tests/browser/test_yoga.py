@@ -1,0 +1,794 @@
+"""YogiYogini: what an instructor does with the page, in a real browser.
+
+The `yoga_server` fixture serves a fresh database whose venue search (Overpass) and weather (Open-Meteo) come
+from one local fake (`yoga_providers`): two named yoga places near YOGA_HOME (Sunrise Yoga Loft, then Lotus
+Studio) plus an unnamed one that must not show, and 18.5 °C everywhere. `yoga_providers_down` makes both
+answer 500. Each test has a fresh browser, so a fresh guest profile with an empty roster and no class.
+Locations are fixed with DevTools (Emulation.setGeolocationOverride).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import time
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from browser_support import assert_page_weighs_under, set_viewport, wait
+from conftest import YOGA_HOME
+
+API = "/api/v1/yoga"
+CLOCK = re.compile(r"^\d{2}:\d{2}:\d{2}$")
+# The only console errors a test may allow: the providers' 503s, which the page reports in words.
+PROVIDER_503 = re.compile(rf"{API}/(venues/search|class/weather)\S* - Failed to load resource: the server responded with a status of 503")
+
+
+# ---------- Helpers ----------
+
+def call(driver, method: str, path: str, body=None):
+    """A request from inside the page (its cookie is the guest profile): (status, JSON or text)."""
+    result = driver.execute_async_script(
+        """
+        const [method, path, body, done] = arguments;
+        const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
+        if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
+        fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t})))
+          .catch(e => done({status: 0, body: String(e)}));
+        """,
+        method, API + path, body,
+    )
+    text = result["body"]
+    try:
+        return result["status"], (json.loads(text) if text else None)
+    except ValueError:
+        return result["status"], text
+
+
+def ok(driver, method: str, path: str, body=None, status: int = 200):
+    got, answer = call(driver, method, path, body)
+    assert got == status, f"{method} {path} answered {got}, expected {status}: {answer}"
+    return answer
+
+
+def add_student(driver, name: str, **fields) -> dict:
+    return ok(driver, "POST", "/students", {"name": name, **fields}, 201)
+
+
+def check_in(driver, venue: dict | None = None, attendees=(), venue_id: str | None = None) -> dict:
+    body = {"venue_id": venue_id} if venue_id else {"venue": venue or {"name": "Community Hall", "address": "Via Verdi 1"}}
+    body["attendees"] = list(attendees)
+    return ok(driver, "POST", "/class", body, 201)["class"]
+
+
+def save_class(driver) -> dict:
+    return ok(driver, "POST", "/class/end", {"action": "save"}, 201)["session"]
+
+
+def utc(moment: datetime.datetime) -> str:
+    return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def open_yoga(driver, base: str, fragment: str = "") -> None:
+    """Load the page afresh (a new hash alone would not reload it) and wait until it shows the class state."""
+    driver.get("about:blank")
+    driver.get(base + "/yoga" + fragment)
+    wait(driver, lambda d: d.execute_script("return document.getElementById('yoga').dataset.ready === 'true'"),
+         "the YogiYogini page never became ready")
+
+
+def allow_location(driver, base: str, latitude: float = YOGA_HOME[0], longitude: float = YOGA_HOME[1]) -> None:
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": base})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": latitude, "longitude": longitude, "accuracy": 10})
+
+
+def refuse_location(driver, base: str) -> None:
+    driver.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied", "origin": base})
+
+
+def shown(driver, element_id: str) -> bool:
+    return driver.execute_script(
+        "const e = document.getElementById(arguments[0]); return !!e && e.getClientRects().length > 0", element_id)
+
+
+def text(driver, element_id: str) -> str:
+    return driver.execute_script("return document.getElementById(arguments[0]).textContent.trim()", element_id)
+
+
+def inner_text(driver, selector: str) -> str:
+    """The rendered text of the first element matching `selector` ('' if none), read in one go (lists re-render)."""
+    return driver.execute_script("return document.querySelector(arguments[0])?.innerText ?? ''", selector)
+
+
+def tap(driver, element) -> None:
+    """Click a control after scrolling it to the middle of the screen (clear of the bottom tab bar and toasts)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def tap_id(driver, element_id: str) -> None:
+    tap(driver, driver.find_element(By.ID, element_id))
+
+
+def tap_text(driver, container_selector: str, label: str) -> None:
+    """Click the button or link inside `container_selector` whose text starts with `label`."""
+    find = lambda d: d.execute_script(  # noqa: E731
+        "return [...document.querySelectorAll(arguments[0] + ' button, ' + arguments[0] + ' a')]"
+        ".find(e => e.getClientRects().length && e.innerText.trim().startsWith(arguments[1])) ?? false",
+        container_selector, label)
+    for attempt in range(3):
+        try:
+            tap(driver, wait(driver, find, f"no {label!r} in {container_selector}"))
+            return
+        except StaleElementReferenceException:
+            if attempt == 2:
+                raise
+
+
+def go(driver, tab: str) -> None:
+    tap_id(driver, f"tab-{tab}")
+    wait(driver, lambda d: shown(d, f"view-{tab}"), f"the {tab} tab did not open")
+
+
+def list_texts(driver, selector: str, part: str = ".yg-item-title") -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].filter(e => e.getClientRects().length)"
+        ".map(e => (arguments[1] ? e.querySelector(arguments[1]) : e)?.textContent.trim() ?? '')",
+        selector, part)
+
+
+def roster_names(driver) -> list[str]:
+    return [n.split("\n")[0] for n in driver.execute_script(
+        "return [...document.querySelectorAll('#student-list .yg-item-title')].map(e => e.firstChild.textContent.trim())")]
+
+
+def attendee_names(driver) -> list[str]:
+    return list_texts(driver, "#attendee-list li", ".yg-row-main")
+
+
+def timer_seconds(driver) -> int:
+    value = text(driver, "live-timer")
+    assert CLOCK.match(value), f"the timer reads {value!r}, not hh:mm:ss"
+    h, m, s = (int(x) for x in value.split(":"))
+    return h * 3600 + m * 60 + s
+
+
+def wait_in_session(driver, venue: str) -> None:
+    wait(driver, lambda d: shown(d, "class-live") and text(d, "live-venue") == venue,
+         f"the class at {venue!r} is not shown (the class tab shows {text(driver, 'view-class')[:200]!r})")
+
+
+def fill(driver, element_id: str, value: str) -> None:
+    field = driver.find_element(By.ID, element_id)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+    field.clear()
+    field.send_keys(value)
+
+
+def choose(driver, element_id: str, label: str) -> None:
+    """Pick an option of a <select> by its visible text, as a person does."""
+    Select(driver.find_element(By.ID, element_id)).select_by_visible_text(label)
+
+
+def no_horizontal_scroll(driver, width: int = 320) -> bool:
+    """Nothing is wider than the screen: no sideways scroll, and no zoomed-out page (a phone widens its layout
+    viewport to fit content that overflows)."""
+    return driver.execute_script(
+        "const e = document.documentElement; return innerWidth === arguments[0] && e.scrollWidth <= e.clientWidth", width)
+
+
+def check_console(driver, allow_provider_errors: bool = False) -> None:
+    severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    if allow_provider_errors:
+        severe = [e for e in severe if not PROVIDER_503.search(e.get("message", ""))]
+    assert not severe, "console errors:\n" + "\n".join(e.get("message", str(e)) for e in severe)
+
+
+def dialog_open(driver, element_id: str) -> bool:
+    return driver.execute_script("return document.getElementById(arguments[0]).open", element_id)
+
+
+def watch_dialog(driver, element_id: str) -> None:
+    """Records, from now on, whether the dialog ever opens."""
+    driver.execute_script(
+        """
+        const d = document.getElementById(arguments[0]);
+        window.__opened = false;
+        new MutationObserver(() => { if (d.open) window.__opened = true; }).observe(d, {attributes: true});
+        """, element_id)
+
+
+# ---------- Students ----------
+
+def test_roster_add_students_with_a_type_search_and_sort(yoga_server, browser):
+    open_yoga(browser, yoga_server)
+    assert browser.find_element(By.ID, "tab-class").get_attribute("aria-current") == "page", "the Class tab opens first"
+    go(browser, "students")
+    wait(browser, lambda d: "No students yet" in text(d, "student-empty"), "an empty roster should say so")
+
+    # A new student type.
+    tap_id(browser, "types-open")
+    wait(browser, lambda d: dialog_open(d, "types-dialog"), "the student types did not open")
+    types = lambda d: d.execute_script("return [...document.querySelectorAll('#types-list input')].map(i => i.value)")  # noqa: E731
+    wait(browser, lambda d: types(d) == ["drop-in", "member", "trial"], f"every profile starts with three types, got {types(browser)}")
+    fill(browser, "type-name", "workshop")
+    browser.find_element(By.ID, "type-name").send_keys(Keys.ENTER)
+    wait(browser, lambda d: "workshop" in types(d), "the new type was not added")
+    tap_id(browser, "types-done")
+
+    for name, joined, kind in [("Carla Verdi", "2026-03-02", "trial"), ("Anna Bianchi", "2024-05-20", "workshop"), ("Bruno Rossi", "2025-01-10", "")]:
+        tap_id(browser, "student-add")
+        wait(browser, lambda d: dialog_open(d, "student-dialog"), "the new-student form did not open")
+        fill(browser, "student-name", name)
+        browser.execute_script("const f = document.getElementById('student-joined'); f.value = arguments[0];", joined)
+        if kind:
+            choose(browser, "student-type", kind)
+        tap_id(browser, "student-save")
+        wait(browser, lambda d, n=name: n in roster_names(d), f"{name} did not appear on the roster")
+
+    assert roster_names(browser) == ["Anna Bianchi", "Bruno Rossi", "Carla Verdi"], "the roster is sorted by name"
+    anna = inner_text(browser, "#student-list li:first-child")
+    assert "workshop" in anna and "0 sessions" in anna, f"Anna's row reads {anna!r}"
+
+    # Search as you type.
+    field = browser.find_element(By.ID, "student-q")
+    field.send_keys("bru")
+    wait(browser, lambda d: roster_names(d) == ["Bruno Rossi"], f"searching 'bru' shows {roster_names(browser)}")
+    field.send_keys(Keys.BACKSPACE * 3, "ver")
+    wait(browser, lambda d: roster_names(d) == ["Carla Verdi"], f"searching 'ver' shows {roster_names(browser)}")
+    field.send_keys(Keys.BACKSPACE * 3)
+    wait(browser, lambda d: len(roster_names(d)) == 3, "clearing the search shows everyone again")
+
+    # Sort by date joined: latest first, then flip.
+    choose(browser, "student-sort", "Date joined")
+    assert roster_names(browser) == ["Carla Verdi", "Bruno Rossi", "Anna Bianchi"]
+    tap_id(browser, "student-order")
+    assert roster_names(browser) == ["Anna Bianchi", "Bruno Rossi", "Carla Verdi"]
+
+    # Deactivate Carla: she is marked, and the Active filter hides her.
+    tap_text(browser, "#student-list", "Carla Verdi")
+    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Carla's form did not open")
+    assert browser.find_element(By.ID, "student-name").get_attribute("value") == "Carla Verdi"
+    tap_id(browser, "student-active")
+    tap_id(browser, "student-save")
+    wait(browser, lambda d: "not active" in inner_text(d, "#student-list li:last-child"),
+         "Carla is not marked as not active")
+    choose(browser, "student-filter", "Active")
+    assert roster_names(browser) == ["Anna Bianchi", "Bruno Rossi"]
+
+    # It is stored on the server, not only on the page.
+    students = ok(browser, "GET", "/students")["students"]
+    assert {s["name"]: (s["active"], s["type_name"], s["joined_on"]) for s in students} == {
+        "Anna Bianchi": (True, "workshop", "2024-05-20"), "Bruno Rossi": (True, None, "2025-01-10"), "Carla Verdi": (False, "trial", "2026-03-02")}
+    check_console(browser)
+
+
+# ---------- Checking in ----------
+
+def test_check_in_near_here_shows_temperature_and_a_running_timer(yoga_server, browser):
+    allow_location(browser, yoga_server)
+    open_yoga(browser, yoga_server)
+    assert shown(browser, "checkin") and not shown(browser, "end-class")
+    tap_id(browser, "checkin")
+
+    wait(browser, lambda d: len(list_texts(d, "#nearby-list li")) >= 2, "no venues near the fixed location were listed")
+    assert list_texts(browser, "#nearby-list li") == ["Sunrise Yoga Loft", "Lotus Studio"], "the named venues, nearest first, and no unnamed one"
+    meta = list_texts(browser, "#nearby-list li", ".yg-item-meta")
+    assert "Via Roma" in meta[0] and re.search(r"\d+ m", meta[0]), f"Sunrise's line reads {meta[0]!r}"
+    assert "© OpenStreetMap contributors" in text(browser, "nearby-credit")
+
+    tap_text(browser, "#nearby-list", "Sunrise Yoga Loft")
+    wait_in_session(browser, "Sunrise Yoga Loft")
+    assert not shown(browser, "checkin"), "Check in gives way to End class"
+    assert shown(browser, "end-class") and browser.find_element(By.ID, "end-class").text.startswith("End class")
+    assert "Via Roma" in text(browser, "live-address")
+    assert re.search(r"\d{1,2}:\d{2}", text(browser, "live-start")), f"the start time reads {text(browser, 'live-start')!r}"
+    wait(browser, lambda d: text(d, "live-temp") == "18.5 °C", f"the temperature reads {text(browser, 'live-temp')!r}")
+
+    first = timer_seconds(browser)
+    wait(browser, lambda d: timer_seconds(d) >= first + 2, "the timer is not running", timeout=8)
+
+    # The unit is a setting on the server: °F everywhere after switching.
+    go(browser, "sessions")
+    tap_text(browser, "#view-sessions", "Settings")
+    wait(browser, lambda d: shown(d, "settings-form"), "the settings did not open")
+    tap_id(browser, "unit-fahrenheit")
+    wait(browser, lambda d: text(d, "settings-state") == "Saved", "the unit was not saved")
+    assert ok(browser, "GET", "/settings")["temperature_unit"] == "fahrenheit"
+    go(browser, "class")
+    wait(browser, lambda d: text(d, "live-temp") == "65.3 °F", f"the temperature reads {text(browser, 'live-temp')!r} after switching to °F")
+
+    open_yoga(browser, yoga_server)
+    assert text(browser, "live-temp") == "65.3 °F", "the unit survives a reload"
+    check_console(browser)
+
+
+def test_attendees_and_a_reload_keep_the_class_running(yoga_server, browser):
+    open_yoga(browser, yoga_server)
+    for name in ["Anna Bianchi", "Bruno Rossi", "Carla Verdi"]:
+        add_student(browser, name)
+    add_student(browser, "Dario Gone", active=False)
+    check_in(browser, {"name": "Lotus Studio", "address": "", "latitude": 43.772, "longitude": 11.253})
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Lotus Studio")
+    assert attendee_names(browser) == [] and shown(browser, "attendee-empty")
+
+    tap_id(browser, "add-attendees")
+    wait(browser, lambda d: dialog_open(d, "picker-dialog") and len(list_texts(d, "#picker-list li")) == 3,
+         "the roster's three active students are not offered")
+    assert "Dario Gone" not in list_texts(browser, "#picker-list li"), "inactive students are not offered"
+    tap_text(browser, "#picker-list", "Anna Bianchi")
+    wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi"], "Anna was not added")
+    assert list_texts(browser, "#picker-list li") == ["Bruno Rossi", "Carla Verdi"], "who is here is no longer offered"
+    tap_text(browser, "#picker-list", "Bruno Rossi")
+    wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi", "Bruno Rossi"], "Bruno was not added")
+    tap_text(browser, "#picker-list", "Carla Verdi")
+    wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi", "Bruno Rossi", "Carla Verdi"], "Carla was not added")
+    assert shown(browser, "picker-empty"), "with everyone here, the picker says so"
+    tap_id(browser, "picker-done")
+    assert text(browser, "attendee-count") == "3"
+
+    browser.find_element(By.CSS_SELECTOR, "#attendee-list button[aria-label='Remove Bruno Rossi']").click()
+    wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi", "Carla Verdi"], "Bruno was not removed")
+
+    notes = browser.find_element(By.ID, "class-notes")
+    notes.send_keys("Hip openers; playlist: rain")
+    wait(browser, lambda d: text(d, "notes-state") == "Saved", "the notes were not saved")
+
+    before = timer_seconds(browser)
+    time.sleep(1.5)
+    browser.refresh()
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Lotus Studio")
+    assert attendee_names(browser) == ["Anna Bianchi", "Carla Verdi"], "the attendees survive a reload"
+    assert browser.find_element(By.ID, "class-notes").get_attribute("value") == "Hip openers; playlist: rain"
+    assert timer_seconds(browser) >= before + 1, "the timer kept counting across the reload"
+    klass = ok(browser, "GET", "/class")["class"]
+    assert [a["name"] for a in klass["attendees"]] == ["Anna Bianchi", "Carla Verdi"]
+    check_console(browser)
+
+
+def test_a_class_survives_a_server_restart(yoga_restartable, browser):
+    with yoga_restartable() as base:
+        open_yoga(browser, base)
+        anna = add_student(browser, "Anna Bianchi")
+        check_in(browser, {"name": "Community Hall", "address": "Via Verdi 1"}, [anna["id"]])
+        open_yoga(browser, base)
+        wait_in_session(browser, "Community Hall")
+        started = text(browser, "live-start")
+    # A new server process on the same database (cookies ignore the port, so the profile is the same).
+    with yoga_restartable() as base:
+        open_yoga(browser, base)
+        wait_in_session(browser, "Community Hall")
+        assert attendee_names(browser) == ["Anna Bianchi"]
+        assert text(browser, "live-start") == started
+        assert timer_seconds(browser) >= 1
+    check_console(browser)
+
+
+# ---------- Ending a class ----------
+
+def test_end_class_asks_and_save_puts_the_session_in_sessions(yoga_server, browser):
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    bruno = add_student(browser, "Bruno Rossi")
+    check_in(browser, {"name": "Sunrise Yoga Loft", "address": "Via Roma 3", "latitude": 43.7701, "longitude": 11.2501},
+             [anna["id"], bruno["id"]])
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Sunrise Yoga Loft")
+    wait(browser, lambda d: text(d, "live-temp") == "18.5 °C", "no temperature")
+
+    # With the keyboard: End class, then the dialog's Save.
+    browser.execute_script("document.getElementById('end-class').focus()")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda d: dialog_open(d, "end-dialog"), "End class did not ask what to do")
+    assert "2 students" in text(browser, "end-summary")
+    focused = browser.execute_script("return document.activeElement.id")
+    assert focused == "end-save", f"the dialog's Save should have the focus, not {focused!r}"
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda d: shown(d, "checkin") and not dialog_open(d, "end-dialog"), "saving did not end the class")
+    assert ok(browser, "GET", "/class")["class"] is None
+
+    go(browser, "sessions")
+    wait(browser, lambda d: list_texts(d, "#session-list li") == ["Sunrise Yoga Loft"], "the saved session is not listed")
+    assert "2 students" in inner_text(browser, "#session-list li")
+    assert "18.5 °C" in inner_text(browser, "#session-list li")
+    tap_text(browser, "#session-list", "Sunrise Yoga Loft")
+    wait(browser, lambda d: shown(d, "session-show"), "the session's details did not open")
+    assert text(browser, "session-heading") == "Sunrise Yoga Loft"
+    assert list_texts(browser, "#session-attendees li", "") == ["Anna Bianchi", "Bruno Rossi"]
+    assert text(browser, "session-attendance") == "2 students"
+    assert text(browser, "session-temp") == "18.5 °C"
+    assert text(browser, "session-duration") in ("under a minute", "1 min")
+    check_console(browser)
+
+
+def test_a_long_press_on_end_class_saves_at_once(yoga_server, browser):
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    check_in(browser, {"name": "Community Hall", "address": ""}, [anna["id"]])
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Community Hall")
+    watch_dialog(browser, "end-dialog")
+
+    # A short press does not save: it asks.
+    end = browser.find_element(By.ID, "end-class")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
+    ActionChains(browser).click_and_hold(end).pause(0.2).release().perform()
+    wait(browser, lambda d: dialog_open(d, "end-dialog"), "a short press should open the dialog")
+    tap_id(browser, "end-keep")
+    assert ok(browser, "GET", "/class")["class"] is not None
+
+    # A touch held for a second saves without a question, with progress shown while holding.
+    watch_dialog(browser, "end-dialog")
+    rect = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}", end)
+    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": rect["x"], "y": rect["y"]}]})
+    time.sleep(0.3)
+    progress = browser.execute_script("return parseFloat(getComputedStyle(arguments[0]).getPropertyValue('--progress'))", end)
+    pressing = browser.execute_script("return arguments[0].classList.contains('is-pressing')", end)
+    time.sleep(0.7)
+    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert pressing and 0.2 < progress < 1, f"holding shows no progress (pressing {pressing}, progress {progress})"
+    wait(browser, lambda d: shown(d, "checkin"), "a long press did not end the class")
+    assert not browser.execute_script("return window.__opened"), "a long press must not ask"
+    sessions = ok(browser, "GET", "/sessions")["sessions"]
+    assert len(sessions) == 1 and sessions[0]["attendance"] == 1, f"the class was not saved: {sessions}"
+
+    # The mouse works the same way.
+    check_in(browser, {"name": "Community Hall", "address": ""})
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Community Hall")
+    watch_dialog(browser, "end-dialog")
+    end = browser.find_element(By.ID, "end-class")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
+    ActionChains(browser).click_and_hold(end).pause(1.0).release().perform()
+    wait(browser, lambda d: shown(d, "checkin"), "a long mouse press did not end the class")
+    assert not browser.execute_script("return window.__opened")
+    assert len(ok(browser, "GET", "/sessions")["sessions"]) == 2
+    check_console(browser)
+
+
+def test_discarding_a_class_asks_twice_and_keeps_nothing(yoga_server, browser):
+    open_yoga(browser, yoga_server)
+    check_in(browser)
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Community Hall")
+    tap_id(browser, "end-class")
+    wait(browser, lambda d: dialog_open(d, "end-dialog"), "End class did not ask")
+    tap_id(browser, "end-discard")
+    wait(browser, lambda d: dialog_open(d, "confirm-dialog"), "discarding did not ask to confirm")
+    assert "Discard" in text(browser, "confirm-title")
+    tap_id(browser, "confirm-cancel")
+    assert shown(browser, "class-live"), "keeping it keeps the class"
+    assert ok(browser, "GET", "/class")["class"] is not None
+
+    tap_id(browser, "end-class")
+    wait(browser, lambda d: dialog_open(d, "end-dialog"), "End class did not ask")
+    tap_id(browser, "end-discard")
+    wait(browser, lambda d: dialog_open(d, "confirm-dialog"), "discarding did not ask to confirm")
+    tap_id(browser, "confirm-ok")
+    wait(browser, lambda d: shown(d, "checkin"), "discarding did not end the class")
+    assert ok(browser, "GET", "/class")["class"] is None
+    go(browser, "sessions")
+    wait(browser, lambda d: shown(d, "session-empty"), "a discarded class must not become a session")
+    check_console(browser)
+
+
+# ---------- Venues without a provider ----------
+
+def test_provider_down_typed_venue_works_and_temperature_is_unavailable(yoga_server, browser, yoga_providers_down):
+    # A place no earlier test searched, so no cached answer hides the outage.
+    allow_location(browser, yoga_server, 45.07, 7.69)
+    open_yoga(browser, yoga_server)
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: "cannot be searched right now" in text(d, "locate-status"),
+         f"the outage is not explained; the status reads {text(browser, 'locate-status')!r}")
+    assert not shown(browser, "nearby")
+    if not browser.find_element(By.ID, "typed").get_attribute("open"):
+        tap(browser, browser.find_element(By.CSS_SELECTOR, "#typed summary"))
+    fill(browser, "typed-name", "Parish Hall")
+    fill(browser, "typed-address", "Via Po 12, Torino")
+    fill(browser, "typed-lat", "45.07")
+    fill(browser, "typed-lon", "7.69")
+    tap_id(browser, "typed-checkin")
+    wait_in_session(browser, "Parish Hall")
+    assert text(browser, "live-address") == "Via Po 12, Torino"
+    wait(browser, lambda d: text(d, "live-temp") == "temperature unavailable", f"the temperature reads {text(browser, 'live-temp')!r}")
+    assert timer_seconds(browser) >= 0
+    # The typed venue is saved for next time.
+    assert "Parish Hall" in [v["name"] for v in ok(browser, "GET", "/venues")["venues"]]
+    check_console(browser, allow_provider_errors=True)
+
+
+def test_location_refused_offers_saved_venues_favourites_first(yoga_server, browser):
+    refuse_location(browser, yoga_server)
+    open_yoga(browser, yoga_server)
+    ok(browser, "POST", "/venues", {"name": "Old Gym", "address": "Via Dante 4"}, 201)
+    ok(browser, "POST", "/venues", {"name": "Riverside Hall", "address": "Lungarno 1"}, 201)
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: "Location is off" in text(d, "locate-status"), f"the status reads {text(browser, 'locate-status')!r}")
+    wait(browser, lambda d: set(list_texts(d, "#saved-list li")) == {"Old Gym", "Riverside Hall"}, "the saved venues are not offered")
+    star = browser.find_element(By.CSS_SELECTOR, "#saved-list button[aria-label='Favourite: Riverside Hall']")
+    tap(browser, star)
+    wait(browser, lambda d: list_texts(d, "#saved-list li") == ["Riverside Hall", "Old Gym"], "a favourite should come first")
+    assert browser.find_element(By.CSS_SELECTOR, "#saved-list button[aria-label='Favourite: Riverside Hall']").get_attribute("aria-pressed") == "true"
+    # Typing filters her venues.
+    browser.find_element(By.ID, "venue-q").send_keys("gym")
+    wait(browser, lambda d: list_texts(d, "#saved-list li") == ["Old Gym"], "typing does not filter the saved venues")
+    tap_text(browser, "#saved-list", "Old Gym")
+    wait_in_session(browser, "Old Gym")
+    wait(browser, lambda d: text(d, "live-temp") == "temperature unavailable", "a venue without a position has no temperature")
+    assert [v["name"] for v in ok(browser, "GET", "/venues")["venues"]][0] == "Riverside Hall", "the favourite is stored"
+    check_console(browser)
+
+
+# ---------- Repeat last time ----------
+
+def test_repeat_last_time_proposes_the_regulars(yoga_server, browser):
+    allow_location(browser, yoga_server)
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    bruno = add_student(browser, "Bruno Rossi")
+    carla = add_student(browser, "Carla Verdi")
+    venue = {"name": "Sunrise Yoga Loft", "address": "Via Roma 3", "latitude": 43.7701, "longitude": 11.2501}
+    first = check_in(browser, venue, [anna["id"], carla["id"]])
+    save_class(browser)
+    check_in(browser, venue_id=first["venue"]["id"], attendees=[anna["id"], bruno["id"]])
+    save_class(browser)
+
+    open_yoga(browser, yoga_server)
+    wait(browser, lambda d: shown(d, "repeat"), "Repeat last time is not offered")
+    assert "Sunrise Yoga Loft" in text(browser, "repeat")
+    tap_id(browser, "repeat")
+    checks = lambda d: d.execute_script(  # noqa: E731
+        "return [...document.querySelectorAll('#repeat-list label')].map(l => [l.textContent.split(' · ')[0].trim(), l.querySelector('input').checked])")
+    wait(browser, lambda d: len(checks(d)) == 3, f"the regulars are not proposed: {checks(browser)}")
+    assert checks(browser)[0] == ["Anna Bianchi", True], "the most regular first, ticked: she came last time"
+    assert dict(map(tuple, checks(browser))) == {"Anna Bianchi": True, "Bruno Rossi": True, "Carla Verdi": False}
+    # Bruno is not here today.
+    tap(browser, browser.find_element(By.XPATH, "//ul[@id='repeat-list']//label[contains(., 'Bruno Rossi')]"))
+    tap_id(browser, "repeat-go")
+    wait_in_session(browser, "Sunrise Yoga Loft")
+    assert attendee_names(browser) == ["Anna Bianchi"]
+
+    # After check-in the venue's regulars come first in the picker.
+    tap_id(browser, "add-attendees")
+    wait(browser, lambda d: len(list_texts(d, "#picker-list li")) == 2, "the picker did not list the others")
+    metas = list_texts(browser, "#picker-list li", ".yg-item-meta")
+    assert all("Regular here" in m for m in metas), f"the picker's lines read {metas}"
+    tap_id(browser, "picker-done")
+
+    # With a known location, the nearest saved venue is suggested at check-in.
+    ok(browser, "POST", "/class/end", {"action": "discard"})
+    open_yoga(browser, yoga_server)
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: shown(d, "nearest") and text(d, "nearest-name") == "Sunrise Yoga Loft", "the nearest saved venue is not suggested")
+    tap_id(browser, "nearest-checkin")
+    wait_in_session(browser, "Sunrise Yoga Loft")
+    check_console(browser)
+
+
+# ---------- Sessions ----------
+
+def test_a_session_can_be_corrected_and_deleted(yoga_server, browser):
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    bruno = add_student(browser, "Bruno Rossi")
+    add_student(browser, "Carla Verdi")
+    check_in(browser, {"name": "Lotus Studio", "address": "Via Dante 1"}, [anna["id"], bruno["id"]])
+    session = save_class(browser)
+    # It happened yesterday, 18:00 to 19:00 here.
+    start = (datetime.datetime.now().astimezone() - datetime.timedelta(days=1)).replace(hour=18, minute=0, second=0, microsecond=0)
+    session = ok(browser, "PUT", f"/sessions/{session['id']}", {
+        "started_at": utc(start), "ended_at": utc(start + datetime.timedelta(hours=1)),
+        "attendees": [anna["id"], bruno["id"]], "notes": ""})
+    check_in(browser, {"name": "Old Gym", "address": ""}, [anna["id"]])
+    save_class(browser)
+
+    open_yoga(browser, yoga_server, "#sessions")
+    wait(browser, lambda d: list_texts(d, "#session-list li") == ["Old Gym", "Lotus Studio"], "newest first")
+    choose(browser, "session-sort", "Attendance")
+    assert list_texts(browser, "#session-list li") == ["Lotus Studio", "Old Gym"], "sorted by attendance, most first"
+    choose(browser, "session-sort", "Venue")
+    assert list_texts(browser, "#session-list li") == ["Lotus Studio", "Old Gym"]
+    tap_id(browser, "session-order")
+    assert list_texts(browser, "#session-list li") == ["Old Gym", "Lotus Studio"]
+
+    tap_text(browser, "#session-list", "Lotus Studio")
+    wait(browser, lambda d: shown(d, "session-show"), "the details did not open")
+    tap_id(browser, "session-edit")
+    wait(browser, lambda d: shown(d, "session-form"), "the correction form did not open")
+    tap(browser, browser.find_element(By.XPATH, "//ul[@id='edit-attendees']//label[contains(., 'Bruno Rossi')]"))
+    tap(browser, browser.find_element(By.XPATH, "//ul[@id='edit-attendees']//label[contains(., 'Carla Verdi')]"))
+    assert browser.find_element(By.ID, "edit-start").get_attribute("value") == start.strftime("%Y-%m-%dT18:00")
+    browser.execute_script("document.getElementById('edit-end').value = arguments[0]", start.strftime("%Y-%m-%dT19:15"))
+    fill(browser, "edit-notes", "Sun salutations")
+    tap_id(browser, "session-save")
+    wait(browser, lambda d: shown(d, "session-show") and list_texts(d, "#session-attendees li", "") == ["Anna Bianchi", "Carla Verdi"],
+         "the corrected attendance is not shown")
+    assert text(browser, "session-attendance") == "2 students"
+    assert text(browser, "session-notes") == "Sun salutations"
+    assert text(browser, "session-duration") == "1 h 15 min"
+    stored = ok(browser, "GET", f"/sessions/{session['id']}")
+    assert sorted(a["name"] for a in stored["attendees"]) == ["Anna Bianchi", "Carla Verdi"]
+
+    tap_id(browser, "session-delete")
+    wait(browser, lambda d: dialog_open(d, "confirm-dialog"), "deleting did not ask")
+    tap_id(browser, "confirm-ok")
+    wait(browser, lambda d: shown(d, "view-sessions") and list_texts(d, "#session-list li") == ["Old Gym"], "the session was not deleted")
+    check_console(browser)
+    assert call(browser, "GET", f"/sessions/{session['id']}")[0] == 404
+
+
+def test_deleting_a_student_who_came_asks_first_and_keeps_the_head_count(yoga_server, browser):
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    bruno = add_student(browser, "Bruno Rossi")
+    add_student(browser, "Carla Verdi")
+    check_in(browser, {"name": "Lotus Studio", "address": ""}, [anna["id"], bruno["id"]])
+    session = save_class(browser)
+
+    open_yoga(browser, yoga_server, "#students")
+    wait(browser, lambda d: len(roster_names(d)) == 3, "the roster did not load")
+    # Carla never came: she goes at once.
+    tap_text(browser, "#student-list", "Carla Verdi")
+    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Carla's form did not open")
+    tap_id(browser, "student-delete")
+    wait(browser, lambda d: roster_names(d) == ["Anna Bianchi", "Bruno Rossi"], "Carla was not deleted")
+
+    tap_text(browser, "#student-list", "Anna Bianchi")
+    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open")
+    tap_id(browser, "student-delete")
+    wait(browser, lambda d: dialog_open(d, "confirm-dialog"), "deleting a student who came to a class must ask first")
+    assert "1 session" in text(browser, "confirm-text")
+    tap_id(browser, "confirm-cancel")
+    assert "Anna Bianchi" in roster_names(browser)
+
+    tap_text(browser, "#student-list", "Anna Bianchi")
+    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open")
+    tap_id(browser, "student-delete")
+    wait(browser, lambda d: dialog_open(d, "confirm-dialog"), "no question the second time")
+    tap_id(browser, "confirm-ok")
+    wait(browser, lambda d: roster_names(d) == ["Bruno Rossi"], "Anna was not deleted")
+
+    go(browser, "sessions")
+    wait(browser, lambda d: "2 students" in inner_text(d, "#session-list li"), "the head count changed")
+    tap_text(browser, "#session-list", "Lotus Studio")
+    wait(browser, lambda d: shown(d, "session-show"), "the details did not open")
+    assert text(browser, "session-attendance") == "2 students"
+    names = list_texts(browser, "#session-attendees li", "")
+    assert "Anna Bianchi (no longer on the roster)" in names and "Bruno Rossi" in names, names
+    assert ok(browser, "GET", f"/sessions/{session['id']}")["attendance"] == 2
+    check_console(browser)
+
+
+# ---------- Statistics ----------
+
+def test_statistics_show_attendance_and_who_is_slipping_away(yoga_server, browser):
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    bruno = add_student(browser, "Bruno Rossi")
+    add_student(browser, "Carla Verdi")
+    check_in(browser, {"name": "Lotus Studio", "address": ""}, [anna["id"], bruno["id"]])
+    old = save_class(browser)
+    # That class was six weeks ago.
+    start = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(weeks=6)
+    ok(browser, "PUT", f"/sessions/{old['id']}", {
+        "started_at": utc(start), "ended_at": utc(start + datetime.timedelta(hours=1)),
+        "attendees": [anna["id"], bruno["id"]], "notes": ""})
+    check_in(browser, {"name": "Old Gym", "address": ""}, [anna["id"]])
+    save_class(browser)
+
+    open_yoga(browser, yoga_server, "#stats")
+    wait(browser, lambda d: shown(d, "stats-body"), "the statistics did not load")
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#stats-students tbody tr')].map(r => [...r.cells].map(c => c.textContent.trim()))")
+    by_name = {r[0]: r[1:4] for r in rows}
+    assert by_name["Anna Bianchi"] == ["1", "2", "2"], f"Anna's 30 days, 90 days, total: {by_name}"
+    assert by_name["Bruno Rossi"] == ["0", "1", "1"], by_name
+    slipping = list_texts(browser, "#slipping-list li", "")
+    assert any(s.startswith("Bruno Rossi") and "6 weeks" in s for s in slipping), f"Bruno should be slipping away: {slipping}"
+    assert not any(s.startswith("Anna Bianchi") for s in slipping)
+    assert "3 weeks" in text(browser, "slipping-intro")
+    # The charts are drawn.
+    assert browser.find_elements(By.CSS_SELECTOR, "#chart-students svg rect.yg-bar")
+    venues = browser.execute_script("return [...document.querySelectorAll('#chart-venues .yg-bar-label')].map(t => t.textContent)")
+    assert sorted(venues) == ["Lotus Studio", "Old Gym"]
+    assert browser.find_elements(By.CSS_SELECTOR, "#chart-months svg rect.yg-bar")
+
+    # Eight weeks in the settings: Bruno is no longer slipping.
+    tap_text(browser, "#view-stats", "Change the number of weeks")
+    wait(browser, lambda d: shown(d, "settings-form"), "the settings did not open")
+    fill(browser, "slipping-weeks", "8")
+    tap_id(browser, "settings-save")
+    wait(browser, lambda d: text(d, "settings-state") == "Saved", "the weeks were not saved")
+    open_yoga(browser, yoga_server, "#stats")
+    wait(browser, lambda d: shown(d, "stats-body") and "8 weeks" in text(d, "slipping-intro"), "the new number of weeks is not used")
+    assert not any(s.startswith("Bruno Rossi") for s in list_texts(browser, "#slipping-list li", ""))
+    check_console(browser)
+
+
+def test_csv_exports_are_linked(yoga_server, browser):
+    open_yoga(browser, yoga_server, "#sessions")
+    for kind in ("sessions", "attendance"):
+        link = browser.find_element(By.ID, f"export-{kind}")
+        assert link.get_attribute("href").endswith(f"{API}/export.csv?kind={kind}")
+        status = browser.execute_async_script(
+            "fetch(arguments[0]).then(r => arguments[1]([r.status, r.headers.get('Content-Type')]))", link.get_attribute("href"))
+        assert status[0] == 200 and "csv" in (status[1] or ""), status
+    check_console(browser)
+
+
+# ---------- Privacy, size, small screens ----------
+
+def test_another_profile_sees_none_of_it(yoga_server, browser):
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    check_in(browser, {"name": "Lotus Studio", "address": ""}, [anna["id"]])
+    session = save_class(browser)
+    check_in(browser, {"name": "Old Gym", "address": ""})
+
+    browser.delete_all_cookies()
+    open_yoga(browser, yoga_server)
+    assert shown(browser, "checkin"), "someone else's class must not show"
+    go(browser, "students")
+    wait(browser, lambda d: "No students yet" in text(d, "student-empty"), "someone else's roster must not show")
+    go(browser, "sessions")
+    wait(browser, lambda d: shown(d, "session-empty"), "someone else's sessions must not show")
+    assert call(browser, "GET", f"/sessions/{session['id']}")[0] == 404
+    assert call(browser, "GET", f"/students/{anna['id']}")[0] == 404
+    assert ok(browser, "GET", "/venues")["venues"] == []
+    browser.get_log("browser")  # the two 404s above were asked for
+
+
+def test_small_screens_light_page_and_keyboard(yoga_server, browser):
+    set_viewport(browser, 320, 640)
+    allow_location(browser, yoga_server)
+    open_yoga(browser, yoga_server)
+    assert_page_weighs_under(browser, 100_000)
+    assert no_horizontal_scroll(browser), "the Class tab scrolls sideways at 320 px"
+    tab_bar = browser.execute_script("const r = document.querySelector('.yg-tabs').getBoundingClientRect(); return [r.bottom, innerHeight]")
+    assert abs(tab_bar[0] - tab_bar[1]) < 2, f"on a phone the tabs sit at the bottom: {tab_bar}"
+
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: len(list_texts(d, "#nearby-list li")) == 2, "no nearby venues")
+    assert no_horizontal_scroll(browser), "the check-in panel scrolls sideways at 320 px"
+    tap_text(browser, "#nearby-list", "Lotus Studio")
+    wait_in_session(browser, "Lotus Studio")
+    for name in ["Anna Bianchi-Lombardi de la Fuente", "Bruno Rossi"]:
+        ok(browser, "PATCH", "/class", {"add": [add_student(browser, name)["id"]]})
+    save_class(browser)
+    open_yoga(browser, yoga_server)
+    for view in ("students", "sessions"):
+        go(browser, view)
+        time.sleep(0.3)
+        assert no_horizontal_scroll(browser), f"the {view} tab scrolls sideways at 320 px"
+    tap_text(browser, "#session-list", "Lotus Studio")
+    wait(browser, lambda d: shown(d, "session-show"), "the session did not open")
+    tap_id(browser, "session-edit")
+    wait(browser, lambda d: shown(d, "session-form"), "the correction form did not open")
+    assert no_horizontal_scroll(browser), "the session's correction form is wider than 320 px"
+    go(browser, "students")
+    tap_id(browser, "student-add")
+    wait(browser, lambda d: dialog_open(d, "student-dialog"), "the student form did not open")
+    assert no_horizontal_scroll(browser), "the student form is wider than 320 px"
+    open_yoga(browser, yoga_server, "#stats")
+    wait(browser, lambda d: shown(d, "stats-body"), "no statistics")
+    assert no_horizontal_scroll(browser), "the statistics scroll sideways at 320 px"
+
+    # Keyboard: the tabs are links in the tab order; Enter opens one; the focus ring shows.
+    open_yoga(browser, yoga_server)
+    browser.execute_script("document.getElementById('checkin').focus()")
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert browser.execute_script("return document.activeElement.id") == "tab-students", "the tabs are not in the tab order"
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda d: shown(d, "view-students"), "Enter on the Students tab did not open it")
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    focused = browser.execute_script("const e = document.activeElement; return [e.id, getComputedStyle(e).outlineStyle]")
+    assert focused == ["student-add", "solid"], f"the focus should show on 'Add student': {focused}"
+    check_console(browser)
