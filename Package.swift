@@ -34,6 +34,7 @@ let package = Package(
         // `make run` and the tests use debug builds (a release build costs 20+ minutes here).
         .target(name: "CityRoulette", dependencies: ["Geography"], swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "YogiYogini", dependencies: ["Geography"], swiftSettings: swiftSettings),
+        .target(name: "ChooseYourDestiny", swiftSettings: swiftSettings),
         // Distances on the globe, shared by City Roulette and YogiYogini.
         .target(name: "Geography", swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Current weather in one shape for every provider, and its cache; shared by City Roulette and YogiYogini.
@@ -57,7 +58,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -77,7 +78,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "Geography", "Weather", "CardImage",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "Geography", "Weather", "CardImage",
                 "Storage", "DatabaseDrivers", "Providers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -94,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "trove",
             dependencies: [
-                "WebApp", "Storage", "DatabaseDrivers", "ObliqueStrategies", "MagneticPoetry", "CityRoulette",
+                "WebApp", "Storage", "DatabaseDrivers", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "ChooseYourDestiny",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -111,6 +112,7 @@ let package = Package(
         .testTarget(name: "MagneticPoetryTests", dependencies: ["MagneticPoetry"], swiftSettings: swiftSettings),
         .testTarget(name: "CityRouletteTests", dependencies: ["CityRoulette", "Geography"], swiftSettings: swiftSettings),
         .testTarget(name: "YogiYoginiTests", dependencies: ["YogiYogini"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChooseYourDestinyTests", dependencies: ["ChooseYourDestiny"], swiftSettings: swiftSettings),
         .testTarget(name: "WeatherTests", dependencies: ["Weather"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ProvidersTests",
@@ -131,7 +133,7 @@ let package = Package(
             name: "WebAppTests",
             dependencies: [
                 "WebApp", "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini",
-                "Weather", "TestSupport",
+                "ChooseYourDestiny", "Weather", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

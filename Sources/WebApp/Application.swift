@@ -109,6 +109,12 @@ public func buildRouter(
     YogaSessionsAPIController(sessions: yogaSessions, roster: roster).addRoutes(to: api)
     YogaPagesController(pages: pages).addRoutes(to: router)
 
+    // Choose Your Destiny
+    let stories = StoryRepository(database: database.sql)
+    let storySchema = try Data(contentsOf: resources.appendingPathComponent("APIDocument/story.schema.json"))
+    StoriesAPIController(stories: stories, schema: ByteBuffer(bytes: storySchema)).addRoutes(to: api)
+    StoriesPagesController(pages: pages, stories: stories).addRoutes(to: router)
+
     HealthController(databaseKind: database.kind).addRoutes(to: api)
     AccountAPIController(
         profiles: profiles,
@@ -120,11 +126,12 @@ public func buildRouter(
             PoetryExportSection(wordSets: wordSets, poems: poems),
             CitiesExportSection(store: cityStore, collection: cityCollection, history: surpriseHistory),
             YogaExportSection(roster: roster, venues: yogaVenues, classes: yogaClasses, sessions: yogaSessions),
+            StoriesExportSection(stories: stories),
         ])
     ).addRoutes(to: api)
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
-    ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry", "cities", "yoga"]).addRoutes(to: router)
+    ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry", "cities", "yoga", "stories"]).addRoutes(to: router)
     return (router, operations)
 }
 

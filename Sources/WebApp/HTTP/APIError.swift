@@ -6,12 +6,15 @@ struct APIError: Error {
     let code: String
     let message: String
     var headers: HTTPFields = [:]
+    /// Every problem found, when there are several (a story's validation errors).
+    var details: [String]?
 
-    init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+    init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], details: [String]? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
+        self.details = details
     }
 
     static func notFound(_ what: String) -> APIError {
@@ -27,11 +30,12 @@ struct APIError: Error {
     }
 }
 
-/// The JSON error body: `{"error":{"code":"…","message":"…"}}`.
+/// The JSON error body: `{"error":{"code":"…","message":"…"}}`, with `"details":[…]` when there are several problems.
 struct ErrorBody: Encodable {
     struct Detail: Encodable {
         let code: String
         let message: String
+        var details: [String]?
     }
 
     let error: Detail

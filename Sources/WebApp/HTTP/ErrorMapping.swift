@@ -1,4 +1,5 @@
 import Accounts
+import ChooseYourDestiny
 import CityRoulette
 import DatabaseDrivers
 import Foundation
@@ -24,6 +25,8 @@ enum ErrorMapping {
             return cityError(error)
         case is WeatherUnavailable:
             return APIError(.serviceUnavailable, code: "weather_unavailable", message: "The weather service is not answering right now: try again later.")
+        case let error as StoryError:
+            return storyError(error)
         case let error as YogaError:
             return yogaError(error)
         case is VenuesUnavailable:
@@ -96,6 +99,20 @@ enum ErrorMapping {
         case .unknownCities(let ids):
             APIError(.unprocessableContent, code: "unknown_city", message: "No city has the id \(ids.map(String.init).joined(separator: ", ")).")
         case .invalidCollection(let message): .validation(message)
+        }
+    }
+
+    static func storyError(_ error: StoryError) -> APIError {
+        switch error {
+        case .invalid(let problems):
+            APIError(.unprocessableContent, code: "invalid_story",
+                     message: problems.count == 1 ? problems[0] : "The story has \(problems.count) problems.", details: problems)
+        case .unreadable(let message): APIError(.unprocessableContent, code: "invalid_story", message: message, details: [message])
+        case .storyNotFound: .notFound("The story")
+        case .resourceNotFound: .notFound("The picture")
+        case .storyExists: APIError(.conflict, code: "story_exists", message: "Another author's story has this id: give yours another \"id\".")
+        case .invalidPath(let message): APIError(.unprocessableContent, code: "invalid_path", message: message)
+        case .signInRequired: APIError(.forbidden, code: "sign_in_required", message: "Sign in to publish stories.")
         }
     }
 

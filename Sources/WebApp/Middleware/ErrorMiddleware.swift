@@ -25,7 +25,7 @@ struct ErrorMiddleware: RouterMiddleware {
             }
             var response = Self.wantsHTML(request)
                 ? pages.errorPage(status: apiError.status, message: apiError.message, context: context)
-                : JSONResponse.make(ErrorBody(error: .init(code: apiError.code, message: apiError.message)), status: apiError.status)
+                : JSONResponse.make(ErrorBody(error: .init(code: apiError.code, message: apiError.message, details: apiError.details)), status: apiError.status)
             response.headers.append(contentsOf: apiError.headers)
             SecurityHeadersMiddleware.apply(to: &response.headers, requestID: context.id)
             return response

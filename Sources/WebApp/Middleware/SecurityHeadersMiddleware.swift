@@ -8,8 +8,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        // OpenStreetMap tiles, only drawn under City Roulette's map when a person turns the street map on.
-        "img-src 'self' data: blob: https://tile.openstreetmap.org",
+        // Pictures from https: too: stories may name pictures by absolute address (as the original format
+        // allows), and City Roulette draws OpenStreetMap tiles when a person turns the street map on.
+        "img-src 'self' data: blob: https:",
         "connect-src 'self'",
         "font-src 'self'",
         "media-src 'self' https:",

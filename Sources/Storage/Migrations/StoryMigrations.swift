@@ -1,0 +1,40 @@
+import SQLKit
+
+enum StoryMigrations {
+    static let all: [Migration] = [
+        Migration(version: 601, name: "stories: published stories, their pictures, libraries, reading progress") { db in
+            // The story itself is one document in Trove's story.json format, replaced whole on update.
+            // Stories with no owner come from the samples, the command line or GitHub.
+            try await db.create(table: "stories")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("owner_profile_id", type: .text, .references("profiles", "id", onDelete: .cascade))
+                .column("name", type: .text, .notNull)
+                .column("story_json", type: .text, .notNull)
+                .column("source", type: .text, .notNull)
+                .column("created_at", type: .bigint, .notNull)
+                .column("updated_at", type: .bigint, .notNull)
+                .run()
+            try await db.create(table: "story_resources")
+                .column("story_id", type: .text, .notNull, .references("stories", "id", onDelete: .cascade))
+                .column("name", type: .text, .notNull)
+                .column("content_type", type: .text, .notNull)
+                .column("bytes", type: .blob, .notNull)
+                .primaryKey("story_id", "name")
+                .run()
+            try await db.create(table: "story_library")
+                .column("profile_id", type: .text, .notNull, .references("profiles", "id", onDelete: .cascade))
+                .column("story_id", type: .text, .notNull, .references("stories", "id", onDelete: .cascade))
+                .column("added_at", type: .bigint, .notNull)
+                .primaryKey("profile_id", "story_id")
+                .run()
+            try await db.create(table: "story_progress")
+                .column("profile_id", type: .text, .notNull, .references("profiles", "id", onDelete: .cascade))
+                .column("story_id", type: .text, .notNull, .references("stories", "id", onDelete: .cascade))
+                .column("path", type: .text, .notNull)
+                .column("endings_found", type: .text, .notNull)
+                .column("updated_at", type: .bigint, .notNull)
+                .primaryKey("profile_id", "story_id")
+                .run()
+        },
+    ]
+}

@@ -1,0 +1,142 @@
+import ChooseYourDestiny
+import Foundation
+import SQLKit
+
+/// Published stories (whole documents), their pictures, each profile's library and reading progress.
+public struct StoryRepository: Sendable {
+    let database: any SQLDatabase
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    public struct Stored: Sendable {
+        public let id: String
+        public let ownerProfileID: String?
+        public let story: Story
+        public let updatedAt: Date
+    }
+
+    public struct Resource: Sendable {
+        public let name: String
+        public let contentType: String
+        public let bytes: [UInt8]
+
+        public init(name: String, contentType: String, bytes: [UInt8]) {
+            self.name = name
+            self.contentType = contentType
+            self.bytes = bytes
+        }
+    }
+
+    public func all() async throws -> [Stored] {
+        try await database.select().columns("id", "owner_profile_id", "story_json", "updated_at").from("stories").orderBy("name").all().map(Self.stored)
+    }
+
+    public func find(id: String) async throws -> Stored? {
+        try await database.select().columns("id", "owner_profile_id", "story_json", "updated_at").from("stories")
+            .where("id", .equal, id).first().map(Self.stored)
+    }
+
+    /// Adds or replaces a story (with its pictures when given). `owner` nil: the samples, the command line.
+    /// Replacing someone else's story is refused with `storyExists`.
+    public func save(id: String, story: Story, owner: String?, source: String, resources: [Resource]? = nil, now: Date = Date()) async throws {
+        try await database.transaction { db in
+            let existing = try await db.select().column("owner_profile_id").from("stories").where("id", .equal, id).first()
+            if let existing {
+                let currentOwner = try existing.decodeNil(column: "owner_profile_id") ? nil : existing.decode(column: "owner_profile_id", as: String.self)
+                guard currentOwner == owner else { throw StoryError.storyExists }
+                try await db.update("stories").set("name", to: SQLBind(story.name)).set("story_json", to: SQLBind(StoryFile.write(story)))
+                    .set("source", to: SQLBind(source)).set("updated_at", to: SQLBind(now.millisecondsSince1970)).where("id", .equal, id).run()
+                // Progress along paths the new version no longer has is dropped, so readers restart cleanly.
+                for row in try await db.select().columns("profile_id", "path").from("story_progress").where("story_id", .equal, id).all() {
+                    let path = Self.list(try row.decode(column: "path", as: String.self))
+                    if (try? ReadingProgress(path: [], endingsFound: []).moving(to: path, in: story)) == nil {
+                        try await db.delete(from: "story_progress").where("story_id", .equal, id)
+                            .where("profile_id", .equal, try row.decode(column: "profile_id", as: String.self)).run()
+                    }
+                }
+            } else {
+                try await db.insert(into: "stories").columns("id", "owner_profile_id", "name", "story_json", "source", "created_at", "updated_at")
+                    .values(SQLBind(id), SQLBind(owner), SQLBind(story.name), SQLBind(StoryFile.write(story)), SQLBind(source),
+                            SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970)).run()
+            }
+            if let resources {
+                try await db.delete(from: "story_resources").where("story_id", .equal, id).run()
+                for resource in resources {
+                    try await db.insert(into: "story_resources").columns("story_id", "name", "content_type", "bytes")
+                        .values(SQLBind(id), SQLBind(resource.name), SQLBind(resource.contentType), SQLBind(Data(resource.bytes))).run()
+                }
+            }
+        }
+    }
+
+    /// Only its owner may withdraw a story; anyone else's attempt finds nothing.
+    public func delete(id: String, owner: String) async throws {
+        guard let stored = try await find(id: id), stored.ownerProfileID == owner else { throw StoryError.storyNotFound }
+        try await database.delete(from: "stories").where("id", .equal, id).run()
+    }
+
+    public func resource(storyID: String, name: String) async throws -> Resource? {
+        try await database.select().columns("name", "content_type", "bytes").from("story_resources")
+            .where("story_id", .equal, storyID).where("name", .equal, name).first().map { row in
+                Resource(name: try row.decode(column: "name", as: String.self), contentType: try row.decode(column: "content_type", as: String.self),
+                         bytes: [UInt8](try row.decode(column: "bytes", as: Data.self)))
+            }
+    }
+
+    // MARK: Library
+
+    /// The profile's library, most recently added first.
+    public func library(profileID: String) async throws -> [String] {
+        try await database.select().column("story_id").from("story_library").where("profile_id", .equal, profileID)
+            .orderBy(SQLColumn("added_at"), SQLDirection.descending).all().map { try $0.decode(column: "story_id", as: String.self) }
+    }
+
+    public func addToLibrary(storyID: String, profileID: String, now: Date = Date()) async throws {
+        try await database.insert(into: "story_library").columns("profile_id", "story_id", "added_at")
+            .values(SQLBind(profileID), SQLBind(storyID), SQLBind(now.millisecondsSince1970))
+            .ignoringConflicts(with: ["profile_id", "story_id"]).run()
+    }
+
+    public func removeFromLibrary(storyID: String, profileID: String) async throws {
+        try await database.delete(from: "story_library").where("profile_id", .equal, profileID).where("story_id", .equal, storyID).run()
+    }
+
+    // MARK: Progress
+
+    public func progress(storyID: String, profileID: String) async throws -> (ReadingProgress, Date)? {
+        try await database.select().columns("path", "endings_found", "updated_at").from("story_progress")
+            .where("profile_id", .equal, profileID).where("story_id", .equal, storyID).first().map { row in
+                (ReadingProgress(path: Self.list(try row.decode(column: "path", as: String.self)),
+                                 endingsFound: Self.list(try row.decode(column: "endings_found", as: String.self))),
+                 Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self)))
+            }
+    }
+
+    public func saveProgress(_ progress: ReadingProgress, storyID: String, profileID: String, now: Date = Date()) async throws {
+        try await database.insert(into: "story_progress").columns("profile_id", "story_id", "path", "endings_found", "updated_at")
+            .values(SQLBind(profileID), SQLBind(storyID), SQLBind(Self.text(progress.path)), SQLBind(Self.text(progress.endingsFound)),
+                    SQLBind(now.millisecondsSince1970))
+            .onConflict(with: ["profile_id", "story_id"]) { $0.set(excludedValueOf: "path").set(excludedValueOf: "endings_found").set(excludedValueOf: "updated_at") }
+            .run()
+    }
+
+    static func stored(_ row: any SQLRow) throws -> Stored {
+        Stored(
+            id: try row.decode(column: "id", as: String.self),
+            ownerProfileID: try row.decodeNil(column: "owner_profile_id") ? nil : row.decode(column: "owner_profile_id", as: String.self),
+            story: try StoryFile.read(try row.decode(column: "story_json", as: String.self)),
+            updatedAt: Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self))
+        )
+    }
+
+    /// Lists of chapter ids are stored as JSON arrays (ids may hold any character).
+    static func text(_ list: [String]) -> String {
+        String(decoding: try! JSONEncoder().encode(list), as: UTF8.self)
+    }
+
+    static func list(_ text: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+}

@@ -1,0 +1,184 @@
+import ChooseYourDestiny
+import Foundation
+import Hummingbird
+import Storage
+
+/// `/api/v1/stories…`: the catalog, publishing, libraries, reading progress and pictures.
+struct StoriesAPIController {
+    let stories: StoryRepository
+    let schema: ByteBuffer
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/stories", use: catalog)
+            .post("/api/v1/stories", use: publish)
+            .get("/api/v1/stories/library", use: library)
+            .get("/api/v1/stories/schema.json", use: schemaDocument)
+            .get("/api/v1/stories/{id}", use: story)
+            .put("/api/v1/stories/{id}", use: update)
+            .delete("/api/v1/stories/{id}", use: withdraw)
+            .put("/api/v1/stories/{id}/library", use: addToLibrary)
+            .delete("/api/v1/stories/{id}/library", use: removeFromLibrary)
+            .get("/api/v1/stories/{id}/progress", use: progress)
+            .put("/api/v1/stories/{id}/progress", use: saveProgress)
+            .get("/api/v1/stories/{id}/resources/{name}", use: resource)
+    }
+
+    struct StoriesAnswer: Encodable {
+        let stories: [StorySummaryJSON]
+    }
+
+    @Sendable func catalog(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let profileID = context.session.profile?.id
+        let inLibrary = Set(try await libraryIDs(profileID))
+        var all = try await stories.all()
+        if let query = request.queryString("q") {
+            all = all.filter { StorySearch.matches($0.story, query: query) }
+        }
+        return JSONResponse.make(StoriesAnswer(stories: all.map { StorySummaryJSON($0, inLibrary: inLibrary.contains($0.id), profileID: profileID) }))
+    }
+
+    @Sendable func library(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile else { return JSONResponse.make(StoriesAnswer(stories: [])) }
+        var found: [StorySummaryJSON] = []
+        for id in try await stories.library(profileID: profile.id) {
+            if let stored = try await stories.find(id: id) { found.append(StorySummaryJSON(stored, inLibrary: true, profileID: profile.id)) }
+        }
+        return JSONResponse.make(StoriesAnswer(stories: found))
+    }
+
+    @Sendable func story(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let stored = try await requireStory(context)
+        let profileID = context.session.profile?.id
+        let inLibrary = try await libraryIDs(profileID).contains(stored.id)
+        return JSONResponse.make(StoryJSON(stored, inLibrary: inLibrary, profileID: profileID))
+    }
+
+    struct PublishedAnswer: Encodable {
+        let id: String
+        let warnings: [String]
+    }
+
+    @Sendable func publish(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let owner = try await requireAuthor(context)
+        let accepted = try await Self.accept(request)
+        try await stories.save(id: accepted.id, story: accepted.story, owner: owner, source: "upload")
+        return JSONResponse.make(PublishedAnswer(id: accepted.id, warnings: accepted.warnings), status: .created)
+    }
+
+    /// An author replaces their own story; the id in the address wins over the file's.
+    @Sendable func update(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let owner = context.session.profile?.id, let stored = try await stories.find(id: id), stored.ownerProfileID == owner else {
+            throw StoryError.storyNotFound
+        }
+        let accepted = try await Self.accept(request)
+        try await stories.save(id: id, story: accepted.story, owner: owner, source: "upload")
+        return JSONResponse.make(PublishedAnswer(id: id, warnings: accepted.warnings))
+    }
+
+    @Sendable func withdraw(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let owner = context.session.profile?.id else { throw StoryError.storyNotFound }
+        try await stories.delete(id: id, owner: owner)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func addToLibrary(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let stored = try await requireStory(context)
+        let profile = try await context.session.requireProfile()
+        try await stories.addToLibrary(storyID: stored.id, profileID: profile.id)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func removeFromLibrary(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let stored = try await requireStory(context)
+        if let profile = context.session.profile { try await stories.removeFromLibrary(storyID: stored.id, profileID: profile.id) }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func progress(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let stored = try await requireStory(context)
+        var saved: (ReadingProgress, Date)?
+        if let profile = context.session.profile { saved = try await stories.progress(storyID: stored.id, profileID: profile.id) }
+        let progress = saved?.0 ?? ReadingProgress.start(of: stored.story)
+        return JSONResponse.make(ProgressJSON(chapter_id: progress.chapterID ?? "", path: progress.path, endings_found: progress.endingsFound,
+                                              updated_at: saved?.1))
+    }
+
+    struct ProgressBody: Decodable {
+        let chapter_id: String
+        let path: [String]
+    }
+
+    @Sendable func saveProgress(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let stored = try await requireStory(context)
+        let body = try await JSONBody.decode(ProgressBody.self, from: request)
+        guard body.path.last == body.chapter_id else { throw StoryError.invalidPath("The path must end at 'chapter_id'.") }
+        let profile = try await context.session.requireProfile()
+        let current = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0 ?? ReadingProgress.start(of: stored.story)
+        let next = try current.moving(to: body.path, in: stored.story)
+        let now = Date()
+        try await stories.saveProgress(next, storyID: stored.id, profileID: profile.id, now: now)
+        return JSONResponse.make(ProgressJSON(chapter_id: body.chapter_id, path: next.path, endings_found: next.endingsFound, updated_at: now))
+    }
+
+    @Sendable func resource(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id"), name = try context.parameters.require("name")
+        guard let resource = try await stories.resource(storyID: id, name: name) else { throw StoryError.resourceNotFound }
+        var headers = HTTPFields()
+        headers[.contentType] = resource.contentType
+        headers[.cacheControl] = "public, max-age=86400"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: resource.bytes)))
+    }
+
+    @Sendable func schemaDocument(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/schema+json"
+        headers[.cacheControl] = "public, max-age=3600"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: schema))
+    }
+
+    private func libraryIDs(_ profileID: String?) async throws -> [String] {
+        guard let profileID else { return [] }
+        return try await stories.library(profileID: profileID)
+    }
+
+    private func requireStory(_ context: TroveRequestContext) async throws -> StoryRepository.Stored {
+        let id = try context.parameters.require("id")
+        guard let stored = try await stories.find(id: id) else { throw StoryError.storyNotFound }
+        return stored
+    }
+
+    /// Publishing needs an account, not a guest profile: a story has an author who can come back to it.
+    private func requireAuthor(_ context: TroveRequestContext) async throws -> String {
+        guard let profile = context.session.profile, !profile.isGuest else { throw StoryError.signInRequired }
+        return profile.id
+    }
+
+    /// The body is the file: story.json (application/json) or Twee (text/plain).
+    static func accept(_ request: Request) async throws -> StoryIntake.Accepted {
+        let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let format: StoryIntake.Format
+        switch type {
+        case "application/json": format = .storyJSON
+        case "text/plain", "text/x-twee", "text/twee": format = .twee
+        default:
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
+                           message: "Send story.json as application/json or a Twee file as text/plain (zip uploads are not supported yet).")
+        }
+        let buffer = try await request.body.collect(upTo: StoryIntake.maximumBytes)
+        return try StoryIntake.accept(String(decoding: buffer.readableBytesView, as: UTF8.self), format: format)
+    }
+}
+
+/// Catalog search: part of the title, author or description, any case and accents.
+enum StorySearch {
+    static func matches(_ story: Story, query: String) -> Bool {
+        let needle = fold(query)
+        return [story.name, story.author ?? "", story.description ?? "", story.summary].contains { fold($0).contains(needle) }
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}

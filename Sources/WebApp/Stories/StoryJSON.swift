@@ -1,0 +1,101 @@
+import ChooseYourDestiny
+import Foundation
+import Storage
+
+/// A story in the catalog or a library.
+struct StorySummaryJSON: Encodable {
+    let id: String
+    let name: String
+    let summary: String
+    @Nullable var author: String?
+    @Nullable var description: String?
+    @Nullable var language: String?
+    @Nullable var rating: String?
+    @Nullable var cover_url: String?
+    let chapter_count: Int
+    let ending_count: Int
+    let in_library: Bool
+    let owned: Bool
+    let updated_at: Date
+
+    init(_ stored: StoryRepository.Stored, inLibrary: Bool, profileID: String?) {
+        let story = stored.story
+        id = stored.id
+        name = story.name
+        summary = story.summary
+        author = story.author
+        description = story.description
+        language = story.language
+        rating = story.rating
+        cover_url = story.picPath.map { StoryJSON.pictureURL($0, storyID: stored.id) }
+        chapter_count = story.chapters.count
+        // Endings a reader can reach: an ending no choice leads to is not one to find.
+        let reachable = story.startChapter.map { StoryValidation.reachable(from: $0.id, in: story) } ?? []
+        ending_count = story.chapters.filter { $0.isEnding && reachable.contains($0.id) }.count
+        in_library = inLibrary
+        owned = profileID != nil && stored.ownerProfileID == profileID
+        updated_at = stored.updatedAt
+    }
+}
+
+/// A whole story for the reader.
+struct StoryJSON: Encodable {
+    struct ChapterJSON: Encodable {
+        struct ChoiceJSON: Encodable {
+            let chapter_id: String
+            let text: String
+        }
+
+        let id: String
+        let name: String
+        let text: String
+        let paragraphs: [String]
+        @Nullable var picture_url: String?
+        @Nullable var video_url: String?
+        let is_ending: Bool
+        let choices: [ChoiceJSON]
+    }
+
+    let summary: StorySummaryJSON
+    let start_chapter_id: String
+    let chapters: [ChapterJSON]
+    let warnings: [String]
+
+    init(_ stored: StoryRepository.Stored, inLibrary: Bool, profileID: String?) {
+        summary = StorySummaryJSON(stored, inLibrary: inLibrary, profileID: profileID)
+        start_chapter_id = stored.story.startChapter?.id ?? ""
+        chapters = stored.story.chapters.map { chapter in
+            ChapterJSON(
+                id: chapter.id, name: chapter.name, text: chapter.text, paragraphs: chapter.paragraphs,
+                picture_url: chapter.picPath.map { Self.pictureURL($0, storyID: stored.id) }, video_url: chapter.videoURL,
+                is_ending: chapter.isEnding, choices: chapter.choices.map { .init(chapter_id: $0.chapterID, text: $0.text) }
+            )
+        }
+        warnings = StoryValidation(stored.story).warnings
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(start_chapter_id, forKey: .start_chapter_id)
+        try container.encode(chapters, forKey: .chapters)
+        try container.encode(warnings, forKey: .warnings)
+    }
+
+    enum CodingKeys: String, CodingKey { case start_chapter_id, chapters, warnings }
+
+    /// An absolute address stays as it is; "resources/pub.jpg" is served from the story's resources.
+    static func pictureURL(_ path: String, storyID: String) -> String {
+        if path.hasPrefix("https://") || path.hasPrefix("http://") { return path }
+        let name = path.hasPrefix("resources/") ? String(path.dropFirst("resources/".count)) : path
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? name
+        return "/api/v1/stories/\(storyID)/resources/\(encoded)"
+    }
+}
+
+struct ProgressJSON: Encodable {
+    let chapter_id: String
+    let path: [String]
+    let endings_found: [String]
+    @Nullable var updated_at: Date?
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import ChooseYourDestiny
+import Foundation
+import Storage
+
+struct ImportStory: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "story",
+        abstract: "Import a story: a story.json, a Twee file (.twee, .tw), or a folder with story.json and its pictures."
+    )
+
+    @Argument(help: "The file or folder.")
+    var path: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    static let pictureTypes = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "svg": "image/svg+xml"]
+
+    func run() async throws {
+        let url = URL(fileURLWithPath: path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw CleanExit.failure("There is no file or folder '\(path)'.") }
+        let file = isFolder.boolValue ? url.appendingPathComponent("story.json") : url
+        guard let data = FileManager.default.contents(atPath: file.path) else { throw CleanExit.failure("Cannot read '\(file.path)'.") }
+        let format: StoryIntake.Format = ["twee", "tw", "txt"].contains(file.pathExtension.lowercased()) ? .twee : .storyJSON
+        let accepted: StoryIntake.Accepted
+        do {
+            accepted = try StoryIntake.accept(String(decoding: data, as: UTF8.self), format: format)
+        } catch {
+            switch error {
+            case .invalid(let problems): throw CleanExit.failure("'\(file.path)' is not a valid story:\n  " + problems.joined(separator: "\n  "))
+            case .unreadable(let message): throw CleanExit.failure("'\(file.path)': \(message)")
+            default: throw CleanExit.failure("'\(file.path)': \(error)")
+            }
+        }
+        let pictures = isFolder.boolValue ? try Self.pictures(in: url.appendingPathComponent("resources")) : nil
+        let db = try await CommandDatabase.open(database)
+        do {
+            try await StoryRepository(database: db.sql).save(id: accepted.id, story: accepted.story, owner: nil, source: "cli", resources: pictures)
+            await db.shutdown()
+        } catch StoryError.storyExists {
+            await db.shutdown()
+            throw CleanExit.failure("An author's story already has the id '\(accepted.id)': give this one another \"id\".")
+        } catch {
+            await db.shutdown()
+            throw CleanExit.failure("Import failed: \(error)")
+        }
+        print("Imported \"\(accepted.story.name)\" as \(accepted.id): \(accepted.story.chapters.count) chapters"
+            + (pictures.map { ", \($0.count) pictures" } ?? "") + ".")
+        for warning in accepted.warnings { print("  warning: \(warning)") }
+    }
+
+    /// The folder's pictures by file name (the story names them "resources/<name>").
+    static func pictures(in folder: URL) throws -> [StoryRepository.Resource] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.sorted().compactMap { name in
+            guard let type = pictureTypes[(name as NSString).pathExtension.lowercased()],
+                  let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path), bytes.count <= 5 << 20
+            else { return nil }
+            return StoryRepository.Resource(name: name, contentType: type, bytes: [UInt8](bytes))
+        }
+    }
+}

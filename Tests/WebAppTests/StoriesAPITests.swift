@@ -1,0 +1,135 @@
+import DatabaseDrivers
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite struct StoriesAPITests {
+    static let pub = #"""
+    {"story": {"id": 7, "name": "The Pub", "summary": "A night out.", "author": "ada", "description": "Short and branching.",
+      "chapters": [
+        {"id": 1, "name": "Arrival", "is_first_chapter": true, "text": "You walk in.\n\nIt is loud.",
+         "choices": [{"chapter_id": 2, "text": "Order a pint"}, {"chapter_id": 3, "text": "Leave"},]},
+        {"id": 2, "name": "Bar", "text": "The pint is warm.", "choices": [{"chapter_id": 3, "text": "Go home"}, {"chapter_id": 4, "text": "Sing"}]},
+        {"id": 3, "name": "Home", "text": "You sleep."},
+        {"id": 4, "name": "Stage", "text": "Applause."},
+        {"id": 5, "name": "Cellar", "text": "Nobody comes here."},
+      ],
+    }}
+    """#
+
+    static let twee = ":: StoryTitle\nThe Shore\n\n:: Start\nGrey sea. [[Swim->Sea]] [[Stay]]\n\n:: Sea\nCold.\n\n:: Stay\n<<if $x>>Warm.<</if>>\n"
+
+    func publish(_ client: some TestClientProtocol, _ cookie: String, _ text: String, type: String = "application/json",
+                 method: HTTPRequest.Method = .post, uri: String = "/api/v1/stories") async throws -> TestResponse {
+        try await client.execute(uri: uri, method: method, headers: [.contentType: type, .cookie: "trove_session=\(cookie)"], body: ByteBuffer(string: text))
+    }
+
+    func get(_ client: some TestClientProtocol, _ uri: String, _ cookie: String?) async throws -> TestResponse {
+        try await client.execute(uri: uri, method: .get, headers: .session(cookie))
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anAuthorPublishesAndReadersReadAndResume(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let author = try await signUp(client, username: "ada")
+            let created = try await publish(client, author, Self.pub)
+            #expect(created.status == .created)
+            let answer = try created.json()
+            #expect(answer["id"] as? String == "the-pub")
+            #expect(answer["warnings"] as? [String] == ["Chapter \"5\" (Cellar) cannot be reached from the first chapter."])
+            let tweeAnswer = try await publish(client, author, Self.twee, type: "text/plain")
+            #expect(tweeAnswer.status == .created)
+            #expect((try tweeAnswer.json()["warnings"] as? [String])?.first?.contains("<<if>>") == true)
+
+            let reader = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            let catalog = try await get(client, "/api/v1/stories?q=BRANCH", reader).json()["stories"] as? [[String: Any]]
+            #expect(catalog?.compactMap { $0["name"] as? String } == ["The Pub"])
+            #expect(catalog?.first?["ending_count"] as? Int == 2 && catalog?.first?["owned"] as? Bool == false)
+            let story = try await get(client, "/api/v1/stories/the-pub", reader).json()
+            #expect(story["start_chapter_id"] as? String == "1")
+            #expect((story["chapters"] as? [[String: Any]])?.first?["paragraphs"] as? [String] == ["You walk in.", "It is loud."])
+
+            // Never opened: at the start. Then along choices to an ending, which is remembered.
+            #expect(try await get(client, "/api/v1/stories/the-pub/progress", reader).json()["path"] as? [String] == ["1"])
+            let moved = try await client.execute(uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: reader),
+                                                 body: body(["chapter_id": "4", "path": ["1", "2", "4"]]))
+            let movedBody = try moved.json()
+            #expect(moved.status == .ok && movedBody["endings_found"] as? [String] == ["4"])
+            // Rewind to the first choice and take another branch: the ending found stays found.
+            let rewound = try await client.execute(uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: reader),
+                                                   body: body(["chapter_id": "3", "path": ["1", "3"]])).json()
+            #expect(rewound["endings_found"] as? [String] == ["4", "3"])
+            #expect(try await get(client, "/api/v1/stories/the-pub/progress", reader).json()["chapter_id"] as? String == "3")
+            // A path that skips a choice is refused and changes nothing.
+            let jump = try await client.execute(uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: reader),
+                                                body: body(["chapter_id": "4", "path": ["1", "4"]]))
+            #expect(jump.status == .unprocessableContent && jump.errorCode == "invalid_path")
+            #expect(try await get(client, "/api/v1/stories/the-pub/progress", reader).json()["chapter_id"] as? String == "3")
+            // Another profile starts at the beginning and has an empty library.
+            let other = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            #expect(try await get(client, "/api/v1/stories/the-pub/progress", other).json()["path"] as? [String] == ["1"])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func libraryAddsAndRemovesWhileTheCatalogKeepsTheStory(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let author = try await signUp(client, username: "ada")
+            _ = try await publish(client, author, Self.pub)
+            let reader = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            #expect(try await client.execute(uri: "/api/v1/stories/the-pub/library", method: .put, headers: .session(reader)).status == .noContent)
+            #expect((try await get(client, "/api/v1/stories/library", reader).json()["stories"] as? [[String: Any]])?.first?["in_library"] as? Bool == true)
+            #expect((try await get(client, "/api/v1/stories/library", author).json()["stories"] as? [Any])?.isEmpty == true)
+            #expect(try await client.execute(uri: "/api/v1/stories/the-pub/library", method: .delete, headers: .session(reader)).status == .noContent)
+            #expect((try await get(client, "/api/v1/stories/library", reader).json()["stories"] as? [Any])?.isEmpty == true)
+            #expect((try await get(client, "/api/v1/stories", reader).json()["stories"] as? [Any])?.count == 1)
+            #expect(try await client.execute(uri: "/api/v1/stories/nope/library", method: .put, headers: .session(reader)).status == .notFound)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func onlyTheAuthorChangesAStoryAndBrokenOnesListEveryError(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let guest = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            let refused = try await publish(client, guest, Self.pub)
+            #expect(refused.status == .forbidden && refused.errorCode == "sign_in_required")
+            let author = try await signUp(client, username: "ada")
+            _ = try await publish(client, author, Self.pub)
+            let intruder = try await signUp(client, username: "bob")
+            #expect(try await publish(client, intruder, Self.pub).errorCode == "story_exists")
+            #expect(try await publish(client, intruder, Self.pub, method: .put, uri: "/api/v1/stories/the-pub").status == .notFound)
+            #expect(try await client.execute(uri: "/api/v1/stories/the-pub", method: .delete, headers: .session(intruder)).status == .notFound)
+
+            let broken = #"{"story": {"id": "b", "name": "Broken", "chapters": [{"id": "a", "text": " ", "choices": [{"chapter_id": "zz", "text": "go"}]}, {"id": "a", "text": "x"}]}}"#
+            let invalid = try await publish(client, author, broken)
+            #expect(invalid.status == .unprocessableContent && invalid.errorCode == "invalid_story")
+            let details = try #require((try invalid.json()["error"] as? [String: Any])?["details"] as? [String])
+            #expect(details.count == 4)
+            #expect(details.contains("Chapter id \"a\" is used by more than one chapter."))
+            let malformed = try await publish(client, author, "{\"story\": {\n  \"id\": 1,\n  \"name\" \"x\"}}")
+            #expect(malformed.status == .unprocessableContent && malformed.bodyText.contains("line 3"))
+            #expect(try await publish(client, author, "PK\u{3}\u{4}", type: "application/zip").status == .unsupportedMediaType)
+
+            // The author updates (the id in the address wins) and withdraws.
+            let updated = try await publish(client, author, Self.pub.replacingOccurrences(of: "The Pub", with: "The Old Pub"), method: .put, uri: "/api/v1/stories/the-pub")
+            #expect(updated.status == .ok)
+            #expect(try await get(client, "/api/v1/stories/the-pub", author).json()["name"] as? String == "The Old Pub")
+            #expect(try await get(client, "/api/v1/stories/the-pub", author).json()["owned"] as? Bool == true)
+            #expect(try await client.execute(uri: "/api/v1/stories/the-pub", method: .delete, headers: .session(author)).status == .noContent)
+            #expect(try await get(client, "/api/v1/stories/the-pub", author).status == .notFound)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func servesTheSchemaAndTheReaderPages(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let schema = try await client.execute(uri: "/api/v1/stories/schema.json", method: .get)
+            #expect(schema.status == .ok && schema.headers[.contentType] == "application/schema+json")
+            #expect((try schema.json()["required"] as? [String]) == ["story"])
+            #expect(try await client.execute(uri: "/stories", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/stories/missing", method: .get).status == .notFound)
+        }
+    }
+}
