@@ -94,7 +94,7 @@ import: migrate
 	$(TROVE) import strategies --from $(OBLIQUE_INI) $(DB_FLAGS)
 	$(TROVE) import pronunciations --from $(CMUDICT_FILE) --frequencies $(WORDFREQ_FILE) $(DB_FLAGS)
 	$(TROVE) import cities --from $(GEONAMES_DIR) --dataset $(CITIES) $(DB_FLAGS)
-	for story in samples/stories/*/; do $(TROVE) import story "$$story" $(DB_FLAGS); done
+	for story in samples/stories/*/; do if [ -f "$$story/story.json" ]; then $(TROVE) import story "$$story" $(DB_FLAGS); fi; done
 
 run: import
 	$(TROVE) serve $(SERVE_FLAGS)
