@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "Providers",
             dependencies: [
-                "Weather", "YogiYogini", "Geography",
+                "Weather", "YogiYogini", "Geography", "ChooseYourDestiny",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "ProvidersTests",
             dependencies: [
-                "Providers", "Weather", "YogiYogini",
+                "Providers", "Weather", "YogiYogini", "ChooseYourDestiny",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

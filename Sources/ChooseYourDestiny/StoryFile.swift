@@ -6,6 +6,10 @@ import Foundation
 public enum StoryFile {
     public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     public static func read(_ text: String) throws(FormatError) -> Story {

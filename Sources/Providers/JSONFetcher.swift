@@ -26,15 +26,24 @@ public struct JSONFetcher: Sendable {
     }
 
     public func get<T: Decodable & Sendable>(_ type: T.Type, from url: URL, headers: [(String, String)] = []) async throws(ProviderError) -> T {
+        let body = try await bytes(from: url, accept: "application/json", headers: headers)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch {
+            throw .malformed(String(describing: error))
+        }
+    }
+
+    /// The body as it is (a README, a story file, a picture), with the same deadline and size cap.
+    public func bytes(from url: URL, accept: String = "*/*", headers: [(String, String)] = []) async throws(ProviderError) -> [UInt8] {
         var request = HTTPClientRequest(url: url.absoluteString)
-        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Accept", value: accept)
         request.headers.add(name: "User-Agent", value: "Trove/1.0")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let body: ByteBuffer
         do {
             let response = try await client.execute(request, timeout: timeout)
             guard (200..<300).contains(Int(response.status.code)) else { throw ProviderError.badStatus(Int(response.status.code)) }
-            body = try await response.body.collect(upTo: maximumBytes)
+            return Array(try await response.body.collect(upTo: maximumBytes).readableBytesView)
         } catch let error as ProviderError {
             throw error
         } catch is NIOTooManyBytesError {
@@ -43,11 +52,6 @@ public struct JSONFetcher: Sendable {
             throw .timedOut
         } catch {
             throw .unreachable(String(describing: error))
-        }
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
-        } catch {
-            throw .malformed(String(describing: error))
         }
     }
 }
