@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "CityRoulette", dependencies: ["Geography"], swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "YogiYogini", dependencies: ["Geography"], swiftSettings: swiftSettings),
         .target(name: "ChooseYourDestiny", swiftSettings: swiftSettings),
+        // Reading uploaded zip archives (a story with its pictures): inflate and the zip directory, no dependencies.
+        .target(name: "ZipArchive", swiftSettings: swiftSettings),
         // Distances on the globe, shared by City Roulette and YogiYogini.
         .target(name: "Geography", swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Current weather in one shape for every provider, and its cache; shared by City Roulette and YogiYogini.
@@ -78,7 +80,8 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "Geography", "Weather", "CardImage",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "ZipArchive", "Geography", "Weather",
+                "CardImage",
                 "Storage", "DatabaseDrivers", "Providers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -113,6 +116,7 @@ let package = Package(
         .testTarget(name: "CityRouletteTests", dependencies: ["CityRoulette", "Geography"], swiftSettings: swiftSettings),
         .testTarget(name: "YogiYoginiTests", dependencies: ["YogiYogini"], swiftSettings: swiftSettings),
         .testTarget(name: "ChooseYourDestinyTests", dependencies: ["ChooseYourDestiny"], swiftSettings: swiftSettings),
+        .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "WeatherTests", dependencies: ["Weather"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ProvidersTests",

@@ -43,3 +43,14 @@ public enum StoryIntake {
         return Twee.slug(source)
     }
 }
+
+/// The pictures a story may carry, by file extension.
+public enum StoryPictures {
+    static let types = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "svg": "image/svg+xml"]
+    public static let maximumBytes = 5 << 20
+
+    public static func contentType(forName name: String) -> String? {
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        return types[name[name.index(after: dot)...].lowercased()]
+    }
+}

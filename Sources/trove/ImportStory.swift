@@ -14,8 +14,6 @@ struct ImportStory: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    static let pictureTypes = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "svg": "image/svg+xml"]
-
     func run() async throws {
         let url = URL(fileURLWithPath: path)
         var isFolder: ObjCBool = false
@@ -54,8 +52,8 @@ struct ImportStory: AsyncParsableCommand {
     static func pictures(in folder: URL) throws -> [StoryRepository.Resource] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         return names.sorted().compactMap { name in
-            guard let type = pictureTypes[(name as NSString).pathExtension.lowercased()],
-                  let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path), bytes.count <= 5 << 20
+            guard let type = StoryPictures.contentType(forName: name),
+                  let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path), bytes.count <= StoryPictures.maximumBytes
             else { return nil }
             return StoryRepository.Resource(name: name, contentType: type, bytes: [UInt8](bytes))
         }

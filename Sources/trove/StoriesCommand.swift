@@ -59,7 +59,7 @@ struct Stories: AsyncParsableCommand {
                             try await repository.save(
                                 id: found.accepted.id, story: found.accepted.story, owner: nil, source: "github:\(found.repository)",
                                 resources: found.pictures.compactMap { picture in
-                                    ImportStory.pictureTypes[(picture.name as NSString).pathExtension.lowercased()].map {
+                                    StoryPictures.contentType(forName: picture.name).map {
                                         StoryRepository.Resource(name: picture.name, contentType: $0, bytes: picture.bytes)
                                     }
                                 }

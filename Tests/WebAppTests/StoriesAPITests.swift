@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 @Suite struct StoriesAPITests {
@@ -110,7 +111,7 @@ import Testing
             #expect(details.contains("Chapter id \"a\" is used by more than one chapter."))
             let malformed = try await publish(client, author, "{\"story\": {\n  \"id\": 1,\n  \"name\" \"x\"}}")
             #expect(malformed.status == .unprocessableContent && malformed.bodyText.contains("line 3"))
-            #expect(try await publish(client, author, "PK\u{3}\u{4}", type: "application/zip").status == .unsupportedMediaType)
+            #expect(try await publish(client, author, "<story/>", type: "application/xml").status == .unsupportedMediaType)
 
             // The author updates (the id in the address wins) and withdraws.
             let updated = try await publish(client, author, Self.pub.replacingOccurrences(of: "The Pub", with: "The Old Pub"), method: .put, uri: "/api/v1/stories/the-pub")
@@ -119,6 +120,28 @@ import Testing
             #expect(try await get(client, "/api/v1/stories/the-pub", author).json()["owned"] as? Bool == true)
             #expect(try await client.execute(uri: "/api/v1/stories/the-pub", method: .delete, headers: .session(author)).status == .noContent)
             #expect(try await get(client, "/api/v1/stories/the-pub", author).status == .notFound)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aZipBringsTheStoryWithItsPictures(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let author = try await signUp(client, username: "ada")
+            let created = try await client.execute(uri: "/api/v1/stories", method: .post,
+                                                   headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
+                                                   body: ByteBuffer(bytes: TestArchive.storyZip))
+            #expect(created.status == .created)
+            #expect(try created.json()["id"] as? String == "zipped")
+            let story = try await get(client, "/api/v1/stories/zipped", author).json()
+            #expect(story["cover_url"] as? String == "/api/v1/stories/zipped/resources/cover.svg")
+            let cover = try await get(client, "/api/v1/stories/zipped/resources/cover.svg", author)
+            #expect(cover.status == .ok && cover.headers[.contentType] == "image/svg+xml" && cover.bodyText.hasPrefix("<svg"))
+            #expect(try await get(client, "/api/v1/stories/zipped/resources/fork.svg", author).bodyText.contains("#421"))
+            #expect(try await get(client, "/api/v1/stories/zipped/resources/none.svg", author).status == .notFound)
+            let notZip = try await client.execute(uri: "/api/v1/stories", method: .post,
+                                                  headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
+                                                  body: ByteBuffer(string: "not a zip"))
+            #expect(notZip.status == .unprocessableContent && notZip.errorCode == "invalid_story")
         }
     }
 

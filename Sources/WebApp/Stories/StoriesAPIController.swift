@@ -60,8 +60,8 @@ struct StoriesAPIController {
 
     @Sendable func publish(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let owner = try await requireAuthor(context)
-        let accepted = try await Self.accept(request)
-        try await stories.save(id: accepted.id, story: accepted.story, owner: owner, source: "upload")
+        let (accepted, pictures) = try await Self.accept(request)
+        try await stories.save(id: accepted.id, story: accepted.story, owner: owner, source: "upload", resources: pictures)
         return JSONResponse.make(PublishedAnswer(id: accepted.id, warnings: accepted.warnings), status: .created)
     }
 
@@ -71,8 +71,8 @@ struct StoriesAPIController {
         guard let owner = context.session.profile?.id, let stored = try await stories.find(id: id), stored.ownerProfileID == owner else {
             throw StoryError.storyNotFound
         }
-        let accepted = try await Self.accept(request)
-        try await stories.save(id: id, story: accepted.story, owner: owner, source: "upload")
+        let (accepted, pictures) = try await Self.accept(request)
+        try await stories.save(id: id, story: accepted.story, owner: owner, source: "upload", resources: pictures)
         return JSONResponse.make(PublishedAnswer(id: id, warnings: accepted.warnings))
     }
 
@@ -155,19 +155,22 @@ struct StoriesAPIController {
         return profile.id
     }
 
-    /// The body is the file: story.json (application/json) or Twee (text/plain).
-    static func accept(_ request: Request) async throws -> StoryIntake.Accepted {
+    /// The body is the file: story.json (application/json), Twee (text/plain), or a zip of story.json with a
+    /// resources/ folder of pictures (application/zip; the pictures are nil for the other two).
+    static func accept(_ request: Request) async throws -> (StoryIntake.Accepted, [StoryRepository.Resource]?) {
         let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        let format: StoryIntake.Format
         switch type {
-        case "application/json": format = .storyJSON
-        case "text/plain", "text/x-twee", "text/twee": format = .twee
+        case "application/json", "text/plain", "text/x-twee", "text/twee":
+            let buffer = try await request.body.collect(upTo: StoryIntake.maximumBytes)
+            let text = String(decoding: buffer.readableBytesView, as: UTF8.self)
+            return (try StoryIntake.accept(text, format: type == "application/json" ? .storyJSON : .twee), nil)
+        case "application/zip", "application/x-zip-compressed":
+            let buffer = try await request.body.collect(upTo: 20 << 20)
+            return try StoryArchive.read(Array(buffer.readableBytesView))
         default:
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
-                           message: "Send story.json as application/json or a Twee file as text/plain (zip uploads are not supported yet).")
+                           message: "Send story.json as application/json, a Twee file as text/plain, or a zip of story.json and its pictures as application/zip.")
         }
-        let buffer = try await request.body.collect(upTo: StoryIntake.maximumBytes)
-        return try StoryIntake.accept(String(decoding: buffer.readableBytesView, as: UTF8.self), format: format)
     }
 }
 

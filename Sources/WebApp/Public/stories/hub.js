@@ -1,0 +1,318 @@
+// Choose Your Destiny hub: the Library (stories this profile added) and the Catalog (every
+// published story), each narrowed by a search as you type, and publishing for signed-in accounts.
+import { api, toast } from '../js/api.js';
+import { $, make, say, confirmDialog, busy } from './dom.js';
+import { filterStories, countsLine, plural, uploadType, errorLines } from './logic.js';
+
+const API = '/api/v1/stories';
+const state = { catalog: [], library: [], tab: 'catalog' };
+
+// ---------- Tabs ----------
+
+const TABS = ['library', 'catalog'];
+
+function showTab(name, focus = false) {
+  state.tab = name;
+  for (const key of TABS) {
+    const tab = $(`tab-${key}`);
+    const on = key === name;
+    tab.setAttribute('aria-selected', String(on));
+    tab.tabIndex = on ? 0 : -1;
+    $(`panel-${key}`).hidden = !on;
+    if (on && focus) tab.focus();
+  }
+  if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`);
+}
+
+function initTabs() {
+  for (const key of TABS) $(`tab-${key}`).addEventListener('click', () => showTab(key));
+  $('stories').querySelector('[role=tablist]').addEventListener('keydown', (e) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1, Home: -9, End: 9 }[e.key];
+    if (!step) return;
+    e.preventDefault();
+    const index = Math.max(0, Math.min(TABS.length - 1, TABS.indexOf(state.tab) + step));
+    showTab(TABS[index], true);
+  });
+  showTab(location.hash === '#library' ? 'library' : 'catalog');
+}
+
+// ---------- Lists ----------
+
+function card(story, where) {
+  const cover = story.cover_url
+    ? make('img', { className: 'st-cover', src: story.cover_url, alt: '', loading: 'lazy', decoding: 'async', width: 320, height: 200 })
+    : make('div', { className: 'st-cover st-cover-none', 'aria-hidden': 'true' }, make('span', { text: initial(story.name) }));
+  const titleId = `${where}-title-${story.id}`;
+  const library = story.in_library
+    ? make('button', { className: 'button st-remove', type: 'button', text: 'Remove', 'aria-describedby': titleId, onclick: (e) => removeFromLibrary(story, e.currentTarget) })
+    : make('button', { className: 'button st-add', type: 'button', text: 'Add to library', 'aria-describedby': titleId, onclick: (e) => addToLibrary(story, e.currentTarget) });
+  const li = make('li', { className: 'st-card', dataset: { id: story.id } },
+    cover,
+    make('div', { className: 'st-card-body' },
+      make('h3', { className: 'st-title', id: titleId, text: story.name }),
+      story.author ? make('p', { className: 'st-author', text: `by ${story.author}` }) : null,
+      story.summary ? make('p', { className: 'st-summary', text: story.summary }) : null,
+      make('p', { className: 'st-counts', text: countsLine(story) }),
+      make('div', { className: 'st-actions' },
+        make('a', { className: 'button primary st-read', href: `/stories/${encodeURIComponent(story.id)}`, text: 'Read', 'aria-describedby': titleId }),
+        library)));
+  if (where === 'library') swipeToRemove(li, story);
+  return li;
+}
+
+const initial = (name) => (String(name).trim()[0] || '?').toUpperCase();
+
+function renderList(where) {
+  const all = state[where];
+  const query = $(`${where}-q`).value;
+  const shown = filterStories(all, query);
+  $(`${where}-list`).replaceChildren(...shown.map((story) => card(story, where)));
+  const empty = $(`${where}-empty`);
+  empty.hidden = shown.length > 0;
+  if (!shown.length) {
+    empty.textContent = all.length
+      ? `No story matches “${query.trim()}”.`
+      : where === 'library' ? 'Your library is empty. Add stories from the Catalog.' : 'No stories published yet.';
+  }
+  $(`${where}-count`).textContent = query.trim() && all.length ? `${shown.length} of ${plural(all.length, 'story', 'stories')}` : '';
+  if (where === 'library') $('library-hint').hidden = !all.length;
+}
+
+function renderAll() {
+  renderList('library');
+  renderList('catalog');
+  renderOwn();
+}
+
+async function load() {
+  const [catalog, library] = await Promise.all([api('GET', API), api('GET', `${API}/library`)]);
+  state.catalog = catalog.stories;
+  state.library = library.stories;
+  renderAll();
+}
+
+function setInLibrary(story, on) {
+  for (const item of state.catalog) if (item.id === story.id) item.in_library = on;
+  state.library = on
+    ? [{ ...story, in_library: true }, ...state.library.filter((s) => s.id !== story.id)]
+    : state.library.filter((s) => s.id !== story.id);
+}
+
+async function addToLibrary(story, button) {
+  await busy(button, async () => {
+    try {
+      await api('PUT', `${API}/${encodeURIComponent(story.id)}/library`);
+      setInLibrary(story, true);
+      renderAll();
+      say(`${story.name} is in your library.`);
+      toast(`Added “${story.name}” to your library`);
+      focusCard(state.tab, story.id, '.st-remove');
+    } catch (error) {
+      toast(error.message);
+    }
+  });
+}
+
+async function removeFromLibrary(story, button) {
+  const list = $(`${state.tab}-list`);
+  const items = [...list.children];
+  const index = items.findIndex((li) => li.dataset.id === story.id);
+  const work = async () => {
+    try {
+      await api('DELETE', `${API}/${encodeURIComponent(story.id)}/library`);
+      setInLibrary(story, false);
+      renderAll();
+      toast(`Removed “${story.name}” from your library`);
+      if (state.tab === 'library') {
+        const next = $('library-list').children[Math.min(index, $('library-list').children.length - 1)];
+        (next ? next.querySelector('.st-read') : $('library-q')).focus();
+      } else {
+        focusCard('catalog', story.id, '.st-add');
+      }
+    } catch (error) {
+      toast(error.message);
+    }
+  };
+  if (button) await busy(button, work);
+  else await work();
+}
+
+function focusCard(where, id, selector) {
+  const li = [...$(`${where}-list`).children].find((item) => item.dataset.id === id);
+  const control = li && li.querySelector(selector);
+  if (control) control.focus();
+}
+
+/** Swipe a Library story left with a finger to remove it (the Remove button does the same). */
+function swipeToRemove(li, story) {
+  li.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'touch' || e.target.closest('a, button, input')) return;
+    const x0 = e.clientX;
+    const y0 = e.clientY;
+    let dx = 0;
+    let sideways = false;
+    const move = (ev) => {
+      dx = Math.min(0, ev.clientX - x0);
+      if (!sideways && Math.abs(dx) > 12 && Math.abs(dx) > Math.abs(ev.clientY - y0)) sideways = true;
+      if (sideways) {
+        li.style.transform = `translateX(${dx}px)`;
+        li.classList.toggle('st-swiping', dx < -li.offsetWidth * 0.35);
+      }
+    };
+    const end = (ev) => {
+      li.removeEventListener('pointermove', move);
+      li.removeEventListener('pointerup', end);
+      li.removeEventListener('pointercancel', end);
+      li.style.transform = '';
+      li.classList.remove('st-swiping');
+      if (sideways && ev.type === 'pointerup' && dx < -li.offsetWidth * 0.35) removeFromLibrary(story, null);
+    };
+    li.addEventListener('pointermove', move);
+    li.addEventListener('pointerup', end);
+    li.addEventListener('pointercancel', end);
+  });
+}
+
+// ---------- Publishing ----------
+
+/** Sends a story file; resolves with the answer's JSON, or throws an Error carrying the API's details. */
+async function upload(method, path, file) {
+  const type = uploadType(file.name);
+  if (!type) {
+    const error = new Error(`“${file.name}” is not a story file: choose a .json, .twee, .tw or .txt file.`);
+    error.details = [];
+    throw error;
+  }
+  let response;
+  try {
+    response = await fetch(path, {
+      method, credentials: 'same-origin', body: file,
+      headers: { Accept: 'application/json', 'Content-Type': type },
+    });
+  } catch {
+    throw Object.assign(new Error('Could not reach Trove. Please try again.'), { details: [] });
+  }
+  const text = await response.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch { body = null; }
+  if (response.ok) return body || {};
+  const failure = (body && body.error) || {};
+  const error = new Error(failure.message || (response.status === 413 ? 'That file is too big.' : 'The story could not be published.'));
+  error.status = response.status;
+  error.code = failure.code;
+  error.details = Array.isArray(failure.details) ? failure.details : [];
+  throw error;
+}
+
+function showResult(message, warnings) {
+  $('publish-errors-box').hidden = true;
+  $('publish-result').hidden = false;
+  $('publish-ok').textContent = message;
+  $('publish-warnings').replaceChildren(...warnings.map((w) => make('li', { text: w })));
+  $('publish-warnings-box').hidden = !warnings.length;
+  say(warnings.length ? `${message} ${plural(warnings.length, 'warning')}.` : message);
+}
+
+function showErrors(error) {
+  $('publish-result').hidden = true;
+  const lines = errorLines(error);
+  const many = Array.isArray(error.details) && error.details.length > 0;
+  $('publish-error').textContent = many ? `${error.message.replace(/[.:]?\s*$/, '')}:` : lines[0];
+  $('publish-errors').replaceChildren(...(many ? lines.map((line) => make('li', { text: line })) : []));
+  $('publish-errors-box').hidden = false;
+}
+
+async function publish(e) {
+  e.preventDefault();
+  const file = $('publish-file').files[0];
+  if (!file) {
+    showErrors(Object.assign(new Error('Choose a story file first.'), { details: [] }));
+    $('publish-file').focus();
+    return;
+  }
+  await busy($('publish-submit'), async () => {
+    try {
+      const answer = await upload('POST', API, file);
+      await load();
+      const story = state.catalog.find((s) => s.id === answer.id);
+      showResult(`Published “${story ? story.name : answer.id}”.`, answer.warnings || []);
+      $('publish-form').reset();
+    } catch (error) {
+      showErrors(error);
+    }
+  });
+}
+
+function renderOwn() {
+  if (!$('own-list')) return;
+  const own = state.catalog.filter((s) => s.owned);
+  $('own-box').hidden = !own.length;
+  $('own-list').replaceChildren(...own.map((story) => make('li', { className: 'st-own-item', dataset: { id: story.id } },
+    make('span', { className: 'st-own-name', text: story.name }),
+    make('span', { className: 'st-actions' },
+      make('button', { className: 'button st-update', type: 'button', text: 'Update', 'aria-label': `Update ${story.name}`, onclick: () => chooseUpdate(story) }),
+      make('button', { className: 'button danger st-withdraw', type: 'button', text: 'Withdraw', 'aria-label': `Withdraw ${story.name}`, onclick: (ev) => withdraw(story, ev.currentTarget) })))));
+}
+
+let updating = null;
+
+function chooseUpdate(story) {
+  updating = story;
+  const input = $('update-file');
+  input.value = '';
+  input.click();
+}
+
+async function update() {
+  const file = $('update-file').files[0];
+  const story = updating;
+  if (!file || !story) return;
+  try {
+    const answer = await upload('PUT', `${API}/${encodeURIComponent(story.id)}`, file);
+    await load();
+    showResult(`Updated “${story.name}”.`, answer.warnings || []);
+  } catch (error) {
+    showErrors(error);
+  }
+  $('publish-heading').scrollIntoView({ block: 'start' });
+}
+
+async function withdraw(story, button) {
+  const yes = await confirmDialog({
+    title: `Withdraw “${story.name}”?`,
+    text: 'It leaves the catalog and every library, and readers lose their place in it. This cannot be undone.',
+    ok: 'Withdraw', cancel: 'Keep it',
+  });
+  if (!yes) { button.focus(); return; }
+  try {
+    await api('DELETE', `${API}/${encodeURIComponent(story.id)}`);
+    await load();
+    toast(`Withdrew “${story.name}”`);
+    $('publish-heading').focus?.();
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+function initPublish() {
+  if (!$('publish-form')) return;
+  $('publish-form').addEventListener('submit', publish);
+  $('update-file').addEventListener('change', update);
+}
+
+// ---------- Start ----------
+
+async function start() {
+  initTabs();
+  initPublish();
+  for (const where of TABS) $(`${where}-q`).addEventListener('input', () => renderList(where));
+  try {
+    await load();
+  } catch (error) {
+    $('catalog-empty').hidden = false;
+    $('catalog-empty').textContent = `The stories could not be loaded. ${error.message}`;
+  }
+  $('stories').dataset.ready = 'true';
+}
+
+start();

@@ -1,0 +1,100 @@
+// Choose Your Destiny: pure logic shared by the hub and the reader (no DOM, tested with node).
+
+// ---------- The path a reader took ----------
+
+/** The path after choosing `next`: the walk so far plus the chosen chapter. */
+export const advance = (path, next) => [...path, next];
+
+/** The path one step back (the start stays). */
+export const stepBack = (path) => (path.length > 1 ? path.slice(0, -1) : [...path]);
+
+/** The path cut back to its `index`-th chapter (0 is the start), to take another branch from there. */
+export function rewindTo(path, index) {
+  if (!Number.isInteger(index) || index < 0 || index >= path.length) return [...path];
+  return path.slice(0, index + 1);
+}
+
+/** The progress body that makes `path` the reader's place: {"chapter_id", "path"}. */
+export function progressBody(path) {
+  return { chapter_id: path[path.length - 1], path: [...path] };
+}
+
+/** The bodies for the reader's moves. */
+export const chooseBody = (path, next) => progressBody(advance(path, next));
+export const backBody = (path) => progressBody(stepBack(path));
+export const rewindBody = (path, index) => progressBody(rewindTo(path, index));
+export const restartBody = (startId) => progressBody([startId]);
+
+/**
+ * The trail of chapters taken, for the rewind list: one entry per step with the chapter's name
+ * (or its id when it has none); the last entry is the current chapter.
+ */
+export function trail(path, chaptersById) {
+  return path.map((id, index) => {
+    const chapter = chaptersById.get(id);
+    return { id, index, name: (chapter && chapter.name) || `Chapter ${id}`, current: index === path.length - 1 };
+  });
+}
+
+/**
+ * Where to resume: the progress's path when it is a walk of this story that ends at its chapter,
+ * otherwise the start (a story updated since, or a progress from nowhere).
+ */
+export function resumePath(progress, story, chaptersById) {
+  const start = story.start_chapter_id;
+  const path = progress && Array.isArray(progress.path) ? progress.path : [];
+  if (!path.length || path[0] !== start || path[path.length - 1] !== progress.chapter_id) return [start];
+  for (let i = 1; i < path.length; i += 1) {
+    const from = chaptersById.get(path[i - 1]);
+    if (!from || !from.choices.some((c) => c.chapter_id === path[i])) return [start];
+  }
+  return chaptersById.has(path[path.length - 1]) ? [...path] : [start];
+}
+
+// ---------- Words ----------
+
+export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "You read 7 chapters" for a path of 7 (the ending included). */
+export const readLine = (path) => `You read ${plural(path.length, 'chapter')}`;
+
+/** "Endings found: 2 of 4". */
+export const endingsLine = (found, total) => `Endings found: ${found} of ${total}`;
+
+/** "15 chapters · 4 endings". */
+export const countsLine = (story) => `${plural(story.chapter_count, 'chapter')} · ${plural(story.ending_count, 'ending')}`;
+
+// ---------- Search ----------
+
+/** Lower case without accents, so "Élan" matches "elan". */
+export function fold(text) {
+  return String(text ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
+/** Does the story match every word of the query in its title, author, description or summary? */
+export function matches(story, query) {
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  if (!words.length) return true;
+  const haystack = fold([story.name, story.author, story.description, story.summary].filter(Boolean).join(' \n '));
+  return words.every((word) => haystack.includes(word));
+}
+
+export const filterStories = (stories, query) => stories.filter((story) => matches(story, query));
+
+// ---------- Publishing ----------
+
+const TYPES = { json: 'application/json', twee: 'text/plain', tw: 'text/plain', txt: 'text/plain' };
+export const ACCEPT = '.json,.twee,.tw,.txt';
+
+/** The Content-Type to upload a story file with, from its name; null for a kind Trove does not read. */
+export function uploadType(filename) {
+  const match = /\.([a-z0-9]+)$/i.exec(String(filename ?? ''));
+  return (match && TYPES[match[1].toLowerCase()]) || null;
+}
+
+/** The messages of a failed upload: the API's details, or its message when there are none. */
+export function errorLines(error) {
+  const details = error && Array.isArray(error.details) ? error.details.filter((d) => typeof d === 'string' && d) : [];
+  if (details.length) return details;
+  return [(error && error.message) || 'That did not work. Please try again.'];
+}
