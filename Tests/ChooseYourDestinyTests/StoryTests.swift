@@ -189,3 +189,20 @@ import Testing
         #expect(throws: Twee.FormatError.self) { try Twee.importStory(":: StoryData\n{\"start\": \"Nope\"}\n:: A\nx") }
     }
 }
+
+@Suite struct StoryMapTests {
+    @Test func placesChaptersByDistanceFromTheStartAndMarksEndingsAndStrays() {
+        let story = Story(id: "s", name: "S", chapters: [
+            Chapter(id: "a", name: "Gate", isFirst: true, text: "x", choices: [Choice(chapterID: "b", text: "1"), Choice(chapterID: "c", text: "2")]),
+            Chapter(id: "b", name: "", text: "x", choices: [Choice(chapterID: "c", text: "on"), Choice(chapterID: "a", text: "back")]),
+            Chapter(id: "c", name: "End", text: "x"),
+            Chapter(id: "lost", name: "Lost", text: "x"),
+        ])
+        let map = StoryMap(story)
+        #expect(map.nodes.map(\.column) == [0, 1, 1, 2])
+        #expect(map.nodes.map(\.kind) == [.start, .chapter, .ending, .unreachable])
+        #expect(map.nodes.map(\.row) == [0, 0, 1, 0])
+        #expect(map.nodes[1].name == "b")
+        #expect(map.edges.count == 4 && map.columns == 3 && map.rows == 2)
+    }
+}

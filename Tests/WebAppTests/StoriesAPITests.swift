@@ -156,3 +156,20 @@ import Testing
         }
     }
 }
+
+@Suite struct StoryMapPageTests {
+    @Test(arguments: DatabaseKind.allCases)
+    func drawsTheMapWithEscapedNames(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let author = try await signUp(client, username: "ada")
+            let story = StoriesAPITests.pub.replacingOccurrences(of: "\"Cellar\"", with: "\"<b>Cellar</b>\"")
+            _ = try await client.execute(uri: "/api/v1/stories", method: .post, headers: [.contentType: "application/json", .cookie: "trove_session=\(author)"],
+                                         body: ByteBuffer(string: story))
+            let page = try await client.execute(uri: "/stories/the-pub/map", method: .get, headers: .session(author))
+            #expect(page.status == .ok)
+            #expect(page.bodyText.contains("<svg") && page.bodyText.contains("sm-unreachable") && page.bodyText.contains("&lt;b&gt;Cellar"))
+            #expect(!page.bodyText.contains("<b>Cellar"))
+            #expect(page.bodyText.contains("5 chapters, 2 endings"))
+        }
+    }
+}

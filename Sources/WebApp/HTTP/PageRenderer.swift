@@ -18,7 +18,7 @@ struct PageRenderer: Sendable {
 
     static let requiredTemplates = [
         "layout", "home", "signup", "login", "account", "error", "app-pending", "strategies", "strategy-card", "poetry", "poetry-public",
-        "cities", "city", "country", "yoga", "stories", "story",
+        "cities", "city", "country", "yoga", "stories", "story", "story-map",
     ]
 
     init(directory: String, assetVersion: String) async throws {
