@@ -534,3 +534,23 @@ def yoga_restartable(yoga_providers):
         return _running_trove(binary, workdir, workdir / "trove.sqlite", yoga_providers.serve_args())
 
     return start
+
+
+# ---------- Choose Your Destiny ----------
+
+STORY_SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "stories"
+
+
+@pytest.fixture(scope="session")
+def stories_server():
+    """A server of its own whose database holds the two sample stories (samples/stories/gull-rock, with
+    pictures, and samples/stories/after-closing, without), imported with `trove import story` as `make run`
+    does. Yields the base URL."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-stories-"))
+    database = workdir / "trove.sqlite"
+    _run_trove(binary, "migrate", "--database", str(database))
+    for slug in ("gull-rock", "after-closing"):
+        _run_trove(binary, "import", "story", str(STORY_SAMPLES / slug), "--database", str(database))
+    with _running_trove(binary, workdir, database) as base:
+        yield base

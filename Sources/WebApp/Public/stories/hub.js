@@ -288,7 +288,7 @@ async function withdraw(story, button) {
     await api('DELETE', `${API}/${encodeURIComponent(story.id)}`);
     await load();
     toast(`Withdrew “${story.name}”`);
-    $('publish-heading').focus?.();
+    $('publish-heading').focus();
   } catch (error) {
     toast(error.message);
   }

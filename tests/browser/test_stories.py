@@ -1,0 +1,597 @@
+"""Choose Your Destiny: what a reader and an author do with the pages, in a real browser.
+
+The `stories_server` fixture serves a database holding the two sample stories: "The Lamp at Gull Rock"
+(gull-rock: 15 chapters, 4 endings, pictures) and "The Library After Closing" (after-closing: 14 chapters,
+3 endings, no pictures). Each test has a fresh browser, so a fresh guest profile with an empty library and
+no progress. Gull Rock's map: 1 → 2 | 3; 2 → 4 | 5; 4 → 8 | 9; 8 → 13 (an ending, "The Green Light") | 10;
+9 → 8 | 14 (an ending, "Aground"); 3 → 6 | 7; 7 → 10 | 12 (an ending, "Morning Harbour").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import tempfile
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from browser_support import assert_page_weighs_under, set_viewport, wait
+
+API = "/api/v1/stories"
+PASSWORD = "correct horse battery"
+LAMP = "The Lamp at Gull Rock"
+LIBRARY = "The Library After Closing"
+# The only console errors a test may allow: the refused upload's 422, which the page lists in words.
+REFUSED_422 = re.compile(rf"{API}\S* - Failed to load resource: the server responded with a status of 422")
+
+
+# ---------- Helpers ----------
+
+def call(driver, method: str, path: str, body=None):
+    """A request from inside the page (its cookie is the page's profile): (status, JSON or text)."""
+    result = driver.execute_async_script(
+        """
+        const [method, path, body, done] = arguments;
+        const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
+        if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
+        fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t})))
+          .catch(e => done({status: 0, body: String(e)}));
+        """,
+        method, path, body,
+    )
+    text = result["body"]
+    try:
+        return result["status"], (json.loads(text) if text else None)
+    except ValueError:
+        return result["status"], text
+
+
+def open_hub(driver, base: str, tab: str = "") -> None:
+    driver.get("about:blank")
+    driver.get(base + "/stories" + (f"#{tab}" if tab else ""))
+    wait(driver, lambda d: d.execute_script("return document.getElementById('stories').dataset.ready === 'true'"),
+         "the stories page never became ready")
+
+
+def open_story(driver, base: str, story_id: str = "gull-rock") -> None:
+    driver.get("about:blank")
+    driver.get(f"{base}/stories/{story_id}")
+    wait(driver, lambda d: d.execute_script("return document.getElementById('reader').dataset.ready === 'true'"),
+         "the reader never became ready")
+
+
+def shown(driver, element_id: str) -> bool:
+    return driver.execute_script(
+        "const e = document.getElementById(arguments[0]); return !!e && e.getClientRects().length > 0", element_id)
+
+
+def text(driver, element_id: str) -> str:
+    return driver.execute_script("return document.getElementById(arguments[0])?.innerText.trim() ?? ''", element_id)
+
+
+def tap(driver, element) -> None:
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def tab(driver, name: str) -> None:
+    tap(driver, driver.find_element(By.ID, f"tab-{name}"))
+    wait(driver, lambda d: shown(d, f"panel-{name}"), f"the {name} tab did not open")
+
+
+def titles(driver, where: str) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll(`#${arguments[0]}-list .st-title`)].map(e => e.textContent.trim())", where)
+
+
+def card(driver, where: str, title: str):
+    return wait(driver, lambda d: d.execute_script(
+        "return [...document.querySelectorAll(`#${arguments[0]}-list .st-card`)]"
+        ".find(li => li.querySelector('.st-title').textContent.trim() === arguments[1]) ?? false", where, title),
+        f"{title!r} is not in the {where}")
+
+
+def card_button(driver, where: str, title: str, label: str):
+    return wait(driver, lambda d: d.execute_script(
+        "const li = [...document.querySelectorAll(`#${arguments[0]}-list .st-card`)]"
+        ".find(li => li.querySelector('.st-title').textContent.trim() === arguments[1]);"
+        "return li ? [...li.querySelectorAll('button, a')].find(b => b.textContent.trim() === arguments[2]) ?? false : false",
+        where, title, label), f"no {label!r} for {title!r} in the {where}")
+
+
+def search(driver, where: str, query: str) -> None:
+    field = driver.find_element(By.ID, f"{where}-q")
+    field.clear()
+    field.send_keys(query)
+
+
+def chapter(driver) -> str:
+    return driver.execute_script("return document.getElementById('reader').dataset.chapter ?? ''")
+
+
+def heading(driver) -> str:
+    return text(driver, "chapter-title")
+
+
+def choose(driver, label: str) -> None:
+    """Take the choice whose text starts with `label` and wait for the next chapter."""
+    driver.execute_script("window.beforeChoice = document.getElementById('chapter-text').firstChild")
+    button = wait(driver, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#choices .st-choice')].find(b => b.textContent.startsWith(arguments[0])) ?? false",
+        label), f"no choice {label!r} in chapter {chapter(driver)!r}: {text(driver, 'choices')!r}")
+    tap(driver, button)
+    wait(driver, lambda d: d.execute_script(
+        "return document.getElementById('chapter-text').firstChild !== window.beforeChoice && !document.getElementById('reader').hasAttribute('aria-busy')"),
+        f"choosing {label!r} did not show the next chapter")
+
+
+def picture_loaded(driver) -> bool:
+    return driver.execute_script(
+        "const i = document.querySelector('#picture img'); return !!i && i.complete && i.naturalWidth > 0")
+
+
+def watch_text_top(driver) -> None:
+    """From now on, records where the chapter's text starts at the moment each new chapter is drawn
+    (before its picture can have loaded: the mutation is seen in the same task that draws it)."""
+    driver.execute_script(
+        """
+        window.textTops = [];
+        const text = document.getElementById('chapter-text');
+        new MutationObserver(() => {
+          window.textTops.push(text.getBoundingClientRect().top + scrollY);
+        }).observe(text, {childList: true});
+        """
+    )
+
+
+def text_top(driver) -> float:
+    return driver.execute_script("return document.getElementById('chapter-text').getBoundingClientRect().top + scrollY")
+
+
+def no_horizontal_scroll(driver, width: int = 320) -> bool:
+    return driver.execute_script(
+        "const e = document.documentElement; return innerWidth === arguments[0] && e.scrollWidth <= e.clientWidth", width)
+
+
+def check_console(driver, allow_refused: bool = False) -> None:
+    severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    if allow_refused:
+        severe = [e for e in severe if not REFUSED_422.search(e.get("message", ""))]
+    assert not severe, "console errors:\n" + "\n".join(e.get("message", str(e)) for e in severe)
+
+
+def confirm(driver, accept: bool) -> None:
+    wait(driver, lambda d: d.execute_script("return document.getElementById('confirm-dialog').open"), "no question was asked")
+    driver.find_element(By.ID, "confirm-ok" if accept else "confirm-cancel").click()
+    wait(driver, lambda d: not d.execute_script("return document.getElementById('confirm-dialog').open"), "the question stayed open")
+
+
+def sign_up(driver, base: str) -> str:
+    driver.get(base + "/stories")
+    username = "author" + secrets.token_hex(3)
+    status, body = call(driver, "POST", "/api/v1/account/signup", {"username": username, "password": PASSWORD})
+    assert status in (200, 201), f"sign-up answered {status}: {body}"
+    return username
+
+
+def story_file(content: str, suffix: str) -> str:
+    folder = Path(tempfile.mkdtemp(prefix="trove-story-upload-"))
+    path = folder / f"upload{suffix}"
+    path.write_text(content, encoding="utf-8")
+    return str(path)
+
+
+# ---------- The hub ----------
+
+def test_the_catalog_lists_both_samples_with_covers_and_counts(stories_server, browser):
+    open_hub(browser, stories_server)
+    assert titles(browser, "catalog") == [LAMP, LIBRARY]
+    lamp = card(browser, "catalog", LAMP)
+    assert "15 chapters · 4 endings" in lamp.text and "by Trove" in lamp.text
+    assert "ship heading for the reef" in lamp.text, "the summary shows"
+    cover = lamp.find_element(By.CSS_SELECTOR, "img.st-cover")
+    assert cover.get_attribute("loading") == "lazy"
+    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", cover),
+         "the cover picture did not load")
+    ratio = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return r.width / r.height", cover)
+    assert abs(ratio - 1.6) < 0.02, f"the cover is not 16:10 ({ratio:.3f})"
+    library = card(browser, "catalog", LIBRARY)
+    assert "14 chapters · 3 endings" in library.text
+    assert not library.find_elements(By.CSS_SELECTOR, "img"), "a story without a cover shows a drawn placeholder, not a broken picture"
+
+    tab(browser, "library")
+    assert titles(browser, "library") == []
+    assert "empty" in text(browser, "library-empty")
+
+    assert "Sign in to publish" in text(browser, "publish"), "a guest is asked to sign in to publish"
+    assert not browser.find_elements(By.ID, "publish-file")
+    assert_page_weighs_under(browser)
+    check_console(browser)
+
+
+def test_the_tabs_work_from_the_keyboard(stories_server, browser):
+    open_hub(browser, stories_server)
+    catalog = browser.find_element(By.ID, "tab-catalog")
+    catalog.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: shown(d, "panel-library") and not shown(d, "panel-catalog"), "the left arrow did not open the Library")
+    assert browser.switch_to.active_element.get_attribute("id") == "tab-library"
+    assert browser.find_element(By.ID, "tab-library").get_attribute("aria-selected") == "true"
+    browser.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    wait(browser, lambda d: shown(d, "panel-catalog"), "the right arrow did not go back to the Catalog")
+
+
+def test_search_narrows_the_list_as_you_type(stories_server, browser):
+    open_hub(browser, stories_server)
+    search(browser, "catalog", "lighthouse")
+    wait(browser, lambda d: titles(d, "catalog") == [LAMP], "searching the summary for 'lighthouse' did not narrow to Gull Rock")
+    search(browser, "catalog", "owl clock")
+    wait(browser, lambda d: titles(d, "catalog") == [LIBRARY], "searching the description did not find the library story")
+    search(browser, "catalog", "trove")
+    wait(browser, lambda d: titles(d, "catalog") == [LAMP, LIBRARY], "searching by author keeps both")
+    search(browser, "catalog", "dragons of mars")
+    wait(browser, lambda d: titles(d, "catalog") == [], "a search nothing matches still lists stories")
+    assert "No story matches" in text(browser, "catalog-empty")
+    browser.find_element(By.ID, "catalog-q").clear()
+    browser.find_element(By.ID, "catalog-q").send_keys(" ")
+    wait(browser, lambda d: len(titles(d, "catalog")) == 2, "clearing the search brings every story back")
+
+    tap(browser, card_button(browser, "catalog", LAMP, "Add to library"))
+    tap(browser, card_button(browser, "catalog", LIBRARY, "Add to library"))
+    wait(browser, lambda d: card_button(d, "catalog", LIBRARY, "Remove"), "the second add did not land")
+    tab(browser, "library")
+    search(browser, "library", "GULL")
+    wait(browser, lambda d: titles(d, "library") == [LAMP], "the library's search did not narrow")
+    assert "1 of 2 stories" in text(browser, "library-count")
+    check_console(browser)
+
+
+def test_add_to_library_then_remove_with_the_button_keeps_it_in_the_catalog(stories_server, browser):
+    open_hub(browser, stories_server)
+    tap(browser, card_button(browser, "catalog", LIBRARY, "Add to library"))
+    wait(browser, lambda d: card_button(d, "catalog", LIBRARY, "Remove"), "after adding, the catalog offers Remove")
+    tab(browser, "library")
+    assert titles(browser, "library") == [LIBRARY]
+
+    open_hub(browser, stories_server, "library")
+    assert titles(browser, "library") == [LIBRARY], "the library survives a reload"
+    tap(browser, card_button(browser, "library", LIBRARY, "Remove"))
+    wait(browser, lambda d: titles(d, "library") == [], "Remove did not take the story out of the library")
+    tab(browser, "catalog")
+    assert titles(browser, "catalog") == [LAMP, LIBRARY], "a story removed from a library stays in the catalog"
+    assert card_button(browser, "catalog", LIBRARY, "Add to library")
+    check_console(browser)
+
+
+def test_swiping_a_library_story_left_removes_it(stories_server, browser):
+    open_hub(browser, stories_server)
+    tap(browser, card_button(browser, "catalog", LAMP, "Add to library"))
+    wait(browser, lambda d: card_button(d, "catalog", LAMP, "Remove"), "adding did not land")
+    tab(browser, "library")
+    target = card(browser, "library", LAMP).find_element(By.CSS_SELECTOR, ".st-summary")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+    rect = browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width * 0.8, y: r.top + r.height / 2, w: r.width}", target)
+    touch = lambda kind, x: browser.execute_cdp_cmd(  # noqa: E731
+        "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": x, "y": rect["y"]}]})
+    touch("touchStart", rect["x"])
+    for step in range(1, 9):
+        touch("touchMove", rect["x"] - step * rect["w"] * 0.08)
+    touch("touchEnd", 0)
+    wait(browser, lambda d: titles(d, "library") == [], "a long swipe left did not remove the story")
+    _, library = call(browser, "GET", f"{API}/library")
+    assert library["stories"] == [], "the removal reached the server"
+    tab(browser, "catalog")
+    assert LAMP in titles(browser, "catalog")
+    check_console(browser)
+
+
+# ---------- Reading ----------
+
+def test_reading_from_the_first_chapter_to_an_ending(stories_server, browser):
+    open_story(browser, stories_server)
+    assert heading(browser) == "The Dark Lamp"
+    assert browser.find_element(By.CSS_SELECTOR, "#chapter-text strong").get_attribute("textContent") == "dark", "**dark** shows as strong text"
+    assert "**" not in text(browser, "chapter-text")
+    wait(browser, picture_loaded, "the first chapter's picture did not load")
+    assert not browser.find_element(By.ID, "back").is_enabled(), "nothing to go back to on the first chapter"
+
+    watch_text_top(browser)
+    for label, expected in (("Climb the tower", "One Hundred and Seventeen Steps"), ("Follow the glowing moth", "The Lantern Moth")):
+        choose(browser, label)
+        assert heading(browser) == expected
+        assert browser.switch_to.active_element.get_attribute("id") == "chapter-title", "the focus moves to the new chapter's heading"
+        wait(browser, picture_loaded, f"the picture of {expected!r} did not load")
+        drawn = browser.execute_script("return window.textTops.at(-1)")
+        assert drawn is not None
+        assert abs(text_top(browser) - drawn) < 1, f"the text moved from {drawn} to {text_top(browser)} when the picture loaded"
+    ratio = browser.execute_script("const r = document.getElementById('picture').getBoundingClientRect(); return r.width / r.height")
+    assert abs(ratio - 1.6) < 0.02, f"the picture's box is not 16:10 ({ratio:.3f})"
+    assert "*" not in text(browser, "chapter-text"), "the moth's *tap* shows as emphasis, not asterisks"
+
+    # From the keyboard: Tab to the first choice and press Enter.
+    first = browser.find_element(By.CSS_SELECTOR, "#choices .st-choice")
+    assert first.text.startswith("Set the sea-glass lens")
+    first.send_keys(Keys.ENTER)
+    wait(browser, lambda d: heading(d) == "The Sea-Glass Light", "Enter on a choice did not take it")
+    assert not shown(browser, "picture"), "a chapter without a picture shows no empty box"
+    choose(browser, "Let the green light shine")
+    assert heading(browser) == "The Green Light"
+    wait(browser, lambda d: shown(d, "ending"), "the ending's panel did not show")
+    assert text(browser, "ending-title") == "The End"
+    assert "You read 5 chapters" in text(browser, "ending")
+    assert "Endings found: 1 of 4" in text(browser, "ending")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#choices .st-choice"), "an ending offers no choices"
+    assert browser.find_element(By.CSS_SELECTOR, "#ending a[href='/stories']").text == "Back to stories"
+
+    assert_page_weighs_under(browser)
+    check_console(browser)
+
+
+def test_reload_resumes_and_the_trail_rewinds_to_take_another_branch(stories_server, browser):
+    open_story(browser, stories_server)
+    choose(browser, "Climb the tower")
+    choose(browser, "Follow the glowing moth")
+    open_story(browser, stories_server)
+    assert heading(browser) == "The Lantern Moth", "a reload resumes at the same chapter"
+    wait(browser, lambda d: shown(d, "trail-box"), "the trail of chapters taken is not offered")
+    browser.find_element(By.CSS_SELECTOR, "#trail-box summary").click()
+    steps = browser.execute_script("return [...document.querySelectorAll('#trail li')].map(li => li.innerText.trim())")
+    assert steps == ["The Dark Lamp", "One Hundred and Seventeen Steps", "The Lantern Moth"]
+
+    # Back one chapter, then forward along the other branch.
+    tap(browser, browser.find_element(By.ID, "back"))
+    wait(browser, lambda d: heading(d) == "One Hundred and Seventeen Steps", "Back did not return to the previous chapter")
+    choose(browser, "Hurry down to the cellar")
+    assert heading(browser) == "The Cellar"
+
+    # Rewind to the first chapter through the trail and take the other way.
+    browser.execute_script("document.getElementById('trail-box').open = true")
+    tap(browser, browser.find_element(By.CSS_SELECTOR, "#trail button[aria-label='Go back to The Dark Lamp']"))
+    wait(browser, lambda d: heading(d) == "The Dark Lamp", "rewinding through the trail did not go back to the first chapter")
+    choose(browser, "Run down to the boathouse")
+    choose(browser, "Ring the fog bell")
+    choose(browser, "Keep ringing")
+    assert heading(browser) == "Morning Harbour"
+    assert "You read 4 chapters" in text(browser, "ending")
+    _, progress = call(browser, "GET", f"{API}/gull-rock/progress")
+    assert progress["path"] == ["1", "3", "7", "12"], f"the server kept the rewound path: {progress}"
+
+    open_story(browser, stories_server)
+    assert heading(browser) == "Morning Harbour" and shown(browser, "ending"), "an ending is resumed too"
+    check_console(browser)
+
+
+def test_endings_found_add_up_and_restart_asks_first(stories_server, browser):
+    open_story(browser, stories_server)
+    choose(browser, "Run down to the boathouse")
+    choose(browser, "Ring the fog bell")
+    choose(browser, "Keep ringing")
+    assert "Endings found: 1 of 4" in text(browser, "ending")
+
+    tap(browser, browser.find_element(By.ID, "ending-restart"))
+    confirm(browser, accept=False)
+    assert heading(browser) == "Morning Harbour", "keeping on reading after the question changes nothing"
+
+    tap(browser, browser.find_element(By.ID, "ending-restart"))
+    confirm(browser, accept=True)
+    wait(browser, lambda d: heading(d) == "The Dark Lamp", "Restart did not return to the first chapter")
+    assert not shown(browser, "ending")
+    assert browser.switch_to.active_element.get_attribute("id") == "chapter-title"
+
+    choose(browser, "Climb the tower")
+    choose(browser, "Follow the glowing moth")
+    choose(browser, "Ask the moth")
+    choose(browser, "Catch the moth")
+    assert heading(browser) == "Aground"
+    assert "You read 5 chapters" in text(browser, "ending")
+    assert "Endings found: 2 of 4" in text(browser, "ending"), "a second, different ending is counted"
+
+    tap(browser, browser.find_element(By.ID, "restart"))
+    confirm(browser, accept=True)
+    wait(browser, lambda d: heading(d) == "The Dark Lamp", "the top Restart did not return to the first chapter")
+    _, progress = call(browser, "GET", f"{API}/gull-rock/progress")
+    assert progress["path"] == ["1"] and sorted(progress["endings_found"]) == ["12", "14"], progress
+    check_console(browser)
+
+
+def test_a_story_without_pictures_reads_and_another_profile_starts_afresh(stories_server, browser):
+    open_story(browser, stories_server, "after-closing")
+    assert heading(browser) == "Closing Time"
+    assert not shown(browser, "picture")
+    assert browser.find_element(By.CSS_SELECTOR, "#chapter-text em").get_attribute("textContent") == "rustle"
+    choose(browser, "Go to the issue desk")
+    choose(browser, "Follow Pilcrow")
+    assert heading(browser) == "Following Pilcrow"
+    open_hub(browser, stories_server)
+    tap(browser, card_button(browser, "catalog", LIBRARY, "Add to library"))
+    wait(browser, lambda d: card_button(d, "catalog", LIBRARY, "Remove"), "adding did not land")
+
+    browser.delete_all_cookies()  # another person on this device: a new guest profile
+    open_hub(browser, stories_server, "library")
+    assert titles(browser, "library") == [], "another profile sees nobody else's library"
+    open_story(browser, stories_server, "after-closing")
+    assert heading(browser) == "Closing Time", "another profile starts at chapter one"
+    assert not shown(browser, "trail-box")
+    check_console(browser)
+
+
+def test_pages_fit_a_320px_phone(stories_server, browser):
+    set_viewport(browser, 320, 640)
+    open_hub(browser, stories_server)
+    assert no_horizontal_scroll(browser), "the hub scrolls sideways at 320px"
+    open_story(browser, stories_server)
+    choose(browser, "Climb the tower")
+    assert no_horizontal_scroll(browser), "the reader scrolls sideways at 320px"
+    width = browser.execute_script("return document.querySelector('#choices .st-choice').getBoundingClientRect().width")
+    assert width >= 250, f"choices are large buttons across the screen ({width}px)"
+    check_console(browser)
+
+
+# ---------- Publishing ----------
+
+UNREACHABLE_JSON = {
+    "story": {
+        "id": "", "name": "", "summary": "A tiny test story.", "author": "A. Tester",
+        "chapters": [
+            {"id": "a", "name": "Fork", "is_first_chapter": True, "text": "Two roads.\n\nPick one.",
+             "choices": [{"chapter_id": "b", "text": "Left"}, {"chapter_id": "c", "text": "Right"}]},
+            {"id": "b", "name": "Left end", "text": "You went left. The end.", "video_url": "https://video.example/left.mp4"},
+            {"id": "c", "name": "Right end", "text": "You went right. The end."},
+            {"id": "z", "name": "Forgotten", "text": "Nothing leads here."},
+        ],
+    }
+}
+
+BROKEN_JSON = {
+    "story": {
+        "id": "", "name": "Broken", "summary": "",
+        "chapters": [
+            {"id": "1", "name": "One", "text": "", "choices": [{"chapter_id": "9", "text": "Into nowhere"}]},
+            {"id": "2", "name": "Two", "text": "Also no start.", "choices": [{"chapter_id": "1", "text": ""}]},
+        ],
+    }
+}
+
+TWEE = """:: StoryTitle
+{title}
+
+:: StoryData
+{{"start": "Gate"}}
+
+:: Gate
+A fox sits at the garden gate, *watching* you.
+
+[[Open the gate->Garden]]
+[[Go back inside->Inside]]
+
+:: Garden
+The fox trots in and curls up under the apple tree. **Friends**, then.
+
+:: Inside
+You close the door. Later, the fox is gone.
+"""
+
+
+def publish(driver, path: str) -> None:
+    field = driver.find_element(By.ID, "publish-file")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+    field.send_keys(path)
+    tap(driver, driver.find_element(By.ID, "publish-submit"))
+
+
+def test_a_signed_in_account_publishes_json_and_twee_sees_warnings_and_every_error(stories_server, browser):
+    sign_up(browser, stories_server)
+    open_hub(browser, stories_server)
+    assert shown(browser, "publish-form"), "a signed-in account sees the publish form"
+    suffix = secrets.token_hex(3)
+
+    # A story.json with a chapter nothing leads to: published, with a warning that names it.
+    story = json.loads(json.dumps(UNREACHABLE_JSON))
+    story["story"]["id"] = f"fork-{suffix}"
+    story["story"]["name"] = f"Fork in the Road {suffix}"
+    publish(browser, story_file(json.dumps(story), ".json"))
+    wait(browser, lambda d: shown(d, "publish-result"), "publishing did not succeed: " + text(browser, 'publish-errors-box'))
+    assert f"Fork in the Road {suffix}" in text(browser, "publish-ok")
+    warnings = text(browser, "publish-warnings")
+    assert '"z"' in warnings and "cannot be reached" in warnings, f"the unreachable chapter is not warned about: {warnings!r}"
+    assert f"Fork in the Road {suffix}" in titles(browser, "catalog"), "the new story is in the catalog at once"
+    assert "2 endings" in card(browser, "catalog", f"Fork in the Road {suffix}").text
+
+    # A Twee file.
+    title = f"The Fox at the Gate {suffix}"
+    publish(browser, story_file(TWEE.format(title=title), ".twee"))
+    wait(browser, lambda d: title in text(d, "publish-ok"), "the Twee story was not published")
+    assert title in titles(browser, "catalog")
+    own = browser.execute_script("return [...document.querySelectorAll('#own-list .st-own-name')].map(e => e.textContent)")
+    assert set(own) == {f"Fork in the Road {suffix}", title}, f"the author's own stories: {own}"
+
+    # A broken file: every problem is listed, and nothing is published.
+    broken = json.loads(json.dumps(BROKEN_JSON))
+    broken["story"]["id"] = f"broken-{suffix}"
+    publish(browser, story_file(json.dumps(broken), ".json"))
+    wait(browser, lambda d: shown(d, "publish-errors-box"), "a broken story showed no errors")
+    errors = browser.execute_script("return [...document.querySelectorAll('#publish-errors li')].map(e => e.textContent)")
+    joined = "\n".join(errors)
+    assert len(errors) >= 4, f"not every error is listed: {errors}"
+    assert "first" in joined, joined
+    assert 'Chapter "1" (One) has no text.' in errors, joined
+    assert '"9"' in joined and "does not exist" in joined, joined
+    assert "no ending" in joined.lower(), joined
+    assert browser.find_element(By.ID, "publish-errors-box").get_attribute("role") == "alert"
+    assert "Broken" not in titles(browser, "catalog")
+
+    # Read the JSON story to its left ending: the chapter's video shows with controls, loaded only on play.
+    tap(browser, card_button(browser, "catalog", f"Fork in the Road {suffix}", "Read"))
+    wait(browser, lambda d: d.execute_script("return document.getElementById('reader')?.dataset.ready === 'true'"), "the reader did not open")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#video video")
+    choose(browser, "Left")
+    video = browser.find_element(By.CSS_SELECTOR, "#video video")
+    assert video.get_attribute("src") == "https://video.example/left.mp4"
+    assert video.get_attribute("controls") is not None and video.get_attribute("playsinline") is not None
+    assert video.get_attribute("preload") == "none", "nothing is downloaded before the reader presses play"
+    open_hub(browser, stories_server)
+
+    # Read the Twee story: its links became choices.
+    tap(browser, card_button(browser, "catalog", title, "Read"))
+    wait(browser, lambda d: d.execute_script("return document.getElementById('reader')?.dataset.ready === 'true'"), "the reader did not open")
+    assert heading(browser) == "Gate"
+    assert browser.find_element(By.CSS_SELECTOR, "#chapter-text em").get_attribute("textContent") == "watching"
+    choose(browser, "Open the gate")
+    assert "Friends" in browser.find_element(By.CSS_SELECTOR, "#chapter-text strong").get_attribute("textContent")
+    assert "Endings found: 1 of 2" in text(browser, "ending")
+
+    # Withdraw the Twee story: asked first, then it leaves the catalog.
+    open_hub(browser, stories_server)
+    withdraw = browser.find_element(By.CSS_SELECTOR, f"#own-list button[aria-label='Withdraw {title}']")
+    tap(browser, withdraw)
+    confirm(browser, accept=False)
+    assert title in titles(browser, "catalog")
+    tap(browser, browser.find_element(By.CSS_SELECTOR, f"#own-list button[aria-label='Withdraw {title}']"))
+    confirm(browser, accept=True)
+    wait(browser, lambda d: title not in titles(d, "catalog"), "a withdrawn story stayed in the catalog")
+    check_console(browser, allow_refused=True)
+
+
+def test_an_author_updates_a_story_and_a_guest_cannot_publish(stories_server, browser):
+    sign_up(browser, stories_server)
+    open_hub(browser, stories_server)
+    suffix = secrets.token_hex(3)
+    story = json.loads(json.dumps(UNREACHABLE_JSON))
+    story["story"]["id"] = f"update-{suffix}"
+    story["story"]["name"] = f"First Draft {suffix}"
+    publish(browser, story_file(json.dumps(story), ".json"))
+    wait(browser, lambda d: f"First Draft {suffix}" in titles(d, "catalog"), "the first draft was not published")
+
+    story["story"]["name"] = f"Second Draft {suffix}"
+    story["story"]["chapters"].pop()  # the unreachable chapter goes
+    browser.execute_script("HTMLInputElement.prototype.click = function () {};")  # no native file chooser in a headless run
+    tap(browser, browser.find_element(By.CSS_SELECTOR, f"#own-list button[aria-label='Update First Draft {suffix}']"))
+    browser.find_element(By.ID, "update-file").send_keys(story_file(json.dumps(story), ".json"))
+    wait(browser, lambda d: f"Second Draft {suffix}" in titles(d, "catalog"), "updating did not replace the story")
+    assert f"First Draft {suffix}" not in titles(browser, "catalog")
+    assert "Updated" in text(browser, "publish-ok") and not shown(browser, "publish-warnings-box")
+
+    browser.delete_all_cookies()  # a guest now
+    open_hub(browser, stories_server)
+    assert "Sign in to publish" in text(browser, "publish")
+    assert browser.find_element(By.CSS_SELECTOR, "#publish a[href='/login']")
+    status, body = call(browser, "POST", API, {"story": {}})
+    assert status == 403 and body["error"]["code"] == "sign_in_required", (status, body)
+    assert f"Second Draft {suffix}" in titles(browser, "catalog"), "a guest reads published stories"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#own-list li"), "a guest owns nothing"
+
+
+def test_the_story_map_shows_every_chapter_with_its_endings(stories_server, browser):
+    open_story(browser, stories_server)
+    browser.find_element(By.ID, "story-map-link").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.sm-svg"), "the story map never appeared")
+    nodes = browser.find_elements(By.CSS_SELECTOR, "svg.sm-svg g.sm-node")
+    assert len(nodes) == 15, "one box per chapter of Gull Rock"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.sm-svg g.sm-ending")) == 4
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.sm-svg g.sm-start")) == 1
+    assert not browser.find_elements(By.CSS_SELECTOR, "svg.sm-svg g.sm-unreachable")
+    assert "15 chapters, 4 endings" in browser.find_element(By.TAG_NAME, "main").text
+    check_console(browser)
