@@ -69,12 +69,13 @@ struct CityCollectionAPIController {
 
     @Sendable func geoJSON(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let cities = try await collectionJSON(context)
-        let data = try JSONEncoder.sorted.encode(CollectionExport.geoJSON(cities))
-        return download(data, type: "application/geo+json", filename: "my-cities.geojson")
+        let data = try JSONResponse.encoder.encode(CollectionExport.geoJSON(cities))
+        return Download.response(ByteBuffer(bytes: data), type: "application/geo+json", filename: "my-cities.geojson")
     }
 
     @Sendable func csv(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        download(Data(CollectionExport.csv(try await collectionJSON(context)).utf8), type: "text/csv; charset=utf-8", filename: "my-cities.csv")
+        Download.response(ByteBuffer(string: CollectionExport.csv(try await collectionJSON(context))), type: "text/csv; charset=utf-8",
+                          filename: "my-cities.csv")
     }
 
     private func collectionJSON(_ context: TroveRequestContext) async throws -> [CityJSON] {
@@ -82,20 +83,4 @@ struct CityCollectionAPIController {
         let entries = try await collection.list(profileID: profile.id)
         return try await store.catalog().collectionJSON(entries)
     }
-
-    private func download(_ data: Data, type: String, filename: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = type
-        headers[.contentDisposition] = "attachment; filename=\"\(filename)\""
-        headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}
-
-extension JSONEncoder {
-    static let sorted: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }

@@ -95,10 +95,6 @@ struct YogaSessionsAPIController {
         var all: [YogaSessionRepository.Session] = []
         if let profile = context.session.profile { all = try await sessions.list(profileID: profile.id) }
         let text = kind == "sessions" ? YogaCSV.sessions(all) : YogaCSV.attendance(all)
-        var headers = HTTPFields()
-        headers[.contentType] = "text/csv; charset=utf-8"
-        headers[.contentDisposition] = "attachment; filename=\"yoga-\(kind).csv\""
-        headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Download.response(ByteBuffer(string: text), type: "text/csv; charset=utf-8", filename: "yoga-\(kind).csv")
     }
 }

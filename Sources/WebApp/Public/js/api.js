@@ -2,18 +2,19 @@
 
 /**
  * Sends a request and returns the Response when it is OK (2xx).
- * Otherwise throws an Error with `.status`, `.code`, `.message` (from the JSON body
- * {"error":{"code","message"}} when there is one) and `.retryAfter` (seconds, or null).
+ * Otherwise throws an Error with `.status`, `.code`, `.message` and `.details` (from the JSON body
+ * {"error":{"code","message","details"}} when there is one) and `.retryAfter` (seconds, or null).
+ * With `contentType`, the body (a File or Blob) is sent as it is instead of as JSON.
  */
-export async function request(method, path, body) {
+export async function request(method, path, body, contentType) {
   const init = {
     method,
     credentials: 'same-origin',
     headers: { Accept: 'application/json' },
   };
   if (body !== undefined) {
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
+    init.headers['Content-Type'] = contentType || 'application/json';
+    init.body = contentType ? body : JSON.stringify(body);
   }
 
   let response;
@@ -28,16 +29,19 @@ export async function request(method, path, body) {
 
   let code = `http_${response.status}`;
   let message = '';
+  let details = [];
   try {
     const data = await response.json();
     if (data && data.error) {
       code = data.error.code || code;
       message = data.error.message || '';
+      details = Array.isArray(data.error.details) ? data.error.details : [];
     }
   } catch {
     // Not JSON: keep the generic message.
   }
   const error = apiError(response.status, code, message || fallbackMessage(response.status));
+  error.details = details;
   const retryAfter = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
   error.retryAfter = Number.isFinite(retryAfter) ? retryAfter : null;
   throw error;
@@ -59,6 +63,7 @@ function apiError(status, code, message) {
   error.status = status;
   error.code = code;
   error.retryAfter = null;
+  error.details = [];
   return error;
 }
 

@@ -1,20 +1,7 @@
 // Choose Your Destiny: small DOM helpers shared by the hub and the reader.
-export const $ = (id) => document.getElementById(id);
+import { $, announce } from '../js/dom.js';
 
-/** An element: props are attributes (className, text, dataset, on* handlers, boolean true/false). */
-export function make(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'className') node.className = value;
-    else if (key === 'text') node.textContent = value;
-    else if (key === 'dataset') Object.assign(node.dataset, value);
-    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? '' : value);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
+export { $, make, confirmDialog, busy } from '../js/dom.js';
 
 const TAGS = new Set(['p', 'em', 'strong', 'br']);
 
@@ -29,38 +16,4 @@ export function render(nodes) {
 }
 
 /** A polite announcement for screen readers. */
-export function say(message) {
-  const region = $('st-announce');
-  if (!region) return;
-  region.textContent = '';
-  setTimeout(() => { region.textContent = message; }, 50);
-}
-
-/**
- * Asks a yes/no question in the page's confirm dialog; resolves true for the OK button.
- * Cancel has the focus, so Enter never destroys by accident.
- */
-export function confirmDialog({ title, text, ok, cancel }) {
-  const dialog = $('confirm-dialog');
-  $('confirm-title').textContent = title;
-  $('confirm-text').textContent = text;
-  $('confirm-ok').textContent = ok;
-  $('confirm-cancel').textContent = cancel;
-  dialog.returnValue = '';
-  return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
-    dialog.showModal();
-    $('confirm-cancel').focus();
-  });
-}
-
-/** Marks a control busy while `work` runs, so a double tap cannot send twice. */
-export async function busy(button, work) {
-  if (button.disabled) return undefined;
-  button.disabled = true;
-  try {
-    return await work();
-  } finally {
-    button.disabled = false;
-  }
-}
+export const say = (message) => announce('st-announce', message);

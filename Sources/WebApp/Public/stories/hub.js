@@ -1,6 +1,6 @@
 // Choose Your Destiny hub: the Library (stories this profile added) and the Catalog (every
 // published story), each narrowed by a search as you type, and publishing for signed-in accounts.
-import { api, toast } from '../js/api.js';
+import { api, request, toast } from '../js/api.js';
 import { $, make, say, confirmDialog, busy } from './dom.js';
 import { filterStories, countsLine, plural, uploadType, errorLines } from './logic.js';
 
@@ -175,7 +175,7 @@ function swipeToRemove(li, story) {
 
 // ---------- Publishing ----------
 
-/** Sends a story file; resolves with the answer's JSON, or throws an Error carrying the API's details. */
+/** Sends a story file; resolves with the answer's JSON, or throws the API's error (with its details). */
 async function upload(method, path, file) {
   const type = uploadType(file.name);
   if (!type) {
@@ -183,25 +183,9 @@ async function upload(method, path, file) {
     error.details = [];
     throw error;
   }
-  let response;
-  try {
-    response = await fetch(path, {
-      method, credentials: 'same-origin', body: file,
-      headers: { Accept: 'application/json', 'Content-Type': type },
-    });
-  } catch {
-    throw Object.assign(new Error('Could not reach Trove. Please try again.'), { details: [] });
-  }
+  const response = await request(method, path, file, type);
   const text = await response.text();
-  let body = null;
-  try { body = text ? JSON.parse(text) : null; } catch { body = null; }
-  if (response.ok) return body || {};
-  const failure = (body && body.error) || {};
-  const error = new Error(failure.message || (response.status === 413 ? 'That file is too big.' : 'The story could not be published.'));
-  error.status = response.status;
-  error.code = failure.code;
-  error.details = Array.isArray(failure.details) ? failure.details : [];
-  throw error;
+  return text ? JSON.parse(text) : {};
 }
 
 function showResult(message, warnings) {

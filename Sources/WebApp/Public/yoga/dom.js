@@ -1,24 +1,11 @@
 // YogiYogini: small DOM helpers shared by the tabs.
-export const $ = (id) => document.getElementById(id);
+import { $, make, announce } from '../js/dom.js';
+
+export { $, make, confirmDialog, busy } from '../js/dom.js';
 export const txt = (id, value) => { $(id).textContent = value; };
 export const show = (id, on = true) => { $(id).hidden = !on; };
 /** An error's message into an error paragraph, or clears it. */
 export const err = (id, error) => txt(id, error ? error.message || String(error) : '');
-
-/** An element: props are attributes (className, text, dataset, on* handlers, boolean true/false). */
-export function make(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'className') node.className = value;
-    else if (key === 'text') node.textContent = value;
-    else if (key === 'dataset') Object.assign(node.dataset, value);
-    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? '' : value);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 export const listen = (id, type, fn) => $(id).addEventListener(type, fn);
 export const click = (id, fn) => listen(id, 'click', fn);
@@ -33,29 +20,7 @@ export function svg(tag, attrs = {}, ...children) {
 }
 
 /** A polite announcement for screen readers. */
-export function say(message) {
-  const region = $('yg-announce');
-  region.textContent = '';
-  setTimeout(() => { region.textContent = message; }, 50);
-}
-
-/**
- * Asks a yes/no question in the shared confirm dialog; resolves true for the OK button.
- * The dialog's Cancel button has the focus, so Enter never destroys by accident.
- */
-export function confirmDialog({ title, text, ok = 'Delete', cancel = 'Keep it' }) {
-  const dialog = $('confirm-dialog');
-  $('confirm-title').textContent = title;
-  $('confirm-text').textContent = text;
-  $('confirm-ok').textContent = ok;
-  $('confirm-cancel').textContent = cancel;
-  dialog.returnValue = '';
-  return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
-    dialog.showModal();
-    $('confirm-cancel').focus();
-  });
-}
+export const say = (message) => announce('yg-announce', message);
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 const shortDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
@@ -71,14 +36,3 @@ export function formatDay(value, fallback = 'never') {
   return Number.isNaN(d.getTime()) ? value : shortDate.format(d);
 }
 export const formatMonth = (key) => monthFormat.format(new Date(`${key}-15T00:00:00Z`));
-
-/** Marks a control busy while `work` runs, so a double tap cannot send twice. */
-export async function busy(button, work) {
-  if (button.disabled) return undefined;
-  button.disabled = true;
-  try {
-    return await work();
-  } finally {
-    button.disabled = false;
-  }
-}

@@ -1,0 +1,54 @@
+// Trove shared DOM helpers for the apps' pages.
+export const $ = (id) => document.getElementById(id);
+
+/** An element: props are attributes (className, text, dataset, on* handlers, boolean true/false). */
+export function make(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'className') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else if (key === 'dataset') Object.assign(node.dataset, value);
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+/** A polite announcement for screen readers, in the live region `regionId`. */
+export function announce(regionId, message) {
+  const region = $(regionId);
+  if (!region) return;
+  region.textContent = '';
+  setTimeout(() => { region.textContent = message; }, 50);
+}
+
+/**
+ * Asks a yes/no question in the page's confirm dialog; resolves true for the OK button.
+ * Cancel has the focus, so Enter never destroys by accident.
+ */
+export function confirmDialog({ title, text, ok = 'Delete', cancel = 'Keep it' }) {
+  const dialog = $('confirm-dialog');
+  $('confirm-title').textContent = title;
+  $('confirm-text').textContent = text;
+  $('confirm-ok').textContent = ok;
+  $('confirm-cancel').textContent = cancel;
+  dialog.returnValue = '';
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
+    dialog.showModal();
+    $('confirm-cancel').focus();
+  });
+}
+
+/** Marks a control busy while `work` runs, so a double tap cannot send twice. */
+export async function busy(button, work) {
+  if (button.disabled) return undefined;
+  button.disabled = true;
+  try {
+    return await work();
+  } finally {
+    button.disabled = false;
+  }
+}
