@@ -90,11 +90,13 @@ def _trove_binary() -> str:
 
 
 @contextmanager
-def _running_trove(binary: str, workdir: Path, database: Path, extra_args: tuple[str, ...] = ()):
-    """Run `trove serve` on a free port against `database` until the block ends; yields the base URL.
+def _running_trove(binary: str, workdir: Path, database: Path, extra_args: tuple[str, ...] = (),
+                  port: int | None = None):
+    """Run `trove serve` on `port` (a free one when not given) against `database` until the block ends;
+    yields the base URL.
 
     `extra_args` go to `serve` as they are (for example `--open-meteo-url` for a fake weather service)."""
-    port = _free_port()
+    port = port or _free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = workdir / "server.log"
     _server_logs.append(log_path)
@@ -179,6 +181,20 @@ def strategies_server():
     _run_trove(binary, "import", "strategies", "--from", str(deck), "--sections", "all", "--database", str(database))
     with _running_trove(binary, workdir, database) as base:
         yield base
+
+
+@pytest.fixture
+def stories_restartable():
+    """For offline tests: a function returning a context manager that runs `trove serve` with the sample
+    stories on one database and one port of this test's own (the same origin, so the browser keeps its
+    service worker and cookie), to be stopped and started again."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-stories-restart-"))
+    database = workdir / "trove.sqlite"
+    _run_trove(binary, "migrate", "--database", str(database))
+    _run_trove(binary, "import", "story", str(STORY_SAMPLES / "gull-rock"), "--database", str(database))
+    port = _free_port()
+    return lambda: _running_trove(binary, workdir, database, port=port)
 
 
 # ---------- City Roulette ----------
@@ -554,3 +570,17 @@ def stories_server():
         _run_trove(binary, "import", "story", str(STORY_SAMPLES / slug), "--database", str(database))
     with _running_trove(binary, workdir, database) as base:
         yield base
+
+
+@pytest.fixture
+def stories_restartable():
+    """For offline tests: a function returning a context manager that runs `trove serve` with the sample
+    stories on one database and one port of this test's own (the same origin, so the browser keeps its
+    service worker and cookie), to be stopped and started again."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-stories-restart-"))
+    database = workdir / "trove.sqlite"
+    _run_trove(binary, "migrate", "--database", str(database))
+    _run_trove(binary, "import", "story", str(STORY_SAMPLES / "gull-rock"), "--database", str(database))
+    port = _free_port()
+    return lambda: _running_trove(binary, workdir, database, port=port)

@@ -595,3 +595,74 @@ def test_the_story_map_shows_every_chapter_with_its_endings(stories_server, brow
     assert not browser.find_elements(By.CSS_SELECTOR, "svg.sm-svg g.sm-unreachable")
     assert "15 chapters, 4 endings" in browser.find_element(By.TAG_NAME, "main").text
     check_console(browser)
+
+
+# ---------- Offline ----------
+
+def take(driver, next_id: str) -> None:
+    """Take the choice leading to chapter `next_id` and wait until it is drawn."""
+    button = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"#choices .st-choice[data-next='{next_id}']"),
+                  f"no choice leads to {next_id!r} from chapter {chapter(driver)!r}")[0]
+    tap(driver, button)
+    wait(driver, lambda d: chapter(d) == next_id and not d.execute_script(
+        "return document.getElementById('reader').hasAttribute('aria-busy')"), f"chapter {next_id!r} was not drawn")
+
+
+def kept_for_offline(driver) -> bool | dict:
+    """Waits until the service worker holds Gull Rock's JSON, a picture, its reader page and script, and the library."""
+    return driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        const deadline = Date.now() + 12000;
+        const hub = [...document.scripts].find(s => s.src.endsWith('/stories/hub.js'));
+        const readerScript = hub && hub.src.replace(/hub\\.js$/, 'reader.js');
+        (async function poll() {
+          const found = {
+            story: !!(await caches.match('/api/v1/stories/gull-rock', {ignoreVary: true})),
+            picture: !!(await caches.match('/api/v1/stories/gull-rock/resources/bell.svg')),
+            page: !!(await caches.match('/stories/gull-rock', {ignoreVary: true})),
+            script: !!(readerScript && await caches.match(readerScript)),
+            library: ((await (await caches.match('/api/v1/stories/library', {ignoreVary: true}))?.text()) ?? '').includes('gull-rock'),
+            active: !!(await navigator.serviceWorker.getRegistration())?.active,
+          };
+          if (Object.values(found).every(Boolean)) return done(true);
+          if (Date.now() > deadline) return done(found);
+          setTimeout(poll, 200);
+        })();
+        """
+    )
+
+
+def test_a_library_story_reads_with_the_server_down_and_the_place_reaches_it_later(stories_restartable, browser):
+    with stories_restartable() as base:
+        open_hub(browser, base)
+        tap(browser, card_button(browser, "catalog", LAMP, "Add to library"))
+        wait(browser, lambda d: card_button(d, "catalog", LAMP, "Remove"), "Gull Rock was not added")
+        kept = kept_for_offline(browser)
+        assert kept is True, f"the service worker did not keep the story for offline reading: {kept}"
+        open_story(browser, base)
+        take(browser, "3")
+
+    # The server is stopped: the page, the story and its pictures come from the service worker.
+    open_story(browser, base)
+    assert chapter(browser) == "3", "offline, the reader did not resume where this device left it"
+    assert shown(browser, "offline-note"), "the reader does not say it is offline"
+    take(browser, "7")
+    wait(browser, lambda d: picture_loaded(d), "offline, the chapter's picture did not load")
+    take(browser, "12")
+    assert shown(browser, "ending") and text(browser, "ending-found") == "Endings found: 1 of 4"
+    driver_queue = browser.execute_script("return JSON.parse(localStorage.getItem('trove.stories.pending.gull-rock'))")
+    assert [move["chapter_id"] for move in driver_queue] == ["12"], f"the offline moves are not queued: {driver_queue}"
+
+    open_hub(browser, base)
+    assert shown(browser, "offline-note"), "the hub does not say it is offline"
+    assert titles(browser, "library") == [LAMP], "offline, the library does not list the downloaded story"
+
+    with stories_restartable():
+        open_story(browser, base)
+        wait(browser, lambda d: d.execute_script("return localStorage.getItem('trove.stories.pending.gull-rock')") is None,
+             "the moves made offline were never sent")
+        assert chapter(browser) == "12" and not shown(browser, "offline-note")
+        status, progress = call(browser, "GET", f"{API}/gull-rock/progress")
+        assert status == 200 and progress["path"] == ["1", "3", "7", "12"], progress
+        assert progress["endings_found"] == ["12"], progress

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 
 import {
   advance, stepBack, rewindTo, progressBody, chooseBody, backBody, rewindBody, restartBody, trail, resumePath,
-  plural, readLine, endingsLine, countsLine, fold, matches, filterStories, uploadType, errorLines,
+  localProgress, queueMove, moveBody, plural, readLine, endingsLine, countsLine, fold, matches, filterStories, uploadType, errorLines,
 } from '../../Sources/WebApp/Public/stories/logic.js';
 
 // A small story: 1 → 2 | 3; 2 → 4; 3 → 4 | 5; 4 and 5 are endings.
@@ -144,4 +144,38 @@ test('a refused upload lists every detail the API gave, or its message when it g
   assert.deepEqual(errorLines({ message: 'Sign in first.', details: [] }), ['Sign in first.']);
   assert.deepEqual(errorLines({ message: 'Oops' }), ['Oops']);
   assert.equal(errorLines(null).length, 1);
+});
+
+// ---------- Reading offline ----------
+
+const endingsById = new Map(story.chapters.map((c) => [c.id, { ...c, is_ending: c.choices.length === 0 }]));
+
+test('a move made offline keeps the place and counts an ending reached, once', () => {
+  const first = localProgress(chooseBody(['1', '3'], '5'), endingsById, ['4']);
+  assert.deepEqual(first, { chapter_id: '5', path: ['1', '3', '5'], endings_found: ['4', '5'] });
+  assert.deepEqual(localProgress(chooseBody(['1', '3'], '5'), endingsById, ['5']).endings_found, ['5']);
+  assert.deepEqual(localProgress(chooseBody(['1'], '3'), endingsById, []).endings_found, []);
+  assert.deepEqual(localProgress(chooseBody(['1'], '3'), endingsById, undefined).endings_found, []);
+});
+
+test('the queue keeps every ending reached and only the latest place', () => {
+  let queue = queueMove(undefined, chooseBody(['1'], '3'), false);
+  queue = queueMove(queue, chooseBody(['1', '3'], '5'), true);
+  queue = queueMove(queue, restartBody('1'), false);
+  queue = queueMove(queue, chooseBody(['1'], '2'), false);
+  assert.deepEqual(queue.map((move) => move.chapter_id), ['5', '2']);
+  queue = queueMove(queue, chooseBody(['1', '2'], '4'), true);
+  queue = queueMove(queue, restartBody('1'), false);
+  assert.deepEqual(queue.map(moveBody), [
+    { chapter_id: '5', path: ['1', '3', '5'] },
+    { chapter_id: '4', path: ['1', '2', '4'] },
+    { chapter_id: '1', path: ['1'] },
+  ]);
+});
+
+test('reaching the same ending twice offline queues it once, as the latest place when it is', () => {
+  let queue = queueMove([], chooseBody(['1', '3'], '5'), true);
+  queue = queueMove(queue, restartBody('1'), false);
+  queue = queueMove(queue, chooseBody(['1', '3'], '5'), true);
+  assert.deepEqual(queue.map(moveBody), [{ chapter_id: '5', path: ['1', '3', '5'] }]);
 });

@@ -7,16 +7,23 @@
 //  - page navigations     network first; offline, the cached copy of that page, else the cached /.
 //  - the few public, read-only API answers in CACHED_API (exact paths; each query string is kept
 //    under its own URL): network first, cache as fallback, so a page's data survives going offline.
+//  - downloaded stories (Choose Your Destiny): a story's JSON and pictures, kept in STORIES_CACHE when a
+//    page posts {type: 'trove:keep-story', id} and dropped on {type: 'trove:drop-story', id}; a kept
+//    story's answers are network first with the cache as fallback, and so is the profile's library
+//    list. STORIES_CACHE is not versioned, so a new release does not throw downloaded stories away.
 //  - any other /api/…, non-GET and other origins: never touched, never cached.
 //
 // A page visited before the worker controlled it can post {type: 'trove:keep', urls: [...]} to have
-// the worker fetch and keep that page, its versioned assets and its CACHED_API answers.
+// the worker fetch and keep that page, its versioned assets, its CACHED_API answers and the library list.
 
 const VERSION = new URL(self.location.href).searchParams.get('v') || 'dev';
 const STATIC_CACHE = `trove-static-${VERSION}`;
 const PAGES_CACHE = `trove-pages-${VERSION}`;
 const API_CACHE = `trove-api-${VERSION}`;
+const STORIES_CACHE = 'trove-stories';
 const STATIC_PREFIX = `/static/${VERSION}/`;
+const STORIES_API = '/api/v1/stories/';
+const STORY_LIBRARY = '/api/v1/stories/library';
 
 const CACHED_API = new Set([
   '/api/v1/strategies',
@@ -57,7 +64,7 @@ self.addEventListener('install', (event) => {
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
-    const keep = new Set([STATIC_CACHE, PAGES_CACHE, API_CACHE]);
+    const keep = new Set([STATIC_CACHE, PAGES_CACHE, API_CACHE, STORIES_CACHE]);
     const names = await caches.keys();
     await Promise.all(
       names.filter((name) => name.startsWith('trove-') && !keep.has(name)).map((name) => caches.delete(name)),
@@ -73,6 +80,15 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
   if (CACHED_API.has(url.pathname)) {
     event.respondWith(networkFirst(request, API_CACHE));
+    return;
+  }
+  if (url.pathname === STORY_LIBRARY) {
+    event.respondWith(networkFirst(request, STORIES_CACHE));
+    return;
+  }
+  const storyId = storyOf(url.pathname);
+  if (storyId) {
+    event.respondWith(storyAnswer(request, storyId));
     return;
   }
   if (url.pathname.startsWith('/api/') || url.pathname === '/sw.js') return;
@@ -114,9 +130,65 @@ async function networkFirst(request, cacheName) {
 
 self.addEventListener('message', (event) => {
   const data = event.data;
-  if (!data || data.type !== 'trove:keep' || !Array.isArray(data.urls)) return;
-  event.waitUntil(keep(data.urls.slice(0, 32)));
+  if (!data) return;
+  if (data.type === 'trove:keep' && Array.isArray(data.urls)) event.waitUntil(keep(data.urls.slice(0, 32)));
+  if (data.type === 'trove:keep-story' && typeof data.id === 'string') event.waitUntil(keepStory(data.id));
+  if (data.type === 'trove:drop-story' && typeof data.id === 'string') event.waitUntil(dropStory(data.id));
 });
+
+// ---------- Downloaded stories ----------
+
+/** The story id of a story's JSON or one of its resources (/api/v1/stories/{id}[/resources/…]), else null. */
+function storyOf(pathname) {
+  if (!pathname.startsWith(STORIES_API)) return null;
+  const rest = pathname.slice(STORIES_API.length).split('/');
+  const id = rest[0];
+  if (!id || id === 'library' || id === 'schema.json') return null;
+  if (rest.length === 1 || (rest.length >= 3 && rest[1] === 'resources')) return decodeURIComponent(id);
+  return null;
+}
+
+const storyURL = (id) => `${STORIES_API}${encodeURIComponent(id)}`;
+
+/** A kept story's JSON or picture: network first, the kept copy offline. Stories not kept pass through. */
+async function storyAnswer(request, id) {
+  const cache = await caches.open(STORIES_CACHE);
+  if (!(await cache.match(storyURL(id), { ignoreVary: true }))) return fetch(request);
+  return networkFirst(request, STORIES_CACHE);
+}
+
+/** Keeps a story's JSON and every picture it names (its cover and chapters' pictures on this server). */
+async function keepStory(id) {
+  const cache = await caches.open(STORIES_CACHE);
+  const response = await fetch(storyURL(id), { credentials: 'same-origin', cache: 'no-cache', headers: { Accept: 'application/json' } });
+  if (!cacheable(response)) return;
+  const text = await response.clone().text();
+  await cache.put(storyURL(id), response);
+  const prefix = `${storyURL(id)}/resources/`;
+  const pictures = new Set();
+  for (const match of text.matchAll(/"(?:picture_url|cover_url)"\s*:\s*"([^"]+)"/g)) {
+    const url = new URL(JSON.parse(`"${match[1]}"`), self.location.origin);
+    if (url.origin === self.location.origin && url.pathname.startsWith(prefix)) pictures.add(url.pathname);
+  }
+  await Promise.allSettled([...pictures].map(async (path) => {
+    if (await cache.match(path)) return;
+    const picture = await fetch(path, { credentials: 'same-origin' });
+    if (cacheable(picture)) await cache.put(path, picture);
+  }));
+}
+
+/** Forgets a story removed from the library: its JSON and its pictures. */
+async function dropStory(id) {
+  const cache = await caches.open(STORIES_CACHE);
+  const base = storyURL(id);
+  const requests = await cache.keys();
+  await Promise.all(requests
+    .filter((request) => {
+      const path = new URL(request.url).pathname;
+      return path === base || path.startsWith(`${base}/resources/`);
+    })
+    .map((request) => cache.delete(request)));
+}
 
 /** Fetches and caches what a page asked to keep, each URL only into the cache its kind belongs to. */
 async function keep(urls) {
@@ -128,6 +200,7 @@ async function keep(urls) {
     let cacheName;
     if (url.pathname.startsWith(STATIC_PREFIX)) cacheName = STATIC_CACHE;
     else if (CACHED_API.has(url.pathname)) cacheName = API_CACHE;
+    else if (url.pathname === STORY_LIBRARY) cacheName = STORIES_CACHE;
     else if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith('/static/') && url.pathname !== '/sw.js') cacheName = PAGES_CACHE;
     else return;
     const cache = await caches.open(cacheName);

@@ -85,10 +85,48 @@ function renderAll() {
 }
 
 async function load() {
-  const [catalog, library] = await Promise.all([api('GET', API), api('GET', `${API}/library`)]);
-  state.catalog = catalog.stories;
-  state.library = library.stories;
+  const [catalog, library] = await Promise.allSettled([api('GET', API), api('GET', `${API}/library`)]);
+  for (const answer of [catalog, library]) {
+    if (answer.status === 'rejected' && answer.reason.code !== 'network') throw answer.reason;
+  }
+  state.catalog = catalog.status === 'fulfilled' ? catalog.value.stories : [];
+  state.library = library.status === 'fulfilled' ? library.value.stories : [];
+  const offline = catalog.status === 'rejected';
+  if (!offline) keepForOffline(state.library);
+  else if (location.hash !== '#catalog') showTab('library');
+  $('offline-note').hidden = !offline;
   renderAll();
+  // Offline, the library is the service worker's copy, if it has one.
+  if (offline) unavailable('catalog', 'The catalog cannot be loaded while offline.');
+  if (library.status === 'rejected') unavailable('library', 'Your library cannot be loaded while offline.');
+}
+
+function unavailable(where, message) {
+  $(`${where}-empty`).hidden = false;
+  $(`${where}-empty`).textContent = message;
+}
+
+// ---------- Offline ----------
+
+// What the reader page needs besides the page itself (versioned like this script).
+const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', '../js/api.js', '../js/dom.js', '../js/shell.js', '../css/app.css']
+  .map((path) => new URL(path, import.meta.url).pathname);
+
+function tellWorker(messages) {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.ready.then((registration) => {
+    if (registration.active) for (const message of messages) registration.active.postMessage(message);
+  }).catch(() => {});
+}
+
+/** Asks the service worker to keep the library's stories, their reader pages and this page for offline reading. */
+function keepForOffline(stories) {
+  const pages = stories.map((story) => `/stories/${encodeURIComponent(story.id)}`);
+  const urls = ['/stories', `${API}/library`, ...READER_ASSETS, ...pages];
+  const messages = [];
+  for (let i = 0; i < urls.length; i += 32) messages.push({ type: 'trove:keep', urls: urls.slice(i, i + 32) });
+  for (const story of stories) messages.push({ type: 'trove:keep-story', id: story.id });
+  tellWorker(messages);
 }
 
 function setInLibrary(story, on) {
@@ -104,6 +142,7 @@ async function addToLibrary(story, button) {
       await api('PUT', `${API}/${encodeURIComponent(story.id)}/library`);
       setInLibrary(story, true);
       renderAll();
+      keepForOffline([story]);
       say(`${story.name} is in your library.`);
       toast(`Added “${story.name}” to your library`);
       focusCard(state.tab, story.id, '.st-remove');
@@ -122,6 +161,7 @@ async function removeFromLibrary(story, button) {
       await api('DELETE', `${API}/${encodeURIComponent(story.id)}/library`);
       setInLibrary(story, false);
       renderAll();
+      tellWorker([{ type: 'trove:drop-story', id: story.id }, { type: 'trove:keep', urls: [`${API}/library`] }]);
       toast(`Removed “${story.name}” from your library`);
       if (state.tab === 'library') {
         const next = $('library-list').children[Math.min(index, $('library-list').children.length - 1)];

@@ -51,6 +51,33 @@ export function resumePath(progress, story, chaptersById) {
   return chaptersById.has(path[path.length - 1]) ? [...path] : [start];
 }
 
+// ---------- Reading offline ----------
+
+/**
+ * The progress a move makes when the server cannot be reached: the body's place, with the chapter
+ * added to the endings found when it is an ending (as the server does).
+ */
+export function localProgress(body, chaptersById, endingsFound) {
+  const found = Array.isArray(endingsFound) ? [...endingsFound] : [];
+  const chapter = chaptersById.get(body.chapter_id);
+  if (chapter && chapter.is_ending && !found.includes(chapter.id)) found.push(chapter.id);
+  return { chapter_id: body.chapter_id, path: [...body.path], endings_found: found };
+}
+
+/**
+ * The moves still to send once the server is back, after one more made offline: every move that
+ * reached an ending not queued yet (so the server counts each ending found) and the latest move
+ * (the reader's place). Sent in order, they leave the server where the reader is.
+ */
+export function queueMove(queue, body, reachedEnding) {
+  const list = Array.isArray(queue) ? queue : [];
+  const endings = list.filter((move) => move.ending && move.chapter_id !== body.chapter_id);
+  return [...endings, { chapter_id: body.chapter_id, path: [...body.path], ending: !!reachedEnding }];
+}
+
+/** A queued move as the progress body the API takes. */
+export const moveBody = (move) => ({ chapter_id: move.chapter_id, path: [...move.path] });
+
 // ---------- Words ----------
 
 export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

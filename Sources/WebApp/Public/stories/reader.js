@@ -1,8 +1,11 @@
 // Choose Your Destiny reader: one chapter at a time, choices as buttons, the path kept on the
 // server (GET/PUT /api/v1/stories/{id}/progress) so any device of the same profile resumes.
+// A story in the library is kept by the service worker; without a connection the reader goes on
+// from the place this device last knew, queues its moves in localStorage and sends them when the
+// server can be reached again.
 import { api, toast } from '../js/api.js';
 import { $, make, render, say, confirmDialog } from './dom.js';
-import { chooseBody, backBody, rewindBody, restartBody, resumePath, trail, readLine, endingsLine, plural } from './logic.js';
+import { chooseBody, backBody, rewindBody, restartBody, resumePath, localProgress, queueMove, moveBody, trail, readLine, endingsLine, plural } from './logic.js';
 import { chapterTree } from './text.js';
 
 const root = $('reader');
@@ -10,7 +13,9 @@ const storyId = root.dataset.storyId;
 const API = `/api/v1/stories/${encodeURIComponent(storyId)}`;
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
-const state = { story: null, chapters: new Map(), path: [], endingsFound: [], saving: false };
+const state = { story: null, chapters: new Map(), path: [], endingsFound: [], saving: false, syncing: false };
+const PLACE_KEY = `trove.stories.place.${storyId}`;
+const QUEUE_KEY = `trove.stories.pending.${storyId}`;
 
 const current = () => state.chapters.get(state.path[state.path.length - 1]);
 
@@ -97,10 +102,19 @@ async function move(body) {
   root.setAttribute('aria-busy', 'true');
   for (const button of root.querySelectorAll('.st-choice, .st-step, #back, #restart, #ending-restart')) button.disabled = true;
   try {
+    // Moves made offline go first, in order; while they cannot be sent, this one waits behind them.
+    if (queued().length) await sendQueued();
+    if (queued().length) throw Object.assign(new Error('offline'), { code: 'network' });
     const progress = await api('PUT', `${API}/progress`, body);
     accept(progress);
+    offline(false);
     draw();
   } catch (error) {
+    if (error.code === 'network') {
+      moveOffline(body);
+      draw();
+      return;
+    }
     toast(error.code === 'invalid_path' ? 'This story changed since you last read it; starting again from your last saved place.' : error.message);
     if (error.code === 'invalid_path') await loadProgress().catch(() => {});
     draw({ focus: false, fade: false });
@@ -114,6 +128,76 @@ async function move(body) {
 function accept(progress) {
   state.path = resumePath(progress, state.story, state.chapters);
   state.endingsFound = Array.isArray(progress.endings_found) ? progress.endings_found : [];
+  remember(PLACE_KEY, { chapter_id: state.path[state.path.length - 1], path: state.path, endings_found: state.endingsFound });
+}
+
+// ---------- Offline ----------
+
+function recall(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+function remember(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Private mode or a full storage: the reader still works, it only cannot keep the place here.
+  }
+}
+
+const queued = () => (Array.isArray(recall(QUEUE_KEY)) ? recall(QUEUE_KEY) : []);
+
+function offline(on) {
+  $('offline-note').hidden = !on;
+}
+
+/** Makes the move on this device and queues it for the server. */
+function moveOffline(body) {
+  const chapter = state.chapters.get(body.chapter_id);
+  remember(QUEUE_KEY, queueMove(queued(), body, !!(chapter && chapter.is_ending)));
+  accept(localProgress(body, state.chapters, state.endingsFound));
+  offline(true);
+}
+
+/** Sends the moves made offline, in order; each is an idempotent PUT, so a resend does no harm. */
+async function sendQueued() {
+  if (state.syncing) return;
+  state.syncing = true;
+  try {
+    let progress = null;
+    for (let queue = queued(); queue.length; queue = queued()) {
+      try {
+        progress = await api('PUT', `${API}/progress`, moveBody(queue[0]));
+      } catch (error) {
+        if (error.code === 'network') return;
+        // The story changed meanwhile and the move no longer fits it: drop it, keep the rest.
+      }
+      const rest = queued();
+      remember(QUEUE_KEY, rest.length > 1 ? rest.slice(1) : null);
+    }
+    offline(false);
+    if (progress && !state.saving) {
+      accept(progress);
+      draw({ focus: false, fade: false });
+    }
+  } finally {
+    state.syncing = false;
+  }
+}
+
+/** Asks the service worker to keep this page and story, when the story is in the library. */
+function keepForOffline() {
+  if (!state.story.in_library || !('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.ready.then((registration) => {
+    if (!registration.active) return;
+    registration.active.postMessage({ type: 'trove:keep-story', id: storyId });
+    registration.active.postMessage({ type: 'trove:keep', urls: [location.pathname] });
+  }).catch(() => {});
 }
 
 const choose = (next) => move(chooseBody(state.path, next));
@@ -136,7 +220,15 @@ async function restart() {
 // ---------- Start ----------
 
 async function loadProgress() {
-  accept(await api('GET', `${API}/progress`));
+  if (queued().length) await sendQueued();
+  try {
+    accept(await api('GET', `${API}/progress`));
+    offline(queued().length > 0);
+  } catch (error) {
+    if (error.code !== 'network') throw error;
+    accept(recall(PLACE_KEY) || { path: [] });
+    offline(true);
+  }
 }
 
 async function start() {
@@ -149,12 +241,19 @@ async function start() {
     await loadProgress();
     $('reader-status').hidden = true;
     draw({ focus: false, fade: false });
+    keepForOffline();
   } catch (error) {
     $('reader-status').textContent = error.status === 404
       ? 'This story is not here any more. It may have been withdrawn.'
-      : `The story could not be loaded. ${error.message}`;
+      : error.code === 'network'
+        ? 'This story cannot be opened without a connection. Stories in your library can be read offline once you have opened the Stories page online.'
+        : `The story could not be loaded. ${error.message}`;
   }
   root.dataset.ready = 'true';
 }
+
+window.addEventListener('online', () => {
+  if (state.story) sendQueued();
+});
 
 start();
