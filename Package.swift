@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "trove", targets: ["trove"]),
+        .executable(name: "trove-bench", targets: ["trove-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -103,6 +104,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `make bench`: City Roulette's searches in process, each against its baseline (docs/BENCHMARKS.md).
+        .executableTarget(name: "trove-bench", dependencies: ["CityRoulette", "Geography"], swiftSettings: swiftSettings),
 
         .target(
             name: "TestSupport",

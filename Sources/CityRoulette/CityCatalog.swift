@@ -24,7 +24,7 @@ public struct CityCatalog: Sendable {
         self.countries = Dictionary(countries.map { ($0.iso, $0) }, uniquingKeysWith: { first, _ in first })
         var positions: [Int: Int] = [:]
         positions.reserveCapacity(cities.count)
-        var names = NameIndex()
+        var names = NameIndex.Builder()
         var byCountry: [String: [Int]] = [:]
         for (index, city) in cities.enumerated() {
             positions[city.geonameid] = index
@@ -36,7 +36,11 @@ public struct CityCatalog: Sendable {
             byCountry[code] = members.sorted { Self.byPopulation(cities[$0], cities[$1]) }
         }
         self.positionByID = positions
-        self.names = names
+        var rank = [Int32](repeating: 0, count: cities.count)
+        for (position, index) in cities.indices.sorted(by: { Self.byPopulation(cities[$0], cities[$1]) }).enumerated() {
+            rank[index] = Int32(position)
+        }
+        self.names = names.build(rank: rank, maximumLimit: Self.maximumLimit)
         self.citiesByCountry = byCountry
         self.spatial = SpatialIndex(latitudes: cities.map(\.latitude), longitudes: cities.map(\.longitude))
         self.boundingBoxes = byCountry.compactMapValues { members in
@@ -71,6 +75,15 @@ public struct CityCatalog: Sendable {
             .map { NearbyCity(city: cities[$0.index], distanceKilometres: $0.distance) }
     }
 
+    /// The city nearest to a point, however far (reverse geocoding); nil when there are no cities.
+    public func nearest(latitude: Double, longitude: Double) throws(CityError) -> NearbyCity? {
+        guard GeoMath.isValid(latitude: latitude, longitude: longitude) else {
+            throw .invalidCoordinates("Latitude must be from -90 to 90 and longitude from -180 to 180.")
+        }
+        return spatial.nearest(latitude: latitude, longitude: longitude)
+            .map { NearbyCity(city: cities[$0.index], distanceKilometres: $0.distance) }
+    }
+
     public struct SearchResult: Sendable, Equatable {
         public let city: City
         /// The alternate name that matched, when it was not the city's own name.
@@ -84,11 +97,7 @@ public struct CityCatalog: Sendable {
         let key = SearchKey.normalize(query)
         guard !key.isEmpty else { throw .invalidQuery("Type part of a city's name.") }
         guard query.count <= 200 else { throw .invalidQuery("That is too long for a city's name.") }
-        let ranked = names.matches(key).sorted { left, right in
-            if left.tier != right.tier { return left.tier < right.tier }
-            return Self.byPopulation(cities[left.cityIndex], cities[right.cityIndex])
-        }
-        return ranked.prefix(limit).map { match in
+        return names.search(key, limit: limit).map { match in
             let city = cities[match.cityIndex]
             return SearchResult(city: city, matchedName: match.alternate ? match.key : nil)
         }

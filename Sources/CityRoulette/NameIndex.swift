@@ -1,49 +1,14 @@
+import Foundation
+
 /// Finds cities by name as people type: a name or alternate name matches when the query is a prefix of it
 /// or of one of its words, ignoring case, accents and punctuation (keys come from `SearchKey`).
 ///
-/// Keys are bucketed by their first two characters, so a query reads one bucket (a few thousand keys for
-/// common starts) instead of all of them, and the index builds in one pass with no sorting.
+/// Every key and each of its word tails ("san jose" and "jose") is one entry of a table sorted by its UTF-8
+/// bytes, so the entries a query matches are one contiguous range, found by binary search. A range is read
+/// entry by entry, keeping each city's best match, and the cities are ranked. The few ranges too long for
+/// that to be quick — one or two letters: "s" starts 150,000 entries — have their ranked answer computed
+/// when the index is built (`heavyRange`), so every query reads at most `heavyRange` entries.
 public struct NameIndex: Sendable {
-    struct Entry: Sendable {
-        let key: String
-        let cityIndex: Int32
-        /// 0: the key is the whole primary name; 1: a word of the primary name; 2: an alternate name; 3: a word of one.
-        let kind: UInt8
-    }
-
-    private var buckets: [UInt64: [Entry]] = [:]
-    /// Bucket ids by their first character, for one-character queries.
-    private var bucketsByFirst: [UInt32: [UInt64]] = [:]
-
-    public init() {}
-
-    /// Adds a city's keys: `primary` is its normalized name; `alternates` its other normalized names.
-    public mutating func add(cityIndex: Int, primary: String, alternates: some Sequence<String>) {
-        add(primary, cityIndex: cityIndex, alternate: false)
-        for key in alternates { add(key, cityIndex: cityIndex, alternate: true) }
-    }
-
-    private mutating func add(_ key: String, cityIndex: Int, alternate: Bool) {
-        guard !key.isEmpty else { return }
-        for (offset, tail) in SearchKey.wordTails(of: key).enumerated() {
-            let kind = UInt8((alternate ? 2 : 0) + (offset == 0 ? 0 : 1))
-            let bucket = Self.bucket(tail.unicodeScalars)
-            let entry = Entry(key: String(tail), cityIndex: Int32(cityIndex), kind: kind)
-            if buckets[bucket]?.append(entry) == nil {
-                buckets[bucket] = [entry]
-                bucketsByFirst[UInt32(bucket >> 32), default: []].append(bucket)
-            }
-        }
-    }
-
-    /// The first two scalars of a key, packed: (first << 32) | second.
-    static func bucket(_ scalars: some Sequence<Unicode.Scalar>) -> UInt64 {
-        var iterator = scalars.makeIterator()
-        let first = iterator.next().map { UInt64($0.value) } ?? 0
-        let second = iterator.next().map { UInt64($0.value) } ?? 0
-        return first << 32 | second
-    }
-
     public struct Match: Sendable, Equatable {
         public let cityIndex: Int
         /// The key that matched (normalized).
@@ -55,22 +20,180 @@ public struct NameIndex: Sendable {
         public let alternate: Bool
     }
 
-    /// Each city whose keys match the (already normalized) query once, with its best match.
-    public func matches(_ query: String) -> [Match] {
-        let scalars = Array(query.unicodeScalars)
-        guard let first = scalars.first else { return [] }
-        let bucketIDs = scalars.count >= 2 ? [Self.bucket(scalars)] : bucketsByFirst[first.value] ?? []
-        var best: [Int32: Match] = [:]
-        for id in bucketIDs {
-            for entry in buckets[id] ?? [] where entry.key.utf8.starts(with: query.utf8) {
-                let wordMatch = entry.kind & 1 == 1
-                let alternate = entry.kind >= 2
-                let tier = wordMatch ? 2 : (!alternate && entry.key.utf8.count == query.utf8.count ? 0 : 1)
-                // Per city, the best tier wins, and its own name beats an alternate one.
-                if let current = best[entry.cityIndex], (current.tier, current.alternate ? 1 : 0) <= (tier, alternate ? 1 : 0) { continue }
-                best[entry.cityIndex] = Match(cityIndex: Int(entry.cityIndex), key: entry.key, tier: tier, alternate: alternate)
+    struct Entry: Sendable {
+        /// The key is `bytes[start ..< start + length]`.
+        let start: Int32
+        let length: UInt16
+        /// 0: the key is the whole primary name; 1: a word of the primary name; 2: an alternate name; 3: a word of one.
+        let kind: UInt8
+        let city: Int32
+    }
+
+    /// Collects the keys; `build` sorts them into an index.
+    public struct Builder {
+        fileprivate var bytes: [UInt8] = []
+        fileprivate var entries: [Entry] = []
+
+        public init() {}
+
+        /// Adds a city's keys: `primary` is its normalized name; `alternates` its other normalized names.
+        public mutating func add(cityIndex: Int, primary: String, alternates: some Sequence<String>) {
+            add(primary, cityIndex: cityIndex, alternate: false)
+            for key in alternates { add(key, cityIndex: cityIndex, alternate: true) }
+        }
+
+        private mutating func add(_ key: String, cityIndex: Int, alternate: Bool) {
+            guard !key.isEmpty, key.utf8.count <= Int(UInt16.max) else { return }
+            let start = bytes.count
+            bytes.append(contentsOf: key.utf8)
+            // Each word tail is a suffix of the key's bytes: no copy.
+            var offset = 0
+            for (position, byte) in key.utf8.enumerated() where position == 0 || byte == UInt8(ascii: " ") {
+                let tailStart = position == 0 ? 0 : position + 1
+                guard tailStart < key.utf8.count else { continue }
+                let kind = UInt8((alternate ? 2 : 0) + (offset == 0 ? 0 : 1))
+                entries.append(Entry(start: Int32(start + tailStart), length: UInt16(key.utf8.count - tailStart), kind: kind, city: Int32(cityIndex)))
+                offset += 1
             }
         }
-        return Array(best.values)
+
+        /// The index. `rank[c]` orders city c among matches of one tier (0 first: most populous); answers hold
+        /// at most `maximumLimit` cities; ranges longer than `heavyRange` entries are answered at build time.
+        public func build(rank: [Int32], maximumLimit: Int, heavyRange: Int = 2048) -> NameIndex {
+            NameIndex(bytes: bytes, unsorted: entries, rank: rank, maximumLimit: maximumLimit, heavyRange: heavyRange)
+        }
+    }
+
+    private let bytes: [UInt8]
+    private let entries: [Entry]
+    private let rank: [Int32]
+    private let maximumLimit: Int
+    private let heavyRange: Int
+    /// Ranked answers (entry positions, best first) of the queries whose range is longer than `heavyRange`.
+    private var heavyAnswers: [[UInt8]: [Int32]] = [:]
+
+    private init(bytes: [UInt8], unsorted: [Entry], rank: [Int32], maximumLimit: Int, heavyRange: Int) {
+        self.bytes = bytes
+        self.rank = rank
+        self.maximumLimit = maximumLimit
+        self.heavyRange = max(1, heavyRange)
+        self.entries = bytes.withUnsafeBufferPointer { buffer in
+            unsorted.sorted { left, right in
+                let order = Self.compare(buffer, left, right)
+                if order != 0 { return order < 0 }
+                return left.city != right.city ? left.city < right.city : left.kind < right.kind
+            }
+        }
+        var answers: [[UInt8]: [Int32]] = [:]
+        let index = self
+        bytes.withUnsafeBufferPointer { buffer in
+            index.collectHeavyAnswers(buffer, range: 0..<index.entries.count, depth: 0, into: &answers)
+        }
+        heavyAnswers = answers
+    }
+
+    /// Each city matching the (already normalized) query once, with its best match, ranked: by tier, then by
+    /// the city's rank; at most `limit`.
+    public func search(_ query: String, limit: Int) -> [Match] {
+        let query = Array(query.utf8)
+        guard !query.isEmpty, limit > 0 else { return [] }
+        let positions: [Int32] = bytes.withUnsafeBufferPointer { buffer in
+            let range = matchingRange(buffer, query)
+            if range.count > heavyRange, let answer = heavyAnswers[query] { return Array(answer.prefix(limit)) }
+            return ranked(buffer, range: range, queryLength: query.count, limit: limit)
+        }
+        return positions.map { position in
+            let entry = entries[Int(position)]
+            return Match(
+                cityIndex: Int(entry.city),
+                key: String(decoding: bytes[Int(entry.start) ..< Int(entry.start) + Int(entry.length)], as: UTF8.self),
+                tier: Self.tier(entry, queryLength: query.count) >> 1,
+                alternate: entry.kind >= 2
+            )
+        }
+    }
+
+    // MARK: - Ranking
+
+    /// Tier and name kind in one number, smaller better: (tier << 1) | alternate.
+    private static func tier(_ entry: Entry, queryLength: Int) -> Int {
+        let wordMatch = entry.kind & 1 == 1
+        let alternate = entry.kind >= 2
+        let tier = wordMatch ? 2 : (!alternate && Int(entry.length) == queryLength ? 0 : 1)
+        return tier << 1 | (alternate ? 1 : 0)
+    }
+
+    /// The best `limit` cities of a range, as the positions of their best entries.
+    private func ranked(_ buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, queryLength: Int, limit: Int) -> [Int32] {
+        // Per city, the best tier wins, and its own name beats an alternate one; on a tie the first entry.
+        var best: [Int32: (code: Int, position: Int32)] = [:]
+        best.reserveCapacity(min(range.count, 1 << 16))
+        for position in range {
+            let entry = entries[position]
+            let code = Self.tier(entry, queryLength: queryLength)
+            if let current = best[entry.city], current.code <= code { continue }
+            best[entry.city] = (code, Int32(position))
+        }
+        // Sort key: tier, then the city's rank.
+        var order = best.map { city, match in (UInt64(match.code >> 1) << 32 | UInt64(UInt32(rank[Int(city)])), match.position) }
+        order.sort { $0.0 < $1.0 }
+        return order.prefix(limit).map(\.1)
+    }
+
+    /// Answers every query whose range is longer than `heavyRange` (all of them start the range's entries, so
+    /// walking the ranges by their next byte finds them).
+    private func collectHeavyAnswers(_ buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int, into answers: inout [[UInt8]: [Int32]]) {
+        guard range.count > heavyRange else { return }
+        if depth > 0 {
+            let first = entries[range.lowerBound]
+            let prefix = Array(buffer[Int(first.start) ..< Int(first.start) + depth])
+            answers[prefix] = ranked(buffer, range: range, queryLength: depth, limit: maximumLimit)
+        }
+        // Entries exactly `depth` bytes long come first; the rest split by their byte at `depth`.
+        var start = range.lowerBound
+        while start < range.upperBound, Int(entries[start].length) <= depth { start += 1 }
+        while start < range.upperBound {
+            let byte = buffer[Int(entries[start].start) + depth]
+            var end = start + 1
+            while end < range.upperBound, buffer[Int(entries[end].start) + depth] == byte { end += 1 }
+            collectHeavyAnswers(buffer, range: start..<end, depth: depth + 1, into: &answers)
+            start = end
+        }
+    }
+
+    // MARK: - Sorted table
+
+    /// The entries whose key starts with `query`.
+    private func matchingRange(_ buffer: UnsafeBufferPointer<UInt8>, _ query: [UInt8]) -> Range<Int> {
+        query.withUnsafeBufferPointer { query in
+            let lower = partition { Self.comparePrefix(buffer, $0, query) < 0 }
+            let upper = partition { Self.comparePrefix(buffer, $0, query) <= 0 }
+            return lower..<max(lower, upper)
+        }
+    }
+
+    /// The first position where `before` stops holding (it holds for a prefix of the sorted entries).
+    private func partition(_ before: (Entry) -> Bool) -> Int {
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if before(entries[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The entry's key cut to the query's length, compared with the query: <0, 0 (starts with it) or >0.
+    private static func comparePrefix(_ buffer: UnsafeBufferPointer<UInt8>, _ entry: Entry, _ query: UnsafeBufferPointer<UInt8>) -> Int {
+        let length = min(Int(entry.length), query.count)
+        let order = memcmp(buffer.baseAddress! + Int(entry.start), query.baseAddress!, length)
+        if order != 0 { return Int(order) }
+        return Int(entry.length) < query.count ? -1 : 0
+    }
+
+    private static func compare(_ buffer: UnsafeBufferPointer<UInt8>, _ left: Entry, _ right: Entry) -> Int {
+        let length = min(Int(left.length), Int(right.length))
+        let order = memcmp(buffer.baseAddress! + Int(left.start), buffer.baseAddress! + Int(right.start), length)
+        if order != 0 { return Int(order) }
+        return Int(left.length) - Int(right.length)
     }
 }

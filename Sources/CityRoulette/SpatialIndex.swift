@@ -53,6 +53,28 @@ public struct SpatialIndex: Sendable {
         return Array(found.prefix(limit))
     }
 
+    /// The point nearest to the centre however far it is (nil only for an empty index). Searches growing
+    /// radii, so a point among cities costs one small query and one in mid-ocean a few larger ones.
+    public func nearest(latitude: Double, longitude: Double) -> (index: Int, distance: Double)? {
+        guard !latitudes.isEmpty else { return nil }
+        // Half the circumference: every point on the sphere is within it.
+        let farthest = GeoMath.earthRadiusKilometres * .pi + 1
+        var radius = 16.0
+        while true {
+            var best: (index: Int, distance: Double)?
+            forEachCandidate(latitude: latitude, longitude: longitude, radiusKilometres: radius) { index in
+                let distance = GeoMath.distanceKilometres(
+                    latitude1: latitude, longitude1: longitude, latitude2: latitudes[index], longitude2: longitudes[index]
+                )
+                guard distance <= radius else { return }
+                if let current = best, current.distance < distance || (current.distance == distance && current.index < index) { return }
+                best = (index, distance)
+            }
+            if best != nil || radius >= farthest { return best }
+            radius = min(radius * 4, farthest)
+        }
+    }
+
     private func forEachCandidate(latitude: Double, longitude: Double, radiusKilometres: Double, _ body: (Int) -> Void) {
         let latitudeReach = radiusKilometres / GeoMath.kilometresPerDegreeOfLatitude
         let south = max(-90, latitude - latitudeReach), north = min(90, latitude + latitudeReach)

@@ -69,3 +69,53 @@ import Testing
         #expect(throws: CityError.self) { try catalog.search("york", limit: 0) }
     }
 }
+
+/// The sorted table, with answers computed at build time for long ranges, must rank exactly as reading
+/// every key would.
+@Suite struct NameIndexTests {
+    /// Cities with one to three random words over a small alphabet (so prefixes are shared a lot) and
+    /// zero to two alternate names.
+    func randomNames(count: Int, seed: UInt64) -> [(primary: String, alternates: [String])] {
+        var generator = SeededGenerator(seed: seed)
+        func word() -> String {
+            String((0..<Int.random(in: 1...5, using: &generator)).map { _ in "abcé".randomElement(using: &generator)! })
+        }
+        func name() -> String { (0..<Int.random(in: 1...3, using: &generator)).map { _ in word() }.joined(separator: " ") }
+        return (0..<count).map { _ in (name(), (0..<Int.random(in: 0...2, using: &generator)).map { _ in name() }) }
+    }
+
+    /// The ranking as a full scan does it: best (tier, own name before alternate) per city, then tier and rank.
+    func reference(_ names: [(primary: String, alternates: [String])], rank: [Int32], query: String, limit: Int) -> [Int] {
+        var best: [Int: (Int, Int)] = [:]
+        for (city, name) in names.enumerated() {
+            for (number, key) in ([name.primary] + name.alternates).enumerated() {
+                for (offset, tail) in SearchKey.wordTails(of: key).enumerated() where tail.hasPrefix(query) {
+                    let alternate = number > 0
+                    let tier = offset > 0 ? 2 : (!alternate && tail == query ? 0 : 1)
+                    let code = (tier, alternate ? 1 : 0)
+                    if let current = best[city], current <= code { continue }
+                    best[city] = code
+                }
+            }
+        }
+        return best.sorted { ($0.value.0, rank[$0.key]) < ($1.value.0, rank[$1.key]) }.prefix(limit).map(\.key)
+    }
+
+    @Test func agreesWithAFullScanWithAndWithoutAnswersComputedAhead() {
+        let names = randomNames(count: 400, seed: 11)
+        var builder = NameIndex.Builder()
+        for (city, name) in names.enumerated() { builder.add(cityIndex: city, primary: name.primary, alternates: name.alternates) }
+        var generator = SeededGenerator(seed: 12)
+        let rank = (0..<Int32(names.count)).shuffled(using: &generator)
+        let ahead = builder.build(rank: rank, maximumLimit: 50, heavyRange: 8)
+        let scanned = builder.build(rank: rank, maximumLimit: 50, heavyRange: .max)
+        let queries = ["a", "b", "c", "é", "ab", "ba", "cé", "abc", "éé", "a b", "ca c", "abca", "d", "z"] + names.prefix(30).map(\.primary)
+        for query in queries {
+            for limit in [1, 7, 50] {
+                let expected = reference(names, rank: rank, query: query, limit: limit)
+                #expect(ahead.search(query, limit: limit).map(\.cityIndex) == expected, "\(query) limit \(limit), answered ahead")
+                #expect(scanned.search(query, limit: limit).map(\.cityIndex) == expected, "\(query) limit \(limit), scanned")
+            }
+        }
+    }
+}

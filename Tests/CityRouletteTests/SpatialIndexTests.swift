@@ -49,6 +49,35 @@ import Testing
         }
     }
 
+    @Test func nearestAgreesWithABruteForceScanNearAndFar() {
+        var generator = SeededGenerator(seed: 7)
+        var latitudes: [Double] = [], longitudes: [Double] = []
+        for _ in 0..<40 {
+            let centreLatitude = Double.random(in: -70...70, using: &generator)
+            let centreLongitude = Double.random(in: -180..<180, using: &generator)
+            for _ in 0..<10 {
+                latitudes.append(centreLatitude + Double.random(in: -0.5...0.5, using: &generator))
+                longitudes.append(GeoMath.normalizedLongitude(centreLongitude + Double.random(in: -0.5...0.5, using: &generator)))
+            }
+        }
+        let index = SpatialIndex(latitudes: latitudes, longitudes: longitudes)
+        // Anywhere on the globe: most of these are far from every point (mid-ocean, the poles).
+        var queries: [(Double, Double)] = (0..<300).map { _ in
+            (Double.random(in: -90...90, using: &generator), Double.random(in: -180..<180, using: &generator))
+        }
+        queries += [(90, 0), (-90, 0), (0, 180), (0, -180)]
+        for (latitude, longitude) in queries {
+            let expected = latitudes.indices.min { a, b in
+                let da = GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: latitudes[a], longitude2: longitudes[a])
+                let db = GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: latitudes[b], longitude2: longitudes[b])
+                return da != db ? da < db : a < b
+            }
+            #expect(index.nearest(latitude: latitude, longitude: longitude)?.index == expected, "at \(latitude), \(longitude)")
+        }
+        #expect(SpatialIndex(latitudes: [], longitudes: []).nearest(latitude: 0, longitude: 0) == nil)
+        #expect(SpatialIndex(latitudes: [-89.9], longitudes: [179.9]).nearest(latitude: 89.9, longitude: 0)?.index == 0)
+    }
+
     @Test func findsNothingInAnEmptyIndexOrWithNoLimit() {
         #expect(SpatialIndex(latitudes: [], longitudes: []).nearby(latitude: 0, longitude: 0, radiusKilometres: 10, limit: 5).isEmpty)
         #expect(SpatialIndex(latitudes: [0], longitudes: [0]).nearby(latitude: 0, longitude: 0, radiusKilometres: 10, limit: 0).isEmpty)
