@@ -18,7 +18,7 @@ DATABASE ?=
 DB_FLAGS := $(if $(DATABASE),--database '$(DATABASE)')
 SERVE_FLAGS := $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(DB_FLAGS)
 
-.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps clean distclean
+.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps fuzz clean distclean
 
 all: build
 
@@ -115,10 +115,26 @@ test-swift:
 test-browser:
 	scripts/test.sh browser
 
+# API fuzzing (issue 9, suite 1; tests/reliability/test_fuzz.py): schemathesis against a `trove serve` on
+# loopback with small fixtures, every operation of the OpenAPI document as a guest and as an account,
+# FUZZ_EXAMPLES generated requests per operation (plus its coverage phase). Like test-browser, it assumes a
+# build (`swift build`); TROVE_FUZZ_SEED=N replays a run.
+FUZZ_EXAMPLES ?= 100
+fuzz: test-deps
+	TROVE_BIN="$${TROVE_BIN:-$(CURDIR)/.build/debug/trove}" TROVE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) \
+		.venv/bin/pytest -q --assert=plain tests/reliability/test_fuzz.py
+
 # The front end's pure JavaScript: node's built-in test runner, no build needed.
 # (Files rather than the folder: node 22+ reads its arguments as glob patterns.)
 test-js:
 	node --test tests/js/*.test.mjs
+
+# Speed, each figure a ratio against a baseline measured in the same run: a release build, the real data,
+# the server on one core and wrk on the other. Prints the table and writes docs/BENCHMARKS.md
+# (scripts/bench.py says how). The first release build takes 20+ minutes on 2 cores.
+bench: data
+	$(SWIFT) build -c release
+	python3 scripts/bench.py
 
 # Build outputs and caches. Keeps data/ (your database), vendor/ and .venv.
 clean:
@@ -127,4 +143,4 @@ clean:
 
 # Also the downloaded data sets and the test venv.
 distclean: clean
-	rm -rf $(VENDOR) .venv
+	rm -rf $(VENDOR) .venv .bench-venv

