@@ -8,6 +8,7 @@ struct SessionStore: Sendable {
     let profiles: ProfileRepository
     let sessions: SessionRepository
     let lifetime: TimeInterval
+    let cache = SessionCache()
 }
 
 /// The visitor's session for one request: who they are, and the cookie change the response must carry.
@@ -50,6 +51,7 @@ public final class ProfileSession: Sendable {
     /// Ends the current session and starts a new one, with a new id, for `profile` (sign-up and sign-in).
     func signIn(as profile: Profile, now: Date = Date()) async throws {
         let store = try requireStore()
+        store.cache.removeAll()
         if let old = state.withLock({ $0.current }) {
             try await store.sessions.delete(id: old.id)
         }
@@ -59,6 +61,7 @@ public final class ProfileSession: Sendable {
     /// Ends the session in the database and tells the browser to forget it.
     func signOut() async throws {
         let store = try requireStore()
+        store.cache.removeAll()
         if let old = state.withLock({ $0.current }) {
             try await store.sessions.delete(id: old.id)
         }
@@ -67,6 +70,7 @@ public final class ProfileSession: Sendable {
 
     /// Drops the session without touching storage (its profile was deleted, taking the session with it).
     func forget() {
+        store?.cache.removeAll()
         state.withLock {
             $0.current = nil
             $0.cookieChange = .clear

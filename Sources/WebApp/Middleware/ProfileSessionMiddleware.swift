@@ -16,7 +16,12 @@ struct ProfileSessionMiddleware: RouterMiddleware {
         let now = Date()
         var current: SessionRepository.Session?
         if let id = request.cookies[Self.cookieName]?.value, Self.looksLikeSessionID(id) {
-            current = try await store.sessions.find(id: id, now: now)
+            if let cached = store.cache.session(id: id, now: now) {
+                current = cached
+            } else {
+                current = try await store.sessions.find(id: id, now: now)
+                if let current { store.cache.keep(current, now: now) }
+            }
         }
         let hadStaleCookie = current == nil && request.cookies[Self.cookieName] != nil
         // Sliding expiry, written at most about once a day per session rather than on every request.
@@ -24,7 +29,9 @@ struct ProfileSessionMiddleware: RouterMiddleware {
         if let session = current, session.expiresAt.timeIntervalSince(now) < store.lifetime - 24 * 60 * 60 {
             let expiry = now.addingTimeInterval(store.lifetime)
             try await store.sessions.extend(id: session.id, until: expiry)
-            current = .init(id: session.id, profile: session.profile, expiresAt: expiry)
+            let renewed = SessionRepository.Session(id: session.id, profile: session.profile, expiresAt: expiry)
+            store.cache.keep(renewed, now: now)
+            current = renewed
             extended = expiry
         }
         var context = context
