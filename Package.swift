@@ -101,6 +101,8 @@ let package = Package(
             dependencies: [
                 "WebApp", "Storage", "DatabaseDrivers", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "ChooseYourDestiny",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

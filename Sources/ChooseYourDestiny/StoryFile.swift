@@ -103,7 +103,8 @@ public enum StoryFile {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        case .number(let number)?: return number == number.rounded() ? String(Int64(number)) : String(number)
+        // Whole numbers read as such ("4", not "4.0"); one too large for Int64 must not trap.
+        case .number(let number)?: return Int64(exactly: number).map { String($0) } ?? String(number)
         default: throw FormatError(description: "\(what) must be a text or a number")
         }
     }

@@ -73,7 +73,7 @@ public func buildRouter(
     StrategiesProfileAPIController(deck: deck, deckRepository: deckRepository, profiles: strategyProfiles).addRoutes(to: api)
     strategiesAPI.addRoutes(to: api)
     LegacyObliqueAPIController(deck: deck).addRoutes(to: api)
-    StrategiesPagesController(pages: pages, deckRepository: deckRepository, api: strategiesAPI).addRoutes(to: router)
+    StrategiesPagesController(pages: pages, api: strategiesAPI).addRoutes(to: router)
     CardPreviewController(
         api: strategiesAPI, deckRepository: deckRepository, renderer: CardRenderer(atlas: try GlyphAtlas.bundled()), cache: CardPreviewCache()
     ).addRoutes(to: router)

@@ -1,6 +1,5 @@
 import ArgumentParser
 
-@main
 struct Trove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trove",

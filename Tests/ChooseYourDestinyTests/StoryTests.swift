@@ -49,6 +49,13 @@ import Testing
         #expect(StoryValidation(story).isValid)
     }
 
+    /// A rating is kept as text: whole numbers without ".0", and ones beyond Int64 without trapping (fuzzing found it).
+    @Test(arguments: [("4", "4"), ("4.5", "4.5"), ("-1e19", "-1e+19"), ("9.3e18", "9.3e+18"), ("1.5e300", "1.5e+300")])
+    func keepsAnyNumericRatingAsText(_ written: String, _ expected: String) throws {
+        let story = try StoryFile.read(#"{"story": {"id": "a", "name": "b", "rating": \#(written), "chapters": [{"id": 1, "text": "x"}]}}"#)
+        #expect(story.rating == expected)
+    }
+
     @Test func writesWhatItReadsBack() throws {
         var story = try StoryFile.read(Self.seedStory)
         story.author = "ada"

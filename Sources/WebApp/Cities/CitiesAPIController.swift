@@ -30,10 +30,22 @@ struct CitiesAPIController {
         let longitude: Double
     }
 
-    struct NearbyAnswer: Encodable {
+    struct NearbyAnswer: JSONWritable {
         let center: Center
         let radius_km: Double
         let cities: [CityJSON]
+
+        func write(to writer: inout JSONWriter) {
+            writer.object { w in
+                w.key("center")
+                w.object { w in
+                    w.key("latitude"); w.number(center.latitude)
+                    w.key("longitude"); w.number(center.longitude)
+                }
+                w.key("radius_km"); w.number(radius_km)
+                w.key("cities"); w.array(cities) { w, city in city.write(to: &w) }
+            }
+        }
     }
 
     @Sendable func nearby(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -55,8 +67,8 @@ struct CitiesAPIController {
 
         let found: Bool
         let tries: Int
-        let country: CountryName?
-        let center: Center?
+        @Nullable var country: CountryName?
+        @Nullable var center: Center?
         let cities: [CityJSON]
     }
 
@@ -83,8 +95,14 @@ struct CitiesAPIController {
         ))
     }
 
-    struct CitiesAnswer: Encodable {
+    struct CitiesAnswer: JSONWritable {
         let cities: [CityJSON]
+
+        func write(to writer: inout JSONWriter) {
+            writer.object { w in
+                w.key("cities"); w.array(cities) { w, city in city.write(to: &w) }
+            }
+        }
     }
 
     @Sendable func search(_ request: Request, context: TroveRequestContext) async throws -> Response {

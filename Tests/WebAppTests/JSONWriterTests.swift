@@ -1,0 +1,45 @@
+import CityRoulette
+import Foundation
+import Testing
+@testable import WebApp
+
+/// The hand-written JSON must say exactly what JSONEncoder says.
+@Suite struct JSONWriterTests {
+    func parsed(_ data: Data) throws -> NSObject {
+        try #require(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? NSObject)
+    }
+
+    @Test func writesCitiesAsJSONEncoderDoes() throws {
+        let catalog = CityCatalog(
+            cities: [
+                City(geonameid: 1, name: "Zürich \"Z\" \\ / \n\t\u{1}", countryCode: "CH", admin1Code: "ZH", latitude: 47.36667, longitude: 8.55,
+                     population: 341_730, timezone: "Europe/Zurich"),
+                City(geonameid: 2, name: "北京", countryCode: "CN", admin1Code: "", latitude: 39.9075, longitude: 116.39723, population: 0, timezone: ""),
+            ],
+            alternateNames: [[], []], countries: []
+        )
+        var first = CityJSON(catalog.cities[0], catalog: catalog)
+        first.distance_km = 1.23456
+        first.matched_name = .some(nil)
+        first.favourite = true
+        first.position = 3
+        var second = CityJSON(catalog.cities[1], catalog: catalog)
+        second.matched_name = .some("Peking")
+        let answers: [any JSONWritable] = [
+            CitiesAPIController.CitiesAnswer(cities: [first, second]),
+            CitiesAPIController.NearbyAnswer(center: .init(latitude: -33.5, longitude: 151), radius_km: 10, cities: [second]),
+            CitiesAPIController.CitiesAnswer(cities: []),
+        ]
+        for answer in answers {
+            var writer = JSONWriter()
+            answer.write(to: &writer)
+            let encoded = try JSONEncoder().encode(answer)
+            #expect(try parsed(Data(writer.bytes)) == parsed(encoded))
+        }
+    }
+
+    @Test func percentEncodesTheWikipediaSearch() {
+        #expect(CityJSON.wikipediaURL(name: "São Paulo", countryName: "Brazil")
+            == "https://en.wikipedia.org/wiki/Special:Search?search=S%C3%A3o%20Paulo%2C%20Brazil")
+    }
+}
