@@ -2,7 +2,8 @@
 # Installs what `make test` needs, only when it is missing:
 #   PostgreSQL server (Debian's, version 15 on bookworm), Chromium and its
 #   WebDriver (chromedriver), node (Debian's nodejs, for the JavaScript unit
-#   tests), and a Python venv at .venv with selenium + pytest.
+#   tests), and a Python venv at .venv with selenium + pytest, and the pinned
+#   schemathesis for the API fuzzing suite (tests/reliability, `make fuzz`).
 # Idempotent; when everything is present it only checks and returns in well
 # under a second.
 set -euo pipefail
@@ -12,6 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 SELENIUM_SPEC='selenium==4.51.*'
+SCHEMATHESIS_VERSION=4.32.5
 VENV=.venv
 
 apt_updated=0
@@ -60,12 +62,16 @@ if ! id -u postgres >/dev/null 2>&1; then
 fi
 pg_bin_present || { echo "install-test-deps: PostgreSQL server binaries missing" >&2; exit 1; }
 
-# Python venv with selenium and pytest.
+# Python venv with selenium, pytest and schemathesis (its version read from the
+# installed metadata: importing it takes a second).
 venv_ok() {
     [ -x "$VENV/bin/python" ] && [ -x "$VENV/bin/pytest" ] &&
-        "$VENV/bin/python" - <<'PY' >/dev/null 2>&1
+        SCHEMATHESIS_VERSION="$SCHEMATHESIS_VERSION" "$VENV/bin/python" - <<'PY' >/dev/null 2>&1
+import os
+from importlib.metadata import version
 import pytest, selenium
 assert selenium.__version__.startswith("4.51."), selenium.__version__
+assert version("schemathesis") == os.environ["SCHEMATHESIS_VERSION"], version("schemathesis")
 PY
 }
 
@@ -79,7 +85,8 @@ if ! venv_ok; then
             /usr/bin/python3 -m venv "$VENV"
         fi
     fi
-    echo "install-test-deps: pip install $SELENIUM_SPEC pytest into $VENV" >&2
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$SELENIUM_SPEC" pytest
-    venv_ok || { echo "install-test-deps: $VENV still lacks selenium 4.51 / pytest" >&2; exit 1; }
+    echo "install-test-deps: pip install $SELENIUM_SPEC pytest schemathesis==$SCHEMATHESIS_VERSION into $VENV" >&2
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$SELENIUM_SPEC" pytest \
+        "schemathesis==$SCHEMATHESIS_VERSION"
+    venv_ok || { echo "install-test-deps: $VENV still lacks selenium 4.51 / pytest / schemathesis $SCHEMATHESIS_VERSION" >&2; exit 1; }
 fi

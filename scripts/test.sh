@@ -9,6 +9,7 @@
 #   scripts/test.sh swift      the Swift suites only (build must be done)
 #   scripts/test.sh browser    the browser suite only (build must be done)
 #   scripts/test.sh js         the JavaScript unit tests only (node --test)
+#   scripts/test.sh fuzz       the quick API fuzzing pass only (build must be done)
 #
 # Every suite runs even when an earlier one failed; the exit code is the first
 # failure's. A missing component (PostgreSQL, Chromium, chromedriver, node, the
@@ -23,8 +24,8 @@ ROOT=$(pwd)
 
 mode=${1:-all}
 case "$mode" in
-    all | swift | browser | js) ;;
-    *) echo "usage: $0 [all|swift|browser|js]" >&2; exit 2 ;;
+    all | swift | browser | js | fuzz) ;;
+    *) echo "usage: $0 [all|swift|browser|js|fuzz]" >&2; exit 2 ;;
 esac
 
 SWIFT=${SWIFT:-swift}
@@ -108,6 +109,17 @@ run_browser_tests() {
     record "browser tests" "$rc"
 }
 
+# The quick pass of the API fuzzing suite (make fuzz runs the long one): a fixed seed, so a run is
+# repeatable and CI never fails on a new random example; `make fuzz` explores with fresh seeds.
+run_fuzz_tests() {
+    local bin=${TROVE_BIN:-$TROVE_BIN_DEFAULT}
+    say "API fuzzing, quick pass (tests/reliability/test_fuzz.py)"
+    local rc=0
+    TROVE_BIN="$bin" TROVE_FUZZ_EXAMPLES="${TROVE_FUZZ_EXAMPLES:-10}" TROVE_FUZZ_SEED="${TROVE_FUZZ_SEED:-20261123}" \
+        "$ROOT/.venv/bin/pytest" -q --assert=plain tests/reliability/test_fuzz.py || rc=$?
+    record "fuzz tests" "$rc"
+}
+
 run_js_tests() {
     if ! command -v node >/dev/null 2>&1; then
         echo "test.sh: node is missing (scripts/install-test-deps.sh installs Debian's nodejs)" >&2
@@ -138,11 +150,13 @@ case "$mode" in
         "$SWIFT" build --build-tests
         run_swift_tests
         run_js_tests
+        run_fuzz_tests
         run_browser_tests
         ;;
     swift) run_swift_tests ;;
     browser) run_browser_tests ;;
     js) run_js_tests ;;
+    fuzz) run_fuzz_tests ;;
 esac
 
 if [ "$status" -eq 0 ]; then

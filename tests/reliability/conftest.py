@@ -1,0 +1,74 @@
+"""Fixtures for the reliability suites: a real `trove serve` on loopback with small data of every app.
+
+The server binary comes from $TROVE_BIN (default: .build/debug/trove of this checkout). Its database is a
+fresh SQLite file holding the small data sets of reliability_support.py (a strategies deck, a few
+pronunciations, a few cities) and the sample stories of samples/stories/; weather and venues come from a fake
+provider in a thread, so nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from reliability_support import (
+    SERVER_CRASHES,
+    STORY_SAMPLES,
+    FakeProviders,
+    TroveServer,
+    run_trove,
+    trove_binary,
+    write_fixtures,
+)
+
+SERVER_LOGS: list[Path] = []
+
+
+@pytest.fixture(scope="session")
+def trove_server():
+    """`trove serve` on a free loopback port with a fresh SQLite database holding every app's small fixtures
+    and the two sample stories; weather and venues from FakeProviders. Yields a TroveServer."""
+    binary = trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-reliability-"))
+    database = workdir / "trove.sqlite"
+    data = workdir / "data"
+    data.mkdir()
+    paths = write_fixtures(data)
+    run_trove(binary, "migrate", "--database", str(database))
+    run_trove(binary, "import", "strategies", "--from", str(paths["deck"]), "--sections", "all", "--database", str(database))
+    run_trove(binary, "import", "pronunciations", "--from", str(paths["cmudict"]),
+              "--frequencies", str(paths["frequencies"]), "--database", str(database))
+    run_trove(binary, "import", "cities", "--from", str(paths["geonames"]), "--database", str(database))
+    for slug in ("gull-rock", "after-closing"):
+        run_trove(binary, "import", "story", str(STORY_SAMPLES / slug), "--database", str(database))
+    with FakeProviders() as providers:
+        server = TroveServer(binary, workdir, database, providers.serve_args())
+        SERVER_LOGS.append(server.log_path)
+        server.start()
+        try:
+            yield server
+        finally:
+            report = server.crashed()
+            if report is not None:
+                SERVER_CRASHES.append(report)
+            server.stop()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line per fuzzed identity: how many requests, and the status codes they got."""
+    module = sys.modules.get("test_fuzz")
+    statistics = getattr(module, "STATISTICS", None) if module else None
+    if statistics:
+        terminalreporter.write_line(f"fuzz: {module.EXAMPLES} examples per operation, seed {module.SEED} "
+                                    f"(TROVE_FUZZ_SEED={module.SEED} replays it)")
+    for kind, counter in (statistics or {}).items():
+        codes = ", ".join(f"{code}: {n}" for code, n in sorted((k, v) for k, v in counter.items() if k != "requests"))
+        terminalreporter.write_line(f"fuzz ({kind}): {counter['requests']} requests; status codes {codes}")
+    for path in SERVER_LOGS:
+        terminalreporter.write_line(f"trove serve's output: {path}")
+    if SERVER_CRASHES:
+        terminalreporter.write_line(f"trove serve crashed {len(SERVER_CRASHES)} times and was started again "
+                                    f"(see the failures above)")
