@@ -231,8 +231,10 @@ LATENCY = re.compile(r"^\s*(50|99)%\s+([\d.]+)(us|ms|s)\s*$", re.M)
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
-def wrk(base: str, path: str, cookie: str, seconds: int, lua: Path | None, points: Path) -> dict:
-    args = ["taskset", "-c", LOAD_CORE, "wrk", "-t2", "-c64", f"-d{seconds}s", "--latency", "-H", f"Cookie: {cookie}"]
+def wrk(base: str, path: str, cookie: str | None, seconds: int, lua: Path | None, points: Path) -> dict:
+    args = ["taskset", "-c", LOAD_CORE, "wrk", "-t2", "-c64", f"-d{seconds}s", "--latency"]
+    if cookie:
+        args += ["-H", f"Cookie: {cookie}"]
     if lua:
         args += ["-s", str(lua), base + "/", "--", str(points)]
     else:
@@ -250,24 +252,28 @@ def wrk(base: str, path: str, cookie: str, seconds: int, lua: Path | None, point
 def http_runs(base: str, cookie: str, poem: str, workdir: Path, points: Path) -> dict:
     lua = workdir / "nearby.lua"
     lua.write_text(NEARBY_LUA)
+    # Who asks: a visitor without a cookie, or the returning guest (its cookie) whose poem is read. The
+    # strategies page gives every visitor a guest profile, so it is measured as the returning guest; a
+    # guest's draw also records the draw (one SQLite write), measured on its own row.
     endpoints = [
-        ("GET /health", "/health", None),
-        ("GET /api/v1/strategies/random", "/api/v1/strategies/random", None),
-        ("GET /api/v1/cities/nearby (random points)", "", lua),
-        ("GET /strategies (HTML)", "/strategies", None),
-        ("GET /api/v1/poetry/poems/{id}", f"/api/v1/poetry/poems/{poem}", None),
+        ("GET /health", "/health", None, False),
+        ("GET /api/v1/strategies/random", "/api/v1/strategies/random", None, False),
+        ("GET /api/v1/strategies/random (guest, draw recorded)", "/api/v1/strategies/random", None, True),
+        ("GET /api/v1/cities/nearby (random points)", "", lua, False),
+        ("GET /strategies (HTML, guest)", "/strategies", None, True),
+        ("GET /api/v1/poetry/poems/{id} (its guest)", f"/api/v1/poetry/poems/{poem}", None, True),
     ]
     say("HTTP warm-up")
-    for _, path, script in endpoints:
-        wrk(base, path, cookie, WARM_UP, script, points)
+    for _, path, script, with_cookie in endpoints:
+        wrk(base, path, cookie if with_cookie else None, WARM_UP, script, points)
     for attempt in range(1, 4):
-        results: dict[str, list[dict]] = {name: [] for name, _, _ in endpoints}
+        results: dict[str, list[dict]] = {name: [] for name, _, _, _ in endpoints}
         controls: list[dict] = []
         for round_number in range(1, ROUNDS + 1):
             say(f"HTTP round {round_number} of {ROUNDS} (attempt {attempt})")
-            for name, path, script in endpoints:
-                results[name].append(wrk(base, path, cookie, DURATION, script, points))
-            controls.append(wrk(base, "/health", cookie, DURATION, None, points))
+            for name, path, script, with_cookie in endpoints:
+                results[name].append(wrk(base, path, cookie if with_cookie else None, DURATION, script, points))
+            controls.append(wrk(base, "/health", None, DURATION, None, points))
         baseline = statistics.median(r["rps"] for r in results["GET /health"])
         control = statistics.median(r["rps"] for r in controls) / baseline
         if abs(control - 1) <= CONTROL_TOLERANCE or attempt == 3:
@@ -339,9 +345,13 @@ def render(results: dict) -> str:
         "| Endpoint | Requests/s | Ratio to /health | p50 ms | p99 ms | Errors | Goal |",
         "|---|---:|---:|---:|---:|---:|---|",
     ]
-    targets = {"GET /api/v1/strategies/random": 0.8}
+    targets = {"GET /api/v1/strategies/random": 0.8, "GET /api/v1/strategies/random (guest, draw recorded)": None}
     for name, row in http["endpoints"].items():
         target = 1.0 if name == "GET /health" else targets.get(name, 0.5)
+        if target is None:
+            lines.append(f"| `{name}` | {row['rps']:,.0f} | {row['ratio']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | "
+                         f"{row['errors']} | – (not a goal of the issue) |")
+            continue
         ok = row["ratio"] >= target - 1e-9 and row["p99"] < 10 and row["errors"] == 0
         wanted = "p99 < 10 ms" if name == "GET /health" else f"≥ {target} and p99 < 10 ms"
         lines.append(f"| `{name}` | {row['rps']:,.0f} | {row['ratio']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | "

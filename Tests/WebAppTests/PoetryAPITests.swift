@@ -42,6 +42,10 @@ import Testing
             let read = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .get, headers: .session(cookie))
             let magnets = try #require((try read.json()["board"] as? [String: Any])?["magnets"] as? [[String: Any]])
             #expect(magnets.first?["x"] as? Double == 0.6)
+            // A read passes the stored board on as it is: the same answer the save gave, encoded by JSONEncoder.
+            let readBody = try JSONSerialization.jsonObject(with: Data(buffer: read.body)) as? NSDictionary
+            let savedBody = try JSONSerialization.jsonObject(with: Data(buffer: save.body)) as? NSDictionary
+            #expect(readBody != nil && readBody == savedBody)
         }
     }
 

@@ -19,6 +19,11 @@ public struct PoemRepository: Sendable {
         public let board: Board?
         public let hasBackground: Bool
         public let publicId: String?
+
+        /// The same poem holding `board`.
+        public func with(board: Board) -> Poem {
+            Poem(id: id, title: title, version: version, updatedAt: updatedAt, board: board, hasBackground: hasBackground, publicId: publicId)
+        }
     }
 
     static let summaryColumns = ["id", "title", "version", "updated_at", "has_background", "public_id"]
@@ -136,6 +141,14 @@ public struct PoemRepository: Sendable {
             .where("public_id", .equal, publicId).first()
         else { return nil }
         return (try Self.poem(row, board: try Self.board(row)), try row.decode(column: "profile_id", as: String.self))
+    }
+
+    /// A poem without its decoded board, and the board as stored (JSON), for reads that pass it on as it is.
+    public func findStored(id: String, profileID: String) async throws -> (poem: Poem, boardJSON: String)? {
+        guard let row = try await database.select().columns(Self.summaryColumns + ["board_json"]).from("poetry_poems")
+            .where("id", .equal, id).where("profile_id", .equal, profileID).first()
+        else { return nil }
+        return (try Self.poem(row, board: nil), try row.decode(column: "board_json", as: String.self))
     }
 
     // MARK: Rows

@@ -77,6 +77,13 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// JSON text written by a trusted encoder (a stored document), as it is.
+    mutating func raw(_ json: String) {
+        separate()
+        bytes.append(contentsOf: json.utf8)
+        needsComma = true
+    }
+
     mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)
