@@ -86,7 +86,9 @@ public struct SpatialIndex: Sendable {
         // Half the circumference: every point on the sphere is within it.
         let farthest = GeoMath.earthRadiusKilometres * .pi + 1
         let centre = Self.unitVector(latitude: latitude, longitude: longitude)
-        var radius = 16.0
+        // Small first, doubling: among cities the first ring answers with few candidates (8 km and
+        // doubling measured 1.3-1.8x faster than 16 km and quadrupling on points around cities500).
+        var radius = 8.0
         while true {
             // The chord grows with the great-circle distance, so the shortest chord is the nearest point.
             var best: (index: Int, chord: Double)?
@@ -101,7 +103,7 @@ public struct SpatialIndex: Sendable {
                 return (best.index, distance)
             }
             if radius >= farthest { return nil }
-            radius = min(radius * 4, farthest)
+            radius = min(radius * 2, farthest)
         }
     }
 
