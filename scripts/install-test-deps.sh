@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs, only when it is missing:
 #   PostgreSQL server (Debian's, version 15 on bookworm), Chromium and its
-#   WebDriver (chromedriver), node (Debian's nodejs, for the JavaScript unit
+#   WebDriver (chromedriver), WebKitGTK's WebDriver with Xvfb, wrk, node (Debian's nodejs, for the JavaScript unit
 #   tests), and a Python venv at .venv with selenium + pytest, and the pinned
 #   schemathesis for the API fuzzing suite (tests/reliability, `make fuzz`).
 # Idempotent; when everything is present it only checks and returns in well
@@ -50,6 +50,11 @@ command -v runuser >/dev/null 2>&1 || missing+=(util-linux)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 # Text must have real glyph widths for layout checks (no horizontal scroll).
 [ -d /usr/share/fonts/truetype/dejavu ] || missing+=(fonts-dejavu-core)
+# WebKit, Safari's engine, for the browser suite's second run: WebKitGTK's WebDriver and MiniBrowser, under Xvfb.
+command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
+command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb xauth)
+# The soak suite's load (tests/reliability) and make bench.
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 
 if [ "${#missing[@]}" -gt 0 ]; then
     apt_install "${missing[@]}"

@@ -17,6 +17,7 @@ import pytest
 from reliability_support import (
     SERVER_CRASHES,
     STORY_SAMPLES,
+    SUITE_LINES,
     FakeProviders,
     TroveServer,
     run_trove,
@@ -67,6 +68,8 @@ def pytest_terminal_summary(terminalreporter):
     for kind, counter in (statistics or {}).items():
         codes = ", ".join(f"{code}: {n}" for code, n in sorted((k, v) for k, v in counter.items() if k != "requests"))
         terminalreporter.write_line(f"fuzz ({kind}): {counter['requests']} requests; status codes {codes}")
+    for line in SUITE_LINES:
+        terminalreporter.write_line(line)
     for path in SERVER_LOGS:
         terminalreporter.write_line(f"trove serve's output: {path}")
     if SERVER_CRASHES:
