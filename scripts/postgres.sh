@@ -4,13 +4,15 @@
 #   scripts/postgres.sh start DIR PORT   initdb DIR (trust auth, superuser "trove"),
 #                                        start it on 127.0.0.1:PORT, print its URL
 #   scripts/postgres.sh stop DIR         stop it (fast) and delete DIR
+#   scripts/postgres.sh down DIR         stop it (fast), keeping DIR: a database outage
+#   scripts/postgres.sh up DIR PORT      start a stopped cluster again on 127.0.0.1:PORT
 #
 # The cluster runs as the "postgres" system user because PostgreSQL refuses to
 # run as root; DIR is created (or taken over when empty) and chowned to it.
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 start DIR PORT | stop DIR" >&2
+    echo "usage: $0 start DIR PORT | stop DIR | down DIR | up DIR PORT" >&2
     exit 2
 }
 
@@ -46,6 +48,17 @@ abspath() {
     esac
 }
 
+# pg_start BINDIR DIR PORT: the socket goes in DIR too (-k), so nothing touches /var/run/postgresql.
+pg_start() {
+    if ! as_postgres "$1/pg_ctl" -D "$2" \
+        -o "-p $3 -k $2 -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500" \
+        -l "$2/log" -w -t 60 start >/dev/null; then
+        echo "postgres.sh: PostgreSQL failed to start on port $3; its log:" >&2
+        cat "$2/log" >&2 || true
+        exit 1
+    fi
+}
+
 cmd=${1:-}
 case "$cmd" in
     start)
@@ -69,15 +82,18 @@ case "$cmd" in
             exit 1
         }
         rm -f "$dir.initdb.log"
-        # The socket goes in DIR too (-k), so nothing touches /var/run/postgresql.
-        if ! as_postgres "$bindir/pg_ctl" -D "$dir" \
-            -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500" \
-            -l "$dir/log" -w -t 60 start >/dev/null; then
-            echo "postgres.sh: PostgreSQL failed to start on port $port; its log:" >&2
-            cat "$dir/log" >&2 || true
-            exit 1
-        fi
+        pg_start "$bindir" "$dir" "$port"
         echo "postgres://trove@127.0.0.1:$port/postgres"
+        ;;
+    down)
+        [ $# -eq 2 ] || usage
+        dir=$(abspath "$2")
+        as_postgres "$(pg_bindir)/pg_ctl" -D "$dir" -m fast -w -t 60 stop >/dev/null
+        ;;
+    up)
+        [ $# -eq 3 ] || usage
+        dir=$(abspath "$2")
+        pg_start "$(pg_bindir)" "$dir" "$3"
         ;;
     stop)
         [ $# -eq 2 ] || usage

@@ -38,8 +38,22 @@ enum ErrorMapping {
         case let error as any HTTPResponseError:
             return APIError(error.status, code: code(for: error.status), message: defaultMessage(for: error.status))
         default:
-            return nil
+            return DatabaseOutage(error).map(databaseError)
         }
+    }
+
+    /// 503 with Retry-After: nothing was written, and the same request may succeed once the database is back.
+    static func databaseError(_ outage: DatabaseOutage) -> APIError {
+        let (code, message, retry): (String, String, Int) = switch outage {
+        case .unreachable: ("database_unavailable", "The database is not answering right now: try again in a moment.", 5)
+        case .busy: ("database_busy", "The database is busy: try again in a moment.", 1)
+        case .full: ("database_full", "The server's disk is full, so nothing can be saved right now.", 60)
+        case .readOnly: ("database_read_only", "The server's database cannot be written right now.", 60)
+        case .diskError: ("database_disk_error", "The server's disk failed to read or write: try again later.", 60)
+        }
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(retry)
+        return APIError(.serviceUnavailable, code: code, message: message, headers: headers)
     }
 
     static func accountError(_ error: AccountError) -> APIError {

@@ -1,0 +1,73 @@
+import NIOCore
+import NIOPosix
+import PostgresKit
+import SQLiteKit
+
+/// A query that failed for a reason outside the request: the database cannot be reached, or its disk refuses
+/// to write. The request may succeed when tried again later, so the HTTP layer answers 503, not 500.
+public enum DatabaseOutage: Equatable, Sendable {
+    /// PostgreSQL is down, restarting or refusing connections, or no pooled connection came in time.
+    case unreachable
+    /// The disk holding the database is full.
+    case full
+    /// The database file or its disk has become read-only.
+    case readOnly
+    /// The disk failed a read or write.
+    case diskError
+    /// Another process held the database locked beyond the busy timeout.
+    case busy
+
+    /// The outage behind `error`, or nil when the error is about the query itself (a bug, a constraint).
+    public init?(_ error: any Error) {
+        switch error {
+        case let error as PSQLError:
+            guard let outage = Self.postgres(error) else { return nil }
+            self = outage
+        case let error as SQLiteError:
+            guard let outage = Self.sqlite(error.reason) else { return nil }
+            self = outage
+        case is ConnectionPoolTimeoutError, is ConnectionPoolError, is NIOConnectionError, is ChannelError:
+            self = .unreachable
+        case let error as IOError where [ECONNREFUSED, ECONNRESET, EPIPE, ETIMEDOUT, EHOSTUNREACH].contains(error.errnoCode):
+            self = .unreachable
+        default:
+            return nil
+        }
+    }
+
+    private static func postgres(_ error: PSQLError) -> DatabaseOutage? {
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
+            return .unreachable
+        case .server:
+            switch error.serverInfo?[.sqlState].map(PostgresError.Code.init(raw:)) {
+            case .adminShutdown?, .crashShutdown?, .cannotConnectNow?, .tooManyConnections?: return .unreachable
+            case .diskFull?: return .full
+            case .ioError?: return .diskError
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    private static func sqlite(_ reason: SQLiteError.Reason) -> DatabaseOutage? {
+        switch reason {
+        case .full:
+            return .full
+        case .readOnly, .readonlyInRecovery, .readonlyCantLock, .readonlyInRollback, .readonlyBackingMoved,
+             .readonlyDirectory:
+            return .readOnly
+        case .busy, .locked, .busyInRecovery, .busyInSnapshot, .busyTimeout, .lockedBySharedCache:
+            return .busy
+        case .ioError, .ioErrorFailedRead, .ioErrorIncompleteRead, .ioErrorFailedWrite, .ioErrorFailedSync,
+             .ioErrorFailedDirSync, .ioErrorFailedTruncate, .ioErrorFailedStat, .ioErrorFailedUnlock,
+             .ioErrorFailedReadLock, .ioErrorFailedDelete, .ioErrorFailedAccess, .ioErrorFailedLockCheck,
+             .ioErrorFailedAdvisoryLock, .ioErrorFailedClose, .ioErrorFailedSharedMemOpen,
+             .ioErrorFailedSharedMemSize, .ioErrorFailedSharedMemMap, .ioErrorFailedMemoryMap, .cantOpen:
+            return .diskError
+        default:
+            return nil
+        }
+    }
+}
