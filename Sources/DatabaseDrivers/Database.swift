@@ -58,10 +58,32 @@ public final class Database: Sendable {
             try? await connection.close()
             throw .cannotOpen(path, String(describing: error))
         }
-        return Database(sql: SerializedSQLDatabase(base: sql), kind: .sqlite) {
+        var readers: [SQLiteConnection] = []
+        do {
+            // Read-only so that a statement sent to a reader by mistake fails instead of writing outside the
+            // writer's turn.
+            for _ in 0..<sqliteReaders {
+                let reader = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
+                readers.append(reader)
+                for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA query_only = ON"] {
+                    try await reader.sql().raw(SQLQueryString(pragma)).run()
+                }
+            }
+        } catch {
+            for reader in readers { try? await reader.close() }
+            try? await connection.close()
+            throw .cannotOpen(path, String(describing: error))
+        }
+        let opened = readers
+        let database = SerializedSQLDatabase(base: sql, readers: opened.map { $0.sql(queryLogLevel: .trace) })
+        return Database(sql: database, kind: .sqlite) {
+            for reader in opened { try? await reader.close() }
             try await connection.close()
         }
     }
+
+    /// One reader per core: SQLite's queries run on NIO's thread pool, which has a thread per core.
+    static let sqliteReaders = max(2, System.coreCount)
 
     private static func openPostgres(url: String, location: DatabaseLocation, logger: Logger) async throws(DatabaseConfigurationError) -> Database {
         let configuration: SQLPostgresConfiguration

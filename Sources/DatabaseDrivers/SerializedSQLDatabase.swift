@@ -1,14 +1,27 @@
 import Logging
 import NIOCore
 import SQLKit
+import Synchronization
 
-/// One SQLite connection shared by the whole server, with statements taken in turn.
+/// The server's SQLite connections: one writer, whose statements are taken in turn, and a few read-only
+/// readers that SELECTs share.
 ///
-/// `withSession` holds the turn for its whole closure, so a transaction's statements never interleave with
-/// another request's; inside it the closure talks to the connection directly.
+/// `withSession` holds the writer's turn for its whole closure, so a transaction's statements never
+/// interleave with another request's; inside it the closure talks to the writer directly. A SELECT outside a
+/// session goes to the next reader and waits for nobody: in WAL mode a reader sees every committed write and
+/// is never blocked by the writer. (Readers on the writer's own connection would be worse than slow: an
+/// implicit transaction commits only when the connection's last statement ends, so an answered write could
+/// still be uncommitted while another request's read was running.)
 struct SerializedSQLDatabase: SQLDatabase {
     let base: any SQLDatabase
+    let readers: [any SQLDatabase]
     let mutex = AsyncMutex()
+    private let turn = ReaderTurn()
+
+    init(base: any SQLDatabase, readers: [any SQLDatabase] = []) {
+        self.base = base
+        self.readers = readers
+    }
 
     var logger: Logger { base.logger }
     var eventLoop: any EventLoop { base.eventLoop }
@@ -23,11 +36,24 @@ struct SerializedSQLDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
-        try await mutex.withLock { try await base.execute(sql: query, onRow) }
+        if query is SQLSelect, !readers.isEmpty {
+            try await readers[turn.next(of: readers.count)].execute(sql: query, onRow)
+        } else {
+            try await mutex.withLock { try await base.execute(sql: query, onRow) }
+        }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await mutex.withLock { UncheckedBox(try await closure(base)) }.value
+    }
+}
+
+/// Hands the readers out in turn.
+private final class ReaderTurn: Sendable {
+    private let counter = Atomic<Int>(0)
+
+    func next(of count: Int) -> Int {
+        counter.wrappingAdd(1, ordering: .relaxed).oldValue % count
     }
 }
 
