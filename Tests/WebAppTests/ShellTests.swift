@@ -68,6 +68,24 @@ import WebApp
         }
     }
 
+    /// Pages are rendered once and kept (RenderedPages): one person's page must never be shown to another.
+    @Test func aKeptPageShowsEachVisitorTheirOwnShell() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let guestFirst = try await client.execute(uri: "/strategies", method: .get)
+            let ada = try await signUp(client, username: "ada")
+            let grace = try await signUp(client, username: "grace")
+            for _ in 0..<2 {
+                let asAda = try await client.execute(uri: "/strategies", method: .get, headers: .session(ada)).bodyText
+                let asGrace = try await client.execute(uri: "/strategies", method: .get, headers: .session(grace)).bodyText
+                #expect(asAda.contains("ada") && !asAda.contains("grace"))
+                #expect(asGrace.contains("grace") && !asGrace.contains("ada"))
+            }
+            let guestAgain = try await client.execute(uri: "/strategies", method: .get)
+            #expect(guestAgain.bodyText == guestFirst.bodyText)
+            #expect(!guestAgain.bodyText.contains("ada") && !guestAgain.bodyText.contains("grace"))
+        }
+    }
+
     @Test func accountPagesRender() async throws {
         try await withTestApp(.sqlite) { client, _ in
             for path in ["/signup", "/login", "/account"] {

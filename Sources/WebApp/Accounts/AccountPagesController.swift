@@ -7,14 +7,14 @@ struct AccountPagesController {
     func addRoutes(to router: Router<TroveRequestContext>) {
         router.get("/signup") { _, context in
             _ = try await context.session.requireProfile()
-            return pages.render("signup", title: "Sign up · Trove", context: context)
+            return pages.renderKept("signup", title: "Sign up · Trove", context: context)
         }
         router.get("/login") { _, context in
-            pages.render("login", title: "Sign in · Trove", context: context)
+            pages.renderKept("login", title: "Sign in · Trove", context: context)
         }
         router.get("/account") { _, context in
             _ = try await context.session.requireProfile()
-            return pages.render("account", title: "Your profile · Trove", context: context)
+            return pages.renderKept("account", title: "Your profile · Trove", context: context)
         }
     }
 }

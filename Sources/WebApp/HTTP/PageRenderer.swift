@@ -3,7 +3,7 @@ import Hummingbird
 import Mustache
 
 /// Fields every page's layout reads.
-struct ShellModel {
+struct ShellModel: Hashable, Sendable {
     let title: String
     let assetVersion: String
     let signedIn: Bool
@@ -15,6 +15,7 @@ struct ShellModel {
 struct PageRenderer: Sendable {
     let library: MustacheLibrary
     let assetVersion: String
+    let kept = RenderedPages()
 
     static let requiredTemplates = [
         "layout", "home", "signup", "login", "account", "error", "app-pending", "strategies", "strategy-card", "poetry", "poetry-public",
@@ -32,20 +33,60 @@ struct PageRenderer: Sendable {
 
     /// Renders `template` with the shell fields plus the model's own stored properties.
     func render(_ template: String, title: String, model: Any? = nil, context: TroveRequestContext, status: HTTPResponse.Status = .ok) -> Response {
+        let shell = shell(title: title, context: context)
+        guard let html = html(template, shell: shell, model: model) else { return Self.missing(template) }
+        return Self.response(html, status: status)
+    }
+
+    /// The same for a page whose model says everything it shows: the page is rendered once per model and
+    /// shell (signed in, username) and kept (`RenderedPages`), since Mustache's rendering is most of a page
+    /// request's cost.
+    func renderKept<Model: Hashable & Sendable>(
+        _ template: String, title: String, model: Model, context: TroveRequestContext
+    ) -> Response {
+        let shell = shell(title: title, context: context)
+        let key = RenderedPages.Key(template: template, shell: shell, model: model)
+        if let html = kept.html(for: key) { return Self.response(html, status: .ok) }
+        guard let rendered = html(template, shell: shell, model: model) else { return Self.missing(template) }
+        let html = ByteBuffer(string: rendered)
+        kept.keep(html, for: key)
+        return Self.response(html, status: .ok)
+    }
+
+    /// A page that shows nothing beyond the shell (its data comes from the API).
+    func renderKept(_ template: String, title: String, context: TroveRequestContext) -> Response {
+        renderKept(template, title: title, model: ShellOnly(), context: context)
+    }
+
+    private struct ShellOnly: Hashable, Sendable {}
+
+    private func shell(title: String, context: TroveRequestContext) -> ShellModel {
         let profile = context.session.profile
-        let shell = ShellModel(
+        return ShellModel(
             title: title, assetVersion: assetVersion,
             signedIn: profile.map { !$0.isGuest } ?? false, username: profile?.username ?? ""
         )
+    }
+
+    private func html(_ template: String, shell: ShellModel, model: Any?) -> String? {
         var values = Self.fields(of: shell)
         if let model { values.merge(Self.fields(of: model)) { _, page in page } }
-        guard let html = library.render(values, withTemplate: template) else {
-            return Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: "Missing template \(template)")))
-        }
+        return library.render(values, withTemplate: template)
+    }
+
+    private static func response(_ html: String, status: HTTPResponse.Status) -> Response {
+        response(ByteBuffer(string: html), status: status)
+    }
+
+    private static func response(_ html: ByteBuffer, status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: html))
+    }
+
+    private static func missing(_ template: String) -> Response {
+        Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: "Missing template \(template)")))
     }
 
     struct ErrorModel {

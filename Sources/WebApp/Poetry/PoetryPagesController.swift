@@ -14,7 +14,7 @@ struct PoetryPagesController {
     func addRoutes(to router: Router<TroveRequestContext>) {
         router.get("/poetry") { _, context in
             _ = try await context.session.requireProfile()
-            return pages.render("poetry", title: "Magnetic Poetry · Trove", context: context)
+            return pages.renderKept("poetry", title: "Magnetic Poetry · Trove", context: context)
         }
         router.get("/poetry/p/{publicId}") { _, context in
             let publicId = try context.parameters.require("publicId")

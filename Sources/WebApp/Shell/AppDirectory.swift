@@ -1,5 +1,5 @@
 /// The five apps Trove hosts, as the home page lists them.
-struct AppEntry: Sendable {
+struct AppEntry: Hashable, Sendable {
     let slug: String
     let name: String
     let description: String

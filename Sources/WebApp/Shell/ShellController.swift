@@ -7,7 +7,7 @@ struct ShellController {
     /// Apps whose own controller serves their page; the rest get an honest "coming" page.
     let builtApps: Set<String>
 
-    struct HomeModel {
+    struct HomeModel: Hashable, Sendable {
         let apps: [AppEntry]
     }
 
@@ -19,7 +19,7 @@ struct ShellController {
     func addRoutes(to router: Router<TroveRequestContext>) {
         router.get("/") { _, context in
             _ = try await context.session.requireProfile()
-            return pages.render("home", title: "Trove", model: HomeModel(apps: AppDirectory.apps), context: context)
+            return pages.renderKept("home", title: "Trove", model: HomeModel(apps: AppDirectory.apps), context: context)
         }
         for app in AppDirectory.apps where !builtApps.contains(app.slug) {
             router.get(RouterPath("/\(app.slug)")) { _, context in

@@ -26,7 +26,7 @@ struct StoriesPagesController {
     func addRoutes(to router: Router<TroveRequestContext>) {
         router.get("/stories") { _, context in
             _ = try await context.session.requireProfile()
-            return pages.render("stories", title: "Choose Your Destiny · Trove", context: context)
+            return pages.renderKept("stories", title: "Choose Your Destiny · Trove", context: context)
         }
         router.get("/stories/{id}") { _, context in
             _ = try await context.session.requireProfile()

@@ -7,8 +7,8 @@ struct StrategiesPagesController {
     let pages: PageRenderer
     let api: StrategiesAPIController
 
-    struct EditionItem { let number: Int; let label: String }
-    struct DeckModel { let editions: [EditionItem] }
+    struct EditionItem: Hashable, Sendable { let number: Int; let label: String }
+    struct DeckModel: Hashable, Sendable { let editions: [EditionItem] }
 
     /// Templates read Swift property names, so the card is shown through the JSON field names.
     struct CardView {
@@ -50,7 +50,7 @@ struct StrategiesPagesController {
         router.get("/strategies") { _, context in
             _ = try await context.session.requireProfile()
             let editions = try await api.deck.current().sections.map { EditionItem(number: $0.edition, label: $0.label) }
-            return pages.render("strategies", title: "Oblique Strategies · Trove", model: DeckModel(editions: editions), context: context)
+            return pages.renderKept("strategies", title: "Oblique Strategies · Trove", model: DeckModel(editions: editions), context: context)
         }
         router.get("/strategies/{id}") { request, context in
             let card = try await api.card(request, context: context)

@@ -7,7 +7,7 @@ struct YogaPagesController {
     func addRoutes(to router: Router<TroveRequestContext>) {
         router.get("/yoga") { _, context in
             _ = try await context.session.requireProfile()
-            return pages.render("yoga", title: "YogiYogini · Trove", context: context)
+            return pages.renderKept("yoga", title: "YogiYogini · Trove", context: context)
         }
     }
 }
