@@ -30,12 +30,14 @@ let package = Package(
         // Domain: Foundation only.
         .target(name: "Accounts", swiftSettings: swiftSettings),
         .target(name: "ObliqueStrategies", swiftSettings: swiftSettings),
-        .target(name: "MagneticPoetry", swiftSettings: swiftSettings),
+        .target(name: "MagneticPoetry", dependencies: ["Pictures"], swiftSettings: swiftSettings),
+        // Recognising pictures by their bytes (uploads), shared by Magnetic Poetry and Choose Your Destiny.
+        .target(name: "Pictures", swiftSettings: swiftSettings),
         // Optimized even in debug builds: its indexes over 235,000 cities are built at every start, and
         // `make run` and the tests use debug builds (a release build costs 20+ minutes here).
         .target(name: "CityRoulette", dependencies: ["Geography"], swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "YogiYogini", dependencies: ["Geography"], swiftSettings: swiftSettings),
-        .target(name: "ChooseYourDestiny", swiftSettings: swiftSettings),
+        .target(name: "ChooseYourDestiny", dependencies: ["Pictures"], swiftSettings: swiftSettings),
         // Reading uploaded zip archives (a story with its pictures): inflate and the zip directory, no dependencies.
         .target(name: "ZipArchive", swiftSettings: swiftSettings),
         // Distances on the globe, shared by City Roulette and YogiYogini.
@@ -61,7 +63,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "Pictures",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -81,7 +83,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "ZipArchive", "Geography", "Weather",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "ZipArchive", "Geography", "Weather", "Pictures",
                 "CardImage",
                 "Storage", "DatabaseDrivers", "Providers",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -118,6 +120,7 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"], swiftSettings: swiftSettings),
         .testTarget(name: "ObliqueStrategiesTests", dependencies: ["ObliqueStrategies"], swiftSettings: swiftSettings),
         .testTarget(name: "MagneticPoetryTests", dependencies: ["MagneticPoetry"], swiftSettings: swiftSettings),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures"], swiftSettings: swiftSettings),
         .testTarget(name: "CityRouletteTests", dependencies: ["CityRoulette", "Geography"], swiftSettings: swiftSettings),
         .testTarget(name: "YogiYoginiTests", dependencies: ["YogiYogini"], swiftSettings: swiftSettings),
         .testTarget(name: "ChooseYourDestinyTests", dependencies: ["ChooseYourDestiny"], swiftSettings: swiftSettings),

@@ -1,3 +1,5 @@
+import Pictures
+
 /// Every way a story comes in (an upload, the command line, a sync) passes here: read the format,
 /// validate, and name it.
 public enum StoryIntake {
@@ -44,13 +46,22 @@ public enum StoryIntake {
     }
 }
 
-/// The pictures a story may carry, by file extension.
+/// The pictures a story may carry: by file extension, and only when the bytes are that kind of picture (a
+/// script named evil.png is refused, not stored and served as image/png).
 public enum StoryPictures {
     static let types = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "svg": "image/svg+xml"]
     public static let maximumBytes = 5 << 20
 
-    public static func contentType(forName name: String) -> String? {
-        guard let dot = name.lastIndex(of: ".") else { return nil }
-        return types[name[name.index(after: dot)...].lowercased()]
+    /// The content type of the picture `name`; nil when the name is not a picture's (other files are left
+    /// out, as before). Throws when the name promises a picture the bytes are not.
+    public static func contentType(name: String, bytes: [UInt8]) throws(StoryError) -> String? {
+        guard let dot = name.lastIndex(of: "."), let type = types[name[name.index(after: dot)...].lowercased()] else { return nil }
+        let matches = type == "image/svg+xml" ? SVGSafety.isSafePicture(bytes) : ImageKind(sniffing: bytes)?.contentType == type
+        guard matches else {
+            throw .unreadable(type == "image/svg+xml"
+                ? "resources/\(name) is not a plain SVG picture (scripts, event handlers and embedded documents are not allowed)."
+                : "resources/\(name) is not a \(type.dropFirst("image/".count).uppercased()) picture: its bytes say otherwise.")
+        }
+        return type
     }
 }

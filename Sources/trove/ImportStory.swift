@@ -51,11 +51,12 @@ struct ImportStory: AsyncParsableCommand {
     /// The folder's pictures by file name (the story names them "resources/<name>").
     static func pictures(in folder: URL) throws -> [StoryRepository.Resource] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        return names.sorted().compactMap { name in
-            guard let type = StoryPictures.contentType(forName: name),
-                  let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path), bytes.count <= StoryPictures.maximumBytes
+        return try names.sorted().compactMap { name in
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
+                  data.count <= StoryPictures.maximumBytes,
+                  let type = try StoryPictures.contentType(name: name, bytes: [UInt8](data))
             else { return nil }
-            return StoryRepository.Resource(name: name, contentType: type, bytes: [UInt8](bytes))
+            return StoryRepository.Resource(name: name, contentType: type, bytes: [UInt8](data))
         }
     }
 }

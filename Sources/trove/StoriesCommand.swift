@@ -58,8 +58,8 @@ struct Stories: AsyncParsableCommand {
                         do {
                             try await repository.save(
                                 id: found.accepted.id, story: found.accepted.story, owner: nil, source: "github:\(found.repository)",
-                                resources: found.pictures.compactMap { picture in
-                                    StoryPictures.contentType(forName: picture.name).map {
+                                resources: try found.pictures.compactMap { picture in
+                                    try StoryPictures.contentType(name: picture.name, bytes: picture.bytes).map {
                                         StoryRepository.Resource(name: picture.name, contentType: $0, bytes: picture.bytes)
                                     }
                                 }

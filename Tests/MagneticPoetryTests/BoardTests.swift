@@ -61,17 +61,6 @@ import Testing
     }
 }
 
-@Suite struct ImageKindTests {
-    @Test func recognisesPicturesByTheirBytesOnly() {
-        #expect(ImageKind(sniffing: [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) == .jpeg)
-        #expect(ImageKind(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
-        #expect(ImageKind(sniffing: Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
-        #expect(ImageKind(sniffing: Array("GIF89a....".utf8)) == .gif)
-        #expect(ImageKind(sniffing: Array("just some text pretending to be a .png".utf8)) == nil)
-        #expect(ImageKind(sniffing: [UInt8]()) == nil)
-    }
-}
-
 @Suite struct PronunciationTests {
     let dictionary = PronouncingDictionary.parse("""
     ;;; comment line ignored because of the number of fields? no: it has words

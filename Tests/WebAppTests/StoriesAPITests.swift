@@ -142,6 +142,12 @@ import Testing
                                                   headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
                                                   body: ByteBuffer(string: "not a zip"))
             #expect(notZip.status == .unprocessableContent && notZip.errorCode == "invalid_story")
+            let disguised = try await client.execute(uri: "/api/v1/stories", method: .post,
+                                                     headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
+                                                     body: ByteBuffer(bytes: TestArchive.disguisedPictureZip))
+            #expect(disguised.status == .unprocessableContent && disguised.errorCode == "invalid_story")
+            #expect(disguised.bodyText.contains("evil.png"))
+            #expect(try await get(client, "/api/v1/stories/disguised", author).status == .notFound)
         }
     }
 

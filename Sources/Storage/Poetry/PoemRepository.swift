@@ -1,6 +1,7 @@
 import Accounts
 import Foundation
 import MagneticPoetry
+import Pictures
 import SQLKit
 
 /// A profile's poems: each a board saved whole, with a version that rises on every save.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MagneticPoetry
+import Pictures
 import Storage
 
 /// `/api/v1/poetry/poems`: a profile's poems, saved whole, with their backgrounds and public links.

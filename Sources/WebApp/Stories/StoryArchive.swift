@@ -14,11 +14,13 @@ enum StoryArchive {
         }
         let folder = String(storyFile.path.dropLast("story.json".count))
         let accepted = try StoryIntake.accept(String(decoding: storyFile.bytes, as: UTF8.self), format: .storyJSON)
-        let pictures = entries.compactMap { entry -> StoryRepository.Resource? in
-            guard entry.path.hasPrefix(folder + "resources/") else { return nil }
+        var pictures: [StoryRepository.Resource] = []
+        for entry in entries where entry.path.hasPrefix(folder + "resources/") {
             let name = String(entry.path.dropFirst((folder + "resources/").count))
-            guard !name.contains("/"), entry.bytes.count <= StoryPictures.maximumBytes, let type = StoryPictures.contentType(forName: name) else { return nil }
-            return StoryRepository.Resource(name: name, contentType: type, bytes: entry.bytes)
+            guard !name.contains("/"), entry.bytes.count <= StoryPictures.maximumBytes,
+                  let type = try StoryPictures.contentType(name: name, bytes: entry.bytes)
+            else { continue }
+            pictures.append(StoryRepository.Resource(name: name, contentType: type, bytes: entry.bytes))
         }
         return (accepted, pictures)
     }
