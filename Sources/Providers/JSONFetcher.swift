@@ -40,10 +40,25 @@ public struct JSONFetcher: Sendable {
         request.headers.add(name: "Accept", value: accept)
         request.headers.add(name: "User-Agent", value: "Trove/1.0")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let (client, timeout, maximumBytes, sent) = (self.client, self.timeout, self.maximumBytes, request)
         do {
-            let response = try await client.execute(request, timeout: timeout)
-            guard (200..<300).contains(Int(response.status.code)) else { throw ProviderError.badStatus(Int(response.status.code)) }
-            return Array(try await response.body.collect(upTo: maximumBytes).readableBytesView)
+            // The client's timeout ends when the headers arrive; a body sent a byte at a time would never
+            // time out. One deadline over the whole exchange: whichever child ends first wins, the other is
+            // cancelled (which cancels the request).
+            return try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                group.addTask {
+                    let response = try await client.execute(sent, timeout: timeout)
+                    guard (200..<300).contains(Int(response.status.code)) else { throw ProviderError.badStatus(Int(response.status.code)) }
+                    return Array(try await response.body.collect(upTo: maximumBytes).readableBytesView)
+                }
+                group.addTask {
+                    try await Task.sleep(nanoseconds: UInt64(timeout.nanoseconds))
+                    throw ProviderError.timedOut
+                }
+                defer { group.cancelAll() }
+                guard let body = try await group.next() else { throw ProviderError.timedOut }
+                return body
+            }
         } catch let error as ProviderError {
             throw error
         } catch is NIOTooManyBytesError {

@@ -41,7 +41,7 @@ import Testing
 
     @Test func importsTaggedStoriesAndSaysWhyOthersWereNot() async throws {
         try await withFakeGitHub { base in
-            let github = GitHubStories(apiURL: base, rawURL: base, token: "secret", fetcher: JSONFetcher(timeout: .seconds(2)))
+            let github = GitHubStories(apiURL: base, rawURL: base, token: "secret", fetcher: JSONFetcher(timeout: .seconds(4)))
             let outcomes = try await github.stories(of: "ada")
             var found: [String] = [], skipped: [String: String] = [:], failed: [String: String] = [:]
             for outcome in outcomes {

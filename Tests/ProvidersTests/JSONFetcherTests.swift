@@ -17,6 +17,17 @@ import Testing
             try await Task.sleep(for: .seconds(8))
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"temperature":1}"#)))
         }
+        // Headers at once, then the body a byte at a time: every read is quick, the whole takes 12 s.
+        router.get("/trickle") { _, _ in
+            let body = Array(#"{"temperature":1}"#.utf8)
+            return Response(status: .ok, body: ResponseBody(contentLength: body.count) { writer in
+                for byte in body {
+                    try await writer.write(ByteBuffer(bytes: [byte]))
+                    try await Task.sleep(for: .milliseconds(700))
+                }
+                try await writer.finish(nil)
+            })
+        }
         router.get("/error") { _, _ in Response(status: .internalServerError) }
         router.get("/malformed") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<html>not json")))}
         router.get("/huge") { _, _ in
@@ -43,6 +54,14 @@ import Testing
             let start = ContinuousClock.now
             await #expect(throws: ProviderError.timedOut) { try await fetcher.get(Reading.self, from: base.appendingPathComponent("slow")) }
             // Well before the 8 s answer, with room for a busy machine running every suite at once.
+            #expect(ContinuousClock.now - start < .seconds(6))
+        }
+    }
+
+    @Test func givesUpOnABodyThatTricklesInWithinItsTimeout() async throws {
+        try await withFakeService { (base: URL) async throws in
+            let start = ContinuousClock.now
+            await #expect(throws: ProviderError.timedOut) { try await fetcher.get(Reading.self, from: base.appendingPathComponent("trickle")) }
             #expect(ContinuousClock.now - start < .seconds(6))
         }
     }
