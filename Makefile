@@ -18,7 +18,7 @@ DATABASE ?=
 DB_FLAGS := $(if $(DATABASE),--database '$(DATABASE)')
 SERVE_FLAGS := $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(DB_FLAGS)
 
-.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps fuzz clean distclean
+.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps fuzz reliability bench clean distclean
 
 all: build
 
@@ -115,14 +115,18 @@ test-swift:
 test-browser:
 	scripts/test.sh browser
 
-# API fuzzing (issue 9, suite 1; tests/reliability/test_fuzz.py): schemathesis against a `trove serve` on
+# API fuzzing alone (issue 9, suite 1; tests/reliability/test_fuzz.py): schemathesis against a `trove serve` on
 # loopback with small fixtures, every operation of the OpenAPI document as a guest and as an account,
-# FUZZ_EXAMPLES generated requests per operation (plus its coverage phase). Like test-browser, it assumes a
-# build (`swift build`); TROVE_FUZZ_SEED=N replays a run.
+# FUZZ_EXAMPLES generated requests per operation (plus its coverage phase). TROVE_FUZZ_SEED=N replays a run.
 FUZZ_EXAMPLES ?= 100
-fuzz: test-deps
+fuzz: test-deps build
 	TROVE_BIN="$${TROVE_BIN:-$(CURDIR)/.build/debug/trove}" TROVE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) \
 		.venv/bin/pytest -q --assert=plain tests/reliability/test_fuzz.py
+
+# Every reliability suite of issue 9 in full (fuzzing, crash safety, soak, provider and database faults,
+# security), on a throwaway PostgreSQL; prints one line per suite. `make test` runs a bounded pass of each.
+reliability: build
+	scripts/test.sh reliability
 
 # The front end's pure JavaScript: node's built-in test runner, no build needed.
 # (Files rather than the folder: node 22+ reads its arguments as glob patterns.)

@@ -18,6 +18,7 @@ from reliability_support import (
     SERVER_CRASHES,
     STORY_SAMPLES,
     SUITE_LINES,
+    report,
     FakeProviders,
     TroveServer,
     run_trove,
@@ -52,9 +53,9 @@ def trove_server():
         try:
             yield server
         finally:
-            report = server.crashed()
-            if report is not None:
-                SERVER_CRASHES.append(report)
+            crash = server.crashed()
+            if crash is not None:
+                SERVER_CRASHES.append(crash)
             server.stop()
 
 
@@ -68,6 +69,14 @@ def pytest_terminal_summary(terminalreporter):
     for kind, counter in (statistics or {}).items():
         codes = ", ".join(f"{code}: {n}" for code, n in sorted((k, v) for k, v in counter.items() if k != "requests"))
         terminalreporter.write_line(f"fuzz ({kind}): {counter['requests']} requests; status codes {codes}")
+    if statistics:
+        requests = sum(counter["requests"] for counter in statistics.values())
+        server_errors = sum(n for counter in statistics.values() for code, n in counter.items()
+                            if code != "requests" and int(code) >= 500)
+        failed = len(terminalreporter.stats.get("failed", []))
+        passed = len(terminalreporter.stats.get("passed", []))
+        report(f"fuzz: {requests:,} requests ({module.EXAMPLES} examples per operation, as a guest and as an "
+               f"account, seed {module.SEED}), {server_errors} answered 5xx; {passed} tests passed, {failed} failed")
     for line in SUITE_LINES:
         terminalreporter.write_line(line)
     for path in SERVER_LOGS:
