@@ -54,7 +54,8 @@ public func buildRouter(
         profiles: profiles, sessions: SessionRepository(database: database.sql), lifetime: configuration.sessionLifetimeSeconds
     )
 
-    let router = Router(context: TroveRequestContext.self)
+    // HEAD answers as GET without the body (uptime monitors and link checkers use it).
+    let router = Router(context: TroveRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Middleware applies only to routes added after it, so it all comes first. Outermost first.
     router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: ErrorMiddleware(pages: pages))

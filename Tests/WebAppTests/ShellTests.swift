@@ -86,6 +86,17 @@ import WebApp
         }
     }
 
+    @Test(arguments: ["/health", "/", "/strategies", "/api/v1/strategies", "/manifest.webmanifest"])
+    func headIsGetWithoutTheBody(path: String) async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let get = try await client.execute(uri: path, method: .get)
+            let head = try await client.execute(uri: path, method: .head, headers: get.sessionCookie.map { .session($0) } ?? [:])
+            #expect(head.status == .ok && head.body.readableBytes == 0)
+            #expect(head.headers[.contentType] == get.headers[.contentType])
+            #expect(head.headers[.contentLength] == String(get.body.readableBytes))
+        }
+    }
+
     @Test func accountPagesRender() async throws {
         try await withTestApp(.sqlite) { client, _ in
             for path in ["/signup", "/login", "/account"] {

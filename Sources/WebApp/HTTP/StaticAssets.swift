@@ -50,7 +50,7 @@ struct StaticAssets: Sendable {
         if request.hasCurrentCopy(etag: asset.etag) {
             return Response(status: .notModified, headers: headers)
         }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : asset.body))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.body))
     }
 
     static func contentType(for fileExtension: String) -> String {

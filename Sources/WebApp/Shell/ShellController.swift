@@ -33,9 +33,6 @@ struct ShellController {
         router.get("/static/**") { request, context in
             try serveStatic(request, context: context)
         }
-        router.head("/static/**") { request, context in
-            try serveStatic(request, context: context)
-        }
         router.get("/sw.js") { request, _ in
             guard var response = assets.response(for: "sw.js", request: request, cacheControl: "no-cache") else {
                 throw APIError.notFound("The service worker")

@@ -13,7 +13,6 @@ struct CardPreviewController {
 
     func addRoutes(to router: Router<TroveRequestContext>) {
         router.get("/strategies/{id}/preview.png", use: preview)
-        router.head("/strategies/{id}/preview.png", use: preview)
     }
 
     @Sendable func preview(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -34,6 +33,6 @@ struct CardPreviewController {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentLength] = String(preview.png.readableBytes)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: request.method == .head ? ByteBuffer() : preview.png))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: preview.png))
     }
 }
