@@ -16,14 +16,12 @@ import pytest
 
 from reliability_support import (
     SERVER_CRASHES,
-    STORY_SAMPLES,
     SUITE_LINES,
-    report,
     FakeProviders,
     TroveServer,
-    run_trove,
+    prepare_database,
+    report,
     trove_binary,
-    write_fixtures,
 )
 
 SERVER_LOGS: list[Path] = []
@@ -36,16 +34,7 @@ def trove_server():
     binary = trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-reliability-"))
     database = workdir / "trove.sqlite"
-    data = workdir / "data"
-    data.mkdir()
-    paths = write_fixtures(data)
-    run_trove(binary, "migrate", "--database", str(database))
-    run_trove(binary, "import", "strategies", "--from", str(paths["deck"]), "--sections", "all", "--database", str(database))
-    run_trove(binary, "import", "pronunciations", "--from", str(paths["cmudict"]),
-              "--frequencies", str(paths["frequencies"]), "--database", str(database))
-    run_trove(binary, "import", "cities", "--from", str(paths["geonames"]), "--database", str(database))
-    for slug in ("gull-rock", "after-closing"):
-        run_trove(binary, "import", "story", str(STORY_SAMPLES / slug), "--database", str(database))
+    prepare_database(binary, workdir, database)
     with FakeProviders() as providers:
         server = TroveServer(binary, workdir, database, providers.serve_args())
         SERVER_LOGS.append(server.log_path)

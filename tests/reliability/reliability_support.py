@@ -186,6 +186,26 @@ def write_fixtures(folder: Path) -> dict[str, Path]:
     return {"deck": deck, "cmudict": cmudict, "frequencies": frequencies, "geonames": geonames}
 
 
+SAMPLE_STORIES = ("gull-rock", "after-closing")
+
+
+def prepare_database(binary: str, workdir: Path, database: str | Path) -> None:
+    """Every suite's data, as `make run` loads it: migrate, then the small strategies deck (all editions), the
+    pronunciations, the cities and the two sample stories. The fixture files go in workdir/data; `database`
+    is a SQLite path or a PostgreSQL URL."""
+    database = str(database)
+    data = workdir / "data"
+    data.mkdir()
+    paths = write_fixtures(data)
+    run_trove(binary, "migrate", "--database", database)
+    run_trove(binary, "import", "strategies", "--from", str(paths["deck"]), "--sections", "all", "--database", database)
+    run_trove(binary, "import", "pronunciations", "--from", str(paths["cmudict"]),
+              "--frequencies", str(paths["frequencies"]), "--database", database)
+    run_trove(binary, "import", "cities", "--from", str(paths["geonames"]), "--database", database)
+    for slug in SAMPLE_STORIES:
+        run_trove(binary, "import", "story", str(STORY_SAMPLES / slug), "--database", database)
+
+
 class FakeProviders:
     """One local server standing in for Open-Meteo (GET /v1/forecast) and Overpass (GET or POST
     /api/interpreter), answering at once in their real shapes."""

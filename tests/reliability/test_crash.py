@@ -55,13 +55,12 @@ import requests
 
 from reliability_support import (
     CITIES,
-    STORY_SAMPLES,
+    SAMPLE_STORIES,
     FakeProviders,
     TroveServer,
+    prepare_database,
     report,
-    run_trove,
     trove_binary,
-    write_fixtures,
 )
 
 ROUNDS = int(os.environ.get("TROVE_CRASH_ROUNDS", "20"))
@@ -70,7 +69,6 @@ KILL_AFTER = (0.2, 1.5)  # seconds into the burst, uniformly
 REQUEST_TIMEOUT = 15.0  # a request without an answer for this long is a hang, not a kill
 JOIN_TIMEOUT = 30.0
 POSTGRES_URL = os.environ.get("TROVE_TEST_POSTGRES_URL")
-SAMPLE_STORIES = ("gull-rock", "after-closing")
 
 # Caps, so the records read back after every kill stay few.
 MAX_POEMS = 6
@@ -555,21 +553,6 @@ def sqlite_checks_of_copy(database: Path) -> list[str]:
         return sqlite_checks(copy / database.name)
     finally:
         shutil.rmtree(copy, ignore_errors=True)
-
-
-def prepare_database(binary: str, workdir: Path, database: str) -> None:
-    """The same data as conftest.py's trove_server: migrate, then the strategies deck, pronunciations, cities
-    and the two sample stories."""
-    data = workdir / "data"
-    data.mkdir()
-    paths = write_fixtures(data)
-    run_trove(binary, "migrate", "--database", database)
-    run_trove(binary, "import", "strategies", "--from", str(paths["deck"]), "--sections", "all", "--database", database)
-    run_trove(binary, "import", "pronunciations", "--from", str(paths["cmudict"]),
-              "--frequencies", str(paths["frequencies"]), "--database", database)
-    run_trove(binary, "import", "cities", "--from", str(paths["geonames"]), "--database", database)
-    for slug in SAMPLE_STORIES:
-        run_trove(binary, "import", "story", str(STORY_SAMPLES / slug), "--database", database)
 
 
 def crash_rounds(binary: str, workdir: Path, database: str, kind: str, sqlite_file: Path | None) -> Ledger:

@@ -26,13 +26,11 @@ import requests
 
 from reliability_support import (
     ROOT,
-    STORY_SAMPLES,
     TroveServer,
     free_port,
+    prepare_database,
     report,
-    run_trove,
     trove_binary,
-    write_fixtures,
 )
 
 POSTGRES_SCRIPT = ROOT / "scripts" / "postgres.sh"
@@ -44,14 +42,6 @@ TMPFS_SIZE = "6m"
 PAGES = ("/", "/strategies", "/poetry", "/cities", "/stories", "/yoga")
 
 RESULTS: dict[str, str] = {}
-
-
-def _setup_database(binary: str, database: str, data: Path) -> None:
-    paths = write_fixtures(data)
-    run_trove(binary, "migrate", "--database", database)
-    run_trove(binary, "import", "strategies", "--from", str(paths["deck"]), "--sections", "all", "--database", database)
-    run_trove(binary, "import", "cities", "--from", str(paths["geonames"]), "--database", database)
-    run_trove(binary, "import", "story", str(STORY_SAMPLES / "gull-rock"), "--database", database)
 
 
 class Client:
@@ -116,9 +106,7 @@ def test_postgres_restart_gives_503_then_recovers_without_restarting_trove(postg
     folder, port, url = postgres_cluster
     binary = trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-dbfault-"))
-    data = workdir / "data"
-    data.mkdir()
-    _setup_database(binary, url, data)
+    prepare_database(binary, workdir, url)
     server = TroveServer(binary, workdir, url)  # type: ignore[arg-type]  (a URL where a path usually goes)
     server.start()
     try:
@@ -205,10 +193,8 @@ def _integrity(database: Path) -> str:
 def test_sqlite_full_disk_gives_503_and_loses_nothing(small_disk):
     binary = trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-dbfault-"))
-    data = workdir / "data"
-    data.mkdir()
     database = small_disk / "trove.sqlite"
-    _setup_database(binary, str(database), data)
+    prepare_database(binary, workdir, database)
     server = TroveServer(binary, workdir, database)
     server.start()
     try:
@@ -250,10 +236,8 @@ def test_sqlite_full_disk_gives_503_and_loses_nothing(small_disk):
 def test_sqlite_read_only_disk_is_refused_at_start_with_a_clear_message(small_disk):
     binary = trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-dbfault-"))
-    data = workdir / "data"
-    data.mkdir()
     database = small_disk / "trove.sqlite"
-    _setup_database(binary, str(database), data)
+    prepare_database(binary, workdir, database)
     before = database.read_bytes()
     remounted = subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], capture_output=True, text=True)
     assert remounted.returncode == 0, remounted.stderr

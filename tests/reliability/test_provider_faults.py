@@ -39,7 +39,7 @@ import pytest
 import requests
 
 from fault_providers import FAULTS, HUGE_BYTES, FaultProvider, github_answer, open_meteo_answer, overpass_answer
-from reliability_support import CITIES, TroveServer, report, run_trove, trove_binary, write_fixtures
+from reliability_support import CITIES, TroveServer, prepare_database, report, run_trove, trove_binary
 
 WEATHER_TIMEOUT = 3.0  # `trove serve --weather-timeout`'s default, used here
 VENUE_TIMEOUT = 5.0  # VenueSettings.timeoutSeconds (no command-line option)
@@ -79,12 +79,7 @@ def setup():
     binary = trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-faults-"))
     database = workdir / "trove.sqlite"
-    data = workdir / "data"
-    data.mkdir()
-    paths = write_fixtures(data)
-    run_trove(binary, "migrate", "--database", str(database))
-    run_trove(binary, "import", "strategies", "--from", str(paths["deck"]), "--sections", "all", "--database", str(database))
-    run_trove(binary, "import", "cities", "--from", str(paths["geonames"]), "--database", str(database))
+    prepare_database(binary, workdir, database)
     with FaultProvider("open-meteo", open_meteo_answer) as weather, FaultProvider("overpass", overpass_answer) as venues, \
             FaultProvider("github", github_answer) as github:
         server = TroveServer(binary, workdir, database, ("--open-meteo-url", weather.url, "--overpass-url", venues.url,

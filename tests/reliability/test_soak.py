@@ -43,13 +43,11 @@ import pytest
 import requests
 
 from reliability_support import (
-    STORY_SAMPLES,
     FakeProviders,
     TroveServer,
+    prepare_database,
     report,
-    run_trove,
     trove_binary,
-    write_fixtures,
 )
 
 SECONDS = int(os.environ.get("TROVE_SOAK_SECONDS", "60"))
@@ -61,7 +59,6 @@ READERS = 25  # sessions every request may come from (odd, so they spread over s
 CREATORS = 7  # sessions the creating requests come from
 RSS_GROWTH_LIMIT = 1.2
 SCRIPT = Path(__file__).resolve().with_name("soak.lua")
-SAMPLE_STORIES = ("gull-rock", "after-closing")
 
 # What soak.lua creates with unique names, and where the database keeps them.
 CREATED = {
@@ -69,21 +66,6 @@ CREATED = {
     "cards": ("SELECT count(*) FROM strategy_cards WHERE text LIKE 'Soak card t%'", "POST /api/v1/strategies/mine"),
     "students": ("SELECT count(*) FROM yoga_students WHERE name LIKE 'Soak student t%'", "POST /api/v1/yoga/students"),
 }
-
-
-def prepare_database(binary: str, workdir: Path, database: str) -> None:
-    """The same data as conftest.py's trove_server: migrate, then the strategies deck, pronunciations, cities
-    and the two sample stories."""
-    data = workdir / "data"
-    data.mkdir()
-    paths = write_fixtures(data)
-    run_trove(binary, "migrate", "--database", database)
-    run_trove(binary, "import", "strategies", "--from", str(paths["deck"]), "--sections", "all", "--database", database)
-    run_trove(binary, "import", "pronunciations", "--from", str(paths["cmudict"]),
-              "--frequencies", str(paths["frequencies"]), "--database", database)
-    run_trove(binary, "import", "cities", "--from", str(paths["geonames"]), "--database", database)
-    for slug in SAMPLE_STORIES:
-        run_trove(binary, "import", "story", str(STORY_SAMPLES / slug), "--database", database)
 
 
 def make_sessions(server: TroveServer) -> tuple[list[dict], list[str], list[int]]:
