@@ -87,11 +87,3 @@ actor CityCatalogStore {
         return task
     }
 }
-
-/// Runs seconds of computation on a Dispatch thread: `trove serve` runs Swift concurrency's tasks on the
-/// event loops that also answer requests, which must not stall behind it.
-func offEventLoops<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: work()) }
-    }
-}

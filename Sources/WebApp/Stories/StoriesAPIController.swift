@@ -163,10 +163,12 @@ struct StoriesAPIController {
         case "application/json", "text/plain", "text/x-twee", "text/twee":
             let buffer = try await request.body.collect(upTo: StoryIntake.maximumBytes)
             let text = String(decoding: buffer.readableBytesView, as: UTF8.self)
-            return (try StoryIntake.accept(text, format: type == "application/json" ? .storyJSON : .twee), nil)
+            let format: StoryIntake.Format = type == "application/json" ? .storyJSON : .twee
+            return (try await offEventLoops { try StoryIntake.accept(text, format: format) }, nil)
         case "application/zip", "application/x-zip-compressed":
             let buffer = try await request.body.collect(upTo: 20 << 20)
-            return try StoryArchive.read(Array(buffer.readableBytesView))
+            let archive = Array(buffer.readableBytesView)
+            return try await offEventLoops { try StoryArchive.read(archive) }
         default:
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
                            message: "Send story.json as application/json, a Twee file as text/plain, or a zip of story.json and its pictures as application/zip.")

@@ -22,7 +22,7 @@ struct CardPreviewController {
             let label = card.isOwn
                 ? "My card"
                 : try await deckRepository.sections().first { $0.edition == card.edition }?.label ?? "Edition \(card.edition)"
-            return renderer.png(text: card.text, caption: "Oblique Strategies · \(label)")
+            return await offEventLoops { renderer.png(text: card.text, caption: "Oblique Strategies · \(label)") }
         }
         var headers = HTTPFields()
         headers[.contentType] = "image/png"
