@@ -1,5 +1,6 @@
 import CityRoulette
 import Foundation
+import ObliqueStrategies
 import Testing
 @testable import WebApp
 
@@ -26,6 +27,7 @@ import Testing
         var second = CityJSON(catalog.cities[1], catalog: catalog)
         second.matched_name = .some("Peking")
         let answers: [any JSONWritable] = [
+            StrategyCard(id: 7, edition: 2, cardNumber: 12, text: "Émphasize \"the\" seams\n\\ /"),
             CitiesAPIController.CitiesAnswer(cities: [first, second]),
             CitiesAPIController.NearbyAnswer(center: .init(latitude: -33.5, longitude: 151), radius_km: 10, cities: [second]),
             CitiesAPIController.CitiesAnswer(cities: []),

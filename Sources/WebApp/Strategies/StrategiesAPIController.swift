@@ -85,3 +85,15 @@ struct StrategiesAPIController {
         }
     }
 }
+
+/// A card is the most frequent answer (every draw): written by hand, in the original API's shape.
+extension StrategyCard: JSONWritable {
+    func write(to writer: inout JSONWriter) {
+        writer.object { w in
+            w.key("id"); w.integer(id)
+            w.key("edition"); w.integer(edition)
+            w.key("cardnumber"); w.integer(cardNumber)
+            w.key("strategy"); w.string(text)
+        }
+    }
+}
