@@ -18,7 +18,7 @@ DATABASE ?=
 DB_FLAGS := $(if $(DATABASE),--database '$(DATABASE)')
 SERVE_FLAGS := $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(DB_FLAGS)
 
-.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps fuzz reliability bench clean distclean
+.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps screenshots fuzz reliability bench clean distclean
 
 all: build
 
@@ -103,8 +103,9 @@ test-deps:
 	scripts/install-test-deps.sh
 
 # One build (swift build --build-tests) for the tests and the trove binary, a
-# throwaway PostgreSQL, the Swift suites, the JavaScript unit tests, then the
-# browser suite; PostgreSQL is always stopped. See scripts/test.sh.
+# throwaway PostgreSQL, the Swift suites, the JavaScript unit tests, a bounded
+# pass of each reliability suite, then the browser suite on Chromium and on
+# WebKit (under Xvfb); PostgreSQL is always stopped. See scripts/test.sh.
 test:
 	scripts/test.sh all
 
@@ -114,6 +115,18 @@ test-swift:
 
 test-browser:
 	scripts/test.sh browser
+
+# Every page at 375x667 on both engines, saved to screenshots/<engine>/<page>.png (git-ignored), by
+# tests/browser/test_screenshots.py; then one page per app from WebKit is copied to docs/screenshots/<app>.png,
+# the pictures the README shows. Assumes a built trove (TROVE_BIN, default .build/debug/trove) and `make test-deps`.
+SCREENSHOT_APPS := strategies:strategies yoga:yoga stories:stories-reader poetry:poetry cities:cities-city
+screenshots:
+	TROVE_BIN="$${TROVE_BIN:-$(CURDIR)/.build/debug/trove}" TROVE_SCREENSHOTS=1 TROVE_BROWSER=chromium \
+		.venv/bin/pytest -q tests/browser/test_screenshots.py
+	TROVE_BIN="$${TROVE_BIN:-$(CURDIR)/.build/debug/trove}" TROVE_SCREENSHOTS=1 TROVE_BROWSER=webkit \
+		xvfb-run -a -s "-screen 0 1920x1200x24" .venv/bin/pytest -q tests/browser/test_screenshots.py
+	mkdir -p docs/screenshots
+	for pair in $(SCREENSHOT_APPS); do cp "screenshots/webkit/$${pair#*:}.png" "docs/screenshots/$${pair%%:*}.png"; done
 
 # API fuzzing alone (issue 9, suite 1; tests/reliability/test_fuzz.py): schemathesis against a `trove serve` on
 # loopback with small fixtures, every operation of the OpenAPI document as a guest and as an account,

@@ -4,17 +4,18 @@
 #   scripts/test.sh            install missing test deps, build once
 #                              (swift build --build-tests), start a throwaway
 #                              PostgreSQL, run `swift test --skip-build`, the
-#                              JavaScript unit tests, then the browser suite;
-#                              always stop PostgreSQL.
+#                              JavaScript unit tests, a bounded pass of each
+#                              reliability suite, then the browser suite on
+#                              Chromium and on WebKit; always stop PostgreSQL.
 #   scripts/test.sh swift      the Swift suites only (build must be done)
-#   scripts/test.sh browser    the browser suite only (build must be done)
+#   scripts/test.sh browser    the browser suite only, both engines (build must be done)
 #   scripts/test.sh js         the JavaScript unit tests only (node --test)
 #   scripts/test.sh reliability  every reliability suite in full (build and PostgreSQL
 #                              as for swift), one summary line per suite
 #
 # Every suite runs even when an earlier one failed; the exit code is the first
-# failure's. A missing component (PostgreSQL, Chromium, chromedriver, node, the
-# trove binary) fails the run: nothing is skipped.
+# failure's. A missing component (PostgreSQL, Chromium, chromedriver, WebKitWebDriver,
+# Xvfb, node, wrk, the trove binary) fails the run: nothing is skipped.
 #
 # If TROVE_TEST_POSTGRES_URL is already set, that database is used and no
 # throwaway cluster is started.
@@ -100,14 +101,28 @@ run_browser_tests() {
     local bin=${TROVE_BIN:-$TROVE_BIN_DEFAULT}
     if [ ! -x "$bin" ]; then
         echo "test.sh: no trove binary at $bin (build first: swift build --build-tests)" >&2
-        record "browser tests" 1
+        record "browser tests (chromium)" 1
+        record "browser tests (webkit)" 1
         return
     fi
+    # The same suite twice, one engine after the other (tests/browser/README.md).
     say "browser tests (pytest, headless Chromium, TROVE_BIN=$bin)"
     local rc=0
-    TROVE_BIN="$bin" "$ROOT/.venv/bin/pytest" -q tests/browser || rc=$?
+    TROVE_BIN="$bin" TROVE_BROWSER=chromium "$ROOT/.venv/bin/pytest" -q tests/browser || rc=$?
     # pytest exits 5 when it collected no test: that is a failure here too.
-    record "browser tests" "$rc"
+    record "browser tests (chromium)" "$rc"
+
+    say "browser tests (pytest, WebKitGTK's MiniBrowser under Xvfb, TROVE_BIN=$bin)"
+    rc=0
+    if ! command -v xvfb-run >/dev/null 2>&1; then
+        echo "test.sh: xvfb-run is missing (run scripts/install-test-deps.sh)" >&2
+        rc=1
+    else
+        # A screen large enough for the tallest viewport a test asks for (375x1100) plus the window's toolbar.
+        TROVE_BIN="$bin" TROVE_BROWSER=webkit xvfb-run -a -s "-screen 0 1920x1200x24" \
+            "$ROOT/.venv/bin/pytest" -q tests/browser || rc=$?
+    fi
+    record "browser tests (webkit)" "$rc"
 }
 
 # The reliability suites of tests/reliability, one pytest run each. `quick` (in make test) bounds them: the

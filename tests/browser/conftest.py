@@ -1,8 +1,10 @@
-"""Fixtures for the browser suite: a real `trove serve` and headless Chromium.
+"""Fixtures for the browser suite: a real `trove serve` and a browser, headless Chromium or WebKit.
 
 The server binary comes from $TROVE_BIN (make test sets it to
-.build/debug/trove). Chromium and chromedriver are Debian's, at
-/usr/bin/chromium and /usr/bin/chromedriver. Anything missing fails the run.
+.build/debug/trove). $TROVE_BROWSER picks the engine: `chromium` (the default;
+Debian's /usr/bin/chromium and /usr/bin/chromedriver) or `webkit` (Debian's
+WebKitGTK: WebKitWebDriver driving MiniBrowser, on the X display in $DISPLAY,
+or on an Xvfb of its own when there is none). Anything missing fails the run.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -26,11 +29,16 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.remote.webelement import WebElement
 
-from browser_support import MOBILE, set_viewport
+import browser_support
+from browser_support import ENGINE, MOBILE, WEBKIT, set_viewport
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
+MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+XVFB = "/usr/bin/Xvfb"
 STARTUP_TIMEOUT = 30.0
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
@@ -181,6 +189,31 @@ def strategies_server():
     _run_trove(binary, "import", "strategies", "--from", str(deck), "--sections", "all", "--database", str(database))
     with _running_trove(binary, workdir, database) as base:
         yield base
+
+
+@pytest.fixture
+def restartable_server():
+    """For offline tests: a function returning a context manager that runs `trove serve` on a fresh database and
+    one port of this test's own (the same origin each time, so the browser keeps its cookie and service worker),
+    to be stopped (the page is then offline, on either engine) and started again on the same database."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-restart-"))
+    port = _free_port()
+    return lambda: _running_trove(binary, workdir, workdir / "trove.sqlite", port=port)
+
+
+@pytest.fixture
+def strategies_restartable():
+    """As `restartable_server`, on a database holding the test deck (STRATEGIES_DECK_INI)."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-strategies-restart-"))
+    database = workdir / "trove.sqlite"
+    deck = workdir / "strategies.ini"
+    deck.write_text(STRATEGIES_DECK_INI, encoding="utf-8")
+    _run_trove(binary, "migrate", "--database", str(database))
+    _run_trove(binary, "import", "strategies", "--from", str(deck), "--sections", "all", "--database", str(database))
+    port = _free_port()
+    return lambda: _running_trove(binary, workdir, database, port=port)
 
 
 # ---------- City Roulette ----------
@@ -359,39 +392,212 @@ def _chrome_options(width: int, height: int) -> webdriver.ChromeOptions:
     return options
 
 
-def _new_driver(width: int, height: int) -> webdriver.Chrome:
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not os.access(path, os.X_OK):
-            pytest.fail(f"{path} is missing (run scripts/install-test-deps.sh)", pytrace=False)
-    driver = webdriver.Chrome(
-        options=_chrome_options(width, height),
-        service=Service(executable_path=CHROMEDRIVER),
-    )
+# ---------- WebKit ----------
+
+# MiniBrowser's toolbar (back, forward, address entry …) would keep its window at least 447 px wide; this GTK style
+# shrinks it to nothing so that the page can be 320 px wide. The page itself is not styled by GTK (WebKitGTK draws
+# its form controls and scroll bars itself).
+_GTK_CSS = """\
+* { font-size: 1px; padding: 0; margin: 0; min-width: 0; min-height: 0; border-width: 0; }
+toolbar { margin-right: -400px; }
+"""
+_xvfb: subprocess.Popen | None = None
+
+
+def _x_display() -> str:
+    """$DISPLAY, or an Xvfb started for this run (1920x1200, room for the tallest viewport the tests ask for)."""
+    global _xvfb
+    if os.environ.get("DISPLAY"):
+        return os.environ["DISPLAY"]
+    if _xvfb is None:
+        if not os.access(XVFB, os.X_OK):
+            pytest.fail(f"{XVFB} is missing and $DISPLAY is not set (run scripts/install-test-deps.sh)", pytrace=False)
+        read, write = os.pipe()
+        _xvfb = subprocess.Popen([XVFB, "-displayfd", str(write), "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
+                                 pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as pipe:
+            number = pipe.readline().strip()
+        if not number:
+            pytest.fail("Xvfb did not start", pytrace=False)
+        _xvfb.display = f":{number}"
+    return _xvfb.display
+
+
+def pytest_unconfigure(config):
+    if _xvfb is not None and _xvfb.poll() is None:
+        _xvfb.terminate()
+        _xvfb.wait(timeout=10)
+
+
+def _focus_browser_window(display: str) -> None:
+    """Give the browser window the keyboard focus, as the window in front has on a phone or a desktop. Xvfb runs
+    no window manager, so no window is ever focused: the page would never have focus (document.hasFocus() false,
+    :focus and :focus-visible never match). With the focus at PointerRoot and the pointer over the browser window
+    (alone on the display, at its top-left corner; the pointer rests on its toolbar), that window gets it."""
+    import ctypes
+
+    x11 = ctypes.cdll.LoadLibrary("libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XDefaultRootWindow.restype = ctypes.c_ulong
+    x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+    x11.XWarpPointer.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong] + [ctypes.c_int] * 2 + [ctypes.c_uint] * 2 + [ctypes.c_int] * 2
+    x11.XSetInputFocus.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_ulong]
+    x11.XFlush.argtypes = [ctypes.c_void_p]
+    x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    dpy = x11.XOpenDisplay(display.encode())
+    if not dpy:
+        return
+    try:
+        root = x11.XDefaultRootWindow(dpy)
+        x11.XWarpPointer(dpy, 0, root, 0, 0, 0, 0, 2, 2)  # over the toolbar, not the page (no :hover)
+        x11.XSetInputFocus(dpy, 1, 1, 0)  # PointerRoot, RevertToPointerRoot, CurrentTime
+        x11.XFlush(dpy)
+    finally:
+        x11.XCloseDisplay(dpy)
+
+
+_gtk_configs: dict[tuple[bool, bool], Path] = {}
+
+
+def _gtk_config(dark: bool, reduced_motion: bool) -> Path:
+    """An XDG_CONFIG_HOME holding MiniBrowser's GTK style and settings (dark theme, animations), one per kind."""
+    if (dark, reduced_motion) in _gtk_configs:
+        return _gtk_configs[dark, reduced_motion]
+    folder = _gtk_configs[dark, reduced_motion] = Path(tempfile.mkdtemp(prefix="trove-webkit-config-"))
+    (folder / "gtk-3.0").mkdir()
+    (folder / "gtk-3.0" / "gtk.css").write_text(_GTK_CSS)
+    (folder / "gtk-3.0" / "settings.ini").write_text(
+        "[Settings]\n"
+        f"gtk-application-prefer-dark-theme={'true' if dark else 'false'}\n"
+        f"gtk-enable-animations={'false' if reduced_motion else 'true'}\n")
+    return folder
+
+
+class TroveWebKitElement(WebElement):
+    """WebKitWebDriver answers '' for the text of an element that clips its own overflow (overflow: hidden, as a
+    one-line title with an ellipsis has), though the text is on screen; such an element's text is then its
+    innerText, when it is displayed."""
+
+    @property
+    def text(self) -> str:
+        text = super().text
+        if text == "" and self.is_displayed():
+            text = self.parent.execute_script(
+                "const e = arguments[0]; return getComputedStyle(e).overflowX !== 'visible' ? e.innerText.trim() : ''", self)
+        return text
+
+
+class TroveWebKit(webdriver.WebKitGTK):
+    """WebKitWebDriver driving MiniBrowser, with what the tests need on top of plain WebDriver:
+    after each get/refresh/back/forward the page gets the console capture and the test's stand-ins
+    (browser_support.after_navigation), and relaunch() starts the browser again with other GTK settings."""
+
+    _web_element_cls = TroveWebKitElement
+
+    def __init__(self, dark: bool = False, reduced_motion: bool = False):
+        self.trove_home = Path(tempfile.mkdtemp(prefix="trove-webkit-"))
+        options = webdriver.WebKitGTKOptions()
+        options.binary_location = MINIBROWSER
+        options.add_argument("--automation")
+        # A page may open a window (window.open), as Chromium lets it; the tests never rely on pop-up blocking.
+        options.add_argument("--javascript-can-open-windows-automatically=true")
+        # navigator.clipboard reads without a paste prompt, as Chromium's does once the test grants it.
+        options.add_argument("--javascript-can-access-clipboard=true")
+        if dark:
+            options.add_argument("--dark-mode")  # prefers-color-scheme: dark (GTK's prefer-dark setting is not enough)
+        env = dict(os.environ)
+        env.update({
+            "DISPLAY": _x_display(),
+            "XDG_CONFIG_HOME": str(_gtk_config(dark, reduced_motion)),
+            # A profile of its own per browser, as Chromium has: no cookie or storage is shared between tests.
+            "XDG_DATA_HOME": str(self.trove_home / "data"),
+            "XDG_CACHE_HOME": str(self.trove_home / "cache"),
+            "GTK_A11Y": "none",
+        })
+        env.pop("WAYLAND_DISPLAY", None)
+        super().__init__(options=options, service=webdriver.WebKitGTKService(executable_path=WEBKIT_DRIVER, env=env))
+        _focus_browser_window(env["DISPLAY"])
+
+    def relaunch(self, dark: bool = False, reduced_motion: bool = False) -> None:
+        viewport = getattr(self, "trove_viewport", MOBILE)
+        chrome = getattr(self, "trove_window_chrome", (0, 0))
+        self.quit()
+        self.__init__(dark=dark, reduced_motion=reduced_motion)
+        self.trove_window_chrome = chrome
+        _prepare(self)
+        set_viewport(self, *viewport)
+
+    def quit(self) -> None:
+        try:
+            super().quit()
+        finally:
+            shutil.rmtree(self.trove_home, ignore_errors=True)
+
+    def get(self, url: str) -> None:
+        super().get(url)
+        browser_support.after_navigation(self)
+
+    def refresh(self) -> None:
+        super().refresh()
+        browser_support.after_navigation(self)
+
+    def back(self) -> None:
+        super().back()
+        browser_support.after_navigation(self)
+
+    def forward(self) -> None:
+        super().forward()
+        browser_support.after_navigation(self)
+
+
+def _prepare(driver) -> None:
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(15)
+
+
+def _new_driver(width: int, height: int):
+    """A fresh browser of the chosen engine whose viewport is width x height."""
+    if WEBKIT:
+        for path in (WEBKIT_DRIVER, MINIBROWSER):
+            if not os.access(path, os.X_OK):
+                pytest.fail(f"{path} is missing (run scripts/install-test-deps.sh)", pytrace=False)
+        driver = TroveWebKit()
+    else:
+        for path in (CHROMIUM, CHROMEDRIVER):
+            if not os.access(path, os.X_OK):
+                pytest.fail(f"{path} is missing (run scripts/install-test-deps.sh)", pytrace=False)
+        driver = webdriver.Chrome(
+            options=_chrome_options(width, height),
+            service=Service(executable_path=CHROMEDRIVER),
+        )
+    _prepare(driver)
     set_viewport(driver, width, height)
     return driver
 
 
 @pytest.fixture
 def browser(request):
-    """A fresh headless Chromium per test, 375x667 (a phone) to start with."""
+    """A fresh browser of the chosen engine per test, 375x667 (a phone) to start with."""
     driver = _new_driver(*MOBILE)
+    request.node.trove_driver = driver
     yield driver
     rep = getattr(request.node, "rep_call", None)
     if rep is not None and rep.failed:
         try:
             SCREENSHOTS.mkdir(exist_ok=True)
             name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
-            driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+            driver.save_screenshot(str(SCREENSHOTS / f"{ENGINE}-{name}.png"))
         except Exception:  # a failed screenshot must not hide the test's failure
             pass
+    request.node.trove_driver = None
     driver.quit()
 
 
 def severe_console_entries(driver) -> list[dict]:
-    """Console entries at SEVERE level since the last read (reading drains them)."""
-    return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    """Console entries at SEVERE level since the last read (reading drains them); see browser_support."""
+    return browser_support.severe_console_entries(driver)
 
 
 @pytest.fixture
@@ -401,9 +607,28 @@ def assert_no_console_errors():
 
     def check(driver) -> None:
         severe = severe_console_entries(driver)
-        assert not severe, "console errors:\n" + "\n".join(e.get("message", str(e)) for e in severe)
+        assert not severe, f"console errors ({ENGINE}):\n" + "\n".join(e.get("message", str(e)) for e in severe)
 
     return check
+
+
+def pytest_report_header(config):
+    return f"browser engine: {ENGINE} (TROVE_BROWSER)"
+
+
+def _where(item) -> tuple[str, str]:
+    """The engine, viewport and page of the test's browser, for a failure report: (in full, in short)."""
+    driver = getattr(item, "trove_driver", None)
+    if driver is None:
+        return f"engine: {ENGINE}", ENGINE
+    viewport = getattr(driver, "trove_viewport", None)
+    try:
+        page = driver.current_url
+    except Exception:
+        page = "(unknown)"
+    size = f"{viewport[0]}x{viewport[1]}" if viewport else "(unknown)"
+    path = urllib.parse.urlparse(page).path or page
+    return f"engine: {ENGINE}, viewport {size}, page {page}", f"{ENGINE} {size} {path}"
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -412,6 +637,12 @@ def pytest_runtest_makereport(item, call):
     rep = outcome.get_result()
     setattr(item, f"rep_{rep.when}", rep)
     if rep.failed:
+        where, short = _where(item)
+        rep.sections.append(("browser", where))
+        # The one-line summary (`FAILED test - message`) names the engine, viewport and page too.
+        crash = getattr(getattr(rep, "longrepr", None), "reprcrash", None)
+        if crash is not None and crash.message is not None:
+            crash.message = f"[{short}] {crash.message}"
         for log_path in _server_logs:
             rep.sections.append((f"trove server output (tail of {log_path})", _read_log(log_path, 8_000)))
 

@@ -5,7 +5,8 @@ nine towns within 10 km of Florence, Impruneta and Prato beyond, Andorra, San Ma
 Reykjavík's area. Its weather comes from a fake Open-Meteo (`open_meteo`) that answers 500 for Galluzzo,
 so that row must say "weather unavailable"; Chromium logs that 503 (and only that) as a console error.
 Each test has a fresh browser, so a fresh guest profile with an empty collection. Locations are fixed
-with DevTools (Emulation.setGeolocationOverride), and the map needs no internet (the street map is off).
+with browser_support.allow_location (DevTools on Chromium, a stand-in navigator.geolocation on WebKit), and the
+map needs no internet (the street map is off).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser_support import assert_page_weighs_under, set_viewport, wait
+import browser_support
+from browser_support import add_preload_script, assert_page_weighs_under, set_viewport, swipe, wait
 from conftest import CITIES_FIXTURE, CITIES_HOME, CITIES_NEARBY, CITIES_WEATHER_FAILS
 
 API = "/api/v1/cities"
@@ -57,18 +59,17 @@ def distance_km(lat1, lon1, lat2, lon2) -> float:
 
 
 def allow_location(driver, base: str, latitude: float = CITIES_HOME[0], longitude: float = CITIES_HOME[1]) -> None:
-    driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": base})
-    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": latitude, "longitude": longitude, "accuracy": 10})
+    browser_support.allow_location(driver, base, latitude, longitude)
 
 
 def refuse_location(driver, base: str) -> None:
-    driver.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied", "origin": base})
+    browser_support.refuse_location(driver, base)
 
 
 def assert_no_console_errors(driver) -> None:
     """Fails on SEVERE console entries other than the failing weather row's 503."""
-    severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and not FAILING_WEATHER.search(e.get("message", ""))]
-    assert not severe, "console errors:\n" + "\n".join(e.get("message", str(e)) for e in severe)
+    severe = [e for e in browser_support.severe_console_entries(driver) if not FAILING_WEATHER.search(e.get("message", ""))]
+    assert not severe, f"console errors ({browser_support.ENGINE}):\n" + "\n".join(e.get("message", str(e)) for e in severe)
 
 
 def call(driver, method: str, path: str, body=None) -> tuple[int, object, dict]:
@@ -355,12 +356,7 @@ def test_swiping_a_row_left_deletes_it(cities_server, browser):
     target = row(browser, "Scandicci")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
     rect = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width * 0.7, y: r.top + r.height - 12, w: r.width}", target)
-    touch = lambda kind, x: browser.execute_cdp_cmd(  # noqa: E731
-        "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": x, "y": rect["y"]}]})
-    touch("touchStart", rect["x"])
-    for step in range(1, 9):
-        touch("touchMove", rect["x"] - step * rect["w"] * 0.08)
-    touch("touchEnd", 0)
+    swipe(browser, (rect["x"], rect["y"]), [(rect["x"] - step * rect["w"] * 0.08, rect["y"]) for step in range(1, 9)])
     wait(browser, lambda d: "Scandicci" not in names(d), "a long swipe left did not delete the row")
     assert len(names(browser)) == len(CITIES_NEARBY) - 1
 
@@ -490,7 +486,7 @@ def test_another_profile_sees_none_of_the_collection(cities_server, browser):
 # ---------- Weather ----------
 
 def test_weather_icons_one_unavailable_row_units_and_refresh(cities_server, browser, open_meteo):
-    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_FETCHES})
+    add_preload_script(browser, COUNT_FETCHES)
     around_me(browser, cities_server)
     wait(browser, weather_settled, "the weather never finished loading")
 
@@ -536,12 +532,7 @@ def test_pulling_the_list_down_refreshes_the_weather(cities_server, browser, ope
     browser.execute_script("window.scrollTo(0, 0)")
     box = browser.execute_script(
         "const r = document.getElementById('rows').getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + 10}")
-    touch = lambda kind, y: browser.execute_cdp_cmd(  # noqa: E731
-        "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": box["x"], "y": y}]})
-    touch("touchStart", box["y"])
-    for step in range(1, 8):
-        touch("touchMove", box["y"] + step * 20)
-    touch("touchEnd", 0)
+    swipe(browser, (box["x"], box["y"]), [(box["x"], box["y"] + step * 20) for step in range(1, 8)])
     wait(browser, lambda d: open_meteo.count_for("Fiesole") > before, "pulling down did not refresh the weather")
     wait(browser, weather_settled, "the refreshed weather never showed")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 import urllib.request
 from urllib.parse import urlparse
 
@@ -13,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import DESKTOP, MOBILE, set_viewport
+from browser_support import CHROMIUM, DESKTOP, MOBILE, set_viewport
 
 APPS = [
     ("Oblique Strategies", "/strategies"),
@@ -140,3 +141,38 @@ def test_service_worker_and_manifest_make_it_installable(server, browser):
         assert resp.status == 200
         manifest = json.loads(resp.read().decode("utf-8"))
     assert manifest.get("name") == "Trove"
+    assert manifest.get("short_name"), manifest
+    assert urlparse(manifest.get("start_url", "")).path == "/", manifest.get("start_url")
+    assert manifest.get("display") == "standalone", manifest.get("display")
+    sizes = {icon.get("sizes") for icon in manifest.get("icons", []) if icon.get("type") == "image/png"}
+    assert {"192x192", "512x512"} <= sizes, f"the manifest needs PNG icons of 192 and 512: {sizes}"
+    for icon in manifest["icons"]:
+        with urllib.request.urlopen(server + icon["src"], timeout=5) as resp:
+            assert resp.status == 200, icon["src"]
+
+    # The home-screen tags iOS reads (Safari ignores the manifest's icons and display).
+    tags = browser.execute_script(
+        """
+        const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content ?? null;
+        const icon = document.querySelector('link[rel="apple-touch-icon"]');
+        return {icon: icon && [icon.getAttribute('sizes'), icon.href], capable: meta('apple-mobile-web-app-capable'),
+                status: meta('apple-mobile-web-app-status-bar-style'), title: meta('apple-mobile-web-app-title')};
+        """)
+    assert tags["icon"] and tags["icon"][0] == "180x180", f"no 180x180 apple-touch-icon: {tags}"
+    with urllib.request.urlopen(tags["icon"][1], timeout=5) as resp:
+        assert resp.status == 200 and resp.headers.get_content_type() == "image/png"
+        png = resp.read()
+        assert png[16:24] == (180).to_bytes(4, "big") * 2, "the apple-touch-icon is not 180x180"
+    assert tags["capable"] == "yes", tags
+    assert tags["status"] in ("default", "black", "black-translucent"), tags
+    assert tags["title"] == "Trove", tags
+
+    # Chromium's own installability check, once the service worker is active (WebKit has no such check).
+    if CHROMIUM:
+        errors = []
+        for _ in range(20):
+            errors = browser.execute_cdp_cmd("Page.getInstallabilityErrors", {}).get("installabilityErrors", [])
+            if not errors:
+                break
+            time.sleep(0.5)
+        assert not errors, f"Chromium says the app is not installable: {errors}"

@@ -27,7 +27,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from browser_support import assert_page_weighs_under, set_viewport, wait
+import browser_support
+from browser_support import Finger, add_preload_script, assert_page_weighs_under, emulate_media, set_viewport, type_text, wait
 
 API = "/api/v1/poetry"
 # Without the pronunciation data these answer 404 not_imported, which the page expects; Chromium logs
@@ -60,12 +61,12 @@ def get_json(driver, path: str):
 
 def severe_console_entries(driver) -> list[dict]:
     """SEVERE console entries since the last read (reading drains them)."""
-    return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    return browser_support.severe_console_entries(driver)
 
 
 def assert_no_console_errors(driver) -> None:
     severe = [e for e in severe_console_entries(driver) if not PRONUNCIATION_404.search(e.get("message", ""))]
-    assert not severe, "console errors:\n" + "\n".join(e.get("message", str(e)) for e in severe)
+    assert not severe, f"console errors ({browser_support.ENGINE}):\n" + "\n".join(e.get("message", str(e)) for e in severe)
 
 
 def settled(driver) -> bool:
@@ -124,6 +125,11 @@ def centre_board(driver) -> None:
 
 def drag(driver, start: tuple[int, int], end: tuple[int, int], pointer: str = "mouse") -> None:
     """Press at `start`, move to `end`, release (viewport px), with a mouse or a finger."""
+    if pointer == "touch" and browser_support.WEBKIT:
+        # WebKitWebDriver's touch pointer arrives as a mouse; browser_support.Finger plays a finger.
+        finger = Finger(driver).down(*start)
+        finger.move((start[0] + end[0]) // 2, (start[1] + end[1]) // 2).move(*end).up()
+        return
     if pointer == "touch":
         builder = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
     else:
@@ -251,6 +257,21 @@ def test_a_two_finger_twist_rotates_the_held_magnet(server, browser):
     centre_board(browser)
     magnet = magnets(browser)[0]  # top left: room on the board to its right and below
     cx, cy = centre_of(magnet)
+    if browser_support.WEBKIT:  # no touch pointers in WebKitWebDriver: two synthetic fingers (browser_support.Finger)
+        thumb, finger = Finger(browser, 1).down(cx, cy), Finger(browser, 2)
+        finger.down(cx + 80, cy).move(cx + 57, cy + 57).move(cx, cy + 80).up()
+        thumb.up()
+    else:
+        twist_with_two_touch_pointers(browser, cx, cy)
+    wait_saved(browser)
+    rotation = float(by_id(browser, magnet["id"])["rotate"].replace("deg", "") or 0)
+    assert 80 <= rotation <= 100, f"a quarter-turn twist rotated the magnet {rotation} degrees"
+    stored = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
+    assert abs(stored["rotation"] - rotation) < 0.5
+    assert_no_console_errors(browser)
+
+
+def twist_with_two_touch_pointers(browser, cx: int, cy: int) -> None:
     builder = ActionBuilder(browser, mouse=PointerInput(interaction.POINTER_TOUCH, "thumb"))
     thumb = builder.pointer_action
     finger = PointerActions(builder.add_pointer_input(interaction.POINTER_TOUCH, "finger"))
@@ -259,12 +280,6 @@ def test_a_two_finger_twist_rotates_the_held_magnet(server, browser):
     finger.pause(0).pause(0).move_to_location(cx + 80, cy).pointer_down()
     finger.move_to_location(cx + 57, cy + 57).move_to_location(cx, cy + 80).pointer_up().pause(0)
     builder.perform()
-    wait_saved(browser)
-    rotation = float(by_id(browser, magnet["id"])["rotate"].replace("deg", "") or 0)
-    assert 80 <= rotation <= 100, f"a quarter-turn twist rotated the magnet {rotation} degrees"
-    stored = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
-    assert abs(stored["rotation"] - rotation) < 0.5
-    assert_no_console_errors(browser)
 
 
 def test_a_magnet_cannot_be_dragged_off_the_board(server, browser):
@@ -308,14 +323,14 @@ def test_making_and_editing_a_word_set_of_my_own(server, browser):
     name = browser.find_element(By.ID, "new-set-name")
     words = browser.find_element(By.ID, "new-set-words")
     name.send_keys("Kitchen")
-    words.send_keys("spoon, fork\nSpoon")
+    words.send_keys("spoon, fork", Keys.ENTER, "Spoon")  # Enter, since WebKitWebDriver types nothing for a "\n"
     tap(browser, browser.find_element(By.ID, "new-set-create"))
     error = browser.find_element(By.ID, "new-set-error")
     wait(browser, lambda d: error.text.strip() != "", "a duplicate word was not refused")
     assert not [s for s in word_sets(browser) if not s["builtIn"]], "a set with a duplicate word was created"
 
     words.clear()
-    words.send_keys("spoon\nfork\nkettle 🫖")
+    type_text(browser, words, "spoon", Keys.ENTER, "fork", Keys.ENTER, "kettle 🫖")
     tap(browser, browser.find_element(By.ID, "new-set-create"))
     wait(browser, lambda d: sorted(m["word"] for m in magnets(d)) == ["fork", "kettle 🫖", "spoon"],
          "the new set is not on the board")
@@ -468,7 +483,7 @@ def test_copy_as_text_reads_rows_top_to_bottom_and_left_to_right(server, browser
     browser.refresh()
     wait(browser, settled, "the page did not load the arranged poem")
 
-    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": server, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    browser_support.allow_clipboard(browser, server)
     browser.find_element(By.ID, "copy-text").click()
     expected = f"{a} {b}\n{c} {e} {d}\nwalking -ed"
     read = "return document.getElementById('poem-text').textContent"
@@ -512,28 +527,25 @@ def test_the_font_and_its_size_are_part_of_the_poem(server, browser):
     assert_no_console_errors(browser)
 
 
-def test_changes_made_offline_are_saved_when_the_connection_is_back(server, browser):
-    open_poetry(browser, server)
-    magnet = magnets(browser)[1]
-    browser.execute_script("arguments[0].focus()", browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnet["id"]}"]'))
-    original = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
-    browser.execute_cdp_cmd("Network.enable", {})
-    offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-    browser.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
-    try:
-        ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
-        wait(browser, lambda d: d.find_element(By.ID, "save-state").text == "Offline — will save when back",
-             f"offline, the page says {browser.find_element(By.ID, 'save-state').text!r}")
-    finally:
-        browser.execute_cdp_cmd("Network.emulateNetworkConditions", dict(offline, offline=False))
-    browser.execute_script("window.dispatchEvent(new Event('online'))")
-    wait_saved(browser)
-    stored = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
-    assert stored["x"] > original["x"], "the change made offline was not saved"
+def test_changes_made_offline_are_saved_when_the_connection_is_back(restartable_server, browser):
+    # Offline is the server gone (stopped, then started again on the same port and database): the same on both engines.
+    with restartable_server() as base:
+        open_poetry(browser, base)
+        magnet = magnets(browser)[1]
+        browser.execute_script("arguments[0].focus()", browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnet["id"]}"]'))
+        original = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    wait(browser, lambda d: d.find_element(By.ID, "save-state").text == "Offline — will save when back",
+         f"offline, the page says {browser.find_element(By.ID, 'save-state').text!r}")
+    with restartable_server():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait_saved(browser)
+        stored = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
+        assert stored["x"] > original["x"], "the change made offline was not saved"
 
 
 def test_with_reduced_motion_nothing_flies(server, browser):
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    emulate_media(browser, reduced_motion=True)
     browser.get(server + "/poetry")
     wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "the page never got ready")
     flying = "return document.getAnimations().filter(a => !(a instanceof CSSTransition) && !(a instanceof CSSAnimation)).length"
@@ -576,16 +588,21 @@ def test_the_poem_downloads_as_a_png_picture(server, browser):
     assert isinstance(size, list) and abs(size[1] / size[0] - 4 / 3) < 0.01 and size[0] >= 720, f"the picture is {size}"
     assert_no_console_errors(browser)
 
-    # The page's CSP (connect-src 'self') keeps fetch() away from blob: URLs, so to read the bytes
-    # this test alone reloads the page with CSP bypassed (DevTools), makes the picture again and reads it.
-    browser.execute_cdp_cmd("Page.setBypassCSP", {"enabled": True})
-    browser.refresh()
-    wait(browser, settled, "the page did not come back")
-    tap(browser, browser.find_element(By.CSS_SELECTOR, "#share-panel > summary"))
+    # The page's CSP (connect-src 'self') keeps fetch() away from blob: URLs, so to read the bytes the test keeps
+    # the Blob the page hands to URL.createObjectURL when it makes the picture again, and reads that.
+    browser.execute_script("""
+        const real = URL.createObjectURL;
+        window.__blobs = {};
+        URL.createObjectURL = function (blob) { const url = real.call(URL, blob); window.__blobs[url] = blob; return url; };
+        URL.revokeObjectURL(document.getElementById('png-link').href);
+        document.getElementById('png-link').removeAttribute('href');  // so that make_picture waits for the new one
+    """)
     header = browser.execute_async_script(
         """
         const [url, done] = arguments;
-        fetch(url).then(r => r.arrayBuffer()).then(b => done(Array.from(new Uint8Array(b.slice(0, 24)))), e => done(String(e)));
+        const blob = window.__blobs[url];
+        if (!blob) { done('the picture was not made with URL.createObjectURL'); return; }
+        blob.arrayBuffer().then(b => done(Array.from(new Uint8Array(b.slice(0, 24)))), e => done(String(e)));
         """,
         make_picture(browser),
     )
@@ -770,7 +787,7 @@ STUB_PRONUNCIATION = """
 
 
 def test_word_helpers_offer_rhymes_and_count_syllables(server, browser):
-    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": STUB_PRONUNCIATION})
+    add_preload_script(browser, STUB_PRONUNCIATION)
     open_poetry(browser, server)
     poem = current_poem(browser)
     board = dict(poem["board"], extraWords=["moon", "silver", "whisper"], magnets=[
@@ -823,7 +840,7 @@ def test_without_pronunciation_data_the_helpers_stay_hidden(server, browser):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_magnets_read_well_in_both_themes(server, browser, scheme):
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    emulate_media(browser, color_scheme=scheme)
     open_poetry(browser, server)
     ink, page = browser.execute_script(
         "return [getComputedStyle(document.querySelector('.pm-magnet')).color, getComputedStyle(document.body).backgroundColor]")

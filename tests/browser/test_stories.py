@@ -18,7 +18,8 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser_support import assert_page_weighs_under, set_viewport, wait
+import browser_support
+from browser_support import assert_page_weighs_under, set_viewport, swipe, wait
 
 API = "/api/v1/stories"
 PASSWORD = "correct horse battery"
@@ -157,7 +158,7 @@ def no_horizontal_scroll(driver, width: int = 320) -> bool:
 
 
 def check_console(driver, allow_refused: bool = False) -> None:
-    severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    severe = browser_support.severe_console_entries(driver)
     if allow_refused:
         severe = [e for e in severe if not REFUSED_422.search(e.get("message", ""))]
     assert not severe, "console errors:\n" + "\n".join(e.get("message", str(e)) for e in severe)
@@ -239,6 +240,9 @@ def test_search_narrows_the_list_as_you_type(stories_server, browser):
     wait(browser, lambda d: len(titles(d, "catalog")) == 2, "clearing the search brings every story back")
 
     tap(browser, card_button(browser, "catalog", LAMP, "Add to library"))
+    # Once added, the page moves the focus (and so the scroll) to that card's Remove button: wait for it, or the
+    # second tap may land where the page has just moved from (WebKit is slow enough to show that race).
+    card_button(browser, "catalog", LAMP, "Remove")
     tap(browser, card_button(browser, "catalog", LIBRARY, "Add to library"))
     wait(browser, lambda d: card_button(d, "catalog", LIBRARY, "Remove"), "the second add did not land")
     tab(browser, "library")
@@ -274,12 +278,7 @@ def test_swiping_a_library_story_left_removes_it(stories_server, browser):
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
     rect = browser.execute_script(
         "const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width * 0.8, y: r.top + r.height / 2, w: r.width}", target)
-    touch = lambda kind, x: browser.execute_cdp_cmd(  # noqa: E731
-        "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": x, "y": rect["y"]}]})
-    touch("touchStart", rect["x"])
-    for step in range(1, 9):
-        touch("touchMove", rect["x"] - step * rect["w"] * 0.08)
-    touch("touchEnd", 0)
+    swipe(browser, (rect["x"], rect["y"]), [(rect["x"] - step * rect["w"] * 0.08, rect["y"]) for step in range(1, 9)])
     wait(browser, lambda d: titles(d, "library") == [], "a long swipe left did not remove the story")
     _, library = call(browser, "GET", f"{API}/library")
     assert library["stories"] == [], "the removal reached the server"
@@ -313,7 +312,8 @@ def test_reading_from_the_first_chapter_to_an_ending(stories_server, browser):
 
     # From the keyboard: Tab to the first choice and press Enter.
     first = browser.find_element(By.CSS_SELECTOR, "#choices .st-choice")
-    assert first.text.startswith("Set the sea-glass lens")
+    # The chapter fades in (st-fade); WebDriver reads no text while it is transparent.
+    wait(browser, lambda d: first.text.startswith("Set the sea-glass lens"), f"the first choice reads {first.text!r}")
     first.send_keys(Keys.ENTER)
     wait(browser, lambda d: heading(d) == "The Sea-Glass Light", "Enter on a choice did not take it")
     assert not shown(browser, "picture"), "a chapter without a picture shows no empty box"
@@ -609,7 +609,8 @@ def take(driver, next_id: str) -> None:
 
 
 def kept_for_offline(driver) -> bool | dict:
-    """Waits until the service worker holds Gull Rock's JSON, a picture, its reader page and script, and the library."""
+    """Waits until the service worker holds Gull Rock's JSON, a picture, its reader page and script, the library and
+    the hub's own script (which WebKit, unlike Chromium, does not find in its HTTP cache offline)."""
     return driver.execute_async_script(
         """
         const done = arguments[arguments.length - 1];
@@ -622,6 +623,7 @@ def kept_for_offline(driver) -> bool | dict:
             picture: !!(await caches.match('/api/v1/stories/gull-rock/resources/bell.svg')),
             page: !!(await caches.match('/stories/gull-rock', {ignoreVary: true})),
             script: !!(readerScript && await caches.match(readerScript)),
+            hubScript: !!(hub && await caches.match(hub.src)),
             library: ((await (await caches.match('/api/v1/stories/library', {ignoreVary: true}))?.text()) ?? '').includes('gull-rock'),
             active: !!(await navigator.serviceWorker.getRegistration())?.active,
           };

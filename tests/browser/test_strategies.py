@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import assert_page_weighs_under, set_viewport, wait
+from browser_support import Finger, assert_page_weighs_under, emulate_media, set_viewport, wait
 
 PROMPT = "Tap for an Oblique Strategy"
 DECK = {
@@ -73,7 +73,8 @@ def draw_by_tapping(driver) -> str:
     driver.find_element(By.ID, "draw").click()
     wait(
         driver,
-        lambda d: card_text(d) != PROMPT and d.find_element(By.ID, "draw").get_attribute("aria-busy") is None,
+        # The new card fades in from transparent, and WebDriver reads no text while it is (WebKit catches that moment).
+        lambda d: card_text(d) not in (PROMPT, "") and d.find_element(By.ID, "draw").get_attribute("aria-busy") is None,
         f"tapping the card did not show a card (it still reads {card_text(driver)!r})",
     )
     return card_text(driver)
@@ -131,6 +132,20 @@ def test_tapping_the_card_draws_a_strategy(strategies_server, browser, assert_no
     add, remove = wait_for_one_favourite_button(browser)
     assert add and not remove, "a fresh profile has no favourites, so only 'Add to favourites' fits"
     assert browser.find_element(By.ID, "share").is_enabled(), "a drawn card can be shared"
+    assert_no_console_errors(browser)
+
+
+def test_a_finger_tap_on_the_card_draws_a_strategy(strategies_server, browser, assert_no_console_errors):
+    """The seed's gesture, by touch: a finger taps the card (the button alternative is the card itself, a <button>,
+    clicked above and pressed with Space below)."""
+    open_strategies(browser, strategies_server)
+    draw = browser.find_element(By.ID, "draw")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", draw)
+    rect = browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}", draw)
+    Finger(browser).down(rect["x"], rect["y"]).up()
+    wait(browser, lambda d: card_text(d) in DECK and d.find_element(By.ID, "draw").get_attribute("aria-busy") is None,
+         f"a finger's tap did not draw a card (it reads {card_text(browser)!r})")
     assert_no_console_errors(browser)
 
 
@@ -293,7 +308,7 @@ def test_the_draw_screen_fits_a_320px_phone(strategies_server, browser, assert_n
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_card_is_black_in_both_themes(strategies_server, browser, scheme):
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    emulate_media(browser, color_scheme=scheme)
     open_strategies(browser, strategies_server)
     background = browser.execute_script("return getComputedStyle(document.getElementById('draw')).backgroundColor")
     assert background == "rgb(0, 0, 0)", f"in the {scheme} theme the card is {background}"
@@ -346,39 +361,50 @@ def test_writing_editing_and_deleting_my_own_card(strategies_server, browser, as
     assert_no_console_errors(browser)
 
 
-def test_offline_draws_from_the_deck_and_favourites_wait_for_the_network(strategies_server, browser):
-    open_strategies(browser, strategies_server)
-    # The deck loads after the first paint; the All view shows when it is in memory.
-    browser.find_element(By.ID, "tab-all").click()
-    wait(browser, lambda d: len(visible_all_items(d)) == DECK_SIZE, "the deck never loaded")
-    browser.find_element(By.ID, "tab-draw").click()
+def test_offline_draws_from_the_deck_and_favourites_wait_for_the_network(strategies_restartable, browser):
+    # Offline is the server gone (stopped, then started again on the same port and database): the same on both engines.
+    with strategies_restartable() as base:
+        open_strategies(browser, base)
+        # The deck loads after the first paint; the All view shows when it is in memory.
+        browser.find_element(By.ID, "tab-all").click()
+        wait(browser, lambda d: len(visible_all_items(d)) == DECK_SIZE, "the deck never loaded")
+        browser.find_element(By.ID, "tab-draw").click()
 
-    browser.execute_cdp_cmd("Network.enable", {})
-    browser.execute_cdp_cmd("Network.emulateNetworkConditions",
-                            {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    try:
-        draw_by_tapping(browser)
-        assert card_text(browser) in DECK
-        wait(browser, lambda d: d.find_element(By.ID, "offline-note").is_displayed(), "no notice that the card was drawn offline")
-        wait_for_one_favourite_button(browser)
-        browser.find_element(By.ID, "fav-add").click()
-        wait(browser, lambda d: favourite_buttons(d) == (False, True), "adding a favourite offline did not show at once")
-        pending = json.loads(browser.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") or "{}")
-        assert list(pending.values()) == [True], f"the offline favourite is not queued: {pending}"
-    finally:
-        browser.execute_cdp_cmd("Network.emulateNetworkConditions",
-                                {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    browser.execute_script("window.dispatchEvent(new Event('online'))")
-    wait(browser, lambda d: d.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") is None,
-         "the queued favourite was never sent")
-    favourites = fetch_json(browser, "/api/v1/strategies/favourites")
-    assert [card["strategy"] for card in favourites] == [card_text(browser)]
+    # The server is stopped here.
+    draw_by_tapping(browser)
+    assert card_text(browser) in DECK
+    wait(browser, lambda d: d.find_element(By.ID, "offline-note").is_displayed(), "no notice that the card was drawn offline")
+    wait_for_one_favourite_button(browser)
+    browser.find_element(By.ID, "fav-add").click()
+    wait(browser, lambda d: favourite_buttons(d) == (False, True), "adding a favourite offline did not show at once")
+    pending = json.loads(browser.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") or "{}")
+    assert list(pending.values()) == [True], f"the offline favourite is not queued: {pending}"
+    with strategies_restartable():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: d.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") is None,
+             "the queued favourite was never sent")
+        favourites = fetch_json(browser, "/api/v1/strategies/favourites")
+        assert [card["strategy"] for card in favourites] == [card_text(browser)]
 
 
-def test_after_one_visit_the_page_works_offline(strategies_server, browser):
-    open_strategies(browser, strategies_server)
-    # Wait until the service worker has kept the page, its assets and the deck.
-    kept = browser.execute_async_script(
+def test_after_one_visit_the_page_works_offline(strategies_restartable, browser):
+    with strategies_restartable() as base:
+        kept = visit_and_wait_until_kept(browser, base)
+    assert kept is True, f"the service worker did not keep the page for offline use: {kept}"
+
+    # The server is stopped now: offline on both engines.
+    browser.get(base + "/strategies")
+    wait(browser, lambda d: d.find_elements(By.ID, "draw") and card_text(d) == PROMPT,
+         "offline, the strategies page did not load from the cache")
+    browser.find_element(By.ID, "draw").click()
+    wait(browser, lambda d: card_text(d) in DECK, f"offline, tapping showed {card_text(browser)!r}")
+    assert browser.find_element(By.ID, "offline-note").is_displayed()
+
+
+def visit_and_wait_until_kept(browser, base: str):
+    """Open the page and wait until the service worker has kept the page, its assets and the deck."""
+    open_strategies(browser, base)
+    return browser.execute_async_script(
         """
         const done = arguments[arguments.length - 1];
         const deadline = Date.now() + 12000;  // under the driver's 15 s script timeout, for a clear message
@@ -396,21 +422,6 @@ def test_after_one_visit_the_page_works_offline(strategies_server, browser):
         })();
         """
     )
-    assert kept is True, f"the service worker did not keep the page for offline use: {kept}"
-
-    browser.execute_cdp_cmd("Network.enable", {})
-    browser.execute_cdp_cmd("Network.emulateNetworkConditions",
-                            {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    try:
-        browser.get(strategies_server + "/strategies")
-        wait(browser, lambda d: d.find_elements(By.ID, "draw") and card_text(d) == PROMPT,
-             "offline, the strategies page did not load from the cache")
-        browser.find_element(By.ID, "draw").click()
-        wait(browser, lambda d: card_text(d) in DECK, f"offline, tapping showed {card_text(browser)!r}")
-        assert browser.find_element(By.ID, "offline-note").is_displayed()
-    finally:
-        browser.execute_cdp_cmd("Network.emulateNetworkConditions",
-                                {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
 
 def test_the_page_weighs_under_100_kb(strategies_server, browser):

@@ -4,7 +4,7 @@ The `yoga_server` fixture serves a fresh database whose venue search (Overpass) 
 from one local fake (`yoga_providers`): two named yoga places near YOGA_HOME (Sunrise Yoga Loft, then Lotus
 Studio) plus an unnamed one that must not show, and 18.5 °C everywhere. `yoga_providers_down` makes both
 answer 500. Each test has a fresh browser, so a fresh guest profile with an empty roster and no class.
-Locations are fixed with DevTools (Emulation.setGeolocationOverride).
+Locations are fixed with browser_support.allow_location (DevTools on Chromium, a stand-in navigator.geolocation on WebKit).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from browser_support import assert_page_weighs_under, set_viewport, wait
+import browser_support
+from browser_support import Finger, assert_page_weighs_under, set_viewport, wait
 from conftest import YOGA_HOME
 
 API = "/api/v1/yoga"
@@ -83,12 +84,11 @@ def open_yoga(driver, base: str, fragment: str = "") -> None:
 
 
 def allow_location(driver, base: str, latitude: float = YOGA_HOME[0], longitude: float = YOGA_HOME[1]) -> None:
-    driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["geolocation"], "origin": base})
-    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": latitude, "longitude": longitude, "accuracy": 10})
+    browser_support.allow_location(driver, base, latitude, longitude)
 
 
 def refuse_location(driver, base: str) -> None:
-    driver.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied", "origin": base})
+    browser_support.refuse_location(driver, base)
 
 
 def shown(driver, element_id: str) -> bool:
@@ -183,7 +183,7 @@ def no_horizontal_scroll(driver, width: int = 320) -> bool:
 
 
 def check_console(driver, allow_provider_errors: bool = False) -> None:
-    severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    severe = browser_support.severe_console_entries(driver)
     if allow_provider_errors:
         severe = [e for e in severe if not PROVIDER_503.search(e.get("message", ""))]
     assert not severe, "console errors:\n" + "\n".join(e.get("message", str(e)) for e in severe)
@@ -427,12 +427,12 @@ def test_a_long_press_on_end_class_saves_at_once(yoga_server, browser):
     # A touch held for a second saves without a question, with progress shown while holding.
     watch_dialog(browser, "end-dialog")
     rect = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}", end)
-    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": rect["x"], "y": rect["y"]}]})
+    finger = Finger(browser).down(rect["x"], rect["y"])
     time.sleep(0.3)
     progress = browser.execute_script("return parseFloat(getComputedStyle(arguments[0]).getPropertyValue('--progress'))", end)
     pressing = browser.execute_script("return arguments[0].classList.contains('is-pressing')", end)
     time.sleep(0.7)
-    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finger.up()
     assert pressing and 0.2 < progress < 1, f"holding shows no progress (pressing {pressing}, progress {progress})"
     wait(browser, lambda d: shown(d, "checkin"), "a long press did not end the class")
     assert not browser.execute_script("return window.__opened"), "a long press must not ask"
@@ -743,7 +743,7 @@ def test_another_profile_sees_none_of_it(yoga_server, browser):
     assert call(browser, "GET", f"/sessions/{session['id']}")[0] == 404
     assert call(browser, "GET", f"/students/{anna['id']}")[0] == 404
     assert ok(browser, "GET", "/venues")["venues"] == []
-    browser.get_log("browser")  # the two 404s above were asked for
+    browser_support.severe_console_entries(browser)  # the two 404s above were asked for
 
 
 def test_small_screens_light_page_and_keyboard(yoga_server, browser):

@@ -122,7 +122,9 @@ function tellWorker(messages) {
 /** Asks the service worker to keep the library's stories, their reader pages and this page for offline reading. */
 function keepForOffline(stories) {
   const pages = stories.map((story) => `/stories/${encodeURIComponent(story.id)}`);
-  const urls = ['/stories', `${API}/library`, ...READER_ASSETS, ...pages];
+  // This page's own script too: it was fetched before the worker controlled the page, and without it the
+  // library cannot show offline (Chromium's HTTP cache happens to hold it; WebKit's need not).
+  const urls = ['/stories', new URL(import.meta.url).pathname, `${API}/library`, ...READER_ASSETS, ...pages];
   const messages = [];
   for (let i = 0; i < urls.length; i += 32) messages.push({ type: 'trove:keep', urls: urls.slice(i, i + 32) });
   for (const story of stories) messages.push({ type: 'trove:keep-story', id: story.id });
