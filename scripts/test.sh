@@ -152,19 +152,19 @@ run_reliability_suites() {
     done
     say "reliability ($depth): one line per suite"
     cat "$summary" >&2
-    [ "$depth" = quick ] || write_security_figures "$summary"
+    [ "$depth" = quick ] || write_security_figures "$summary" "$bin"
     rm -f "$summary"
 }
 
 # The full run's lines go into docs/SECURITY.md, between its reliability markers, with the date and machine.
 write_security_figures() {
-    python3 - "$1" "$ROOT/docs/SECURITY.md" <<'PY'
+    python3 - "$1" "$ROOT/docs/SECURITY.md" "${2#"$ROOT"/}" <<'PY'
 import datetime, os, re, sys
 lines = open(sys.argv[1], encoding="utf-8").read().strip().splitlines()
-path = sys.argv[2]
+path, binary = sys.argv[2], sys.argv[3]
 text = open(path, encoding="utf-8").read()
 memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-block = (f"`make reliability` on {datetime.date.today().isoformat()}, {os.cpu_count()} cores, {memory:.0f} GiB:\n\n"
+block = (f"`make reliability` on {datetime.date.today().isoformat()}, {os.cpu_count()} cores, {memory:.0f} GiB, `{binary}`:\n\n"
          + "\n".join(f"- {line}" for line in lines))
 text = re.sub(r"(<!-- reliability:begin -->\n).*?(<!-- reliability:end -->)", lambda m: m.group(1) + block + "\n" + m.group(2),
               text, flags=re.S)
