@@ -173,6 +173,17 @@ def server():
         yield base
 
 
+def _strategies_database(binary: str, workdir: Path) -> Path:
+    """A migrated database in `workdir` holding the small test deck (STRATEGIES_DECK_INI), imported with
+    `trove import strategies` as `make run` does."""
+    database = workdir / "trove.sqlite"
+    deck = workdir / "strategies.ini"
+    deck.write_text(STRATEGIES_DECK_INI, encoding="utf-8")
+    _run_trove(binary, "migrate", "--database", str(database))
+    _run_trove(binary, "import", "strategies", "--from", str(deck), "--sections", "all", "--database", str(database))
+    return database
+
+
 @pytest.fixture(scope="session")
 def strategies_server():
     """A server of its own whose database holds the small test deck (STRATEGIES_DECK_INI).
@@ -182,11 +193,7 @@ def strategies_server():
     """
     binary = _trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-strategies-"))
-    database = workdir / "trove.sqlite"
-    deck = workdir / "strategies.ini"
-    deck.write_text(STRATEGIES_DECK_INI, encoding="utf-8")
-    _run_trove(binary, "migrate", "--database", str(database))
-    _run_trove(binary, "import", "strategies", "--from", str(deck), "--sections", "all", "--database", str(database))
+    database = _strategies_database(binary, workdir)
     with _running_trove(binary, workdir, database) as base:
         yield base
 
@@ -207,11 +214,7 @@ def strategies_restartable():
     """As `restartable_server`, on a database holding the test deck (STRATEGIES_DECK_INI)."""
     binary = _trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-strategies-restart-"))
-    database = workdir / "trove.sqlite"
-    deck = workdir / "strategies.ini"
-    deck.write_text(STRATEGIES_DECK_INI, encoding="utf-8")
-    _run_trove(binary, "migrate", "--database", str(database))
-    _run_trove(binary, "import", "strategies", "--from", str(deck), "--sections", "all", "--database", str(database))
+    database = _strategies_database(binary, workdir)
     port = _free_port()
     return lambda: _running_trove(binary, workdir, database, port=port)
 

@@ -20,8 +20,9 @@ const deadline = Date.now() + 12000;  // under the driver's 15 s script timeout,
 (async function poll() {
   const page = await caches.match(path, {ignoreVary: true});
   // Every versioned file the page loaded (its CSS, its scripts and the modules they import).
+  const prefix = new URL(document.querySelector('script[src*="/js/shell.js"]').src).pathname.replace(/js\/shell\.js$/, '');
   const assets = [...new Set(performance.getEntriesByType('resource').map(e => new URL(e.name))
-    .filter(u => u.origin === location.origin && /^\/static\/[^/]+\//.test(u.pathname)).map(u => u.pathname))];
+    .filter(u => u.origin === location.origin && u.pathname.startsWith(prefix)).map(u => u.pathname))];
   const missing = [];
   for (const asset of assets) if (!(await caches.match(asset))) missing.push(asset);
   const registration = await navigator.serviceWorker.getRegistration();

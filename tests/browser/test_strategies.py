@@ -314,6 +314,17 @@ def test_the_card_is_black_in_both_themes(strategies_server, browser, scheme):
     assert background == "rgb(0, 0, 0)", f"in the {scheme} theme the card is {background}"
 
 
+def click_if_fresh(driver, selector: str) -> bool:
+    """Click the element `selector` finds now; False (to try again) if it was replaced between finding and clicking."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    try:
+        driver.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+    except StaleElementReferenceException:
+        return False
+
+
 def test_writing_editing_and_deleting_my_own_card(strategies_server, browser, assert_no_console_errors):
     open_strategies(browser, strategies_server)
     browser.find_element(By.ID, "tab-mine").click()
@@ -353,7 +364,8 @@ def test_writing_editing_and_deleting_my_own_card(strategies_server, browser, as
     # Delete it, after confirming.
     browser.find_element(By.ID, "tab-mine").click()
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#mine-list [data-action="delete"]'), "own card not listed")
-    browser.find_element(By.CSS_SELECTOR, '#mine-list [data-action="delete"]').click()
+    # The list may be drawn again as it is shown (its cards come back from the server): click the button drawn last.
+    wait(browser, lambda d: click_if_fresh(d, '#mine-list [data-action="delete"]'), "could not click Delete")
     wait(browser, lambda d: d.find_element(By.ID, "confirm-ok").is_displayed(), "no confirmation before deleting")
     browser.find_element(By.ID, "confirm-ok").click()
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#mine-list li"), "the deleted card is still listed")
