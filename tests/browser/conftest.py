@@ -45,6 +45,9 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 _server_logs: list[Path] = []
 
+# test_screenshots.py takes pictures for `make screenshots` (TROVE_SCREENSHOTS=1) and is not part of the suite.
+collect_ignore = [] if os.environ.get("TROVE_SCREENSHOTS") == "1" else ["test_screenshots.py"]
+
 # A small invented deck in the format of the `oblique` package's strategies.ini (one [strategies]
 # section, a key per edition, one card per indented continuation line). Edition 2 repeats two cards of
 # Edition 1, one of them worded differently, and one card carries an accent for the search test.

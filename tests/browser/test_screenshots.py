@@ -1,22 +1,17 @@
 """`make screenshots`: every page (phone_pages.PAGES) at 375x667, saved to screenshots/<engine>/<page>.png.
 
-Only `make screenshots` runs these (it sets TROVE_SCREENSHOTS=1); the normal suite skips them. The folder is
+Only `make screenshots` runs these (it sets TROVE_SCREENSHOTS=1); the normal suite does not collect this file
+(conftest.py's collect_ignore): it takes pictures and checks nothing the other tests don't. The folder is
 git-ignored; the README's pictures are copied from it to docs/screenshots/ by the same target.
 """
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
 from browser_support import ENGINE, set_viewport
 from conftest import SCREENSHOTS
 from phone_pages import PAGES, open_page
-
-pytestmark = pytest.mark.skipif(os.environ.get("TROVE_SCREENSHOTS") != "1",
-                                reason="screenshots are taken by `make screenshots` (TROVE_SCREENSHOTS=1)")
-
 
 @pytest.mark.parametrize("page", PAGES, ids=[p[0] for p in PAGES])
 def test_screenshot(request, browser, page):
