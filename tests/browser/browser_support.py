@@ -63,12 +63,13 @@ def set_viewport(driver, width: int, height: int, mobile: bool | None = None) ->
 # ---------- Waiting, weighing ----------
 
 def wait(driver, condition, message: str, timeout: float = 20):
-    """Wait until `condition(driver)` is truthy, failing with `message` (generous: CI machines are busy)."""
-    from selenium.common.exceptions import TimeoutException
+    """Wait until `condition(driver)` is truthy, failing with `message` (generous: CI machines are busy). An
+    element the page replaced while the condition read it (a list redrawn) means: not yet, look again."""
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 
     try:
-        return WebDriverWait(driver, timeout).until(condition)
+        return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
     except TimeoutException:
         raise AssertionError(message) from None
 

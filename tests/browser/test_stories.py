@@ -324,7 +324,9 @@ def test_reading_from_the_first_chapter_to_an_ending(stories_server, browser):
     assert "You read 5 chapters" in text(browser, "ending")
     assert "Endings found: 1 of 4" in text(browser, "ending")
     assert not browser.find_elements(By.CSS_SELECTOR, "#choices .st-choice"), "an ending offers no choices"
-    assert browser.find_element(By.CSS_SELECTOR, "#ending a[href='/stories']").text == "Back to stories"
+    # Read once the ending has faded in: WebKit reads text that is still fading in as empty.
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#ending a[href='/stories']").text == "Back to stories",
+         "the ending offers no 'Back to stories' link")
 
     assert_page_weighs_under(browser)
     check_console(browser)
