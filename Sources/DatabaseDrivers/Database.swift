@@ -75,7 +75,7 @@ public final class Database: Sendable {
             throw .cannotOpen(path, String(describing: error))
         }
         let opened = readers
-        let database = SerializedSQLDatabase(base: sql, readers: opened.map { $0.sql(queryLogLevel: .trace) })
+        let database = SQLiteConnections(base: sql, readers: opened.map { $0.sql(queryLogLevel: .trace) })
         return Database(sql: database, kind: .sqlite) {
             for reader in opened { try? await reader.close() }
             try await connection.close()

@@ -4,7 +4,7 @@ import SQLKit
 import TestSupport
 import Testing
 
-/// SQLite's SELECTs go to reader connections (SerializedSQLDatabase): they must see every committed write at
+/// SQLite's SELECTs go to reader connections (SQLiteConnections): they must see every committed write at
 /// once, never another request's uncommitted transaction, and must not wait for it.
 @Suite struct SQLiteReadersTests {
     @Test func aCommittedWriteIsReadAtOnceFromEveryReader() async throws {

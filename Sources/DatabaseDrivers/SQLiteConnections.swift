@@ -12,7 +12,7 @@ import Synchronization
 /// is never blocked by the writer. (Readers on the writer's own connection would be worse than slow: an
 /// implicit transaction commits only when the connection's last statement ends, so an answered write could
 /// still be uncommitted while another request's read was running.)
-struct SerializedSQLDatabase: SQLDatabase {
+struct SQLiteConnections: SQLDatabase {
     let base: any SQLDatabase
     let readers: [any SQLDatabase]
     let mutex = AsyncMutex()
