@@ -64,6 +64,7 @@ let package = Package(
             name: "Storage",
             dependencies: [
                 "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "Pictures",
+                "DatabaseDrivers",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],

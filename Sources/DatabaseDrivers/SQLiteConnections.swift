@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// `withSession` holds the writer's turn for its whole closure, so a transaction's statements never
 /// interleave with another request's; inside it the closure talks to the writer directly. A SELECT outside a
-/// session goes to the next reader and waits for nobody: in WAL mode a reader sees every committed write and
+/// session (or a read `PreparedQuery`) goes to the next reader and waits for nobody: in WAL mode a reader sees every committed write and
 /// is never blocked by the writer. (Readers on the writer's own connection would be worse than slow: an
 /// implicit transaction commits only when the connection's last statement ends, so an answered write could
 /// still be uncommitted while another request's read was running.)
@@ -36,7 +36,7 @@ struct SQLiteConnections: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
-        if query is SQLSelect, !readers.isEmpty {
+        if !readers.isEmpty, query is SQLSelect || (query as? PreparedStatement)?.isRead == true {
             try await readers[turn.next(of: readers.count)].execute(sql: query, onRow)
         } else {
             try await mutex.withLock { try await base.execute(sql: query, onRow) }

@@ -1,4 +1,5 @@
 import Accounts
+import DatabaseDrivers
 import Foundation
 import MagneticPoetry
 import Pictures
@@ -144,11 +145,15 @@ public struct PoemRepository: Sendable {
         return (try Self.poem(row, board: try Self.board(row)), try row.decode(column: "profile_id", as: String.self))
     }
 
+    /// A poem read is the poetry page's hottest query: its text is written once (see `PreparedQuery`).
+    static let findStoredQuery = PreparedQuery(isRead: true) { database, values in
+        database.select().columns(summaryColumns + ["board_json"]).from("poetry_poems")
+            .where("id", .equal, values[0]).where("profile_id", .equal, values[1]).select
+    }
+
     /// A poem without its decoded board, and the board as stored (JSON), for reads that pass it on as it is.
     public func findStored(id: String, profileID: String) async throws -> (poem: Poem, boardJSON: String)? {
-        guard let row = try await database.select().columns(Self.summaryColumns + ["board_json"]).from("poetry_poems")
-            .where("id", .equal, id).where("profile_id", .equal, profileID).first()
-        else { return nil }
+        guard let row = try await Self.findStoredQuery.first([id, profileID], on: database) else { return nil }
         return (try Self.poem(row, board: nil), try row.decode(column: "board_json", as: String.self))
     }
 

@@ -1,0 +1,72 @@
+import SQLKit
+import Synchronization
+
+/// A statement whose SQL text is written once per dialect and then reused; only its values change.
+///
+/// SQLKit's builders write a statement's text anew for every query, and for a short SELECT that takes longer
+/// than SQLite takes to run it (docs/BENCHMARKS.md). A hot query is built once with the builders, as any
+/// other, from placeholders; each call then binds its own values to the kept text. A read
+/// (`isRead`) goes to SQLite's readers like any SELECT.
+public final class PreparedQuery: Sendable {
+    public let isRead: Bool
+    private let build: @Sendable (any SQLDatabase, [SQLBind]) -> any SQLExpression
+    private let texts = Mutex<[String: String]>([:])
+
+    /// `build` makes the statement from one `SQLBind` per value, in the order `statement(_:on:)` gets them.
+    public init(isRead: Bool, build: @escaping @Sendable (any SQLDatabase, [SQLBind]) -> any SQLExpression) {
+        self.isRead = isRead
+        self.build = build
+    }
+
+    /// The statement for these values, in the database's dialect.
+    public func statement(_ values: [any Encodable & Sendable], on database: any SQLDatabase) -> PreparedStatement {
+        let dialect = database.dialect.name
+        if let sql = texts.withLock({ $0[dialect] }) {
+            return PreparedStatement(sql: sql, binds: values, isRead: isRead)
+        }
+        let (sql, binds) = database.serialize(build(database, values.map { SQLBind($0) }))
+        // A builder that wrote a value into the text, or dropped one, would make the kept text wrong for the
+        // next values: such a statement is not kept.
+        if binds.count == values.count { texts.withLock { $0[dialect] = sql } }
+        return PreparedStatement(sql: sql, binds: binds, isRead: isRead)
+    }
+
+    /// The first row the statement answers, if any.
+    public func first(_ values: [any Encodable & Sendable], on database: any SQLDatabase) async throws -> (any SQLRow)? {
+        let rows = RowCollector()
+        try await database.execute(sql: statement(values, on: database)) { rows.add($0) }
+        return rows.first
+    }
+
+    /// Every row the statement answers.
+    public func all(_ values: [any Encodable & Sendable], on database: any SQLDatabase) async throws -> [any SQLRow] {
+        let rows = RowCollector()
+        try await database.execute(sql: statement(values, on: database)) { rows.add($0) }
+        return rows.all
+    }
+
+    /// Runs the statement, ignoring any rows.
+    public func run(_ values: [any Encodable & Sendable], on database: any SQLDatabase) async throws {
+        try await database.execute(sql: statement(values, on: database)) { _ in }
+    }
+}
+
+/// A `PreparedQuery`'s text with one call's values.
+public struct PreparedStatement: SQLExpression {
+    let sql: String
+    let binds: [any Encodable & Sendable]
+    public let isRead: Bool
+
+    public func serialize(to serializer: inout SQLSerializer) {
+        serializer.write(sql)
+        serializer.binds.append(contentsOf: binds)
+    }
+}
+
+private final class RowCollector: Sendable {
+    private let rows = Mutex<[any SQLRow]>([])
+
+    func add(_ row: any SQLRow) { rows.withLock { $0.append(row) } }
+    var first: (any SQLRow)? { rows.withLock { $0.first } }
+    var all: [any SQLRow] { rows.withLock { $0 } }
+}
