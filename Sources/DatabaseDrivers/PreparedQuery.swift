@@ -12,7 +12,8 @@ public final class PreparedQuery: Sendable {
     private let build: @Sendable (any SQLDatabase, [SQLBind]) -> any SQLExpression
     private let texts = Mutex<[String: String]>([:])
 
-    /// `build` makes the statement from one `SQLBind` per value, in the order `statement(_:on:)` gets them.
+    /// `build` makes the statement from one `SQLBind` per value, in the order `statement(_:on:)` gets them;
+    /// it may look at how many values there are, but not at what they are.
     public init(isRead: Bool, build: @escaping @Sendable (any SQLDatabase, [SQLBind]) -> any SQLExpression) {
         self.isRead = isRead
         self.build = build
@@ -20,14 +21,15 @@ public final class PreparedQuery: Sendable {
 
     /// The statement for these values, in the database's dialect.
     public func statement(_ values: [any Encodable & Sendable], on database: any SQLDatabase) -> PreparedStatement {
-        let dialect = database.dialect.name
-        if let sql = texts.withLock({ $0[dialect] }) {
+        // Kept per number of values too, for statements whose length follows their values (a batch insert).
+        let key = "\(database.dialect.name) \(values.count)"
+        if let sql = texts.withLock({ $0[key] }) {
             return PreparedStatement(sql: sql, binds: values, isRead: isRead)
         }
         let (sql, binds) = database.serialize(build(database, values.map { SQLBind($0) }))
         // A builder that wrote a value into the text, or dropped one, would make the kept text wrong for the
         // next values: such a statement is not kept.
-        if binds.count == values.count { texts.withLock { $0[dialect] = sql } }
+        if binds.count == values.count { texts.withLock { $0[key] = sql } }
         return PreparedStatement(sql: sql, binds: binds, isRead: isRead)
     }
 

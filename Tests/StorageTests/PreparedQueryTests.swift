@@ -34,6 +34,26 @@ import Testing
         }
     }
 
+    static let addMany = PreparedQuery(isRead: false) { database, values in
+        var insert = database.insert(into: "notes").columns("id", "name")
+        for start in stride(from: 0, to: values.count, by: 2) { insert = insert.values([values[start], values[start + 1]]) }
+        return insert.insert
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aBatchOfAnotherSizeGetsItsOwnText(kind: DatabaseKind) async throws {
+        try await TestDatabase.with(kind, migrate: false) { database in
+            let sql = database.sql
+            try await sql.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, name TEXT NOT NULL)").run()
+            try await Self.addMany.run([1, "a", 2, "b"], on: sql)
+            try await Self.addMany.run([3, "c"], on: sql)
+            try await Self.addMany.run([4, "d", 5, "e", 6, "f"], on: sql)
+            try await Self.addMany.run([7, "g", 8, "h"], on: sql)
+            let rows = try await sql.select().columns("id", "name").from("notes").orderBy("id").all()
+            #expect(try rows.map { try $0.decode(column: "name", as: String.self) } == ["a", "b", "c", "d", "e", "f", "g", "h"])
+        }
+    }
+
     @Test func aReadGoesToSQLitesReadersAndAWriteDoesNot() async throws {
         try await TestDatabase.with(.sqlite, migrate: false) { database in
             let sql = database.sql

@@ -1,4 +1,5 @@
 import CityRoulette
+import DatabaseDrivers
 import Foundation
 import SQLKit
 
@@ -18,6 +19,22 @@ public struct CityRepository: Sendable {
     }
 
     static let batchSize = 400
+    static let importColumns = [
+        "geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys", "spellings", "import_id",
+    ]
+
+    /// One batch of cities, inserted or updated. Its text is written once per batch size: SQLKit's builder took
+    /// a fifth of an import's time writing the same 4,400 placeholders for each batch.
+    static let upsertCities = PreparedQuery(isRead: false) { database, values in
+        var insert = database.insert(into: "cities").columns(importColumns)
+        for start in stride(from: 0, to: values.count, by: importColumns.count) {
+            insert = insert.values(Array(values[start..<start + importColumns.count]))
+        }
+        return insert.onConflict(with: ["geonameid"]) { update in
+            for column in importColumns.dropFirst() { update.set(excludedValueOf: column) }
+            return update
+        }.insert
+    }
     public static var batchSizeForProgress: Int { batchSize }
 
     /// Writes the data set in one transaction: new and changed cities are upserted in batches, cities the
@@ -32,23 +49,16 @@ public struct CityRepository: Sendable {
             var written = 0
             for start in stride(from: 0, to: cities.count, by: Self.batchSize) {
                 let batch = cities[start..<min(start + Self.batchSize, cities.count)]
-                var insert = db.insert(into: "cities").columns(
-                    "geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys", "spellings", "import_id"
-                )
+                var values: [any Encodable & Sendable] = []
+                values.reserveCapacity(batch.count * Self.importColumns.count)
                 for item in batch {
                     let city = item.city
-                    insert = insert.values(
-                        SQLBind(city.geonameid), SQLBind(city.name), SQLBind(city.countryCode), SQLBind(city.admin1Code),
-                        SQLBind(city.latitude), SQLBind(city.longitude), SQLBind(city.population), SQLBind(city.timezone),
-                        SQLBind(item.searchKeys.joined(separator: "\t")), SQLBind(item.spellings.joined(separator: "\t")), SQLBind(importID)
-                    )
+                    values += [
+                        city.geonameid, city.name, city.countryCode, city.admin1Code, city.latitude, city.longitude, city.population,
+                        city.timezone, item.searchKeys.joined(separator: "\t"), item.spellings.joined(separator: "\t"), importID,
+                    ] as [any Encodable & Sendable]
                 }
-                try await insert.onConflict(with: ["geonameid"]) { update in
-                    update.set(excludedValueOf: "name").set(excludedValueOf: "country_code").set(excludedValueOf: "admin1_code")
-                        .set(excludedValueOf: "latitude").set(excludedValueOf: "longitude").set(excludedValueOf: "population")
-                        .set(excludedValueOf: "timezone").set(excludedValueOf: "search_keys").set(excludedValueOf: "spellings")
-                        .set(excludedValueOf: "import_id")
-                }.run()
+                try await Self.upsertCities.run(values, on: db)
                 written += batch.count
                 progress(written, cities.count)
             }
