@@ -28,7 +28,8 @@ public final class PreparedQuery: Sendable {
         }
         let (sql, binds) = database.serialize(build(database, values.map { SQLBind($0) }))
         // A builder that wrote a value into the text, or dropped one, would make the kept text wrong for the
-        // next values: such a statement is not kept.
+        // next values: such a statement is not kept (and the tests, built for debugging, stop).
+        assert(binds.count == values.count, "a PreparedQuery's builder must bind each value once: \(sql)")
         if binds.count == values.count { texts.withLock { $0[key] = sql } }
         return PreparedStatement(sql: sql, binds: binds, isRead: isRead)
     }

@@ -1,3 +1,4 @@
+import DatabaseDrivers
 import Foundation
 import ObliqueStrategies
 import SQLKit
@@ -101,17 +102,23 @@ public struct StrategyProfileRepository: Sendable {
 
     /// Records a draw and keeps only the latest `historyLength` of the profile.
     public func recordDraw(profileID: String, cardID: Int, at date: Date = Date()) async throws {
-        try await database.transaction { db in
-            try await db.insert(into: "strategy_draws").columns("profile_id", "card_id", "drawn_at")
-                .values(SQLBind(profileID), SQLBind(cardID), SQLBind(date.millisecondsSince1970)).run()
-            let keep = try await db.select().column("id").from("strategy_draws").where("profile_id", .equal, profileID)
-                .orderBy("drawn_at", .descending).orderBy("id", .descending).limit(Self.historyLength).all()
-                .map { try $0.decode(column: "id", as: Int.self) }
-            if keep.count == Self.historyLength {
-                try await db.delete(from: "strategy_draws").where("profile_id", .equal, profileID)
-                    .where("id", .notIn, SQLBind.group(keep)).run()
-            }
-        }
+        // Two statements, not a transaction of four: every guest's draw is recorded, so this is the deck's
+        // busiest write. A draw left untrimmed by a crash between them is trimmed by the next, and the
+        // history never shows more than `historyLength` anyway.
+        try await Self.insertDraw.run([profileID, cardID, date.millisecondsSince1970], on: database)
+        try await Self.trimDraws.run([profileID, profileID], on: database)
+    }
+
+    static let insertDraw = PreparedQuery(isRead: false) { database, values in
+        database.insert(into: "strategy_draws").columns("profile_id", "card_id", "drawn_at").values(values).insert
+    }
+
+    static let trimDraws = PreparedQuery(isRead: false) { database, values in
+        database.delete(from: "strategy_draws").where("profile_id", .equal, values[0])
+            .where("id", .notIn, SQLSubquery.select { latest in
+                latest.column("id").from("strategy_draws").where("profile_id", .equal, values[1])
+                    .orderBy("drawn_at", .descending).orderBy("id", .descending).limit(historyLength)
+            }).delete
     }
 
     public func history(profileID: String) async throws -> [HistoryEntry] {
