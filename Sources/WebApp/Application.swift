@@ -22,7 +22,10 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
         return Application(
             router: parts.router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "trove"),
-            services: [DatabaseCloser(database: database)],
+            services: [
+                DatabaseCloser(database: database),
+                Housekeeping(sessions: SessionRepository(database: database.sql), profiles: ProfileRepository(database: database.sql), logger: logger),
+            ],
             logger: logger
         )
     } catch {

@@ -1,6 +1,7 @@
 import Accounts
 import DatabaseDrivers
 import Foundation
+import MagneticPoetry
 import Storage
 import TestSupport
 import Testing
@@ -51,9 +52,45 @@ import Testing
             #expect(try await sessions.find(id: id, now: now.addingTimeInterval(60)) == nil)
             try await sessions.extend(id: id, until: now.addingTimeInterval(120))
             #expect(try await sessions.find(id: id, now: now.addingTimeInterval(100))?.profile.id == profile.id)
-            try await sessions.deleteExpired(now: now.addingTimeInterval(121))
+            #expect(try await sessions.deleteExpired(now: now.addingTimeInterval(121)) == 1)
             try await sessions.extend(id: id, until: now.addingTimeInterval(500))
             #expect(try await sessions.find(id: id, now: now) == nil)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func onlyGuestsNobodyCanReachAreDeletedWithTheirData(kind: DatabaseKind) async throws {
+        try await TestDatabase.with(kind) { database in
+            let profiles = ProfileRepository(database: database.sql)
+            let sessions = SessionRepository(database: database.sql)
+            let poems = PoemRepository(database: database.sql)
+            let old = Date(timeIntervalSince1970: 1_800_000_000)
+            let cutoff = old.addingTimeInterval(86_400)
+            let board = Board(wordSetId: "nature", font: .serif, fontScale: 1, magnets: [], extraWords: [])
+
+            let lost = try await profiles.createGuest(now: old)
+            let lostPoem = try await poems.create(profileID: lost.id, title: "Gone", board: board)
+            let expired = try await profiles.createGuest(now: old)
+            _ = try await sessions.create(profileID: expired.id, now: old, lifetime: 60)
+            let visiting = try await profiles.createGuest(now: old)
+            _ = try await sessions.create(profileID: visiting.id, now: old, lifetime: 10 * 86_400)
+            let new = try await profiles.createGuest(now: cutoff.addingTimeInterval(1))
+            let publisher = try await profiles.createGuest(now: old)
+            let published = try await poems.create(profileID: publisher.id, title: "Read by others", board: board)
+            _ = try await poems.publish(id: published.id, profileID: publisher.id)
+            let account = try await profiles.createGuest(now: old)
+            _ = try await profiles.promote(profileID: account.id, username: "keeper", passwordHash: "x")
+
+            #expect(try await sessions.deleteExpired(now: cutoff) == 1)
+            // Batches of one, to go round the loop.
+            #expect(try await profiles.deleteAbandonedGuests(createdBefore: cutoff, batchSize: 1) == 2)
+            #expect(try await profiles.find(id: lost.id) == nil)
+            #expect(try await profiles.find(id: expired.id) == nil)
+            #expect(try await poems.find(id: lostPoem.id, profileID: lost.id) == nil)
+            for kept in [visiting, new, publisher, account] {
+                #expect(try await profiles.find(id: kept.id) != nil)
+            }
+            #expect(try await profiles.deleteAbandonedGuests(createdBefore: cutoff) == 0)
         }
     }
 

@@ -61,6 +61,28 @@ public struct ProfileRepository: Sendable {
         try await database.delete(from: "profiles").where("id", .equal, id).run()
     }
 
+    /// Deletes guest profiles their visitors can no longer reach, with all their data, a batch at a time,
+    /// and returns how many went. A guest has no way in but its session cookie, so one whose sessions have
+    /// all gone is lost to its visitor. Kept anyway: guests created after `createdBefore` (a guest is created
+    /// a moment before its session), and guests who published something others may be reading (a poem's
+    /// public link, a story).
+    public func deleteAbandonedGuests(createdBefore: Date, batchSize: Int = 500) async throws -> Int {
+        var deleted = 0
+        while true {
+            let rows = try await database.raw("""
+                DELETE FROM profiles WHERE id IN (
+                    SELECT id FROM profiles p WHERE p.username IS NULL AND p.created_at < \(bind: createdBefore.millisecondsSince1970)
+                    AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.profile_id = p.id)
+                    AND NOT EXISTS (SELECT 1 FROM poetry_poems poem WHERE poem.profile_id = p.id AND poem.public_id IS NOT NULL)
+                    AND NOT EXISTS (SELECT 1 FROM stories story WHERE story.owner_profile_id = p.id)
+                    LIMIT \(bind: batchSize)
+                ) RETURNING id
+                """).all()
+            deleted += rows.count
+            if rows.count < batchSize { return deleted }
+        }
+    }
+
     static func profile(from row: any SQLRow) throws -> Profile {
         Profile(
             id: try row.decode(column: "id", as: String.self),

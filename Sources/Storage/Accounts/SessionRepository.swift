@@ -61,7 +61,9 @@ public struct SessionRepository: Sendable {
         try await database.delete(from: "sessions").where("id", .equal, id).run()
     }
 
-    public func deleteExpired(now: Date = Date()) async throws {
-        try await database.delete(from: "sessions").where("expires_at", .lessThanOrEqual, now.millisecondsSince1970).run()
+    /// Deletes the sessions that have expired and returns how many.
+    public func deleteExpired(now: Date = Date()) async throws -> Int {
+        try await database.delete(from: "sessions").where("expires_at", .lessThanOrEqual, now.millisecondsSince1970)
+            .returning("id").all().count
     }
 }
