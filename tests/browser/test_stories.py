@@ -637,6 +637,26 @@ def kept_for_offline(driver) -> bool | dict:
     )
 
 
+def test_signing_out_forgets_the_downloaded_library(stories_server, browser):
+    """The next person on this device must not find, offline, the stories and library of whoever signed out."""
+    sign_up(browser, stories_server)
+    open_hub(browser, stories_server)
+    tap(browser, card_button(browser, "catalog", LAMP, "Add to library"))
+    wait(browser, lambda d: card_button(d, "catalog", LAMP, "Remove"), "Gull Rock was not added")
+    assert kept_for_offline(browser) is True
+    browser.get(stories_server + "/account")
+    browser.find_element(By.ID, "logout").click()
+    wait(browser, lambda d: d.execute_script("return location.pathname") == "/", "signing out did not go home")
+    left = browser.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        Promise.all([caches.has('trove-stories'), caches.match('/api/v1/stories/library', {ignoreVary: true})])
+          .then(([stories, library]) => done({stories, library: !!library}));
+        """
+    )
+    assert left == {"stories": False, "library": False}, f"after signing out the device still holds: {left}"
+
+
 def test_a_library_story_reads_with_the_server_down_and_the_place_reaches_it_later(stories_restartable, browser):
     with stories_restartable() as base:
         open_hub(browser, base)

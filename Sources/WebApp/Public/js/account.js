@@ -12,12 +12,15 @@ function clearError() {
   if (errorBox) errorBox.textContent = '';
 }
 
-// Pages cached by the service worker show who is signed in: drop them when that changes.
-async function forgetCachedPages() {
+// Pages cached by the service worker show who is signed in: drop them when that changes. Its stories
+// cache holds the profile's library and downloaded stories: dropped too, unless the profile stays the same
+// (signing up keeps the guest's profile). The stories page keeps the library again when next opened online.
+async function forgetCachedPages(sameProfile = false) {
   if (!('caches' in window)) return;
   try {
     const names = await caches.keys();
-    await Promise.all(names.filter((name) => name.startsWith('trove-pages-')).map((name) => caches.delete(name)));
+    const personal = (name) => name.startsWith('trove-pages-') || (!sameProfile && name === 'trove-stories');
+    await Promise.all(names.filter(personal).map((name) => caches.delete(name)));
   } catch {
     // Storage may be unavailable (private mode); nothing to forget then.
   }
@@ -57,7 +60,7 @@ function wireCredentialsForm(form, path) {
     form.setAttribute('aria-busy', 'true');
     try {
       await api('POST', path, { username: username.value.trim(), password: password.value });
-      await forgetCachedPages();
+      await forgetCachedPages(form.id === 'signup-form');
       window.location.assign('/account');
     } catch (error) {
       showError(messageFor(error, form));
