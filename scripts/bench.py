@@ -21,7 +21,6 @@ import platform
 import random
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+from trove_process import free_port, serve_command, stop  # noqa: E402
 # TROVE_BENCH_BUILD: another build folder (e.g. .build/debug, to try the script without a release build).
 RELEASE = Path(os.environ.get("TROVE_BENCH_BUILD", ROOT / ".build" / "release")).resolve()
 TROVE = RELEASE / "trove"
@@ -60,12 +61,6 @@ def say(message: str) -> None:
 
 def run(*args, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([str(a) for a in args], check=True, text=True, capture_output=True, **kwargs)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def rss_mb(pid: int) -> float:
@@ -157,8 +152,7 @@ class Server:
         self.log = open(workdir / "server.log", "wb")
         self.started = time.monotonic()
         self.process = subprocess.Popen(
-            ["taskset", "-c", SERVER_CORE, str(TROVE), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--database", str(database), "--log-level", "warning"],
+            ["taskset", "-c", SERVER_CORE, *serve_command(str(TROVE), self.port, database, ("--log-level", "warning"))],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def wait_until(self, path: str, timeout: float = 60) -> float:
@@ -181,11 +175,7 @@ class Server:
         return rss_mb(self.process.pid)
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        stop(self.process)
         self.log.close()
 
 

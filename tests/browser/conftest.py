@@ -13,8 +13,8 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
+import sys
 import tempfile
 import textwrap
 import threading
@@ -33,6 +33,9 @@ from selenium.webdriver.remote.webelement import WebElement
 
 import browser_support
 from browser_support import ENGINE, MOBILE, WEBKIT, set_viewport
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from trove_process import TroveFailed, free_port, read_log, run_trove, serve_command, start_serve, stop  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -70,27 +73,6 @@ STRATEGIES_DECK_INI = textwrap.dedent(
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _read_log(path: Path | None, limit: int = 20_000) -> str:
-    if path is None or not path.exists():
-        return "(no server output)"
-    text = path.read_text(errors="replace")
-    return text[-limit:] if len(text) > limit else text
-
-
-def _health_ok(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as resp:
-            return resp.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
 def _trove_binary() -> str:
     binary = os.environ.get("TROVE_BIN")
     if not binary:
@@ -107,61 +89,30 @@ def _running_trove(binary: str, workdir: Path, database: Path, extra_args: tuple
     yields the base URL.
 
     `extra_args` go to `serve` as they are (for example `--open-meteo-url` for a fake weather service)."""
-    port = port or _free_port()
+    port = port or free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = workdir / "server.log"
     _server_logs.append(log_path)
-    cmd = [
-        binary, "serve",
-        "--host", "127.0.0.1",
-        "--port", str(port),
-        "--database", str(database),
-        *extra_args,
-    ]
     log = open(log_path, "wb")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    process = None
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(
-                    f"trove serve exited with {proc.returncode} before answering /health.\n"
-                    f"command: {' '.join(cmd)}\n--- server output ---\n{_read_log(log_path)}",
-                    pytrace=False,
-                )
-            if _health_ok(base + "/health"):
-                break
-            if time.monotonic() > deadline:
-                pytest.fail(
-                    f"GET {base}/health did not answer 200 within {STARTUP_TIMEOUT:.0f}s.\n"
-                    f"command: {' '.join(cmd)}\n--- server output ---\n{_read_log(log_path)}",
-                    pytrace=False,
-                )
-            time.sleep(0.2)
+        try:
+            process = start_serve(serve_command(binary, port, database, extra_args), base, log, log_path,
+                                  timeout=STARTUP_TIMEOUT, poll=0.2)
+        except TroveFailed as failure:
+            pytest.fail(str(failure), pytrace=False)
         yield base
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop(process)
         log.close()
 
 
 def _run_trove(binary: str, *args: str) -> None:
     """Run a one-off trove command (migrate, import …); fail the run with its output if it fails."""
-    cmd = [binary, *args]
     try:
-        result = subprocess.run(cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{' '.join(cmd)} did not finish within 120s", pytrace=False)
-    if result.returncode != 0:
-        pytest.fail(
-            f"{' '.join(cmd)} exited with {result.returncode}\n--- output ---\n{result.stdout}{result.stderr}",
-            pytrace=False,
-        )
+        run_trove(binary, *args)
+    except TroveFailed as failure:
+        pytest.fail(str(failure), pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -208,7 +159,7 @@ def restartable_server():
     to be stopped (the page is then offline, on either engine) and started again on the same database."""
     binary = _trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-restart-"))
-    port = _free_port()
+    port = free_port()
     return lambda: _running_trove(binary, workdir, workdir / "trove.sqlite", port=port)
 
 
@@ -218,7 +169,7 @@ def strategies_restartable():
     binary = _trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-strategies-restart-"))
     database = _strategies_database(binary, workdir)
-    port = _free_port()
+    port = free_port()
     return lambda: _running_trove(binary, workdir, database, port=port)
 
 
@@ -650,7 +601,7 @@ def pytest_runtest_makereport(item, call):
         if crash is not None and crash.message is not None:
             crash.message = f"[{short}] {crash.message}"
         for log_path in _server_logs:
-            rep.sections.append((f"trove server output (tail of {log_path})", _read_log(log_path, 8_000)))
+            rep.sections.append((f"trove server output (tail of {log_path})", read_log(log_path, 8_000)))
 
 
 # ---------- YogiYogini ----------
@@ -805,5 +756,5 @@ def stories_restartable():
     database = workdir / "trove.sqlite"
     _run_trove(binary, "migrate", "--database", str(database))
     _run_trove(binary, "import", "story", str(STORY_SAMPLES / "gull-rock"), "--database", str(database))
-    port = _free_port()
+    port = free_port()
     return lambda: _running_trove(binary, workdir, database, port=port)

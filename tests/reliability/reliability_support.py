@@ -7,11 +7,10 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
+import sys
 import textwrap
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -21,6 +20,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+import trove_process  # noqa: E402
+from trove_process import TroveFailed, free_port, serve_command, start_serve, stop  # noqa: E402,F401
 STORY_SAMPLES = ROOT / "samples" / "stories"
 STARTUP_TIMEOUT = 30.0
 
@@ -109,12 +111,6 @@ OVERPASS_ANSWER = {
 }
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def trove_binary() -> str:
     binary = os.environ.get("TROVE_BIN") or str(ROOT / ".build" / "debug" / "trove")
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
@@ -122,30 +118,12 @@ def trove_binary() -> str:
     return binary
 
 
-def read_log(path: Path, limit: int = 20_000) -> str:
-    if not path.exists():
-        return "(no server output)"
-    text = path.read_text(errors="replace")
-    return text[-limit:] if len(text) > limit else text
-
-
 def run_trove(binary: str, *args: str) -> None:
     """Run a one-off trove command (migrate, import …); fail the run with its output if it fails."""
-    cmd = [binary, *args]
     try:
-        result = subprocess.run(cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{' '.join(cmd)} did not finish within 120s", pytrace=False)
-    if result.returncode != 0:
-        pytest.fail(f"{' '.join(cmd)} exited with {result.returncode}\n{result.stdout}{result.stderr}", pytrace=False)
-
-
-def _health_ok(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as resp:
-            return resp.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
+        trove_process.run_trove(binary, *args)
+    except TroveFailed as failure:
+        pytest.fail(str(failure), pytrace=False)
 
 
 def _msgpack_str(text: str) -> bytes:
@@ -319,36 +297,21 @@ class TroveServer:
         self._log_offset = 0
 
     def command(self) -> list[str]:
-        return [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--database",
-                str(self.database), *self.extra_args]
+        return serve_command(self.binary, self.port, self.database, self.extra_args)
 
     def start(self) -> None:
-        cmd = self.command()
         self._log = open(self.log_path, "ab")
         self._log_offset = self.log_path.stat().st_size
         # The runtime's own backtracer takes 15 s to symbolicate a crash; without it the process exits at once
         # with a raw stack trace, whose frames in trove `crashed` symbolicates with llvm-symbolizer.
         env = {**os.environ, "SWIFT_BACKTRACE": "enable=no"}
-        self.process = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        env=env)
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while not _health_ok(self.base + "/health"):
-            if self.process.poll() is not None:
-                pytest.fail(f"trove serve exited with {self.process.returncode} before answering /health.\n"
-                            f"command: {' '.join(cmd)}\n--- server output ---\n{read_log(self.log_path)}", pytrace=False)
-            if time.monotonic() > deadline:
-                pytest.fail(f"GET {self.base}/health did not answer 200 within {STARTUP_TIMEOUT:.0f}s.\n"
-                            f"command: {' '.join(cmd)}\n--- server output ---\n{read_log(self.log_path)}", pytrace=False)
-            time.sleep(0.1)
+        try:
+            self.process = start_serve(self.command(), self.base, self._log, self.log_path, timeout=STARTUP_TIMEOUT, env=env)
+        except TroveFailed as failure:
+            pytest.fail(str(failure), pytrace=False)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop(self.process)
         if self._log is not None:
             self._log.close()
             self._log = None
