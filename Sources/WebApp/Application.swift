@@ -61,7 +61,8 @@ public func buildRouter(
     let router = Router(context: TroveRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Middleware applies only to routes added after it, so it all comes first. Outermost first.
     router.add(middleware: LogRequestsMiddleware(.info))
-    router.add(middleware: ErrorMiddleware(pages: pages))
+    let routeMethods = RouteMethods()
+    router.add(middleware: ErrorMiddleware(pages: pages, routeMethods: routeMethods))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: CrossSiteRequestMiddleware())
     router.add(middleware: ProfileSessionMiddleware(store: sessionStore, alwaysSecure: configuration.secureCookies))
@@ -136,6 +137,7 @@ public func buildRouter(
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
     ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry", "cities", "yoga", "stories"]).addRoutes(to: router)
+    routeMethods.load(router.routes.map { ("\($0.path)", $0.method.rawValue) })
     return (router, operations)
 }
 

@@ -64,6 +64,26 @@ import Testing
         }
     }
 
+    @Test func aKnownPathWithAnotherMethodIs405SayingWhichMethodsItTakes() async throws {
+        try await withTestApp(.sqlite) { client, database in
+            let draw = try await client.execute(uri: "/api/v1/strategies/random", method: .delete, headers: .json())
+            #expect(draw.status == .methodNotAllowed)
+            #expect(draw.errorCode == "method_not_allowed")
+            #expect(draw.headers[.allow] == "GET, HEAD")
+            // A literal segment wins over a capture, as in the router: "random" is not a card id here.
+            let poem = try await client.execute(uri: "/api/v1/poetry/poems/some-id", method: .patch, headers: .json())
+            #expect(poem.status == .methodNotAllowed)
+            #expect(poem.headers[.allow] == "DELETE, GET, HEAD, PUT")
+            let page = try await client.execute(uri: "/strategies", method: .delete, headers: [.accept: "text/html"])
+            #expect(page.status == .methodNotAllowed)
+            #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+            // Paths no route has, and an owned thing not found, are still 404.
+            #expect(try await client.execute(uri: "/api/v1/strategies/random/x", method: .delete, headers: .json()).status == .notFound)
+            #expect(try await client.execute(uri: "/api/v1/poetry/poems/some-id", method: .get, headers: .json()).status == .notFound)
+            #expect(try await profileCount(database) == 0)
+        }
+    }
+
     @Test func unknownPagesAre404HTMLForBrowsers() async throws {
         try await withTestApp(.sqlite) { client, _ in
             let response = try await client.execute(uri: "/no-such-page", method: .get, headers: [.accept: "text/html,*/*"])

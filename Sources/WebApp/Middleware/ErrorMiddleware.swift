@@ -8,13 +8,16 @@ struct ErrorMiddleware: RouterMiddleware {
     typealias Context = TroveRequestContext
 
     let pages: PageRenderer
+    let routeMethods: RouteMethods
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
             let apiError: APIError
-            if let known = ErrorMapping.apiError(for: error) {
+            if let notAllowed = methodNotAllowed(error, request: request) {
+                apiError = notAllowed
+            } else if let known = ErrorMapping.apiError(for: error) {
                 apiError = known
                 if known.status.code >= 500 {
                     context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))"])
@@ -30,6 +33,19 @@ struct ErrorMiddleware: RouterMiddleware {
             SecurityHeadersMiddleware.apply(to: &response.headers, requestID: context.id)
             return response
         }
+    }
+
+    /// The router's 404 for a path that exists with other methods is a 405 that says which.
+    func methodNotAllowed(_ error: any Error, request: Request) -> APIError? {
+        guard let error = error as? HTTPError, error.status == .notFound,
+              let allowed = routeMethods.allowed(for: request.uri.path), !allowed.contains(request.method.rawValue)
+        else { return nil }
+        var headers = HTTPFields()
+        headers[.allow] = allowed.joined(separator: ", ")
+        return APIError(
+            .methodNotAllowed, code: "method_not_allowed",
+            message: "\(request.method.rawValue) is not allowed here: use \(allowed.joined(separator: ", ")).", headers: headers
+        )
     }
 
     /// HTML only for non-API paths requested by something that accepts HTML (a browser navigating).
