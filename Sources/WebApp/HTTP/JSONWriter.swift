@@ -40,6 +40,16 @@ struct JSONWriter {
     mutating func string(_ text: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
+        // Most text needs no escape: it goes in whole.
+        if let plain = text.utf8.withContiguousStorageIfAvailable({ utf8 -> Bool in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }), plain {
+            bytes.append(UInt8(ascii: "\""))
+            needsComma = true
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
