@@ -51,6 +51,9 @@ POINTS = 10_000 if QUICK else 100_000
 BRUTE_FORCE_POINTS = 100 if QUICK else 1_000
 CONTROL_TOLERANCE = 0.10
 
+# The p99 at this many connections is reported beside the 64 of the goal.
+LIGHT_CONNECTIONS = 8
+
 SERVER_CORE = "0"
 LOAD_CORE = "1"
 
@@ -221,8 +224,8 @@ LATENCY = re.compile(r"^\s*(50|99)%\s+([\d.]+)(us|ms|s)\s*$", re.M)
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
-def wrk(base: str, path: str, cookie: str | None, seconds: int, lua: Path | None, points: Path) -> dict:
-    args = ["taskset", "-c", LOAD_CORE, "wrk", "-t2", "-c64", f"-d{seconds}s", "--latency"]
+def wrk(base: str, path: str, cookie: str | None, seconds: int, lua: Path | None, points: Path, connections: int = 64) -> dict:
+    args = ["taskset", "-c", LOAD_CORE, "wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
     if cookie:
         args += ["-H", f"Cookie: {cookie}"]
     if lua:
@@ -269,6 +272,9 @@ def http_runs(base: str, cookie: str, poem: str, workdir: Path, points: Path) ->
         if abs(control - 1) <= CONTROL_TOLERANCE or attempt == 3:
             break
         say(f"control off by {abs(control - 1):.0%}: discarded, measuring again")
+    # The same endpoints at a light load: what one visitor waits when the server is not saturated.
+    light = {name: wrk(base, path, cookie if with_cookie else None, DURATION, script, points, connections=LIGHT_CONNECTIONS)
+             for name, path, script, with_cookie in endpoints}
     table = {}
     for name, runs in results.items():
         rps = statistics.median(r["rps"] for r in runs)
@@ -277,7 +283,8 @@ def http_runs(base: str, cookie: str, poem: str, workdir: Path, points: Path) ->
             "ratio": rps / baseline,
             "p50": statistics.median(r["p50"] for r in runs),
             "p99": statistics.median(r["p99"] for r in runs),
-            "errors": sum(r["non_2xx"] + r["socket_errors"] for r in runs),
+            "errors": sum(r["non_2xx"] + r["socket_errors"] for r in runs) + light[name]["non_2xx"] + light[name]["socket_errors"],
+            "light_p99": light[name]["p99"],
         }
     return {"endpoints": table, "control": control, "control_ok": abs(control - 1) <= CONTROL_TOLERANCE}
 
@@ -332,20 +339,20 @@ def render(results: dict) -> str:
         "",
         "### HTTP (wrk, 2 threads, 64 connections)",
         "",
-        "| Endpoint | Requests/s | Ratio to /health | p50 ms | p99 ms | Errors | Goal |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        f"| Endpoint | Requests/s | Ratio to /health | p50 ms | p99 ms | p99 ms at {LIGHT_CONNECTIONS} connections | Errors | Goal |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     targets = {"GET /api/v1/strategies/random": 0.8, "GET /api/v1/strategies/random (guest, draw recorded)": None}
     for name, row in http["endpoints"].items():
         target = 1.0 if name == "GET /health" else targets.get(name, 0.5)
         if target is None:
             lines.append(f"| `{name}` | {row['rps']:,.0f} | {row['ratio']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | "
-                         f"{row['errors']} | – (not a goal of the issue) |")
+                         f"{row['light_p99']:.2f} | {row['errors']} | – (not a goal of the issue) |")
             continue
         ok = row["ratio"] >= target - 1e-9 and row["p99"] < 10 and row["errors"] == 0
         wanted = "p99 < 10 ms" if name == "GET /health" else f"≥ {target} and p99 < 10 ms"
         lines.append(f"| `{name}` | {row['rps']:,.0f} | {row['ratio']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | "
-                     f"{row['errors']} | {wanted}: {goal(ok)} |")
+                     f"{row['light_p99']:.2f} | {row['errors']} | {wanted}: {goal(ok)} |")
     bench = results["in_process"]
     speedup = bench["nearby"]["per_second"] / bench["brute_force"]["per_second"]
     lines += [
