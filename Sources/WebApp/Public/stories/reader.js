@@ -150,7 +150,10 @@ function remember(key, value) {
   }
 }
 
-const queued = () => (Array.isArray(recall(QUEUE_KEY)) ? recall(QUEUE_KEY) : []);
+const queued = () => {
+  const queue = recall(QUEUE_KEY);
+  return Array.isArray(queue) ? queue : [];
+};
 
 function offline(on) {
   $('offline-note').hidden = !on;
