@@ -34,23 +34,32 @@ public final class PreparedQuery: Sendable {
         return PreparedStatement(sql: sql, binds: binds, isRead: isRead)
     }
 
-    /// The first row the statement answers, if any.
+    /// The statement for these values, ready to run with SQLKit's `first()`, `all()` or `run()`.
+    public func fetcher(_ values: [any Encodable & Sendable], on database: any SQLDatabase) -> PreparedFetcher {
+        PreparedFetcher(query: statement(values, on: database), database: database)
+    }
+
     public func first(_ values: [any Encodable & Sendable], on database: any SQLDatabase) async throws -> (any SQLRow)? {
-        let rows = RowCollector()
-        try await database.execute(sql: statement(values, on: database)) { rows.add($0) }
-        return rows.first
+        try await fetcher(values, on: database).first()
     }
 
-    /// Every row the statement answers.
     public func all(_ values: [any Encodable & Sendable], on database: any SQLDatabase) async throws -> [any SQLRow] {
-        let rows = RowCollector()
-        try await database.execute(sql: statement(values, on: database)) { rows.add($0) }
-        return rows.all
+        try await fetcher(values, on: database).all()
     }
 
-    /// Runs the statement, ignoring any rows.
     public func run(_ values: [any Encodable & Sendable], on database: any SQLDatabase) async throws {
-        try await database.execute(sql: statement(values, on: database)) { _ in }
+        try await fetcher(values, on: database).run()
+    }
+}
+
+/// Lends a prepared statement SQLKit's fetching methods.
+public final class PreparedFetcher: SQLQueryFetcher {
+    public let query: any SQLExpression
+    public let database: any SQLDatabase
+
+    init(query: any SQLExpression, database: any SQLDatabase) {
+        self.query = query
+        self.database = database
     }
 }
 
@@ -64,12 +73,4 @@ public struct PreparedStatement: SQLExpression {
         serializer.write(sql)
         serializer.binds.append(contentsOf: binds)
     }
-}
-
-private final class RowCollector: Sendable {
-    private let rows = Mutex<[any SQLRow]>([])
-
-    func add(_ row: any SQLRow) { rows.withLock { $0.append(row) } }
-    var first: (any SQLRow)? { rows.withLock { $0.first } }
-    var all: [any SQLRow] { rows.withLock { $0 } }
 }
