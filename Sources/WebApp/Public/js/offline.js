@@ -1,8 +1,9 @@
 // Trove's offline notice. shell.js registers the service worker, asks it to keep the page it is on and every
-// versioned file that page loaded (a first visit comes before the worker controls the page, so nothing went through
-// it yet), and imports this module only when the server cannot be reached: a page the worker answered whose
-// HEAD /health fails, or a browser that says it is offline. (shell.js is kept small: it is part of every page's
-// weight, this module is not, being loaded only offline; the worker keeps it from its install on.)
+// versioned file that page loaded, once the page has loaded so every imported module is among them (a first visit
+// comes before the worker controls the page, so nothing went through it yet), and imports this module only when the
+// server cannot be reached: a page the worker answered whose HEAD /health fails, or a browser that says it is
+// offline. (shell.js is kept small: it is part of every page's weight, this module is not, being loaded only
+// offline; the worker keeps it from its install on.)
 //
 // The notice says what cannot work without the server, in the words of the page it is on (NOTES, by path). Pages
 // that say it themselves (an #offline-note of their own: Oblique Strategies, Choose Your Destiny) get no second one.
