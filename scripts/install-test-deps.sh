@@ -3,7 +3,9 @@
 #   PostgreSQL server (Debian's, version 15 on bookworm), Chromium and its
 #   WebDriver (chromedriver), WebKitGTK's WebDriver with Xvfb, wrk, node (Debian's nodejs, for the JavaScript unit
 #   tests), and a Python venv at .venv with selenium + pytest, and the pinned
-#   schemathesis for the API fuzzing suite (tests/reliability, `make fuzz`).
+#   schemathesis for the API fuzzing suite (tests/reliability, `make fuzz`), and the
+#   pinned selenium-axe-python for the axe-core script it ships (axe-core 4.9.1,
+#   tests/browser/test_accessibility.py injects it into the pages).
 # Idempotent; when everything is present it only checks and returns in well
 # under a second.
 set -euo pipefail
@@ -14,6 +16,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 SELENIUM_SPEC='selenium==4.51.*'
 SCHEMATHESIS_VERSION=4.32.5
+AXE_PACKAGE_VERSION=2.2.0
 VENV=.venv
 
 apt_updated=0
@@ -71,12 +74,13 @@ pg_bin_present || { echo "install-test-deps: PostgreSQL server binaries missing"
 # installed metadata: importing it takes a second).
 venv_ok() {
     [ -x "$VENV/bin/python" ] && [ -x "$VENV/bin/pytest" ] &&
-        SCHEMATHESIS_VERSION="$SCHEMATHESIS_VERSION" "$VENV/bin/python" - <<'PY' >/dev/null 2>&1
+        SCHEMATHESIS_VERSION="$SCHEMATHESIS_VERSION" AXE_PACKAGE_VERSION="$AXE_PACKAGE_VERSION" "$VENV/bin/python" - <<'PY' >/dev/null 2>&1
 import os
 from importlib.metadata import version
 import pytest, selenium
 assert selenium.__version__.startswith("4.51."), selenium.__version__
 assert version("schemathesis") == os.environ["SCHEMATHESIS_VERSION"], version("schemathesis")
+assert version("selenium-axe-python") == os.environ["AXE_PACKAGE_VERSION"], version("selenium-axe-python")
 PY
 }
 
@@ -90,8 +94,8 @@ if ! venv_ok; then
             /usr/bin/python3 -m venv "$VENV"
         fi
     fi
-    echo "install-test-deps: pip install $SELENIUM_SPEC pytest schemathesis==$SCHEMATHESIS_VERSION into $VENV" >&2
+    echo "install-test-deps: pip install $SELENIUM_SPEC pytest schemathesis==$SCHEMATHESIS_VERSION selenium-axe-python==$AXE_PACKAGE_VERSION into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$SELENIUM_SPEC" pytest \
-        "schemathesis==$SCHEMATHESIS_VERSION"
-    venv_ok || { echo "install-test-deps: $VENV still lacks selenium 4.51 / pytest / schemathesis $SCHEMATHESIS_VERSION" >&2; exit 1; }
+        "schemathesis==$SCHEMATHESIS_VERSION" "selenium-axe-python==$AXE_PACKAGE_VERSION"
+    venv_ok || { echo "install-test-deps: $VENV still lacks selenium 4.51 / pytest / schemathesis $SCHEMATHESIS_VERSION / selenium-axe-python $AXE_PACKAGE_VERSION" >&2; exit 1; }
 fi
