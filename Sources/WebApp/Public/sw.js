@@ -34,6 +34,7 @@ const SHELL_ASSETS = [
   'css/app.css',
   'js/shell.js',
   'js/api.js',
+  'js/toast.js',
   'js/offline.js',
   'icons/icon.svg',
   'icons/apps/strategies.svg',

@@ -1,0 +1,203 @@
+// Unit tests for the shared router (Public/js/router.js): `node --test tests/js/`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { parseView, viewPath, viewOf, createRouter } from '../../Sources/WebApp/Public/js/router.js';
+
+/** A browser's session history for one page, enough for the router: entries of {url, state}. */
+function fakeWindow(href) {
+  const listeners = { popstate: [], hashchange: [] };
+  const entries = [{ url: new URL(href), state: null }];
+  let index = 0;
+  const here = () => entries[index];
+  const win = {
+    location: {
+      get hash() { return here().url.hash; },
+      get pathname() { return here().url.pathname; },
+      get search() { return here().url.search; },
+      get href() { return here().url.href; },
+    },
+    history: {
+      get state() { return here().state; },
+      get length() { return entries.length; },
+      pushState(state, _title, url) {
+        entries.splice(index + 1);
+        entries.push({ url: new URL(url, here().url), state: structuredClone(state) });
+        index += 1;
+      },
+      replaceState(state, _title, url) {
+        entries[index] = { url: new URL(url, here().url), state: structuredClone(state) };
+      },
+      back() { win.traverse(-1); },
+      forward() { win.traverse(1); },
+    },
+    addEventListener(type, listener) { listeners[type].push(listener); },
+    /** Back (-1) or Forward (1): a popstate, then a hashchange when the hash differs, as browsers do. */
+    traverse(step) {
+      const before = here().url.hash;
+      if (index + step < 0) { win.left = true; return; }
+      if (index + step >= entries.length) return;
+      index += step;
+      for (const listener of listeners.popstate) listener({ state: here().state });
+      if (here().url.hash !== before) for (const listener of listeners.hashchange) listener({});
+    },
+    /** A hash typed in the address bar: a new entry without state, popstate and hashchange. */
+    typeHash(hash) {
+      entries.splice(index + 1);
+      entries.push({ url: new URL(hash, here().url), state: null });
+      index += 1;
+      for (const listener of listeners.popstate) listener({ state: null });
+      for (const listener of listeners.hashchange) listener({});
+    },
+    reload() {
+      listeners.popstate = [];
+      listeners.hashchange = [];
+    },
+    entries,
+    get index() { return index; },
+    left: false,
+  };
+  return win;
+}
+
+function recording(win, options = {}) {
+  const seen = [];
+  const router = createRouter({ win, onView: (view, how, data) => seen.push([view, how, data]), ...options });
+  return { router, seen };
+}
+
+test('parseView splits a view into its name, arguments and query', () => {
+  assert.deepEqual(parseView(''), { name: '', args: [], query: {} });
+  assert.deepEqual(parseView('#all'), { name: 'all', args: [], query: {} });
+  assert.deepEqual(parseView('card/12'), { name: 'card', args: ['12'], query: {} });
+  assert.deepEqual(parseView('all?q=walk%20around'), { name: 'all', args: [], query: { q: 'walk around' } });
+  assert.deepEqual(parseView('chapter/a%2Fb'), { name: 'chapter', args: ['a/b'], query: {} });
+  assert.deepEqual(parseView('chapter/%E0%A4'), { name: 'chapter', args: ['%E0%A4'], query: {} }, 'a broken escape stays as it is');
+});
+
+test('viewPath builds what parseView reads', () => {
+  assert.equal(viewPath('card', 12), 'card/12');
+  assert.equal(viewPath('all', { q: 'walk around' }), 'all?q=walk+around');
+  assert.equal(viewPath('all', { q: '' }), 'all');
+  assert.equal(viewPath(''), '');
+  assert.equal(viewPath('chapter', 'a/b'), 'chapter/a%2Fb');
+  assert.deepEqual(parseView(viewPath('chapter', 'a/b', { from: 'x y' })), { name: 'chapter', args: ['a/b'], query: { from: 'x y' } });
+  assert.equal(viewOf('#all'), 'all');
+  assert.equal(viewOf(''), '');
+});
+
+test('going between views pushes entries, and Back and Forward show them again', () => {
+  const win = fakeWindow('https://trove.test/strategies');
+  const { router, seen } = recording(win);
+  router.start();
+  assert.deepEqual(seen, [['', 'start', null]]);
+  router.go('all');
+  router.go('card/3', { data: { from: 'all' } });
+  router.go('history');
+  assert.equal(win.entries.length, 4);
+  assert.equal(win.location.hash, '#history');
+  win.history.back();
+  win.history.back();
+  assert.equal(router.view, 'all');
+  win.history.forward();
+  assert.equal(router.view, 'card/3');
+  assert.deepEqual(seen.slice(-3), [['card/3', 'pop', { from: 'all' }], ['all', 'pop', null], ['card/3', 'pop', { from: 'all' }]]);
+  assert.equal(seen.length, 7, 'a popstate and its hashchange show the view once');
+});
+
+test('going to the first view uses the bare path, and a refinement replaces the entry', () => {
+  const win = fakeWindow('https://trove.test/strategies?x=1');
+  const { router } = recording(win);
+  router.start();
+  router.go('all');
+  router.go('all?q=walk', { replace: true });
+  assert.equal(win.entries.length, 2);
+  assert.equal(win.location.hash, '#all?q=walk');
+  router.go('');
+  assert.equal(win.location.href, 'https://trove.test/strategies?x=1');
+  assert.equal(win.entries.length, 3);
+});
+
+test('going to the view already shown adds no entry', () => {
+  const win = fakeWindow('https://trove.test/strategies');
+  const { router, seen } = recording(win);
+  router.start();
+  router.go('all');
+  router.go('all');
+  assert.equal(win.entries.length, 2);
+  assert.equal(seen.length, 2);
+});
+
+test('a deep link opened directly gets the first view beneath it, so Back stays in the app once', () => {
+  const win = fakeWindow('https://trove.test/yoga#session/7');
+  const { router, seen } = recording(win, { home: '' });
+  router.start();
+  assert.deepEqual(seen, [['session/7', 'start', null]]);
+  assert.equal(win.entries.length, 2);
+  assert.equal(win.entries[0].url.href, 'https://trove.test/yoga');
+  win.history.back();
+  assert.equal(router.view, '');
+  assert.equal(router.depth, 0);
+  win.history.back();
+  assert.ok(win.left, 'Back from the first view leaves the app');
+});
+
+test('with home null a deep link is the only entry', () => {
+  const win = fakeWindow('https://trove.test/stories/gull#chapter/c3');
+  const { router } = recording(win, { home: null });
+  router.start();
+  assert.equal(win.entries.length, 1);
+  assert.equal(router.view, 'chapter/c3');
+});
+
+test('a reload keeps the entries and their depth', () => {
+  const win = fakeWindow('https://trove.test/strategies');
+  const first = recording(win).router;
+  first.start();
+  first.go('all');
+  first.go('mine');
+  win.reload();
+  const { router, seen } = recording(win);
+  router.start();
+  assert.deepEqual(seen, [['mine', 'start', null]]);
+  assert.equal(router.depth, 2);
+  assert.equal(win.entries.length, 3, 'nothing is inserted on a reload');
+  win.history.back();
+  assert.equal(router.view, 'all');
+});
+
+test('a hash changed by hand shows its view and becomes an entry of the app', () => {
+  const win = fakeWindow('https://trove.test/stories');
+  const { router, seen } = recording(win);
+  router.start();
+  win.typeHash('#library');
+  assert.deepEqual(seen.at(-1), ['library', 'pop', null]);
+  assert.equal(router.depth, 1);
+  win.history.back();
+  assert.equal(router.view, '');
+  win.history.forward();
+  assert.equal(router.view, 'library');
+});
+
+test('the in-app Back goes to the previous view, or replaces with the first view when there is none', () => {
+  const win = fakeWindow('https://trove.test/cities');
+  const { router } = recording(win);
+  router.start();
+  router.go('browse');
+  router.back();
+  assert.equal(router.view, '');
+  assert.equal(win.index, 0);
+  router.back();
+  assert.equal(win.left, false, 'the in-app Back never leaves the app');
+  assert.equal(router.view, '');
+});
+
+test('remember keeps data with the current entry', () => {
+  const win = fakeWindow('https://trove.test/stories/gull');
+  const { router, seen } = recording(win, { home: null });
+  router.start();
+  router.remember({ path: ['a'] });
+  router.go('chapter/b', { data: { path: ['a', 'b'] } });
+  win.history.back();
+  assert.deepEqual(seen.at(-1), ['', 'pop', { path: ['a'] }]);
+});
