@@ -1,17 +1,19 @@
-// Trove shared front-end helpers: JSON fetch with uniform errors, and toasts.
+// Trove shared front-end helpers: JSON fetch with uniform errors, and toasts (from toast.js).
 
 /**
  * Sends a request and returns the Response when it is OK (2xx).
  * Otherwise throws an Error with `.status`, `.code`, `.message` and `.details` (from the JSON body
  * {"error":{"code","message","details"}} when there is one) and `.retryAfter` (seconds, or null).
  * With `contentType`, the body (a File or Blob) is sent as it is instead of as JSON.
+ * With `keepalive`, the request goes on after the page is closed.
  */
-export async function request(method, path, body, contentType) {
+export async function request(method, path, body, contentType, { keepalive = false } = {}) {
   const init = {
     method,
     credentials: 'same-origin',
     headers: { Accept: 'application/json' },
   };
+  if (keepalive) init.keepalive = true; // outlives the page (a removal sent as the page is left)
   if (body !== undefined) {
     init.headers['Content-Type'] = contentType || 'application/json';
     init.body = contentType ? body : JSON.stringify(body);
@@ -50,8 +52,8 @@ export async function request(method, path, body, contentType) {
 /**
  * JSON request. Resolves with the parsed body, or null for an empty answer (204).
  */
-export async function api(method, path, body) {
-  const response = await request(method, path, body);
+export async function api(method, path, body, options) {
+  const response = await request(method, path, body, undefined, options);
   if (response.status === 204) return null;
   const text = await response.text();
   return text ? JSON.parse(text) : null;
@@ -76,24 +78,5 @@ function fallbackMessage(status) {
   return 'That did not work. Please try again.';
 }
 
-let region;
-
-/** Shows a short, polite status message at the bottom of the screen. */
-export function toast(message, { timeout = 4000 } = {}) {
-  if (!region || !region.isConnected) {
-    region = document.createElement('div');
-    region.className = 'toast-region';
-    region.setAttribute('role', 'status');
-    region.setAttribute('aria-live', 'polite');
-    document.body.append(region);
-  }
-  const item = document.createElement('div');
-  item.className = 'toast';
-  item.textContent = message;
-  region.append(item);
-  setTimeout(() => {
-    item.classList.add('leaving');
-    setTimeout(() => item.remove(), 250);
-  }, timeout);
-  return item;
-}
+// Toasts (with an Undo for small removals, above open dialogs) live in toast.js; re-exported for the apps.
+export { toast, undoable, commitPending } from './toast.js';
