@@ -44,15 +44,24 @@ test('without elapsed_seconds the time since started_at is used, never negative'
   assert.equal(elapsedAt(null, 0, 0), 0);
 });
 
+// The clock on this device, worked out from its offset to UTC and not from the local getters the code uses:
+// '2026-11-22T10:05' for 18:05 UTC in Los Angeles. On a machine set to UTC local and UTC read the same, so
+// `make test` runs these tests once more with TZ=America/Los_Angeles (scripts/test.sh), where they differ.
+const wallClock = (iso) => new Date(Date.parse(iso) - new Date(iso).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+
 test('datetime-local values go to UTC and back, in this device’s time zone', () => {
-  const iso = '2026-11-22T18:05:00Z';
-  const local = toLocalInput(iso);
-  assert.match(local, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
-  assert.equal(fromLocalInput(local), iso);
+  for (const iso of ['2026-11-22T18:05:00Z', '2026-07-01T02:30:00Z', '2026-01-01T00:00:00Z']) {
+    const local = toLocalInput(iso);
+    assert.equal(local, wallClock(iso), `${iso} on this device's clock`);
+    assert.equal(fromLocalInput(local), iso);
+  }
   assert.equal(fromLocalInput(''), null);
   assert.equal(fromLocalInput('yesterday'), null);
   assert.equal(toLocalInput('nonsense'), '');
-  assert.match(localDate(new Date(2026, 0, 5)), /^2026-01-05$/);
+  // Today's date is the date here, early in the morning and late at night (a UTC date is a day off in one of them
+  // wherever the clock is half an hour or more from UTC).
+  assert.equal(localDate(new Date(2026, 0, 5, 0, 30)), '2026-01-05');
+  assert.equal(localDate(new Date(2026, 0, 5, 23, 30)), '2026-01-05');
 });
 
 // ---------- Temperatures and distances ----------
