@@ -48,6 +48,7 @@ public struct DeckSection: Sendable, Equatable {
 public enum StrategyError: Error, Equatable, Sendable {
     case cardNotFound
     case emptyDeck
+    case editionNotFound(Int)
     case invalidText(String)
     case invalidNote(String)
     case unknownTimeZone(String)

@@ -18,7 +18,7 @@ import Testing
             #expect(cards.filter { $0.edition == 2 }.map(\.cardNumber) == [1, 2, 3])
             #expect(cards.first { $0.text == "Listen to the quiet voice" }?.edition == DeckSection.firstExtraEdition)
             let sections = try await StrategyDeckRepository(database: database.sql).sections()
-            #expect(sections.map(\.label) == ["Edition 1", "Edition 2", "Edition 3", "Edition 4", "Extra"])
+            #expect(sections.map(\.label) == ["1st edition (1975)", "2nd edition (1978)", "3rd edition (1979)", "4th edition (1996)", "Extra"])
             #expect(sections.map(\.count) == [3, 3, 1, 1, 1])
         }
     }

@@ -53,8 +53,9 @@ public struct StrategyDeckRepository: Sendable {
             .orderBy(SQLColumn("edition", table: "strategy_sections"))
             .all()
         return try rows.map {
-            Section(edition: try $0.decode(column: "edition", as: Int.self),
-                    label: try $0.decode(column: "name", as: String.self),
+            let edition = try $0.decode(column: "edition", as: Int.self)
+            return Section(edition: edition,
+                    label: EditionLabel.label(edition: edition, name: try $0.decode(column: "name", as: String.self)),
                     count: try $0.decode(column: "count", as: Int.self))
         }
     }

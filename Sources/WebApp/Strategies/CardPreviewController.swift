@@ -21,7 +21,7 @@ struct CardPreviewController {
         let preview = try await cache.preview(key) { [renderer, deckRepository] in
             let label = card.isOwn
                 ? "My card"
-                : try await deckRepository.sections().first { $0.edition == card.edition }?.label ?? "Edition \(card.edition)"
+                : try await deckRepository.sections().first { $0.edition == card.edition }?.label ?? EditionLabel.label(edition: card.edition, name: "Edition \(card.edition)")
             return await offEventLoops { renderer.png(text: card.text, caption: "Oblique Strategies · \(label)") }
         }
         var headers = HTTPFields()

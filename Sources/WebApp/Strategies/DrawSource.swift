@@ -25,7 +25,7 @@ struct DrawSet {
         let edition = try request.queryInt("edition", in: 0...10_000)
         var cards: [StrategyCard] = []
         if source != .mine {
-            cards += try await deck.current().cards(edition: edition)
+            cards += try await deck.current().cards(ofKnownEdition: edition)
         }
         if source != .published, let profileID {
             cards += try await profiles.ownCards(profileID: profileID)

@@ -40,6 +40,14 @@ final class PublishedDeck: Sendable {
             guard let edition else { return cards }
             return byEdition[edition] ?? []
         }
+
+        /// The cards of `edition`, or all; an edition a loaded deck does not have is `editionNotFound`, not an empty deck.
+        func cards(ofKnownEdition edition: Int?) throws -> [StrategyCard] {
+            if let edition, byEdition[edition] == nil, !cards.isEmpty {
+                throw StrategyError.editionNotFound(edition)
+            }
+            return cards(edition: edition)
+        }
     }
 
     init(repository: StrategyDeckRepository, maximumAge: TimeInterval = 30) {

@@ -24,14 +24,15 @@ struct StrategiesAPIController {
         api.get("/api/v1/strategies", use: list)
             .get("/api/v1/strategies/editions", use: editions)
             .get("/api/v1/strategies/random", use: random)
+            .post("/api/v1/strategies/random", use: recordedDraw)
             .get("/api/v1/strategies/today", use: today)
             .get("/api/v1/strategies/{id}", use: one)
             .get("/api/v1/strategies/{id}/editions", use: compare)
     }
 
     @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        let edition = try request.queryInt("edition", in: 0...10_000)
-        let cards = try await deck.current().cards(edition: edition)
+        let snapshot = try await deck.current()
+        let cards = try snapshot.cards(ofKnownEdition: try request.queryInt("edition", in: 0...10_000))
         return JSONResponse.make(CardText.search(cards, for: request.queryString("q") ?? ""))
     }
 
@@ -39,13 +40,24 @@ struct StrategiesAPIController {
         JSONResponse.make(try await deck.current().sections)
     }
 
+    /// A random card, changing nothing: a GET any page can make must not write to a visitor's history.
     @Sendable func random(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        let profile = context.session.profile
-        let cards = try await DrawSet(deck: deck, profiles: profiles).cards(for: request, profileID: profile?.id)
+        JSONResponse.make(try await draw(request, profileID: context.session.profile?.id))
+    }
+
+    /// A random card, recorded in the profile's history (the page's Draw and `trove strategy`).
+    @Sendable func recordedDraw(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let profile = try await context.session.requireProfile()
+        let card = try await draw(request, profileID: profile.id)
+        try await profiles.recordDraw(profileID: profile.id, cardID: card.id)
+        return JSONResponse.make(card)
+    }
+
+    private func draw(_ request: Request, profileID: String?) async throws -> StrategyCard {
+        let cards = try await DrawSet(deck: deck, profiles: profiles).cards(for: request, profileID: profileID)
         var generator = SystemRandomNumberGenerator()
         guard let card = CardPicker.draw(from: cards, using: &generator) else { throw StrategyError.emptyDeck }
-        if let profile { try await profiles.recordDraw(profileID: profile.id, cardID: card.id) }
-        return JSONResponse.make(card)
+        return card
     }
 
     @Sendable func today(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -79,7 +91,7 @@ struct StrategiesAPIController {
         let labels = Dictionary(try await deck.current().sections.map { ($0.edition, $0.label) }, uniquingKeysWith: { a, _ in a })
         return EditionComparison.counterparts(of: card, in: snapshot.cards).map { other in
             Counterpart(
-                card: other, label: labels[other.edition] ?? "Edition \(other.edition)",
+                card: other, label: labels[other.edition] ?? EditionLabel.label(edition: other.edition, name: "Edition \(other.edition)"),
                 diff: EditionComparison.diff(from: card.text, to: other.text).map { .init(text: $0.text, kind: $0.kind.rawValue) }
             )
         }

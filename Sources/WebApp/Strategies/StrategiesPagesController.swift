@@ -63,7 +63,7 @@ struct StrategiesPagesController {
             }
             let model = CardModel(
                 card: CardView(card),
-                editionLabel: card.isOwn ? "My card" : labels[card.edition] ?? "Edition \(card.edition)",
+                editionLabel: card.isOwn ? "My card" : labels[card.edition] ?? EditionLabel.label(edition: card.edition, name: "Edition \(card.edition)"),
                 permalink: Self.origin(of: request) + "/strategies/\(card.id)",
                 others: others
             )
