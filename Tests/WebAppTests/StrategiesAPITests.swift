@@ -55,7 +55,9 @@ import Testing
                 ("/api/v1/strategies/99999999999999999999999", .badRequest, "bad_request"),
                 ("/api/v1/strategies?edition=two", .badRequest, "bad_request"),
                 ("/api/v1/strategies/random?source=everything", .badRequest, "bad_request"),
-                ("/api/v1/strategies/random?edition=77", .notFound, "empty_deck"),
+                ("/api/v1/strategies/random?edition=9", .notFound, "edition_not_found"),
+                ("/api/v1/strategies?edition=9", .notFound, "edition_not_found"),
+                ("/api/v1/strategies/shuffle?edition=9", .notFound, "edition_not_found"),
                 ("/api/v1/strategies/today?tz=Mars/Olympus", .badRequest, "bad_request"),
                 ("/api/oblique/id/999999", .notFound, "not_found"),
                 ("/api/oblique/edition/9/all", .notFound, "not_found"),
@@ -66,6 +68,71 @@ import Testing
                 #expect(response.status == status, "\(uri)")
                 #expect(response.errorCode == code, "\(uri): \(response.bodyText)")
             }
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func editionsAreListedWithTheirYearsAndCounts(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let response = try await client.execute(uri: "/api/v1/strategies/editions", method: .get)
+            #expect(response.status == .ok)
+            let sections = try JSONSerialization.jsonObject(with: Data(response.bodyText.utf8)) as? [[String: Any]] ?? []
+            #expect(sections.map { $0["label"] as? String ?? "" }
+                == ["1st edition (1975)", "2nd edition (1978)", "3rd edition (1979)", "4th edition (1996)", "Extra"])
+            let all = try JSONSerialization.jsonObject(with: Data(try await client.execute(uri: "/api/v1/strategies", method: .get).bodyText.utf8))
+                as? [[String: Any]] ?? []
+            for section in sections {
+                let edition = section["edition"] as? Int
+                #expect(section["count"] as? Int == all.filter { $0["edition"] as? Int == edition }.count, "\(section)")
+            }
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func theMonksDrawKeepsItsShapeAndRecordsNothing(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let cookie = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            var editions: Set<Int> = []
+            for _ in 0..<30 {
+                let draw = try await client.execute(uri: "/api/oblique/draw", method: .get, headers: .session(cookie))
+                #expect(draw.status == .ok)
+                let card = try draw.json()
+                #expect(Set(card.keys) == ["id", "edition", "cardnumber", "strategy"])
+                editions.insert(card["edition"] as? Int ?? 0)
+            }
+            #expect(editions.count > 1, "the draw spans the editions")
+            let history = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(cookie))
+            #expect(history.bodyText == "[]")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aGuestSigningInBringsItsFavouritesAndDrawsAndIsToldFirst(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let account = try await signUp(client, username: "eno")
+            let cards = try JSONSerialization.jsonObject(with: Data(try await client.execute(uri: "/api/v1/strategies", method: .get).bodyText.utf8))
+                as? [[String: Any]] ?? []
+            let ids = cards.compactMap { $0["id"] as? Int }
+            _ = try await client.execute(uri: "/api/v1/strategies/\(ids[0])/favourite", method: .put, headers: .session(account))
+            _ = try await client.execute(uri: "/api/v1/account/logout", method: .post, headers: .session(account))
+
+            let guest = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            for id in ids[0...1] { _ = try await client.execute(uri: "/api/v1/strategies/\(id)/favourite", method: .put, headers: .session(guest)) }
+            _ = try await client.execute(uri: "/api/v1/strategies/random", method: .post, headers: .session(guest))
+            let work = try await client.execute(uri: "/api/v1/account/guest-work", method: .get, headers: .session(guest))
+            #expect(try work.json()["summary"] as? String == "2 favourite cards and 1 drawn card")
+
+            let login = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(cookie: guest),
+                                                 body: body(["username": "eno", "password": "correct horse"]))
+            #expect(login.status == .ok)
+            let signedIn = try #require(login.sessionCookie)
+            let favourites = try await client.execute(uri: "/api/v1/strategies/favourites", method: .get, headers: .session(signedIn))
+            let favouriteIDs = (try JSONSerialization.jsonObject(with: Data(favourites.bodyText.utf8)) as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            #expect(Set(favouriteIDs) == Set(ids[0...1]) && favouriteIDs.count == 2, "united, each once")
+            let history = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(signedIn))
+            #expect((try JSONSerialization.jsonObject(with: Data(history.bodyText.utf8)) as? [Any])?.count == 1)
+            let nothingLeft = try await client.execute(uri: "/api/v1/account/guest-work", method: .get, headers: .session(signedIn))
+            #expect(try nothingLeft.json()["summary"] as? String == "")
         }
     }
 
@@ -178,7 +245,14 @@ import Testing
     func drawsAreRememberedWithNotesAndExported(kind: DatabaseKind) async throws {
         try await withDeck(kind) { client in
             let cookie = try await signUp(client, username: "eno")
-            for _ in 0..<3 { _ = try await client.execute(uri: "/api/v1/strategies/random", method: .get, headers: .session(cookie)) }
+            // Drawing by GET changes nothing, so no other site can write to a visitor's history.
+            for _ in 0..<2 { #expect(try await client.execute(uri: "/api/v1/strategies/random", method: .get, headers: .session(cookie)).status == .ok) }
+            let untouched = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(cookie))
+            #expect(untouched.bodyText == "[]")
+            for _ in 0..<3 {
+                let drawn = try await client.execute(uri: "/api/v1/strategies/random?edition=2", method: .post, headers: .session(cookie))
+                #expect(try drawn.json()["edition"] as? Int == 2)
+            }
             let history = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(cookie))
             let entries = try JSONSerialization.jsonObject(with: Data(history.bodyText.utf8)) as? [[String: Any]] ?? []
             #expect(entries.count == 3)
@@ -222,7 +296,7 @@ import Testing
             #expect(page.status == .ok)
             #expect(page.bodyText.contains("og:description"))
             #expect(page.bodyText.contains("Honour thy error as a hidden intention"))
-            #expect(page.bodyText.contains("Edition 2"))
+            #expect(page.bodyText.contains("2nd edition (1978)"))
             let compare = try await client.execute(uri: "/api/v1/strategies/\(id)/editions", method: .get)
             #expect(compare.bodyText.contains("\"kind\":\"added\""))
             #expect(try await client.execute(uri: "/strategies/424242", method: .get, headers: [.accept: "text/html"]).status == .notFound)

@@ -8,6 +8,7 @@ struct AccountAPIController {
     let profiles: ProfileRepository
     let failures: SignInFailureRepository
     let hasher: PasswordHasher
+    let merge: GuestMerge
     let throttle: SignInThrottle
     let exporter: ProfileExporter
 
@@ -36,6 +37,7 @@ struct AccountAPIController {
             .post("/api/v1/account/login", use: logIn)
             .post("/api/v1/account/logout", use: logOut)
             .get("/api/v1/account/me", use: me)
+            .get("/api/v1/account/guest-work", use: guestWork)
             .get("/api/v1/account/export", use: export)
             .delete("/api/v1/account", use: deleteProfile)
     }
@@ -67,6 +69,10 @@ struct AccountAPIController {
             throw AccountError.wrongCredentials
         }
         try await failures.clear(username: username, olderThan: throttle.windowStart(now: now))
+        // What the guest made on this device joins the account rather than being left behind.
+        if let guest = context.session.profile, guest.isGuest {
+            try await merge.merge(guestID: guest.id, into: stored.profile.id)
+        }
         try await context.session.signIn(as: stored.profile)
         return JSONResponse.make(ProfileBody(stored.profile))
     }
@@ -78,6 +84,23 @@ struct AccountAPIController {
 
     @Sendable func me(_ request: Request, context: TroveRequestContext) async throws -> Response {
         JSONResponse.make(ProfileBody(try await context.session.requireProfile()))
+    }
+
+    struct GuestWorkBody: Encodable {
+        struct Item: Encodable {
+            let kind: String
+            let count: Int
+        }
+
+        let items: [Item]
+        let summary: String
+    }
+
+    /// What would join an account if this visitor signed in now: the guest's things, nothing for an account.
+    @Sendable func guestWork(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let profile = context.session.profile, profile.isGuest else { return JSONResponse.make(GuestWorkBody(items: [], summary: "")) }
+        let work = try await merge.work(of: profile.id)
+        return JSONResponse.make(GuestWorkBody(items: work.items.map { .init(kind: $0.kind, count: $0.count) }, summary: work.summary))
     }
 
     @Sendable func export(_ request: Request, context: TroveRequestContext) async throws -> Response {
