@@ -62,7 +62,7 @@ public func buildRouter(
     // Middleware applies only to routes added after it, so it all comes first. Outermost first.
     router.add(middleware: LogRequestsMiddleware(.info))
     let routeMethods = RouteMethods()
-    router.add(middleware: ErrorMiddleware(pages: pages, routeMethods: routeMethods))
+    router.add(middleware: ErrorMiddleware(pages: pages, routeMethods: routeMethods, sessions: sessionStore))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: CrossSiteRequestMiddleware())
     router.add(middleware: ProfileSessionMiddleware(store: sessionStore, alwaysSecure: configuration.secureCookies))
@@ -125,6 +125,7 @@ public func buildRouter(
         profiles: profiles,
         failures: SignInFailureRepository(database: database.sql),
         hasher: PasswordHasher(cost: configuration.passwordHashCost),
+        merge: GuestMerge(database: database.sql),
         throttle: SignInThrottle(),
         exporter: ProfileExporter(sections: [
             StrategiesExportSection(profiles: strategyProfiles),

@@ -22,10 +22,19 @@ import WebApp
         }
     }
 
+    /// A card of one's own is shown on its permalink page as written: markup in it is text, not markup.
     @Test func templatesEscapeWhatTheyShow() async throws {
         try await withTestApp(.sqlite) { client, _ in
-            let response = try await client.execute(uri: "/nope<script>", method: .get, headers: [.accept: "text/html"])
-            #expect(!response.bodyText.contains("<script>"))
+            let cookie = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            let text = #"<script>alert("x")</script> & <b>bold</b>"#
+            let created = try await client.execute(uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
+                                                   body: body(["strategy": text]))
+            let id = try #require(try created.json()["id"] as? Int)
+            let page = try await client.execute(uri: "/strategies/\(id)", method: .get, headers: .session(cookie))
+            #expect(page.status == .ok)
+            #expect(page.bodyText.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;"))
+            #expect(!page.bodyText.contains("<script>alert"))
+            #expect(!page.bodyText.contains("<b>bold"))
         }
     }
 
@@ -97,11 +106,34 @@ import WebApp
         }
     }
 
-    @Test func accountPagesRender() async throws {
+    @Test func accountPagesRenderTheirFormsAndWhoIsSignedIn() async throws {
         try await withTestApp(.sqlite) { client, _ in
-            for path in ["/signup", "/login", "/account"] {
+            let forms = [("/signup", #"id="signup-form""#), ("/login", #"id="login-form""#), ("/account", #"id="delete-profile""#)]
+            for (path, form) in forms {
                 let response = try await client.execute(uri: path, method: .get)
                 #expect(response.status == .ok, "\(path)")
+                #expect(response.bodyText.contains(form), "\(path) shows its form")
+                #expect(response.bodyText.contains(#"href="/login"><span>Sign in</span>"#), "\(path): a guest is offered to sign in")
+            }
+            let cookie = try await signUp(client, username: "ada")
+            let account = try await client.execute(uri: "/account", method: .get, headers: .session(cookie))
+            #expect(account.bodyText.contains("<span>ada</span>"))
+            #expect(!account.bodyText.contains("<span>Sign in</span>"))
+        }
+    }
+
+    /// An error page says who is signed in, as every page does, and leads back to the app it belongs to.
+    @Test func errorPagesShowWhoIsSignedInAndTheWayBackToTheirApp() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let cookie = try await signUp(client, username: "ada")
+            let cases = [("/poetry/p/no-such-poem", "/poetry", "Back to Magnetic Poetry"), ("/stories/no-such-story", "/stories", "Back to Choose Your Destiny"),
+                         ("/no-such-page", "/", "Back to Trove")]
+            for (path, href, label) in cases {
+                let page = try await client.execute(uri: path, method: .get, headers: [.accept: "text/html", .cookie: "trove_session=\(cookie)"])
+                #expect(page.status == .notFound, "\(path)")
+                #expect(page.bodyText.contains("<span>ada</span>"), "\(path) shows who is signed in")
+                #expect(!page.bodyText.contains("<span>Sign in</span>"), "\(path)")
+                #expect(page.bodyText.contains(#"href="\#(href)">\#(label)</a>"#), "\(path): \(page.bodyText)")
             }
         }
     }

@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import Hummingbird
 import Storage
 import Synchronization
 
@@ -9,6 +10,17 @@ struct SessionStore: Sendable {
     let sessions: SessionRepository
     let lifetime: TimeInterval
     let cache = SessionCache()
+
+    /// The session the request's cookie names, from the cache or the database; nil without a valid one.
+    func session(for request: Request, now: Date) async throws -> SessionRepository.Session? {
+        guard let id = request.cookies[ProfileSessionMiddleware.cookieName]?.value,
+              ProfileSessionMiddleware.looksLikeSessionID(id)
+        else { return nil }
+        if let cached = cache.session(id: id, now: now) { return cached }
+        let found = try await sessions.find(id: id, now: now)
+        if let found { cache.keep(found, now: now) }
+        return found
+    }
 }
 
 /// The visitor's session for one request: who they are, and the cookie change the response must carry.

@@ -92,10 +92,18 @@ struct PageRenderer: Sendable {
     struct ErrorModel {
         let status: Int
         let message: String
+        /// The way back: the app the failed page belongs to, or Trove's home.
+        let backHref: String
+        let backLabel: String
     }
 
-    func errorPage(status: HTTPResponse.Status, message: String, context: TroveRequestContext) -> Response {
-        render("error", title: "\(status.reasonPhrase) · Trove", model: ErrorModel(status: status.code, message: message), context: context, status: status)
+    func errorPage(status: HTTPResponse.Status, message: String, path: String = "/", context: TroveRequestContext) -> Response {
+        let app = AppDirectory.app(forPath: path)
+        let model = ErrorModel(
+            status: status.code, message: message,
+            backHref: app.map { "/\($0.slug)" } ?? "/", backLabel: app.map { "Back to \($0.name)" } ?? "Back to Trove"
+        )
+        return render("error", title: "\(status.reasonPhrase) · Trove", model: model, context: context, status: status)
     }
 
     private static func fields(of value: Any) -> [String: Any] {

@@ -9,6 +9,8 @@ struct ErrorMiddleware: RouterMiddleware {
 
     let pages: PageRenderer
     let routeMethods: RouteMethods
+    /// To show who is signed in on an error page: the error may come before the session middleware ran.
+    let sessions: SessionStore?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -26,9 +28,17 @@ struct ErrorMiddleware: RouterMiddleware {
                 context.logger.error("Unexpected error", metadata: ["error": "\(String(reflecting: error))"])
                 apiError = APIError(.internalServerError, code: "internal_error", message: "Something went wrong on our side; it has been logged.")
             }
-            var response = Self.wantsHTML(request)
-                ? pages.errorPage(status: apiError.status, message: apiError.message, context: context)
-                : JSONResponse.make(ErrorBody(error: .init(code: apiError.code, message: apiError.message, details: apiError.details)), status: apiError.status)
+            var response: Response
+            if Self.wantsHTML(request) {
+                var context = context
+                if context.session.profile == nil, let sessions,
+                   let session = try? await sessions.session(for: request, now: Date()) {
+                    context.session = ProfileSession(store: nil, current: session)
+                }
+                response = pages.errorPage(status: apiError.status, message: apiError.message, path: request.uri.path, context: context)
+            } else {
+                response = JSONResponse.make(ErrorBody(error: .init(code: apiError.code, message: apiError.message, details: apiError.details)), status: apiError.status)
+            }
             response.headers.append(contentsOf: apiError.headers)
             SecurityHeadersMiddleware.apply(to: &response.headers, requestID: context.id)
             return response

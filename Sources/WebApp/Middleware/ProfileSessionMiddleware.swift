@@ -14,15 +14,7 @@ struct ProfileSessionMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let now = Date()
-        var current: SessionRepository.Session?
-        if let id = request.cookies[Self.cookieName]?.value, Self.looksLikeSessionID(id) {
-            if let cached = store.cache.session(id: id, now: now) {
-                current = cached
-            } else {
-                current = try await store.sessions.find(id: id, now: now)
-                if let current { store.cache.keep(current, now: now) }
-            }
-        }
+        var current = try await store.session(for: request, now: now)
         let hadStaleCookie = current == nil && request.cookies[Self.cookieName] != nil
         // Sliding expiry, written at most about once a day per session rather than on every request.
         var extended: Date?

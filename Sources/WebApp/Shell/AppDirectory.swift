@@ -13,4 +13,9 @@ enum AppDirectory {
         AppEntry(slug: "poetry", name: "Magnetic Poetry", description: "Drag word magnets into a poem."),
         AppEntry(slug: "cities", name: "City Roulette", description: "Collect the world's cities, with their weather."),
     ]
+
+    /// The app a path belongs to ("/poetry/p/x" → Magnetic Poetry), or nil for Trove's own pages.
+    static func app(forPath path: String) -> AppEntry? {
+        apps.first { path == "/\($0.slug)" || path.hasPrefix("/\($0.slug)/") }
+    }
 }
