@@ -1,5 +1,6 @@
 // Sign up, sign in, and the account page (sign out, download data, delete profile).
 import { api, request, toast } from './api.js';
+import { safeNext } from './next.js';
 
 const errorBox = document.getElementById('form-error');
 
@@ -61,7 +62,7 @@ function wireCredentialsForm(form, path) {
     try {
       await api('POST', path, { username: username.value.trim(), password: password.value });
       await forgetCachedPages(form.id === 'signup-form');
-      window.location.assign('/account');
+      window.location.assign(next ?? '/account');
     } catch (error) {
       showError(messageFor(error, form));
       if (error.status === 401 || error.status === 422) {
@@ -74,6 +75,24 @@ function wireCredentialsForm(form, path) {
       form.removeAttribute('aria-busy');
     }
   });
+}
+
+// Back to the page sign-in was opened from; the link to the other form keeps it.
+const next = safeNext(new URLSearchParams(location.search).get('next'), location.origin);
+if (next) {
+  for (const link of document.querySelectorAll('.form-footer a[href="/signup"], .form-footer a[href="/login"]')) {
+    link.setAttribute('href', `${link.pathname}?${new URLSearchParams({ next })}`);
+  }
+}
+
+// A guest signing in is told what comes along to the account.
+const guestWork = document.getElementById('guest-work');
+if (guestWork) {
+  api('GET', '/api/v1/account/guest-work').then(({ summary }) => {
+    if (!summary) return;
+    guestWork.textContent = `${summary} from this device will join your account.`;
+    guestWork.hidden = false;
+  }, () => {});
 }
 
 const signupForm = document.getElementById('signup-form');

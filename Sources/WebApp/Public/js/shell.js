@@ -1,4 +1,6 @@
 // See offline.js.
+import { withNext } from './next.js';
+
 const v = new URL(import.meta.url).pathname.match(/^\/static\/([^/]+)\/js\/shell\.js$/)?.[1];
 const p = `/static/${v}/`;
 const sw = navigator.serviceWorker;
@@ -14,3 +16,9 @@ if (sw) {
 const off = () => import('./offline.js');
 if (sw?.controller || !navigator.onLine) fetch('/health', { method: 'HEAD', cache: 'no-store' }).then((r) => r.ok || off(), off);
 addEventListener('offline', off);
+// A sign-in or sign-up link returns to the view it was tapped on (the address at the time of the tap).
+addEventListener('click', (event) => {
+  const link = event.target.closest?.('a[href^="/login"], a[href^="/signup"]');
+  const href = link && withNext(link.pathname, location.pathname + location.search + location.hash);
+  if (href) link.setAttribute('href', href);
+}, true);

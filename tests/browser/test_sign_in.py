@@ -1,0 +1,92 @@
+"""Signing in from an app: the link returns to where it was tapped, and what a guest made joins the account."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import urllib.request
+from urllib.parse import urlencode, urlparse
+
+from selenium.webdriver.common.by import By
+
+from browser_support import wait
+from test_home import PASSWORD, fill, submit_form_of, wait_for_path
+
+
+def create_account(server: str, username: str) -> None:
+    request = urllib.request.Request(
+        server + "/api/v1/account/signup", method="POST",
+        data=json.dumps({"username": username, "password": PASSWORD}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 201
+
+
+def page_fetch(driver, method: str, path: str, body: dict | None = None):
+    """The page's own fetch, with its cookie: what the page's scripts would send."""
+    return driver.execute_async_script(
+        """
+        const [method, path, body, done] = arguments;
+        fetch(path, { method, headers: body ? { 'Content-Type': 'application/json' } : {},
+                      body: body ? JSON.stringify(body) : undefined })
+          .then(async (r) => done({ status: r.status, body: r.status === 204 ? null : await r.json() }),
+                (e) => done({ status: 0, body: String(e) }));
+        """,
+        method, path, body,
+    )
+
+
+def test_a_guest_signing_in_is_told_what_comes_along_and_returns_to_the_app_with_it(server, browser, assert_no_console_errors):
+    username = "g" + secrets.token_hex(4)
+    create_account(server, username)
+
+    browser.get(server + "/yoga")
+    created = page_fetch(browser, "POST", "/api/v1/yoga/students", {"name": "Asha", "joined_on": "2026-01-05"})
+    assert created["status"] == 201, created
+    browser.get(server + "/yoga#roster")
+    here = urlparse(browser.current_url)
+    browser.find_element(By.ID, "account-link").click()
+
+    wait_for_path(browser, "/login")
+    view = here.path + (f"?{here.query}" if here.query else "") + (f"#{here.fragment}" if here.fragment else "")
+    assert urlparse(browser.current_url).query == urlencode({"next": view}), (browser.current_url, view)
+    note = wait(browser, lambda d: d.find_element(By.ID, "guest-work").is_displayed() and d.find_element(By.ID, "guest-work"),
+                "the sign-in page does not say what will come along")
+    assert note.text == "1 student from this device will join your account.", note.text
+
+    fill(browser, "username", username)
+    fill(browser, "password", PASSWORD)
+    submit_form_of(browser, "username")
+    wait_for_path(browser, "/yoga")
+    assert urlparse(browser.current_url) == here, f"returned to {browser.current_url}, not {here.geturl()}"
+    assert browser.find_element(By.ID, "account-link").get_attribute("textContent").strip() == username
+    students = page_fetch(browser, "GET", "/api/v1/yoga/students")
+    assert [s["name"] for s in students["body"]["students"]] == ["Asha"], students
+    assert_no_console_errors(browser)
+
+
+def test_the_link_to_sign_up_keeps_where_to_return(server, browser):
+    browser.get(server + "/stories")
+    browser.find_element(By.ID, "account-link").click()
+    wait_for_path(browser, "/login")
+    browser.find_element(By.CSS_SELECTOR, '.form-footer a[href^="/signup"]').click()
+    wait_for_path(browser, "/signup")
+    assert urlparse(browser.current_url).query == "next=%2Fstories"
+    fill(browser, "username", "s" + secrets.token_hex(4))
+    fill(browser, "password", PASSWORD)
+    submit_form_of(browser, "username")
+    wait_for_path(browser, "/stories")
+
+
+def test_a_next_that_leaves_the_site_is_ignored(server, browser):
+    username = "n" + secrets.token_hex(4)
+    create_account(server, username)
+    for hostile in ["//evil.example/", "https://evil.example/", "/%5Cevil.example", "%2F%2Fevil.example"]:
+        browser.get(server + "/login?next=" + hostile)
+        fill(browser, "username", username)
+        fill(browser, "password", PASSWORD)
+        submit_form_of(browser, "username")
+        wait_for_path(browser, "/account")
+        assert urlparse(browser.current_url).netloc == urlparse(server).netloc, (hostile, browser.current_url)
+        page_fetch(browser, "POST", "/api/v1/account/logout")
