@@ -42,10 +42,26 @@ def trove_server():
         try:
             yield server
         finally:
-            crash = server.crashed()
-            if crash is not None:
-                SERVER_CRASHES.append(crash)
-            server.stop()
+            server.crashed(wait=1.0)  # a crash just after the last test's last request, given a moment to happen
+            server.stop()  # records an exit found here as a crash
+        crashes = server.take_crashes()
+        if crashes:
+            pytest.fail("trove serve crashed at the end of the run, after the last test's check; its last lines:\n\n"
+                        + "\n\n".join(crashes), pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_server_crash(request):
+    """Fails the test during which any trove serve of the suite crashed: at its end each server is checked, and a
+    crash found there, or met by `ensure_running` during the test (one after the previous test's check), fails
+    it with the server's last log lines. The server is started again, so the next test has one."""
+    yield
+    crashes = [(server, crash) for server in list(TroveServer.instances) for crash in server.take_crashes()]
+    if crashes:
+        pytest.fail(f"trove serve crashed during {request.node.nodeid} (or after the previous test's last request "
+                    f"and before this one's first); the server was started again. Its last lines:\n\n"
+                    + "\n\n".join(f"{server.base} ({server.log_path}): {crash}" for server, crash in crashes),
+                    pytrace=False)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -281,7 +282,15 @@ class TroveServer:
     """`trove serve` on one loopback port and one database. A crash is recorded (with the lines the Swift runtime
     printed about it) and `ensure_running` starts the server again on the same port and database, so one crash
     fails the request that caused it and not every test after it. Sessions live in the database, so cookies
-    survive a restart."""
+    survive a restart.
+
+    Every crash is also kept in `unreported` until `take_crashes` hands it over: conftest.py's `_no_server_crash`
+    does that at the end of every test and fails the test with it, so a crash after a test's last request (or
+    one `ensure_running` only meets at the start of the next test) fails the suite too. Only `kill()` and `stop()`
+    end the server on purpose; an exit found by either of them beforehand is a crash."""
+
+    # Every server made here, for the check at the end of each test (conftest.py).
+    instances: list[TroveServer] = []
 
     def __init__(self, binary: str, workdir: Path, database: Path, extra_args: tuple[str, ...] = ()):
         self.binary = binary
@@ -293,8 +302,11 @@ class TroveServer:
         self.log_path = workdir / "server.log"
         self.process: subprocess.Popen | None = None
         self.crashes: list[str] = []
+        self.unreported: list[str] = []
+        self.running = False  # started and not yet stopped or killed on purpose
         self._log = None
         self._log_offset = 0
+        TroveServer.instances.append(self)
 
     def command(self) -> list[str]:
         return serve_command(self.binary, self.port, self.database, self.extra_args)
@@ -309,12 +321,32 @@ class TroveServer:
             self.process = start_serve(self.command(), self.base, self._log, self.log_path, timeout=STARTUP_TIMEOUT, env=env)
         except TroveFailed as failure:
             pytest.fail(str(failure), pytrace=False)
+        self.running = True
 
     def stop(self) -> None:
+        """Stops the server on purpose; if it had already exited on its own, that exit is recorded as a crash."""
+        if self.running:
+            self._record_crash()
+        self.running = False
         stop(self.process)
         if self._log is not None:
             self._log.close()
             self._log = None
+
+    def kill(self) -> None:
+        """SIGKILL on purpose (test_crash.py's kills); not a crash. `stop()` then closes the log, `start()` starts
+        it again."""
+        self.running = False
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+
+    def _record_crash(self) -> None:
+        report = self.crashed()
+        if report is not None:
+            self.crashes.append(report)
+            self.unreported.append(report)
+            SERVER_CRASHES.append(report)
 
     def crashed(self, wait: float = 0.0) -> str | None:
         """If the server has exited (waiting up to `wait` seconds for it to), what it printed since it started,
@@ -331,15 +363,22 @@ class TroveServer:
             log.seek(self._log_offset)
             lines = log.read().decode(errors="replace").splitlines()
         report = "\n".join(line for line in lines[-80:] if "hb.request" not in line or "error" in line)
-        return f"trove serve exited with {self.process.returncode}:\n{report}{symbolicate(report, self.binary)}"
+        code = self.process.returncode
+        how = f"signal {signal.Signals(-code).name}" if code < 0 and -code in signal.valid_signals() else f"status {code}"
+        return f"trove serve exited with {how}:\n{report}{symbolicate(report, self.binary)}"
 
     def ensure_running(self) -> None:
-        report = self.crashed()
-        if report is not None:
-            self.crashes.append(report)
-            SERVER_CRASHES.append(report)
+        """Starts the server again if it crashed (the crash is recorded by `stop`)."""
+        if self.running and self.crashed() is not None:
             self.stop()
             self.start()
+
+    def take_crashes(self) -> list[str]:
+        """The crashes not handed over yet (a server found dead now is recorded and started again first, so the
+        next test has one); empties the list."""
+        self.ensure_running()
+        found, self.unreported = self.unreported, []
+        return found
 
     def log_lines(self, request_id: str) -> list[str]:
         """The server's log lines that carry `request_id` (Hummingbird logs `hb.request.id=…`)."""
