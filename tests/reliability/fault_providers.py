@@ -17,7 +17,9 @@ import urllib.parse
 from collections.abc import Callable
 
 FAULTS = ("hang", "reset", "status_500", "malformed", "wrong_shape", "huge", "trickle")
-MODES = ("ok", *FAULTS)
+# "huge_unannounced": the 50 MB body without a Content-Length (read until the connection closes), so the client
+# cannot refuse it from its headers and must stop reading at its own cap (test_huge_bodies_do_not_balloon_memory).
+MODES = ("ok", *FAULTS, "huge_unannounced")
 HUGE_BYTES = 50 * 1024 * 1024
 HANG_LIMIT = 120.0  # a hanging answer gives up after this long even if no test releases it
 
@@ -154,8 +156,8 @@ class FaultProvider:
                 self._send(connection, 200, b'{"current": {"temperature_2m": 12.5, "weather_code": 3,,,]] <html>')
             elif mode == "wrong_shape":
                 self._send(connection, 200, WRONG_SHAPES[self.name])
-            elif mode == "huge":
-                self._stream_huge(connection, release)
+            elif mode in ("huge", "huge_unannounced"):
+                self._stream_huge(connection, release, announce=mode == "huge")
             elif mode == "trickle":
                 self._trickle(connection, release)
             else:
@@ -183,9 +185,10 @@ class FaultProvider:
         with self._lock:
             self.bytes_sent += n
 
-    def _stream_huge(self, connection: socket.socket, release: threading.Event) -> None:
-        """A 200 announcing HUGE_BYTES of JSON, streamed until the client hangs up."""
-        connection.sendall((f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {HUGE_BYTES}\r\n"
+    def _stream_huge(self, connection: socket.socket, release: threading.Event, announce: bool = True) -> None:
+        """A 200 of HUGE_BYTES of JSON (announced in Content-Length, or not), streamed until the client hangs up."""
+        length = f"Content-Length: {HUGE_BYTES}\r\n" if announce else ""
+        connection.sendall((f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{length}"
                             f"Connection: close\r\n\r\n").encode())
         sent = 0
         prefix, unit = HUGE_PREFIX[self.name], HUGE_UNIT[self.name]
