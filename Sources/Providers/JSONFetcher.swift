@@ -43,21 +43,12 @@ public struct JSONFetcher: Sendable {
         let (client, timeout, maximumBytes, sent) = (self.client, self.timeout, self.maximumBytes, request)
         do {
             // The client's timeout ends when the headers arrive; a body sent a byte at a time would never
-            // time out. One deadline over the whole exchange: whichever child ends first wins, the other is
-            // cancelled (which cancels the request).
-            return try await withThrowingTaskGroup(of: [UInt8].self) { group in
-                group.addTask {
-                    let response = try await client.execute(sent, timeout: timeout)
-                    guard (200..<300).contains(Int(response.status.code)) else { throw ProviderError.badStatus(Int(response.status.code)) }
-                    return Array(try await response.body.collect(upTo: maximumBytes).readableBytesView)
-                }
-                group.addTask {
-                    try await Task.sleep(nanoseconds: UInt64(timeout.nanoseconds))
-                    throw ProviderError.timedOut
-                }
-                defer { group.cancelAll() }
-                guard let body = try await group.next() else { throw ProviderError.timedOut }
-                return body
+            // time out. So one deadline over the whole exchange, which does not wait for the cancelled request
+            // to wind down: a task group would, and on a busy machine that took a 1 s deadline past 2.5 s.
+            return try await Deadline.race(nanoseconds: UInt64(timeout.nanoseconds)) {
+                let response = try await client.execute(sent, timeout: timeout)
+                guard (200..<300).contains(Int(response.status.code)) else { throw ProviderError.badStatus(Int(response.status.code)) }
+                return Array(try await response.body.collect(upTo: maximumBytes).readableBytesView)
             }
         } catch let error as ProviderError {
             throw error

@@ -84,8 +84,8 @@ import Weather
             async let openWeatherMap = isUnavailable(OpenWeatherMapWeather(baseURL: base, key: "good-key", fetcher: fetcher), latitude: latitude)
             let answers = await [openMeteo, openWeatherMap]
             #expect(answers == [true, true])
-            // Never the 10 s of the slow answer: a 1 s deadline, with room for a busy machine.
-            #expect(ContinuousClock.now - started < .seconds(8))
+            // A 1 s deadline is over in well under 2 s (JSONFetcher does not wait for the cancelled request).
+            #expect(ContinuousClock.now - started < .seconds(2))
         }
     }
 

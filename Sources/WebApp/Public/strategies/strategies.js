@@ -3,6 +3,7 @@
 // first paint and kept in memory, so a draw still works when the network is gone, and favourite
 // changes made offline wait in localStorage until the connection is back.
 import { api, toast } from '../js/api.js';
+import { createRouter, parseView, viewPath } from '../js/router.js';
 
 const API = '/api/v1/strategies';
 const SETTINGS_KEY = 'trove.strategies.settings';
@@ -11,6 +12,7 @@ const PROMPT = 'Tap for an Oblique Strategy';
 const MAX_LENGTH = 280;
 const NOTE_MAX = 500;
 const VIEWS = ['draw', 'all', 'favourites', 'today', 'mine', 'popular', 'history'];
+const MORE = ['today', 'mine', 'popular', 'history']; // behind "More" on a phone
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,6 +25,10 @@ const ui = {
   syncNote: $('sync-note'),
   favAdd: $('fav-add'),
   favRemove: $('fav-remove'),
+  cardFav: $('card-fav'),
+  tabs: document.querySelector('.os-tabs'),
+  more: $('tab-more'),
+  moreLabel: $('tab-more-label'),
   share: $('share'),
   settings: $('settings'),
   settingsSummary: $('settings-summary'),
@@ -249,9 +255,8 @@ function showCard(card, how = 'draw') {
   ui.meta.textContent = metaFor(card);
   ui.announce.textContent = `${card.strategy}. ${metaFor(card)}.`;
   ui.offline.hidden = how !== 'offline';
-  if (how !== 'link' && /^#card-\d+$/.test(location.hash)) {
-    history.replaceState(null, '', location.pathname + location.search);
-  }
+  // A draw refines the draw view: its card goes into the URL without a new history entry.
+  if (how === 'draw' || how === 'offline') router.go(viewPath('card', card.id), { replace: true, quiet: true });
   updateCardButtons();
 }
 
@@ -271,6 +276,7 @@ function updateCardButtons() {
   ui.favAdd.disabled = !card || !state.favKnown || favourite;
   ui.favRemove.disabled = !card || !state.favKnown || !favourite;
   ui.share.disabled = !card;
+  ui.cardFav.hidden = !card || !state.favKnown || !favourite;
   if ((hadFocus === ui.favAdd && ui.favAdd.disabled) || (hadFocus === ui.favRemove && ui.favRemove.disabled)) {
     (ui.favAdd.disabled ? ui.favRemove : ui.favAdd).focus();
   }
@@ -296,7 +302,7 @@ async function drawCard() {
       showShuffle(result);
       if (result.reshuffled) toast('Every card had been drawn, so the deck was shuffled again.');
     } else {
-      showCard(await api('GET', `${API}/random${drawQuery()}`));
+      showCard(await api('POST', `${API}/random${drawQuery()}`)); // POST: a draw is recorded in the history
     }
   } catch (error) {
     if (isNetworkError(error)) {
@@ -538,6 +544,11 @@ async function loadEditions() {
   try {
     const sections = await api('GET', `${API}/editions`);
     for (const section of sections) state.labels.set(section.edition, section.label);
+    // The labels name each edition with its year: the draw settings say the same.
+    for (const option of ui.edition.options) {
+      const label = option.value && state.labels.get(Number(option.value));
+      if (label) option.textContent = label;
+    }
   } catch {
     // The labels from the page are enough.
   }
@@ -551,6 +562,48 @@ async function loadMine() {
 
 // ---------- Views ----------
 
+// Each view is a URL (js/router.js): '' is the draw view with the prompt, 'card/<id>' the draw view
+// with that card, 'all' (with ?q= for its search), 'favourites', 'today', 'mine', 'popular', 'history'.
+// Tabs and choosing a card push a history entry; a draw and typing a search replace it.
+const router = createRouter({ onView: route });
+
+/** The URL of a tab as it is now: the draw tab keeps its card, All its search. */
+function viewFor(name) {
+  if (name === 'draw') return state.card ? viewPath('card', state.card.id) : '';
+  if (name === 'all') return viewPath('all', { q: ui.search.value.trim() });
+  return name;
+}
+
+function goTo(name) {
+  setMenu(false);
+  router.go(viewFor(name));
+}
+
+function route(view) {
+  const { name, args, query } = parseView(view);
+  const legacy = /^card-(\d+)$/.exec(name); // the links of before: #card-12
+  if (legacy) {
+    router.go(viewPath('card', legacy[1]), { replace: true });
+  } else if (name === 'card' && /^\d+$/.test(args[0] || '')) {
+    showView('draw');
+    openCard(Number(args[0]));
+  } else if (VIEWS.includes(name)) {
+    if (name === 'all' && (query.q || '') !== ui.search.value.trim()) {
+      ui.search.value = query.q || '';
+      filterAll();
+    }
+    showView(name);
+  } else {
+    if (state.card) showPrompt();
+    showView('draw');
+  }
+}
+
+function setMenu(open) {
+  ui.tabs.classList.toggle('is-open', open);
+  ui.more.setAttribute('aria-expanded', String(open));
+}
+
 function showView(name) {
   if (!VIEWS.includes(name)) return;
   state.view = name;
@@ -559,7 +612,10 @@ function showView(name) {
     $(`tab-${view}`).setAttribute('aria-pressed', String(on));
     $(`view-${view}`).hidden = !on;
   }
-  $(`tab-${name}`).scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  // "More" is named after the view it holds, when that one is shown.
+  const inMore = MORE.includes(name);
+  ui.more.classList.toggle('is-current', inMore);
+  ui.moreLabel.textContent = inMore ? $(`tab-${name}`).textContent : 'More';
   const enter = {
     all: enterAll, favourites: enterFavourites, today: enterToday,
     mine: enterMine, popular: enterPopular, history: enterHistory,
@@ -568,8 +624,9 @@ function showView(name) {
 }
 
 function pick(card) {
-  showCard(card, 'pick');
-  showView('draw');
+  state.known.set(card.id, card);
+  if (state.card && state.card.id === card.id) showCard(card, 'pick'); // the same URL: show it afresh
+  router.go(viewPath('card', card.id));
   ui.draw.focus();
 }
 
@@ -578,28 +635,44 @@ function pick(card) {
 async function enterAll() {
   if (state.allBuilt) return;
   try {
-    await loadDeck();
+    await Promise.all([loadDeck(), ready]);
+    if (state.allBuilt) return;
     buildAll();
   } catch (error) {
     ui.allCount.textContent = isNetworkError(error) ? 'The cards cannot be loaded while offline.' : error.message;
   }
 }
 
+/** Texts that differ only in case, accents or punctuation are the same card in several editions. */
+const sameText = (text) => fold(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/** All: one row per text, under the edition it first appeared in, naming every edition that has it. */
 function buildAll() {
-  const groups = new Map();
+  const texts = new Map(); // same text → its cards, in deck order
   for (const card of state.deck) {
-    if (!groups.has(card.edition)) groups.set(card.edition, []);
-    groups.get(card.edition).push(card);
+    const key = sameText(card.strategy);
+    if (!texts.has(key)) texts.set(key, []);
+    texts.get(key).push(card);
+  }
+  const groups = new Map(); // first edition → its texts' cards
+  for (const cards of texts.values()) {
+    const first = cards[0].edition;
+    if (!groups.has(first)) groups.set(first, []);
+    groups.get(first).push(cards);
   }
   state.allIndex = [];
   const sections = [];
-  for (const [edition, cards] of groups) {
+  for (const [edition, rows] of groups) {
     const headingID = `all-edition-${edition}`;
     const list = make('ul', { className: 'os-list' });
     const section = make('section', { className: 'os-group', 'aria-labelledby': headingID },
       make('h3', { id: headingID, text: editionLabel(edition) }), list);
-    for (const card of cards) {
-      const li = make('li', {}, make('button', { type: 'button', className: 'os-item', dataset: { id: card.id }, text: card.strategy }));
+    for (const cards of rows) {
+      const [card] = cards;
+      const editions = [...new Set(cards.map((item) => item.edition))];
+      const li = make('li', {}, make('button', { type: 'button', className: 'os-item', dataset: { id: card.id } },
+        make('span', { className: 'os-item-text', text: card.strategy }),
+        editions.length > 1 ? make('span', { className: 'os-item-meta', text: `In ${editions.map(editionLabel).join(', ')}` }) : null));
       list.append(li);
       state.allIndex.push({ li, key: fold(card.strategy), section });
     }
@@ -891,19 +964,19 @@ function historyItem(entry) {
 
 // ---------- Deep links ----------
 
-async function openFromHash() {
-  const match = location.hash.match(/^#card-(\d+)$/);
-  if (!match) return;
-  const id = Number(match[1]);
-  showView('draw');
+/** The draw view with card `id` ('#card/<id>'): a card this profile may see, else the prompt. */
+async function openCard(id) {
+  const view = router.view;
   const known = findKnownCard(id);
   if (known) {
-    showCard(known, 'link');
+    if (!state.card || state.card.id !== id) showCard(known, 'link');
     return;
   }
   try {
-    showCard(await api('GET', `${API}/${id}`), 'link');
+    const card = await api('GET', `${API}/${id}`);
+    if (router.view === view) showCard(card, 'link');
   } catch (error) {
+    if (router.view !== view) return;
     if (isNetworkError(error)) {
       try {
         await loadDeck();
@@ -917,6 +990,7 @@ async function openFromHash() {
       }
     }
     toast(error.status === 404 ? 'That card could not be found.' : error.message);
+    if (error.status === 404) router.go('', { replace: true });
   }
 }
 
@@ -933,6 +1007,7 @@ function keepForOffline() {
     location.pathname,
     ...[...document.querySelectorAll('link[rel="stylesheet"], script[src]')].map((node) => node.href || node.src),
     new URL('../js/api.js', import.meta.url).href,
+    new URL('../js/router.js', import.meta.url).href,
     API,
     `${API}/editions`,
   ];
@@ -952,9 +1027,27 @@ ui.share.addEventListener('click', () => shareCard());
 ui.shuffleReset.addEventListener('click', () => resetShuffle());
 for (const control of [ui.source, ui.edition, ui.shuffle]) control.addEventListener('change', onSettingsChange);
 
-for (const view of VIEWS) $(`tab-${view}`).addEventListener('click', () => showView(view));
+for (const view of VIEWS) $(`tab-${view}`).addEventListener('click', () => goTo(view));
+ui.more.addEventListener('click', () => {
+  const open = !ui.tabs.classList.contains('is-open');
+  setMenu(open);
+  if (open) $(`tab-${MORE.includes(state.view) ? state.view : MORE[0]}`).focus();
+});
+document.addEventListener('click', (event) => {
+  if (!ui.tabs.contains(event.target)) setMenu(false);
+});
+ui.tabs.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && ui.tabs.classList.contains('is-open')) {
+    event.preventDefault();
+    setMenu(false);
+    ui.more.focus();
+  }
+});
 
-ui.search.addEventListener('input', filterAll);
+ui.search.addEventListener('input', () => {
+  filterAll();
+  router.go(viewFor('all'), { replace: true, quiet: true }); // a search refines All: no new entry
+});
 
 // Lists: choosing a card shows it on the draw view.
 for (const list of [ui.allList, ui.favList, ui.popularList, ui.historyList]) {
@@ -1023,7 +1116,7 @@ document.addEventListener('keydown', (event) => {
   const key = event.key;
   if (key === '/') {
     event.preventDefault();
-    showView('all');
+    goTo('all');
     ui.search.focus();
     ui.search.select();
   } else if ((key === 'f' || key === 'F') && state.view === 'draw' && state.card && state.favKnown) {
@@ -1036,7 +1129,6 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
-window.addEventListener('hashchange', openFromHash);
 window.addEventListener('online', () => {
   flushPending().then(() => loadFavourites()).catch(() => {});
 });
@@ -1044,7 +1136,7 @@ window.addEventListener('online', () => {
 const ready = loadEditions(); // fills the labels from the page at once, then from the API
 loadSettings();
 ready.then(reflectSettings);
-openFromHash();
+router.start();
 flushPending().then(() => loadFavourites()).catch(() => {
   // Offline or failing: go by what this device knows (favourites queued here).
   for (const [id, on] of Object.entries(readPending())) if (on) state.favIDs.add(Number(id));
