@@ -2,6 +2,8 @@ import DatabaseDrivers
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Storage
+import MagneticPoetry
 import HummingbirdTesting
 import Testing
 
@@ -188,6 +190,69 @@ import Testing
             #expect(try data.json()["title"] as? String == "Stream")
             #expect(try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .delete, headers: .session(cookie)).status == .noContent)
             #expect(try await client.execute(uri: "/poetry/p/\(publicId)", method: .get, headers: [.accept: "text/html"]).status == .notFound)
+        }
+    }
+
+    /// Real CMU entries; the answers below are derived by hand from them (rhyme: from the last stressed vowel
+    /// on; alliteration: the first sound; syllables: the vowels), ordered by how common each word is.
+    static let dictionary = """
+    moon M UW1 N
+    june JH UW1 N
+    soon S UW1 N
+    spoon S P UW1 N
+    noon N UW1 N
+    tune T UW1 N
+    dune D UW1 N
+    balloon B AH0 L UW1 N
+    mood M UW1 D
+    money M AH1 N IY0
+    magnet M AE1 G N AH0 T
+    mountain M AW1 N T AH0 N
+    music M Y UW1 Z IH0 K
+    poetry P OW1 AH0 T R IY0
+    """
+    /// wordfreq's buckets (lower is more common); "dune" is not common, so it is never offered.
+    static let frequencies = ["moon": 1, "soon": 1, "money": 1, "music": 1, "june": 2, "tune": 2, "mood": 2, "mountain": 2,
+                              "noon": 3, "spoon": 3, "poetry": 3, "balloon": 4, "magnet": 4]
+
+    @Test(arguments: DatabaseKind.allCases)
+    func wordHelpersAnswerFromTheDictionary(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, database in
+            _ = try await PronunciationRepository(database: database.sql)
+                .replaceAll(PronouncingDictionary.parse(Self.dictionary), frequencies: Self.frequencies)
+            let rhymes = try await client.execute(uri: "/api/v1/poetry/rhymes?word=Moon", method: .get)
+            #expect(rhymes.status == .ok)
+            #expect(try rhymes.json()["words"] as? [String] == ["soon", "june", "tune", "noon", "spoon", "balloon"])
+            let alliterations = try await client.execute(uri: "/api/v1/poetry/alliterations?word=moon", method: .get)
+            #expect(try alliterations.json()["words"] as? [String] == ["money", "music", "mood", "mountain", "magnet"])
+            let unknown = try await client.execute(uri: "/api/v1/poetry/rhymes?word=zzxq", method: .get)
+            #expect(try unknown.json()["words"] as? [String] == [])
+            let syllables = try await client.execute(uri: "/api/v1/poetry/syllables?words=Moon,poetry,music,balloon,zzxq", method: .get)
+            let counts = try #require(try syllables.json()["syllables"] as? [String: Any])
+            #expect(counts["Moon"] as? Int == 1 && counts["poetry"] as? Int == 3 && counts["music"] as? Int == 2 && counts["balloon"] as? Int == 2)
+            #expect(counts["zzxq"] is NSNull)
+            let tooMany = (0...500).map { "w\($0)" }.joined(separator: ",")
+            #expect(try await client.execute(uri: "/api/v1/poetry/syllables?words=\(tooMany)", method: .get).status == .badRequest)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aPublishedPoemsBackgroundIsPublicUntilWithdrawn(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let id = try #require(try await newPoem(client, cookie: cookie)["id"] as? String)
+            let publicId = try #require(try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .post, headers: .session(cookie))
+                .json()["publicId"] as? String)
+            let uri = "/api/v1/poetry/published/\(publicId)/background"
+            #expect(try await client.execute(uri: uri, method: .get).status == .notFound, "no background yet")
+            let gif = ByteBuffer(bytes: Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 59])
+            var headers = HTTPFields.session(cookie)
+            headers[.contentType] = "image/gif"
+            #expect(try await client.execute(uri: "/api/v1/poetry/poems/\(id)/background", method: .post, headers: headers, body: gif).status == .created)
+            let shown = try await client.execute(uri: uri, method: .get)
+            #expect(shown.status == .ok && shown.headers[.contentType] == "image/gif" && shown.body == gif)
+            #expect(try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .delete, headers: .session(cookie)).status == .noContent)
+            #expect(try await client.execute(uri: uri, method: .get).status == .notFound)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WebApp
 
@@ -16,7 +17,32 @@ import Testing
         #expect(ThreadCounts.allowedCores(status: "Cpus_allowed:\txyz\n") == nil)
     }
 
-    @Test func thisProcessMayRunSomewhere() {
-        #expect((ThreadCounts.allowedCores() ?? 1) >= 1)
+    /// This process's own mask gives the count `nproc` reports (it asks the scheduler, sched_getaffinity).
+    @Test func thisProcessCountsWhatTheSchedulerAllows() throws {
+        let nproc = Process()
+        nproc.executableURL = URL(fileURLWithPath: "/usr/bin/nproc")
+        nproc.arguments = ["--all"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["OMP_NUM_THREADS"] = nil
+        environment["OMP_THREAD_LIMIT"] = nil
+        nproc.environment = environment
+        let pipe = Pipe()
+        nproc.standardOutput = pipe
+        try nproc.run()
+        nproc.waitUntilExit()
+        let installed = try #require(Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let allowed = try #require(ThreadCounts.allowedCores())
+        #expect((1...installed).contains(allowed))
+        // Without --all, nproc counts the cores this process may use, as allowedCores does.
+        let mine = Process()
+        mine.executableURL = nproc.executableURL
+        mine.environment = environment
+        let minePipe = Pipe()
+        mine.standardOutput = minePipe
+        try mine.run()
+        mine.waitUntilExit()
+        #expect(Int(String(decoding: minePipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) == allowed)
     }
 }

@@ -172,6 +172,44 @@ import WebApp
         }
     }
 
+    /// The saved venue to suggest where the instructor stands: the nearest within 2 km, by great-circle distance.
+    @Test(arguments: DatabaseKind.allCases)
+    func theNearestSavedVenueIsSuggestedWithinTwoKilometres(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            // Florence's Duomo (43.7731, 11.2560); Santa Croce about 760 m away, Fiesole about 5.7 km.
+            for (name, lat, lon) in [("Santa Croce", 43.7686, 11.2622), ("Fiesole", 43.8067, 11.2936), ("No place", nil, nil) as (String, Double?, Double?)] {
+                var venue: [String: Any] = ["name": name]
+                if let lat, let lon { venue["latitude"] = lat; venue["longitude"] = lon }
+                #expect(try await send(client, .post, "/api/v1/yoga/venues", cookie, venue).status == .created)
+            }
+            let near = try await send(client, .get, "/api/v1/yoga/venues/nearest?lat=43.7731&lon=11.2560", cookie).json()
+            #expect((near["venue"] as? [String: Any])?["name"] as? String == "Santa Croce")
+            let metres = try #require(near["distance_m"] as? Double)
+            #expect((700...820).contains(metres), "\(metres) m from the Duomo to Santa Croce")
+            let far = try await send(client, .get, "/api/v1/yoga/venues/nearest?lat=43.70&lon=11.10", cookie).json()
+            #expect(far["venue"] is NSNull && far["distance_m"] is NSNull)
+            #expect(try await send(client, .get, "/api/v1/yoga/venues/nearest?lat=91&lon=0", cookie).status == .badRequest)
+            #expect(try await send(client, .get, "/api/v1/yoga/venues/nearest?lat=43.7", cookie).status == .badRequest)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func theOwnerRenamesAStudentTypeAndItsStudentsFollow(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let type = try #require(try await send(client, .post, "/api/v1/yoga/student-types", cookie, ["name": "senior"]).json()["id"] as? String)
+            _ = try await send(client, .post, "/api/v1/yoga/students", cookie, ["name": "Ida", "joined_on": "2025-03-01", "type_id": type])
+            let renamed = try await send(client, .put, "/api/v1/yoga/student-types/\(type)", cookie, ["name": "elder"])
+            #expect(renamed.status == .ok)
+            let types = try await send(client, .get, "/api/v1/yoga/student-types", cookie).json()["types"] as? [[String: Any]]
+            #expect(types?.first { $0["id"] as? String == type }?["name"] as? String == "elder")
+            let ida = try await send(client, .get, "/api/v1/yoga/students?q=ida", cookie).json()["students"] as? [[String: Any]]
+            #expect(ida?.first?["type_name"] as? String == "elder")
+            #expect(try await send(client, .put, "/api/v1/yoga/student-types/\(type)", cookie, ["name": " "]).status == .unprocessableContent)
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func rosterSearchSortStatsSettingsAndExports(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
