@@ -104,6 +104,36 @@ test('removing an unknown city changes nothing', () => {
   assert.equal(scene.saveEnabled, false);
 });
 
+test('a taken city comes back in its place, favourite and order included, and Save stays enabled', () => {
+  const scene = new SceneState('browse', FLORENCE.map((c, i) => ({ ...c, position: i, favourite: c.geonameid === 4 })));
+  scene.moveFavouriteTo(4, 0);
+  const before = { order: [...scene.order], mine: names(scene.myOrder()), seed: names(scene.sorted('seed')) };
+  const taken = scene.take([3]);
+  assert.deepEqual(taken.map((t) => [t.row.name, t.at]), [['Scandicci', 2]]);
+  assert.equal(scene.get(3), undefined);
+  assert.equal(scene.restore(taken), 1);
+  assert.deepEqual(scene.order, before.order);
+  assert.deepEqual(names(scene.myOrder()), before.mine);
+  assert.deepEqual(names(scene.sorted('seed')), before.seed);
+  assert.equal(scene.get(4).favourite, true);
+  assert.equal(scene.saveEnabled, true);
+  assert.equal(scene.restore(taken), 0, 'restoring twice adds nothing');
+  assert.deepEqual(scene.take([99]), []);
+});
+
+test('taking all non-favourites and restoring them gives the same list back', () => {
+  const scene = new SceneState('import', FLORENCE);
+  scene.toggleFavourite(2);
+  scene.toggleFavourite(6);
+  const before = { order: [...scene.order], seed: names(scene.sorted('seed')) };
+  const taken = scene.take(scene.myOrder().filter((r) => !r.favourite).map((r) => r.geonameid));
+  assert.equal(taken.length, 4);
+  assert.deepEqual(names(scene.visible()), ['Florence', 'Impruneta']);
+  scene.restore(taken);
+  assert.deepEqual(scene.order, before.order);
+  assert.deepEqual(names(scene.sorted('seed')), before.seed);
+});
+
 // ---------- Save-enabled rule and unsaved state ----------
 
 test('Import is always enabled; Save only after a change, and then for good even if undone', () => {

@@ -91,6 +91,34 @@ export class SceneState {
     return gone.length;
   }
 
+  /**
+   * Removes the rows `ids` and returns what `restore` needs to put them back exactly where they were
+   * ([{ row, at }], `at` being the place in my order), for an Undo.
+   */
+  take(ids) {
+    const wanted = new Set(ids);
+    const taken = this.order.map((id, at) => ({ id, at })).filter(({ id }) => wanted.has(id))
+      .map(({ id, at }) => ({ row: this.rows.get(id), at }));
+    if (!taken.length) return taken;
+    for (const { row } of taken) this.rows.delete(row.geonameid);
+    this.order = this.order.filter((id) => this.rows.has(id));
+    this.touch();
+    return taken;
+  }
+
+  /** Puts rows taken by `take` back in their places (those not back already); returns how many came back. */
+  restore(taken) {
+    let count = 0;
+    for (const { row, at } of [...taken].sort((a, b) => a.at - b.at)) {
+      if (this.rows.has(row.geonameid)) continue;
+      this.rows.set(row.geonameid, row);
+      this.order.splice(Math.min(at, this.order.length), 0, row.geonameid);
+      count += 1;
+    }
+    if (count) this.touch();
+    return count;
+  }
+
   /** My order: favourites first (in the order the person gave them), then the others. */
   myOrder() {
     const rows = this.order.map((id) => this.rows.get(id));

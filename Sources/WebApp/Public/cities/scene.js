@@ -1,6 +1,6 @@
 // City Roulette: the map + list scene shared by importing (after Around Me / Surprise Me) and
 // browsing the collection. The rules live in logic.js (SceneState); this module draws and listens.
-import { api, toast } from '../js/api.js';
+import { api, toast, undoable } from '../js/api.js';
 import { SceneState, formatNumber } from './logic.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
 import { dropPending, getUnit, paintWeather, setUnit, weatherFor } from './weather.js';
@@ -174,9 +174,31 @@ export class SceneView {
     let prev = li?.previousElementSibling;
     while (prev && prev.hidden) prev = prev.previousElementSibling;
     const refocus = li?.contains(document.activeElement);
-    this.state.remove(id);
+    const taken = this.state.take([id]);
+    if (!taken.length) return;
     this.render();
     if (refocus) ((next || prev)?.querySelector('.cr-del') ?? this.form.filter).focus();
+    this.offerUndo(`Deleted ${taken[0].row.name}.`, taken, id);
+  }
+
+  /**
+   * The toast with an Undo after a deletion from the list. The list is only sent with Save (or Import), so
+   * Undo puts the rows back in their places in this scene; if the scene was saved meanwhile, it saves again.
+   */
+  offerUndo(message, taken, focusID) {
+    const { state } = this;
+    const savedBefore = state.kind === 'browse' && !state.dirty;
+    undoable(message, {
+      undo: () => {
+        if (this.state !== state || !state.restore(taken)) return;
+        const savedSince = !savedBefore && state.kind === 'browse' && !state.dirty;
+        this.render();
+        const li = focusID !== undefined && this.els.get(focusID);
+        (li && !li.hidden ? li.querySelector('.cr-del') : $('edit')).focus();
+        if (savedSince) this.commit();
+      },
+      commit: () => {}, // nothing to send: Save sends the whole list
+    });
   }
 
   move(id, delta, control) {
@@ -226,11 +248,12 @@ export class SceneView {
     $('refresh').addEventListener('click', () => this.refresh());
     $('edit').addEventListener('click', () => { this.editing = !this.editing; this.render(); });
     $('delete-others').addEventListener('click', () => {
-      const gone = this.state.removeNonFavourites();
+      const taken = this.state.take(this.state.myOrder().filter((r) => !r.favourite).map((r) => r.geonameid));
+      const gone = taken.length;
       this.editing = this.state.size > 0 && this.editing;
       this.render();
-      toast(`Deleted ${plural(gone, 'city', 'cities')} that ${gone === 1 ? 'was' : 'were'} not favourites.`);
       $('edit').focus();
+      if (gone) this.offerUndo(`Deleted ${plural(gone, 'city', 'cities')} that ${gone === 1 ? 'was' : 'were'} not favourites.`, taken);
     });
     this.form.filter.addEventListener('input', () => this.render());
     $('scene').addEventListener('change', (e) => {

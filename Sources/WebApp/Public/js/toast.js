@@ -5,7 +5,7 @@
 //   outside it would be drawn under its backdrop, could not be clicked and would not be read. While a modal
 //   dialog is open the region lives inside it (the last one opened), and goes back to <body> when it closes.
 // - Undo: `undoable()` shows what was removed with an Undo button for at least 5 seconds (longer while the
-//   toast is pointed at or has the focus). The app removes the thing from the page at once and only sends
+//   toast has the focus). The app removes the thing from the page at once and only sends
 //   the removal (`commit`) when the toast goes away, or at once with `keepalive` when the page is hidden or
 //   closed, so Undo puts it back exactly without asking the server for anything.
 
@@ -90,7 +90,10 @@ export function toast(message, { timeout = 4000, action, onTimeout } = {}) {
   return item;
 }
 
-/** Runs `done` after `ms`, but not while the toast is pointed at or holds the focus (WCAG 2.2.1). */
+/**
+ * Runs `done` after `ms`, but not while the toast holds the focus (someone who tabbed to its button gets the
+ * time to use it). Hovering does not hold it: a mouse resting where toasts appear would keep one for good.
+ */
 function holdFor(item, ms, done) {
   let timer = 0;
   let left = ms;
@@ -105,8 +108,6 @@ function holdFor(item, ms, done) {
     holds = Math.max(0, holds - 1);
     if (!holds && !timer && item.isConnected) run();
   };
-  item.addEventListener('pointerenter', hold);
-  item.addEventListener('pointerleave', release);
   item.addEventListener('focusin', hold);
   item.addEventListener('focusout', release);
   run();

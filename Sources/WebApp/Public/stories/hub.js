@@ -1,11 +1,12 @@
 // Choose Your Destiny hub: the Library (stories this profile added) and the Catalog (every
 // published story), each narrowed by a search as you type, and publishing for signed-in accounts.
-import { api, request, toast } from '../js/api.js';
+import { api, request, toast, undoable } from '../js/api.js';
 import { $, make, say, confirmDialog, busy } from './dom.js';
 import { filterStories, countsLine, plural, uploadType, errorLines } from './logic.js';
 
 const API = '/api/v1/stories';
 const state = { catalog: [], library: [], tab: 'catalog' };
+const leaving = new Map(); // story id → the removal from the library whose Undo has not run out yet
 
 // ---------- Tabs ----------
 
@@ -44,7 +45,7 @@ function card(story, where) {
     : make('div', { className: 'st-cover st-cover-none', 'aria-hidden': 'true' }, make('span', { text: initial(story.name) }));
   const titleId = `${where}-title-${story.id}`;
   const library = story.in_library
-    ? make('button', { className: 'button st-remove', type: 'button', text: 'Remove', 'aria-describedby': titleId, onclick: (e) => removeFromLibrary(story, e.currentTarget) })
+    ? make('button', { className: 'button st-remove', type: 'button', text: 'Remove', 'aria-describedby': titleId, onclick: () => removeFromLibrary(story) })
     : make('button', { className: 'button st-add', type: 'button', text: 'Add to library', 'aria-describedby': titleId, onclick: (e) => addToLibrary(story, e.currentTarget) });
   const li = make('li', { className: 'st-card', dataset: { id: story.id } },
     cover,
@@ -91,6 +92,9 @@ async function load() {
   }
   state.catalog = catalog.status === 'fulfilled' ? catalog.value.stories : [];
   state.library = library.status === 'fulfilled' ? library.value.stories : [];
+  // A removal still waiting for its Undo to run out is not on the server yet: keep it off the page.
+  state.library = state.library.filter((s) => !leaving.has(s.id));
+  for (const item of state.catalog) if (leaving.has(item.id)) item.in_library = false;
   const offline = catalog.status === 'rejected';
   if (!offline) keepForOffline(state.library);
   else if (location.hash !== '#catalog') showTab('library');
@@ -109,7 +113,7 @@ function unavailable(where, message) {
 // ---------- Offline ----------
 
 // What the reader page needs besides the page itself (versioned like this script).
-const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', '../js/api.js', '../js/dom.js', '../js/shell.js', '../css/app.css']
+const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', '../js/api.js', '../js/toast.js', '../js/dom.js', '../js/shell.js', '../css/app.css']
   .map((path) => new URL(path, import.meta.url).pathname);
 
 function tellWorker(messages) {
@@ -139,6 +143,8 @@ function setInLibrary(story, on) {
 }
 
 async function addToLibrary(story, button) {
+  const removal = leaving.get(story.id);
+  if (removal) { removal.undo(); return; } // removed a moment ago and not sent yet: the Undo puts it back
   await busy(button, async () => {
     try {
       await api('PUT', `${API}/${encodeURIComponent(story.id)}/library`);
@@ -154,29 +160,53 @@ async function addToLibrary(story, button) {
   });
 }
 
-async function removeFromLibrary(story, button) {
-  const list = $(`${state.tab}-list`);
-  const items = [...list.children];
-  const index = items.findIndex((li) => li.dataset.id === story.id);
-  const work = async () => {
-    try {
-      await api('DELETE', `${API}/${encodeURIComponent(story.id)}/library`);
-      setInLibrary(story, false);
-      renderAll();
-      tellWorker([{ type: 'trove:drop-story', id: story.id }, { type: 'trove:keep', urls: [`${API}/library`] }]);
-      toast(`Removed “${story.name}” from your library`);
-      if (state.tab === 'library') {
-        const next = $('library-list').children[Math.min(index, $('library-list').children.length - 1)];
-        (next ? next.querySelector('.st-read') : $('library-q')).focus();
-      } else {
-        focusCard('catalog', story.id, '.st-add');
-      }
-    } catch (error) {
-      toast(error.message);
-    }
+/**
+ * Takes a story out of the library at once, with an Undo in the toast: the DELETE is sent only when the
+ * Undo runs out (or the page is left), so Undo puts it back in its place without asking the server.
+ */
+function removeFromLibrary(story) {
+  const index = [...$(`${state.tab}-list`).children].findIndex((li) => li.dataset.id === story.id);
+  const at = state.library.findIndex((s) => s.id === story.id);
+  const entry = at >= 0 ? state.library[at] : { ...story, in_library: true };
+  const path = `${API}/${encodeURIComponent(story.id)}/library`;
+  leaving.set(story.id, null);
+  setInLibrary(story, false);
+  renderAll();
+  if (state.tab === 'library') {
+    const next = $('library-list').children[Math.min(index, $('library-list').children.length - 1)];
+    (next ? next.querySelector('.st-read') : $('library-q')).focus();
+  } else {
+    focusCard('catalog', story.id, '.st-add');
+  }
+  const putBack = () => {
+    leaving.delete(story.id);
+    for (const item of state.catalog) if (item.id === story.id) item.in_library = true;
+    state.library = state.library.filter((s) => s.id !== story.id);
+    state.library.splice(at >= 0 ? Math.min(at, state.library.length) : 0, 0, entry);
+    renderAll();
   };
-  if (button) await busy(button, work);
-  else await work();
+  const removal = undoable(`Removed “${story.name}” from your library`, {
+    undo: () => {
+      putBack();
+      say(`${story.name} is back in your library.`);
+      focusCard(state.tab, story.id, '.st-remove');
+    },
+    commit: async ({ keepalive }) => {
+      if (leaving.get(story.id) === removal) leaving.delete(story.id);
+      try {
+        await api('DELETE', path, undefined, { keepalive });
+        tellWorker([{ type: 'trove:drop-story', id: story.id }, { type: 'trove:keep', urls: [`${API}/library`] }]);
+      } catch (error) {
+        // The page is going away, or the story was added again meanwhile.
+        if (keepalive || state.library.some((s) => s.id === story.id)) return;
+        putBack();
+        toast(error.code === 'network'
+          ? `“${story.name}” could not be removed while offline; it is still in your library.`
+          : error.message);
+      }
+    },
+  });
+  leaving.set(story.id, removal);
 }
 
 function focusCard(where, id, selector) {
@@ -207,7 +237,7 @@ function swipeToRemove(li, story) {
       li.removeEventListener('pointercancel', end);
       li.style.transform = '';
       li.classList.remove('st-swiping');
-      if (sideways && ev.type === 'pointerup' && dx < -li.offsetWidth * 0.35) removeFromLibrary(story, null);
+      if (sideways && ev.type === 'pointerup' && dx < -li.offsetWidth * 0.35) removeFromLibrary(story);
     };
     li.addEventListener('pointermove', move);
     li.addEventListener('pointerup', end);

@@ -2,7 +2,7 @@
 // The page works from the API under /api/v1/strategies. The published deck is fetched after the
 // first paint and kept in memory, so a draw still works when the network is gone, and favourite
 // changes made offline wait in localStorage until the connection is back.
-import { api, toast } from '../js/api.js';
+import { api, toast, undoable } from '../js/api.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
 
 const API = '/api/v1/strategies';
@@ -414,6 +414,9 @@ function clearPending(id, on) {
   }
 }
 
+const leavingFavourites = new Set(); // ids removed from the list whose Undo has not run out (not sent yet)
+const favouriteRemovals = new Map(); // id → its undoable removal
+
 function applyFavourite(card, on) {
   if (on) state.favIDs.add(card.id);
   else state.favIDs.delete(card.id);
@@ -433,6 +436,14 @@ function sendFavourite(id, on) {
 
 async function setFavourite(card, on) {
   if (!card) return;
+  // Favourited again while its removal waits for the Undo to run out: that is the Undo; removed again
+  // (from the card): the removal goes now.
+  const waiting = favouriteRemovals.get(card.id);
+  if (waiting && leavingFavourites.has(card.id)) {
+    if (on) waiting.undo();
+    else waiting.commit();
+    return;
+  }
   state.favSeq += 1;
   state.favChanges.set(card.id, { on, seq: state.favSeq });
   applyFavourite(card, on);
@@ -452,6 +463,59 @@ async function setFavourite(card, on) {
       toast(error.message);
     }
   }
+}
+
+/**
+ * Removes a favourite from the Favourites list at once, with an Undo in the toast. The DELETE waits until the
+ * Undo runs out (or the page is left: then it is sent with keepalive and queued here as well, in case it
+ * does not arrive), so Undo puts the card back in its place in the list, on the server too, untouched.
+ */
+function removeFavourite(card) {
+  const at = state.favourites ? state.favourites.findIndex((item) => item.id === card.id) : -1;
+  leavingFavourites.add(card.id);
+  state.favSeq += 1;
+  state.favChanges.set(card.id, { on: false, seq: state.favSeq });
+  applyFavourite(card, false);
+  const putBack = () => {
+    leavingFavourites.delete(card.id);
+    state.favSeq += 1;
+    state.favChanges.set(card.id, { on: true, seq: state.favSeq });
+    state.favIDs.add(card.id);
+    if (state.favourites) {
+      state.favourites = state.favourites.filter((item) => item.id !== card.id);
+      state.favourites.splice(at >= 0 ? Math.min(at, state.favourites.length) : 0, 0, card);
+    }
+    updateCardButtons();
+    if (state.view === 'favourites') renderFavourites();
+  };
+  const removal = undoable(`Removed “${card.strategy}” from favourites`, {
+    undo: () => {
+      putBack();
+      ui.favList.querySelector(`[data-remove="${card.id}"]`)?.focus();
+      say('Back in favourites');
+    },
+    commit: async ({ keepalive }) => {
+      leavingFavourites.delete(card.id);
+      favouriteRemovals.delete(card.id);
+      // A list fetched while the DELETE is on its way must not bring the card back.
+      state.favSeq += 1;
+      state.favChanges.set(card.id, { on: false, seq: state.favSeq });
+      if (keepalive) setPending(card.id, false); // in case the page goes before the answer
+      try {
+        await (keepalive ? api('DELETE', `${API}/${card.id}/favourite`, undefined, { keepalive }) : sendFavourite(card.id, false));
+        clearPending(card.id, false);
+      } catch (error) {
+        if (isNetworkError(error)) {
+          setPending(card.id, false);
+          ui.syncNote.hidden = false;
+        } else if (error.status !== 404 && !keepalive) {
+          putBack();
+          toast(error.message);
+        }
+      }
+    },
+  });
+  favouriteRemovals.set(card.id, removal);
 }
 
 /** Sends the favourite changes queued offline (PUT and DELETE are idempotent, so resending is safe). */
@@ -480,6 +544,7 @@ async function loadFavourites() {
     if (on) ids.add(Number(id));
     else ids.delete(Number(id));
   }
+  for (const id of leavingFavourites) ids.delete(id);
   for (const [id, change] of state.favChanges) {
     if (change.seq > since) {
       if (change.on) ids.add(id);
@@ -1057,7 +1122,7 @@ for (const list of [ui.allList, ui.favList, ui.popularList, ui.historyList]) {
       const id = Number(remove.dataset.remove);
       const card = findKnownCard(id);
       const index = [...ui.favList.querySelectorAll('[data-remove]')].indexOf(remove);
-      if (card) setFavourite(card, false);
+      if (card) removeFavourite(card);
       const buttons = ui.favList.querySelectorAll('[data-remove]');
       const next = buttons[Math.min(index, buttons.length - 1)];
       (next || $('favourites-heading')).focus();

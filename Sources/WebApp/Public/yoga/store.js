@@ -24,10 +24,13 @@ export function emit(name, data) {
 
 export const temperature = (celsius) => formatTemperature(celsius, state.settings.temperature_unit);
 
+/** Students deleted a moment ago whose Undo has not run out: not deleted on the server yet, not shown. */
+export const leaving = new Set();
+
 export async function loadStudents(force = false) {
   if (!state.students || force) {
     const body = await call('GET', '/students?active=all&sort=name&order=asc');
-    state.students = body.students;
+    state.students = body.students.filter((s) => !leaving.has(s.id));
   }
   return state.students;
 }

@@ -1,7 +1,7 @@
 // YogiYogini, Students tab: the roster (search as you type, sort, filter), a student's form, and types.
-import { toast } from '../js/api.js';
+import { api, toast, undoable } from '../js/api.js';
 import { $, txt, show as reveal, err, make, span, listen, click, say, busy, formatDay, confirmDialog } from './dom.js';
-import { call, state, on, loadStudents, loadTypes, studentsChanged } from './store.js';
+import { API, call, state, on, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
 import { sortStudents, filterStudents, defaultOrder, localDate, plural } from './logic.js';
 
 const view = { sort: 'name', order: 'asc' };
@@ -88,28 +88,70 @@ async function saveStudent(event) {
 async function deleteStudent() {
   const student = editing;
   const path = `/students/${encodeURIComponent(student.id)}`;
-  const ask = () => confirmDialog({
-    title: `Delete ${student.name}?`,
-    text: `${student.name} came to ${plural(student.sessions_attended, 'session')}. Those sessions keep their head count and show the name as no longer on the roster.`,
+  const ask = (who = student) => confirmDialog({
+    title: `Delete ${who.name}?`,
+    text: `${who.name} came to ${plural(who.sessions_attended, 'session')}. Those sessions keep their head count and show the name as no longer on the roster.`,
   });
   $('student-dialog').close();
+  if (!(student.sessions_attended > 0)) {
+    removeAtOnce(student, path, ask);
+    return;
+  }
+  // A student with sessions is a large removal: ask first.
   try {
-    if (student.sessions_attended > 0) {
-      if (!(await ask())) return refreshAll(student.id);
-      await call('DELETE', `${path}?confirm=1`);
-    } else {
-      try {
-        await call('DELETE', path);
-      } catch (error) {
-        if (error.code !== 'student_has_sessions' || !(await ask())) throw error;
-        await call('DELETE', `${path}?confirm=1`);
-      }
-    }
+    if (!(await ask())) return refreshAll(student.id);
+    await call('DELETE', `${path}?confirm=1`);
     toast(`${student.name} deleted`);
     await refreshAll();
   } catch (error) {
-    if (error.code !== 'student_has_sessions') toast(error.message);
+    toast(error.message);
   }
+}
+
+/**
+ * A student without sessions goes at once, with an Undo in the toast: the DELETE is sent when the Undo runs
+ * out (or the page is left), so Undo brings the student back as they were, same id, without asking the server.
+ */
+function removeAtOnce(student, path, ask) {
+  leaving.add(student.id);
+  if (state.students) state.students = state.students.filter((s) => s.id !== student.id);
+  render();
+  $('student-add').focus();
+  const back = () => {
+    leaving.delete(student.id);
+    return refreshAll(student.id);
+  };
+  undoable(`${student.name} deleted`, {
+    undo: () => {
+      say(`${student.name} is back`);
+      back();
+    },
+    commit: async ({ keepalive }) => {
+      try {
+        if (keepalive) {
+          await api('DELETE', API + path, undefined, { keepalive });
+          return;
+        }
+        try {
+          await call('DELETE', path);
+        } catch (error) {
+          // Checked in to a class since: now it is a large removal, so ask.
+          if (error.code !== 'student_has_sessions') throw error;
+          await back();
+          if (!(await ask(state.students?.find((s) => s.id === student.id)))) return;
+          leaving.add(student.id);
+          await call('DELETE', `${path}?confirm=1`);
+          toast(`${student.name} deleted`);
+        }
+        leaving.delete(student.id);
+        studentsChanged(); // the types' head counts
+      } catch (error) {
+        if (keepalive) return;
+        await back();
+        toast(error.message);
+      }
+    },
+  });
 }
 
 async function refreshAll(focusID) {
