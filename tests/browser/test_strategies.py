@@ -31,6 +31,7 @@ DECK = {
     "Take a walk around the problem",
 }
 DECK_SIZE = 9  # "Begin with the ending" is in both editions
+ALL_ROWS = 8  # … and one row in All, naming both
 
 
 
@@ -115,7 +116,16 @@ def fetch_json(driver, path: str):
 
 
 def visible_all_items(driver) -> list[str]:
-    return [b.text.strip() for b in driver.find_elements(By.CSS_SELECTOR, "#all-list button") if b.is_displayed()]
+    return [b.text.strip() for b in driver.find_elements(By.CSS_SELECTOR, "#all-list .os-item-text") if b.is_displayed()]
+
+
+def open_tab(driver, name: str) -> None:
+    """Click a tab as a person would: through "More" when the tab is in that menu at this width (a phone)."""
+    tab = driver.find_element(By.ID, f"tab-{name}")
+    if not tab.is_displayed():
+        driver.find_element(By.ID, "tab-more").click()
+        wait(driver, lambda d: tab.is_displayed(), f"'More' did not show the {name} tab")
+    tab.click()
 
 
 def test_tapping_the_card_draws_a_strategy(strategies_server, browser, assert_no_console_errors):
@@ -128,7 +138,8 @@ def test_tapping_the_card_draws_a_strategy(strategies_server, browser, assert_no
 
     assert text in DECK, f"the card shows {text!r}, which is not in the deck"
     meta = browser.find_element(By.ID, "card-meta").text
-    assert meta.startswith(("Edition 1 · card ", "Edition 2 · card ", "Extra · card ")), f"the meta line reads {meta!r}"
+    labels = [section["label"] for section in fetch_json(browser, "/api/v1/strategies/editions")]
+    assert meta.startswith(tuple(f"{label} · card " for label in labels)), f"the meta line reads {meta!r}; the editions are {labels}"
     add, remove = wait_for_one_favourite_button(browser)
     assert add and not remove, "a fresh profile has no favourites, so only 'Add to favourites' fits"
     assert browser.find_element(By.ID, "share").is_enabled(), "a drawn card can be shared"
@@ -164,6 +175,9 @@ def test_a_favourite_survives_a_reload_and_is_listed(strategies_server, browser,
     browser.find_element(By.ID, "fav-add").click()
     wait(browser, lambda d: favourite_buttons(d) == (False, True),
          f"after 'Add to favourites' only 'Remove' should be enabled; (add, remove) = {favourite_buttons(browser)}")
+    # The card itself says it is a favourite.
+    wait(browser, lambda d: d.find_element(By.ID, "card-fav").is_displayed(), "the card does not show that it is a favourite")
+    assert browser.find_element(By.ID, "card-fav").text.strip() == "Favourite"
 
     favourites = fetch_json(browser, "/api/v1/strategies/favourites")
     assert [card["strategy"] for card in favourites] == [text], f"the server keeps {favourites}, expected {text!r}"
@@ -174,6 +188,7 @@ def test_a_favourite_survives_a_reload_and_is_listed(strategies_server, browser,
     wait(browser, lambda d: card_text(d) == text, f"the deep link #card-{card_id} shows {card_text(browser)!r}, not {text!r}")
     wait(browser, lambda d: favourite_buttons(d) == (False, True),
          f"after a reload the favourite should still show as one; (add, remove) = {favourite_buttons(browser)}")
+    assert browser.find_element(By.ID, "card-fav").is_displayed(), "after a reload the card no longer shows it is a favourite"
 
     browser.find_element(By.ID, "tab-favourites").click()
     wait(browser, lambda d: text in [li.text for li in d.find_elements(By.CSS_SELECTOR, "#favourites-list li")][0]
@@ -216,10 +231,14 @@ def test_the_favourite_buttons_are_never_both_enabled(strategies_server, browser
 def test_all_cards_filter_as_you_type(strategies_server, browser, assert_no_console_errors):
     open_strategies(browser, strategies_server)
     browser.find_element(By.ID, "tab-all").click()
-    wait(browser, lambda d: len(visible_all_items(d)) == DECK_SIZE,
-         f"the All view should list the {DECK_SIZE} cards; it shows {visible_all_items(browser)}")
+    wait(browser, lambda d: len(visible_all_items(d)) == ALL_ROWS,
+         f"the All view should list {ALL_ROWS} texts; it shows {visible_all_items(browser)}")
+    # Grouped under the editions' labels (with their years where the deck has them), a text in both editions once.
+    labels = [section["label"] for section in fetch_json(browser, "/api/v1/strategies/editions")]
     headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#all-list h3")]
-    assert headings == ["Edition 1", "Edition 2", "Extra"], f"cards are grouped under {headings}"
+    assert headings == labels, f"cards are grouped under {headings}; the editions are {labels}"
+    both = browser.find_element(By.XPATH, "//*[@id='all-list']//button[span[.='Begin with the ending']]")
+    assert both.find_element(By.CLASS_NAME, "os-item-meta").text == f"In {labels[0]}, {labels[1]}"
     count_before = browser.find_element(By.ID, "all-count").text
 
     search = browser.find_element(By.ID, "search")
@@ -228,7 +247,7 @@ def test_all_cards_filter_as_you_type(strategies_server, browser, assert_no_cons
          f"searching 'EMPHA' shows {visible_all_items(browser)}")
     count_after = browser.find_element(By.ID, "all-count").text
     assert count_after != count_before and "1" in count_after, f"the count still reads {count_after!r}"
-    assert not browser.find_element(By.XPATH, "//h3[.='Edition 1']").is_displayed(), "an edition with no match still shows"
+    assert not browser.find_element(By.XPATH, f"//h3[.='{labels[0]}']").is_displayed(), "an edition with no match still shows"
 
     search.clear()
     search.send_keys("honour")
@@ -240,7 +259,7 @@ def test_all_cards_filter_as_you_type(strategies_server, browser, assert_no_cons
     wait(browser, lambda d: d.find_element(By.ID, "draw").is_displayed() and card_text(d) == "Honour the accident as a plan",
          "choosing a card did not show it on the draw view")
     assert wait_for_one_favourite_button(browser) == (True, False)
-    assert browser.find_element(By.ID, "card-meta").text == "Edition 1 · card 1"
+    assert browser.find_element(By.ID, "card-meta").text == f"{labels[0]} · card 1"
 
     # "/" goes back to the search.
     browser.execute_script("document.activeElement.blur()")
@@ -327,7 +346,7 @@ def click_if_fresh(driver, selector: str) -> bool:
 
 def test_writing_editing_and_deleting_my_own_card(strategies_server, browser, assert_no_console_errors):
     open_strategies(browser, strategies_server)
-    browser.find_element(By.ID, "tab-mine").click()
+    open_tab(browser, "mine")
     text_box = browser.find_element(By.ID, "mine-text")
     wait(browser, lambda d: d.find_element(By.ID, "mine-empty").is_displayed(), "no empty state for a profile without cards")
 
@@ -379,7 +398,7 @@ def test_offline_draws_from_the_deck_and_favourites_wait_for_the_network(strateg
         open_strategies(browser, base)
         # The deck loads after the first paint; the All view shows when it is in memory.
         browser.find_element(By.ID, "tab-all").click()
-        wait(browser, lambda d: len(visible_all_items(d)) == DECK_SIZE, "the deck never loaded")
+        wait(browser, lambda d: len(visible_all_items(d)) == ALL_ROWS, "the deck never loaded")
         browser.find_element(By.ID, "tab-draw").click()
 
     # The server is stopped here.
