@@ -2,6 +2,7 @@
 // published story), each narrowed by a search as you type, and publishing for signed-in accounts.
 import { api, request, toast, undoable } from '../js/api.js';
 import { $, make, say, confirmDialog, busy } from './dom.js';
+import { createRouter, parseView } from '../js/router.js';
 import { filterStories, countsLine, plural, uploadType, errorLines } from './logic.js';
 
 const API = '/api/v1/stories';
@@ -10,7 +11,15 @@ const leaving = new Map(); // story id → the removal from the library whose Un
 
 // ---------- Tabs ----------
 
+// Each tab is a URL (js/router.js): the Catalog is the first view (no hash, or '#catalog'), the Library
+// '#library'. Choosing a tab pushes a history entry; Back, Forward and a hash typed by hand switch tabs.
 const TABS = ['library', 'catalog'];
+const tabOf = (view) => (parseView(view).name === 'library' ? 'library' : 'catalog');
+const router = createRouter({ onView: (view) => showTab(tabOf(view)) });
+const goTab = (name, focus = false) => {
+  router.go(name === 'catalog' ? '' : name);
+  if (focus) $(`tab-${name}`).focus();
+};
 
 function showTab(name, focus = false) {
   state.tab = name;
@@ -22,19 +31,19 @@ function showTab(name, focus = false) {
     $(`panel-${key}`).hidden = !on;
     if (on && focus) tab.focus();
   }
-  if (location.hash !== `#${name}`) history.replaceState(null, '', `#${name}`);
 }
 
 function initTabs() {
-  for (const key of TABS) $(`tab-${key}`).addEventListener('click', () => showTab(key));
+  for (const key of TABS) $(`tab-${key}`).addEventListener('click', () => goTab(key));
   $('stories').querySelector('[role=tablist]').addEventListener('keydown', (e) => {
     const step = { ArrowRight: 1, ArrowLeft: -1, Home: -9, End: 9 }[e.key];
     if (!step) return;
     e.preventDefault();
     const index = Math.max(0, Math.min(TABS.length - 1, TABS.indexOf(state.tab) + step));
-    showTab(TABS[index], true);
+    goTab(TABS[index], true);
   });
-  showTab(location.hash === '#library' ? 'library' : 'catalog');
+  if (location.hash === '#catalog') history.replaceState(history.state, '', location.pathname + location.search); // the first view has one name
+  router.start();
 }
 
 // ---------- Lists ----------
@@ -97,7 +106,7 @@ async function load() {
   for (const item of state.catalog) if (leaving.has(item.id)) item.in_library = false;
   const offline = catalog.status === 'rejected';
   if (!offline) keepForOffline(state.library);
-  else if (location.hash !== '#catalog') showTab('library');
+  else if (router.view === '') router.go('library', { replace: true }); // offline, the Library is what can be read
   $('offline-note').hidden = !offline;
   renderAll();
   // Offline, the library is the service worker's copy, if it has one.
@@ -113,7 +122,7 @@ function unavailable(where, message) {
 // ---------- Offline ----------
 
 // What the reader page needs besides the page itself (versioned like this script).
-const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', '../js/api.js', '../js/toast.js', '../js/dom.js', '../js/shell.js', '../css/app.css']
+const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', '../js/api.js', '../js/router.js', '../js/toast.js', '../js/dom.js', '../js/shell.js', '../css/app.css']
   .map((path) => new URL(path, import.meta.url).pathname);
 
 function tellWorker(messages) {

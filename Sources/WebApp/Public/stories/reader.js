@@ -5,7 +5,8 @@
 // server can be reached again.
 import { api, toast } from '../js/api.js';
 import { $, make, render, say, confirmDialog } from './dom.js';
-import { chooseBody, backBody, rewindBody, restartBody, resumePath, localProgress, queueMove, moveBody, trail, readLine, endingsLine, plural } from './logic.js';
+import { chooseBody, backBody, rewindBody, restartBody, resumePath, localProgress, queueMove, moveBody, trail, readLine, endingsLine, plural, progressBody, advance, rewindTo, stepBack } from './logic.js';
+import { createRouter, parseView, viewPath, viewOf } from '../js/router.js';
 import { chapterTree } from './text.js';
 
 const root = $('reader');
@@ -18,6 +19,50 @@ const PLACE_KEY = `trove.stories.place.${storyId}`;
 const QUEUE_KEY = `trove.stories.pending.${storyId}`;
 
 const current = () => state.chapters.get(state.path[state.path.length - 1]);
+
+// ---------- The chapter is the URL ----------
+
+// '#chapter/<id>' names the chapter shown (js/router.js). Each move pushes a history entry that keeps the
+// path it made, so Back returns to the previous chapter (the path of then is sent again as the reader's
+// place) and Forward comes back. A chapter link from elsewhere opens it when this reader's path passed
+// it or it is one of the current chapter's choices; otherwise the reader's own place shows (the story's
+// choices are the reader's to make).
+const router = createRouter({ home: null, onView: (view, how, data) => how === 'pop' && returnTo(view, data) });
+const chapterView = () => viewPath('chapter', state.path[state.path.length - 1]);
+let popWaiting = false; // Back or Forward came while a move was being saved
+
+/** After a move: its chapter in the URL, a new entry unless the URL already named it (Back, Forward). */
+function settleURL(push) {
+  const here = (history.state && history.state.data) || {};
+  router.go(chapterView(), { replace: !push, quiet: true, data: { path: [...state.path], from: push ? here.path : here.from } });
+}
+
+/** The path that shows chapter `target`: the entry's own, the current path cut back, or one choice on. */
+function pathTo(target, data) {
+  const path = data && Array.isArray(data.path) ? data.path : null;
+  if (path && path[path.length - 1] === target) {
+    const walk = resumePath({ chapter_id: target, path }, state.story, state.chapters);
+    if (walk.length === path.length) return walk;
+  }
+  const index = state.path.lastIndexOf(target);
+  if (index >= 0) return rewindTo(state.path, index);
+  if (current().choices.some((choice) => choice.chapter_id === target)) return advance(state.path, target);
+  return null;
+}
+
+function returnTo(view, data) {
+  if (!state.story) return;
+  if (state.saving) {
+    popWaiting = true;
+    return;
+  }
+  const { name, args } = parseView(view);
+  const target = name === 'chapter' ? args[0] : null;
+  if (target === state.path[state.path.length - 1]) return;
+  const path = target && pathTo(target, data);
+  if (path) move(progressBody(path), { push: false });
+  else settleURL(false);
+}
 
 // ---------- Drawing ----------
 
@@ -96,7 +141,7 @@ function draw({ focus = true, fade = true } = {}) {
 
 // ---------- Moving ----------
 
-async function move(body) {
+async function move(body, { push = true } = {}) {
   if (state.saving) return;
   state.saving = true;
   root.setAttribute('aria-busy', 'true');
@@ -109,19 +154,26 @@ async function move(body) {
     accept(progress);
     offline(false);
     draw();
+    settleURL(push);
   } catch (error) {
     if (error.code === 'network') {
       moveOffline(body);
       draw();
+      settleURL(push);
       return;
     }
     toast(error.code === 'invalid_path' ? 'This story changed since you last read it; starting again from your last saved place.' : error.message);
     if (error.code === 'invalid_path') await loadProgress().catch(() => {});
     draw({ focus: false, fade: false });
+    settleURL(false);
   } finally {
     state.saving = false;
     root.removeAttribute('aria-busy');
     $('ending-restart').disabled = false;
+    if (popWaiting) {
+      popWaiting = false;
+      returnTo(viewOf(location.hash), history.state && history.state.data);
+    }
   }
 }
 
@@ -206,8 +258,13 @@ function keepForOffline() {
 const choose = (next) => move(chooseBody(state.path, next));
 const rewind = (index) => move(rewindBody(state.path, index));
 
+/** The in-app Back: Back in the browser's history when the entry before is the chapter before, else a move. */
 async function back() {
-  if (state.path.length > 1) await move(backBody(state.path));
+  if (state.path.length < 2) return;
+  const from = history.state && history.state.data && history.state.data.from;
+  const before = stepBack(state.path);
+  if (Array.isArray(from) && from.join('\n') === before.join('\n')) history.back();
+  else await move(backBody(state.path));
 }
 
 async function restart() {
@@ -245,6 +302,13 @@ async function start() {
     $('reader-status').hidden = true;
     draw({ focus: false, fade: false });
     keepForOffline();
+    router.start();
+    // A reload keeps the URL's chapter; a link to a chapter shows it when this reader may be there.
+    const wanted = parseView(router.view);
+    const path = wanted.name === 'chapter' && wanted.args[0] !== state.path[state.path.length - 1]
+      ? pathTo(wanted.args[0], history.state && history.state.data) : null;
+    if (path) await move(progressBody(path), { push: false });
+    else settleURL(false);
   } catch (error) {
     $('reader-status').textContent = error.status === 404
       ? 'This story is not here any more. It may have been withdrawn.'
