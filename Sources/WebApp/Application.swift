@@ -24,7 +24,10 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "trove"),
             services: [
                 DatabaseCloser(database: database),
-                Housekeeping(sessions: SessionRepository(database: database.sql), profiles: ProfileRepository(database: database.sql), logger: logger),
+                Housekeeping(
+                    sessions: SessionRepository(database: database.sql), profiles: ProfileRepository(database: database.sql),
+                    idempotencyKeys: IdempotencyRepository(database: database.sql), logger: logger
+                ),
             ],
             logger: logger
         )
@@ -66,6 +69,7 @@ public func buildRouter(
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: CrossSiteRequestMiddleware())
     router.add(middleware: ProfileSessionMiddleware(store: sessionStore, alwaysSecure: configuration.secureCookies))
+    router.add(middleware: IdempotencyMiddleware(keys: IdempotencyRepository(database: database.sql)))
 
     let operations = APIOperationLog()
     let api = APIRoutes(router: router, log: operations)

@@ -18,7 +18,9 @@ import Testing
             _ = try await sessions.create(profileID: leaving.id, now: created, lifetime: 3600)
             let staying = try await profiles.createGuest(now: created)
             let live = try await sessions.create(profileID: staying.id, now: created, lifetime: 30 * 86_400)
-            let housekeeping = Housekeeping(sessions: sessions, profiles: profiles, logger: Logger(label: "test"))
+            let housekeeping = Housekeeping(
+                sessions: sessions, profiles: profiles, idempotencyKeys: IdempotencyRepository(database: database.sql), logger: Logger(label: "test")
+            )
 
             // A day and a minute later: the first session has expired, and its guest is past the grace.
             await housekeeping.sweep(now: created.addingTimeInterval(86_460))

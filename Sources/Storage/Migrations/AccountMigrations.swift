@@ -25,5 +25,20 @@ enum AccountMigrations {
             try await db.create(index: "sign_in_failures_username").on("sign_in_failures")
                 .column("username").column("failed_at").run()
         },
+        // A state-changing request sent again with the same Idempotency-Key gets the first answer back.
+        // A row without a status is a request still in progress.
+        Migration(version: 102, name: "accounts: idempotency keys and their first answers") { db in
+            try await db.create(table: "idempotency_keys")
+                .column("profile_id", type: .text, .notNull, .references("profiles", "id", onDelete: .cascade))
+                .column("key", type: .text, .notNull)
+                .column("fingerprint", type: .text, .notNull)
+                .column("status", type: .bigint)
+                .column("content_type", type: .text)
+                .column("body", type: .blob)
+                .column("created_at", type: .bigint, .notNull)
+                .primaryKey("profile_id", "key")
+                .run()
+            try await db.create(index: "idempotency_keys_created_at").on("idempotency_keys").column("created_at").run()
+        },
     ]
 }

@@ -3,12 +3,13 @@ import Logging
 import ServiceLifecycle
 import Storage
 
-/// Deletes what nobody can reach any more, at start and then every hour: expired sessions, and guest
-/// profiles whose visitors lost them (every visit without a cookie makes a guest, so without this the
+/// Deletes what nobody can reach any more, at start and then every hour: expired sessions, idempotency keys
+/// older than a day, and guest profiles whose visitors lost them (every visit without a cookie makes a guest, so without this the
 /// profiles table grows with every crawler). See `ProfileRepository.deleteAbandonedGuests`.
 struct Housekeeping: Service {
     let sessions: SessionRepository
     let profiles: ProfileRepository
+    let idempotencyKeys: IdempotencyRepository
     let logger: Logger
     var interval: Duration = .seconds(3600)
     /// How old a guest without a session must be before it goes.
@@ -28,6 +29,7 @@ struct Housekeeping: Service {
         do {
             let sessionCount = try await sessions.deleteExpired(now: now)
             let guestCount = try await profiles.deleteAbandonedGuests(createdBefore: now.addingTimeInterval(-guestGrace))
+            _ = try await idempotencyKeys.deleteOlder(than: now.addingTimeInterval(-86_400))
             if sessionCount + guestCount > 0 {
                 logger.info("Housekeeping deleted \(sessionCount) expired session(s) and \(guestCount) abandoned guest profile(s)")
             }

@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Storage
+
+/// Answers a state-changing API request sent again with the same `Idempotency-Key` with its first answer,
+/// so an outbox replaying after a lost connection never creates a second student, session, card or favourite.
+///
+/// Keys belong to the profile. The same key with another request is 422 `idempotency_key_reused`; while the
+/// first is still being answered, 409 `idempotency_key_in_use`. Answers of 500 and above, and errors, are not
+/// kept: sending again runs the request again. The account routes (sign-in changes the profile) take no key.
+struct IdempotencyMiddleware: RouterMiddleware {
+    typealias Context = TroveRequestContext
+
+    let keys: IdempotencyRepository
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let key = request.headers[IdempotencyKey.header], CrossSiteRequestMiddleware.isStateChanging(request.method),
+              request.uri.path.hasPrefix("/api/v1/"), !request.uri.path.hasPrefix("/api/v1/account/")
+        else { return try await next(request, context) }
+        guard IdempotencyKey.isValid(key) else {
+            throw APIError.badRequest("An Idempotency-Key is 1 to 255 visible ASCII characters.")
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        let fingerprint = IdempotencyKey.fingerprint(method: request.method, uri: request.uri.description, body: body)
+        let profileID = try await context.session.requireProfile().id
+        switch try await keys.claim(profileID: profileID, key: key, fingerprint: fingerprint) {
+        case .reused:
+            throw APIError(.unprocessableContent, code: "idempotency_key_reused",
+                           message: "This Idempotency-Key was used for another request; use a new key for a new request.")
+        case .inProgress:
+            throw APIError(.conflict, code: "idempotency_key_in_use",
+                           message: "The request with this Idempotency-Key is still being answered; try again in a moment.",
+                           headers: [.retryAfter: "1"])
+        case .answered(let answer):
+            return Self.replay(answer)
+        case .claimed:
+            let response: Response
+            do {
+                response = try await next(request, context)
+            } catch {
+                try? await keys.release(profileID: profileID, key: key)
+                throw error
+            }
+            guard response.status.code < 500 else {
+                try? await keys.release(profileID: profileID, key: key)
+                return response
+            }
+            let collected = try await Self.collect(response.body)
+            let answer = IdempotencyRepository.Answer(
+                status: Int(response.status.code), contentType: response.headers[.contentType], body: Data(buffer: collected)
+            )
+            try await keys.record(profileID: profileID, key: key, answer: answer)
+            var kept = response
+            kept.body = .init(byteBuffer: collected)
+            return kept
+        }
+    }
+
+    static let replayed = HTTPField.Name("Idempotent-Replayed")!
+
+    static func replay(_ answer: IdempotencyRepository.Answer) -> Response {
+        var headers = HTTPFields()
+        if let contentType = answer.contentType { headers[.contentType] = contentType }
+        headers[replayed] = "true"
+        return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    /// A response body written into memory (API answers are small JSON).
+    static func collect(_ body: ResponseBody) async throws -> ByteBuffer {
+        let sink = Sink()
+        try await body.write(Collector(sink: sink))
+        return sink.buffer
+    }
+
+    final class Sink: @unchecked Sendable {
+        var buffer = ByteBuffer()
+    }
+
+    struct Collector: ResponseBodyWriter {
+        let sink: Sink
+
+        mutating func write(_ buffer: ByteBuffer) async throws {
+            var buffer = buffer
+            sink.buffer.writeBuffer(&buffer)
+        }
+
+        consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    }
+}
