@@ -1,34 +1,24 @@
-// Every view of an app is a URL: the page's path plus a hash naming the view ('#all', '#card/12',
-// '#all?q=walk'); no hash is the app's first view. One router per page:
-//  - go(view) pushes a history entry (moving between views), go(view, {replace: true}) replaces it
-//    (a refinement of the same view, such as a search box);
-//  - Back/Forward (popstate) and a hash changed by hand show the view the URL names;
-//  - a deep link opened directly (a pasted link) gets the app's first view beneath it, so Back from it
-//    stays in the app once and leaves the app only from its first view;
-//  - a reload keeps the URL, so the page opens the same view.
-// Each entry carries {troveDepth, data}: how many of the app's views lie beneath it, and what the app
-// stored with it (go's `data`), handed back when Back or Forward returns to it.
+// Each view of an app is a URL: the page plus a hash ('#all', '#card/12', '#all?q=walk'; none is the
+// first view). go() pushes an entry, go(v, {replace: true}) refines the current one; Back, Forward and a
+// typed hash call onView(view, how, data). A deep link opened directly gets the first view (`home`)
+// beneath it, so Back leaves the app only from there. Entries keep {troveDepth, data}.
 
-/** Splits a view ('card/12?x=1') into {name, args, query}; '' is the first view. */
+/** 'card/12?x=1' → {name: 'card', args: ['12'], query: {x: '1'}}. */
 export function parseView(view) {
-  const text = String(view || '').replace(/^#/, '');
+  const text = viewOf(view);
   const cut = text.indexOf('?');
-  const path = cut < 0 ? text : text.slice(0, cut);
-  const query = Object.fromEntries(new URLSearchParams(cut < 0 ? '' : text.slice(cut + 1)));
-  const [name = '', ...args] = path.split('/').map(decode);
-  return { name, args, query };
+  const [name = '', ...args] = (cut < 0 ? text : text.slice(0, cut)).split('/').map(decode);
+  return { name, args, query: Object.fromEntries(new URLSearchParams(cut < 0 ? '' : text.slice(cut + 1))) };
 }
 
-/** A view from a name, arguments and a query: viewPath('card', 12) → 'card/12'. Empty query values are left out. */
-export function viewPath(name, ...rest) {
-  const query = rest.length && rest[rest.length - 1] && typeof rest[rest.length - 1] === 'object' ? rest.pop() : {};
-  const path = [name, ...rest].filter((part) => part !== undefined && part !== null && part !== '')
-    .map((part) => encodeURIComponent(String(part))).join('/');
-  const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== undefined && value !== null && value !== '')).toString();
+/** viewPath('card', 12) → 'card/12'; a last object argument is the query (empty values left out). */
+export function viewPath(...parts) {
+  const query = parts.length && typeof parts[parts.length - 1] === 'object' ? parts.pop() : {};
+  const path = parts.filter((p) => p !== undefined && p !== null && p !== '').map((p) => encodeURIComponent(String(p))).join('/');
+  const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '')).toString();
   return search ? `${path}?${search}` : path;
 }
 
-/** The view a location's hash names, in the form go() takes. */
 export const viewOf = (hash) => String(hash || '').replace(/^#/, '');
 
 function decode(part) {
@@ -39,82 +29,53 @@ function decode(part) {
   }
 }
 
-/**
- * createRouter({onView, home, win}):
- *  onView(view, how, data): show `view`; how is 'start', 'push', 'replace' or 'pop'; data is what go()
- *    stored with the entry (null for an entry the app never made: a typed hash, a pasted link).
- *  home: the first view ('' by default) put beneath a deep link opened directly; null: put nothing.
- */
+/** how: 'start', 'push', 'replace' or 'pop'; data: what go() kept with the entry (null if the app made none). */
 export function createRouter({ onView, home = '', win = globalThis.window } = {}) {
   const { history, location } = win;
   let depth = 0;
   let current = null;
-  let started = false;
-
   const url = (view) => (view ? `#${view}` : location.pathname + location.search);
-  const entry = (data) => ({ ...(history.state || {}), troveDepth: depth, data: data === undefined ? null : data });
-  const dataOf = (state) => (state && state.data !== undefined ? state.data : null);
-
-  function show(how) {
+  const keep = (data = null) => history.replaceState({ ...history.state, troveDepth: depth, data }, '', location.href);
+  const show = (how) => {
     const view = viewOf(location.hash);
-    const state = history.state;
-    if (how === 'pop' && view === current) return; // the hashchange after a popstate for the same move
+    if (how === 'pop' && view === current) return; // the hashchange after its popstate
     current = view;
-    if (onView) onView(view, how, dataOf(state));
-  }
-
-  function onPop() {
+    if (onView) onView(view, how, (history.state && history.state.data) ?? null);
+  };
+  const onPop = () => {
     const state = history.state;
-    if (state && typeof state.troveDepth === 'number') {
-      depth = state.troveDepth;
-    } else {
-      // A hash typed by hand makes a new entry after the current one.
-      depth += 1;
-      history.replaceState(entry(null), '', location.href);
-    }
+    if (state && typeof state.troveDepth === 'number') depth = state.troveDepth;
+    else { depth += 1; keep(); } // a hash typed by hand: a new entry
     show('pop');
-  }
-
+  };
   return {
     get view() { return current; },
     get depth() { return depth; },
-    /** Shows the view in the URL and listens for Back and Forward. */
     start() {
-      if (started) return;
-      started = true;
       const state = history.state;
       const view = viewOf(location.hash);
-      if (state && typeof state.troveDepth === 'number') {
-        depth = state.troveDepth; // a reload, or Back into this page from another
-      } else if (home !== null && view !== viewOf(home)) {
-        depth = 0;
-        history.replaceState(entry(null), '', url(viewOf(home)));
+      if (state && typeof state.troveDepth === 'number') depth = state.troveDepth; // a reload
+      else if (home !== null && view !== viewOf(home)) {
+        history.replaceState({ troveDepth: 0, data: null }, '', url(viewOf(home)));
         depth = 1;
-        history.pushState(entry(null), '', url(view));
-      } else {
-        depth = 0;
-        history.replaceState(entry(null), '', location.href);
-      }
+        history.pushState({ troveDepth: 1, data: null }, '', url(view));
+      } else keep();
       win.addEventListener('popstate', onPop);
       win.addEventListener('hashchange', onPop);
       show('start');
     },
-    /** Moves to `view`: a new history entry, or with {replace: true} the same one; {quiet: true} does not call onView. */
+    /** {replace}: the same entry; {quiet}: no onView; {data}: kept with the entry. */
     go(view, { replace = false, quiet = false, data } = {}) {
       const next = viewOf(view);
       if (next === current && !replace && data === undefined) return;
       if (!replace) depth += 1;
-      const state = { troveDepth: depth, data: data === undefined ? null : data };
-      if (replace) history.replaceState(state, '', url(next));
-      else history.pushState(state, '', url(next));
+      const state = { troveDepth: depth, data: data ?? null };
+      history[replace ? 'replaceState' : 'pushState'](state, '', url(next));
       current = next;
       if (!quiet && onView) onView(next, replace ? 'replace' : 'push', state.data);
     },
-    /** Keeps `data` with the current entry (given back by onView when Back or Forward returns to it). */
-    remember(data) {
-      history.replaceState(entry(data), '', location.href);
-    },
-    /** The in-app Back: the previous view of this app, or the first view when there is none. */
+    remember: keep,
+    /** The in-app Back: the previous view, or the first view when this one is the first. */
     back(fallback = home || '') {
       if (depth > 0) history.back();
       else this.go(fallback, { replace: true });
