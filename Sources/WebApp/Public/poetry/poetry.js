@@ -6,6 +6,7 @@ import { Board, DEFAULT_SCALE, FONTS } from './board.js';
 import { WordSets } from './wordsets.js';
 import { Helpers, lineText } from './helpers.js';
 import { $, el, copyText, wordLength } from './dom.js';
+import { createRouter, parseView, viewPath } from '../js/router.js';
 
 const API = '/api/v1/poetry';
 const PENDING = 'trove.poetry.pending';
@@ -273,6 +274,35 @@ function restore(poem) {
   return true;
 }
 
+// ---------- The open poem is the URL ----------
+
+// '#poem/<id>' names the open poem (js/router.js); no hash opens the newest. Opening another poem or a new
+// one pushes a history entry, so Back returns to the poem before; a poem that is not this profile's (a
+// link pasted into another browser) opens the newest instead.
+const router = createRouter({ onView: (view, how) => how === 'pop' && showFromURL(view).catch(fail) });
+const poemView = () => (state.poem ? viewPath('poem', state.poem.id) : '');
+
+async function showFromURL(view) {
+  const { name, args: [wanted] } = parseView(view);
+  if (name === 'poem' && wanted && state.poem && state.poem.id === wanted) return;
+  let opened = false;
+  if (name === 'poem' && wanted) {
+    try {
+      await openPoem(wanted);
+      opened = true;
+    } catch (error) {
+      if (error.status !== 404) throw error;
+      toast('That poem is not one of yours here, so your newest one is open.');
+    }
+  }
+  if (!opened) {
+    const newest = state.poems[0];
+    if (!newest) await newPoem();
+    else if (!state.poem || state.poem.id !== newest.id) await openPoem(newest.id);
+  }
+  router.go(poemView(), { replace: true, quiet: true });
+}
+
 async function newPoem(focus = false) {
   await flush();
   const set = currentSet() || sets.builtIns()[0];
@@ -300,6 +330,7 @@ async function deletePoem(id) {
     clearTimeout(state.timer);
     keep(false);
     await (state.poems.length ? openPoem(state.poems[0].id) : newPoem());
+    router.go(poemView(), { replace: true, quiet: true }); // the deleted poem's address is gone
   }
   renderPoems();
   say('Poem deleted');
@@ -520,11 +551,14 @@ on(ui.fontSize, 'change', () => {
 on(ui.backgroundInput, 'change', () => uploadBackground(ui.backgroundInput.files && ui.backgroundInput.files[0]));
 on(ui.backgroundRemove, 'click', removeBackground);
 
-on(ui.newPoem, 'click', () => newPoem(true));
+on(ui.newPoem, 'click', async () => {
+  await newPoem(true);
+  router.go(poemView());
+});
 on(ui.poems, 'click', (e) => {
   const open = e.target.closest('[data-open]');
   const remove = e.target.closest('[data-delete]');
-  if (open && open.dataset.open !== (state.poem && state.poem.id)) return openPoem(open.dataset.open);
+  if (open && open.dataset.open !== (state.poem && state.poem.id)) return openPoem(open.dataset.open).then(() => router.go(poemView()));
   if (remove) return deletePoem(remove.dataset.delete);
 });
 
@@ -554,7 +588,8 @@ setInterval(() => {
 async function start() {
   await sets.load();
   state.poems = await api('GET', `${API}/poems`);
-  await (state.poems.length ? openPoem(state.poems[0].id) : newPoem());
+  router.start();
+  await showFromURL(router.view);
   for (const id of ['poemTitle', 'copyText', 'share', 'wordset', 'font', 'fontSize', 'downloadPng', 'publish', 'newPoem']) ui[id].disabled = false;
   ui.board.removeAttribute('aria-busy');
   ui.board.dataset.ready = 'true';
