@@ -4,6 +4,7 @@
 import { api } from '../js/api.js';
 import { formatNumber, parseCoordinates } from './logic.js';
 import { SceneView } from './scene.js';
+import { createRouter, parseView, viewPath } from '../js/router.js';
 
 const API = '/api/v1/cities';
 const $ = (id) => document.getElementById(id);
@@ -12,7 +13,7 @@ const status = (text) => { $('welcome-status').textContent = text; };
 const fixed = (n) => Math.abs(n).toFixed(2);
 const coordinates = (lat, lon) => `${fixed(lat)}° ${lat < 0 ? 'S' : 'N'}, ${fixed(lon)}° ${lon < 0 ? 'W' : 'E'}`;
 
-let hash = ''; // the scene's hash while one is shown
+let hash = ''; // the scene's view while one is shown
 let leaving = false;
 let busy = false;
 
@@ -31,11 +32,47 @@ function showCollection(count) {
 
 // ---------- Scenes and history ----------
 
-function openScene(name, kind, cities, labels, push = true) {
-  if (push) history.pushState({ cities: name }, '', `#${name}`);
-  hash = name;
+// Each scene is a URL (js/router.js): '' the welcome screen, '#browse' the collection,
+// '#around/<lat>,<lon>?title=…' the cities near a point, '#surprise/<lat>,<lon>?iso=…&country=…' a
+// surprise (opened again as the cities of that country near that point). Opening a scene pushes a history
+// entry; Back (the scene's own or the browser's) returns to the welcome screen, asking first when
+// changes would be lost; a reload or a pasted link opens the same scene.
+const router = createRouter({ onView: (view, how) => showView(view, how) });
+const point = (lat, lon) => `${Number(lat).toFixed(4)},${Number(lon).toFixed(4)}`;
+
+function openScene(view, kind, cities, labels, push = true) {
+  if (push) router.go(view, { quiet: true });
+  else if (router.view !== view) router.go(view, { replace: true, quiet: true });
+  hash = view;
   status('');
   scene.show(kind, cities, labels);
+}
+
+/** Shows the scene a URL names (at start, and on Back and Forward). */
+async function showView(view, how) {
+  if (how === 'push') return; // the app opened it itself
+  if (hash && view !== hash && how === 'pop') {
+    if (!leaving && scene.state?.unsaved) {
+      router.go(hash, { quiet: true }); // stay until the person says otherwise
+      if (await confirmLeave()) { leaving = true; history.back(); }
+      return;
+    }
+  }
+  leaving = false;
+  const { name, args: [at = ''], query } = parseView(view);
+  const [lat, lon] = at.split(',').map(Number);
+  const located = Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
+  if (name === 'browse' && Number(root.dataset.collectionCount) > 0) {
+    if (hash !== view) await browse(false);
+  } else if ((name === 'around' || name === 'surprise') && located && $('around-me').disabled === false) {
+    if (hash === view) return;
+    await run($('around-me'), () => (name === 'around'
+      ? nearby(lat, lon, query.title || 'Around these coordinates', false)
+      : surpriseAgain(lat, lon, query, view)));
+  } else {
+    if (hash) showWelcome();
+    if (view) router.go('', { replace: true, quiet: true });
+  }
 }
 
 function showWelcome() {
@@ -43,6 +80,17 @@ function showWelcome() {
   hash = '';
   $('welcome').hidden = false;
   $('welcome-title').focus();
+}
+
+/** A surprise's scene opened again: the cities of its country around its point. */
+async function surpriseAgain(lat, lon, query, view) {
+  const data = await api('GET', `${API}/nearby?lat=${lat}&lon=${lon}&radius_km=10&limit=30`);
+  const cities = query.iso ? data.cities.filter((c) => c.country_code === query.iso) : data.cities;
+  const n = cities.length;
+  openScene(view, 'import', cities, {
+    title: `Surprise: ${query.country || 'somewhere'}`,
+    sub: `${n === 1 ? '1 city' : `${n} cities`} in ${query.country || 'this country'}, around ${coordinates(lat, lon)}`,
+  }, false);
 }
 
 function confirmLeave() {
@@ -60,22 +108,8 @@ function confirmLeave() {
 async function goBack(force = false) {
   if (!force && scene.state?.unsaved && !(await confirmLeave())) return;
   leaving = true;
-  history.back();
+  router.back();
 }
-
-addEventListener('popstate', async () => {
-  const target = location.hash.slice(1);
-  if (hash && target !== hash) {
-    if (!leaving && scene.state?.unsaved) {
-      history.pushState({ cities: hash }, '', `#${hash}`); // stay until the person says otherwise
-      if (await confirmLeave()) { leaving = true; history.back(); }
-      return;
-    }
-    leaving = false;
-    showWelcome();
-  }
-  if (!hash && target === 'browse') browse(false);
-});
 
 addEventListener('beforeunload', (e) => {
   if (hash && scene.state?.unsaved) {
@@ -102,17 +136,17 @@ async function run(button, task) {
   }
 }
 
-async function nearby(latitude, longitude, title) {
+async function nearby(latitude, longitude, title, push = true) {
   status('Looking for cities nearby…');
   const data = await api('GET', `${API}/nearby?lat=${latitude}&lon=${longitude}&radius_km=10&limit=30`);
   if (!data.cities.length) {
     status(`No cities within 10 km of ${coordinates(latitude, longitude)}.`);
     return;
   }
-  openScene('around', 'import', data.cities, {
+  openScene(viewPath('around', point(latitude, longitude), { title }), 'import', data.cities, {
     title,
     sub: `${data.cities.length === 1 ? '1 city' : `${data.cities.length} cities`} within 10 km of ${coordinates(latitude, longitude)}`,
-  });
+  }, push);
 }
 
 function locate() {
@@ -223,7 +257,8 @@ async function surprise() {
     return;
   }
   const n = data.cities.length;
-  openScene('surprise', 'import', data.cities, {
+  const view = viewPath('surprise', point(data.center.latitude, data.center.longitude), { iso: data.country.iso, country: data.country.name });
+  openScene(view, 'import', data.cities, {
     title: `Surprise: ${data.country.name}`,
     sub: `${n === 1 ? '1 city' : `${n} cities`} in ${data.country.name}, around ${coordinates(data.center.latitude, data.center.longitude)}`
       + (data.tries > 1 ? ` (found on try ${data.tries})` : ''),
@@ -246,11 +281,6 @@ function browse(push = true) {
 
 $('browse').addEventListener('click', () => browse());
 
-// A scene's address opened directly: only the collection can be shown again.
-if (location.hash) {
-  const wanted = location.hash.slice(1);
-  history.replaceState(null, '', location.pathname + location.search);
-  if (wanted === 'browse' && Number(root.dataset.collectionCount) > 0) browse();
-}
+router.start(); // a scene's address opened directly, or a reload, opens that scene
 
 root.dataset.ready = 'true';
