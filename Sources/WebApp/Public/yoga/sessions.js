@@ -145,7 +145,9 @@ async function deleteSession() {
     await call('DELETE', sessionPath(s.id));
     toast('Session deleted');
     changed();
-    location.hash = '#sessions';
+    // The deleted session's address is gone: its entry becomes the list (the router hears the hashchange).
+    history.replaceState(history.state, '', '#sessions');
+    dispatchEvent(new HashChangeEvent('hashchange'));
   } catch (error) {
     toast(error.message);
   }

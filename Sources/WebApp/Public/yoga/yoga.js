@@ -1,6 +1,7 @@
 // YogiYogini: three tabs (Sessions, Class, Students) over the API under /api/v1/yoga.
 // The hash names the view: #class (the default), #students, #sessions, #session/<id>, #stats, #settings.
 import { $ } from './dom.js';
+import { createRouter, parseView } from '../js/router.js';
 import { call, state, emit } from './store.js';
 import * as classTab from './class.js';
 import * as studentsTab from './students.js';
@@ -16,8 +17,13 @@ const VIEWS = {
 };
 let currentView = null;
 
-function route() {
-  const [name, id] = location.hash.slice(1).split('/');
+// The views are URLs through the shared router (js/router.js): the tabs and links are plain '#…' links,
+// each a history entry, so Back and Forward move between them; a deep link opened directly gets the
+// Class tab beneath it.
+const router = createRouter({ home: 'class', onView: route });
+
+function route(hash) {
+  const { name, args: [id] } = parseView(hash);
   const view = VIEWS[name] && (name !== 'session' || id) ? name : 'class';
   const [tab, show] = VIEWS[view];
   for (const key of Object.keys(VIEWS)) $(`view-${key}`).hidden = key !== view;
@@ -28,7 +34,7 @@ function route() {
   $('yoga').dataset.view = view;
   if (currentView !== view) window.scrollTo(0, 0);
   currentView = view;
-  show(id && decodeURIComponent(id));
+  show(id);
 }
 
 async function start() {
@@ -40,8 +46,8 @@ async function start() {
   classTab.init();
   studentsTab.init();
   sessionsTab.init();
-  window.addEventListener('hashchange', route);
-  route();
+  if (!location.hash) history.replaceState(history.state, '', '#class'); // the first view has one name
+  router.start();
   await Promise.all([settings, classTab.ready()]);
   $('yoga').dataset.ready = 'true';
 }
