@@ -93,6 +93,8 @@ public enum YogaError: Error, Equatable, Sendable {
     case invalid(String)
     case studentNotFound
     case studentTypeNotFound
+    /// Another of the instructor's types already has this name (in any case).
+    case studentTypeExists(String)
     case venueNotFound
     case sessionNotFound
     case noClass

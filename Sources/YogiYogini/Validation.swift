@@ -42,6 +42,17 @@ public enum YogaValidation {
         return text
     }
 
+    /// A joining date: a date that is not after today anywhere on Earth (UTC+14), so nobody joins in the future.
+    public static func joiningDate(_ text: String, now: Date) throws(YogaError) -> String {
+        let joined = try date(text)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let latest = calendar.dateComponents([.year, .month, .day], from: now.addingTimeInterval(14 * 3600))
+        let today = String(format: "%04d-%02d-%02d", latest.year ?? 0, latest.month ?? 0, latest.day ?? 0)
+        guard joined <= today else { throw .invalid("The joining date \(text) is in the future: a student joins today or earlier.") }
+        return joined
+    }
+
     public static func coordinates(latitude: Double?, longitude: Double?) throws(YogaError) -> (Double, Double)? {
         switch (latitude, longitude) {
         case (nil, nil):

@@ -5,7 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
-import WebApp
+@testable import WebApp
 
 /// A yoga instructor's day through the API, on both databases.
 @Suite struct YogaAPITests {
@@ -207,6 +207,61 @@ import WebApp
             let ida = try await send(client, .get, "/api/v1/yoga/students?q=ida", cookie).json()["students"] as? [[String: Any]]
             #expect(ida?.first?["type_name"] as? String == "elder")
             #expect(try await send(client, .put, "/api/v1/yoga/student-types/\(type)", cookie, ["name": " "]).status == .unprocessableContent)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func typeNamesAreUniqueInAnyCaseAndNobodyJoinsInTheFuture(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let duplicate = try await send(client, .post, "/api/v1/yoga/student-types", cookie, ["name": "Member"])
+            #expect(duplicate.status == .conflict && duplicate.errorCode == "student_type_exists")
+            let senior = try #require(try await send(client, .post, "/api/v1/yoga/student-types", cookie, ["name": "senior"]).json()["id"] as? String)
+            let renamed = try await send(client, .put, "/api/v1/yoga/student-types/\(senior)", cookie, ["name": "TRIAL"])
+            #expect(renamed.status == .conflict && renamed.errorCode == "student_type_exists")
+            #expect(try await send(client, .put, "/api/v1/yoga/student-types/\(senior)", cookie, ["name": "Senior"]).status == .ok, "its own name in another case")
+            let types = try await send(client, .get, "/api/v1/yoga/student-types", cookie).json()["types"] as? [[String: Any]]
+            #expect(types?.compactMap { $0["name"] as? String } == ["drop-in", "member", "trial", "Senior"])
+
+            let tomorrowSomewhere = YogaRosterAPIController.today(Date().addingTimeInterval(86_400 * 2))
+            let future = try await send(client, .post, "/api/v1/yoga/students", cookie, ["name": "Ana", "joined_on": tomorrowSomewhere])
+            #expect(future.status == .unprocessableContent && future.errorCode == "validation_failed")
+            #expect(try future.json().description.contains("future"))
+            let ana = try await addStudent(client, cookie, "Ana")
+            let edit = try await send(client, .put, "/api/v1/yoga/students/\(ana)", cookie, ["name": "Ana", "joined_on": tomorrowSomewhere, "active": true])
+            #expect(edit.status == .unprocessableContent)
+            #expect(try await send(client, .get, "/api/v1/yoga/students/\(ana)", cookie).json()["joined_on"] as? String == "2026-01-10")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aStudentsHistoryAndTheCSVInTheInstructorsZoneAndUnit(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let ana = try await addStudent(client, cookie, "Ana")
+            let bea = try await addStudent(client, cookie, "Bea")
+            for (day, attendees, temperature) in [("05", [ana, bea], 20.0), ("12", [ana], 25.0), ("19", [bea], 30.0)] {
+                _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "attendees": attendees])
+                let ended = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"])
+                let id = try #require((try ended.json()["session"] as? [String: Any])?["id"] as? String)
+                // Corrected to a January evening class (Pacific time is UTC-8 then) with the temperature typed in.
+                let correction: [String: Any] = ["started_at": "2026-01-\(day)T02:00:00Z", "ended_at": "2026-01-\(day)T03:15:00Z",
+                                                 "attendees": attendees, "notes": "", "temperature_c": temperature]
+                #expect(try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, correction).status == .ok)
+            }
+            let history = try await send(client, .get, "/api/v1/yoga/students/\(ana)/sessions", cookie).json()["sessions"] as? [[String: Any]]
+            #expect(history?.compactMap { $0["temperature_c"] as? Double } == [25, 20], "Ana's two sessions, newest first")
+            let stranger = try await guest(client)
+            #expect(try await send(client, .get, "/api/v1/yoga/students/\(ana)/sessions", stranger).status == .notFound)
+
+            #expect(try await send(client, .put, "/api/v1/yoga/settings", cookie, ["temperature_unit": "fahrenheit", "slipping_weeks": 6]).status == .ok)
+            let csv = try await send(client, .get, "/api/v1/yoga/export.csv?tz=America/Los_Angeles", cookie).bodyText
+            let lines = csv.split(separator: "\r\n").map(String.init)
+            #expect(lines.first?.contains(",temperature_f,") == true)
+            let fields = lines.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            #expect(fields.dropFirst().map { $0.count > 7 ? $0[7] : "" } == ["68.0", "77.0", "86.0"])
+            #expect(fields.count > 1 && fields[1].count > 3 && fields[1][3] == "2026-01-04T18:00:00-08:00", "\(lines) in Pacific time")
+            #expect(try await send(client, .get, "/api/v1/yoga/export.csv?tz=Mars/Olympus", cookie).status == .badRequest)
         }
     }
 

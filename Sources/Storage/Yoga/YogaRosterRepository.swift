@@ -136,15 +136,29 @@ public struct YogaRosterRepository: Sendable {
     public func createType(name: String, profileID: String, now: Date = Date()) async throws -> TypeRecord {
         try await seedTypes(profileID: profileID, now: now)
         let id = "t" + Token.make(length: 15)
-        try await database.insert(into: "yoga_student_types").columns("id", "profile_id", "name", "created_at")
-            .values(SQLBind(id), SQLBind(profileID), SQLBind(name), SQLBind(now.millisecondsSince1970)).run()
+        try await database.transaction { db in
+            try await Self.requireUniqueTypeName(name, except: nil, profileID: profileID, on: db)
+            try await db.insert(into: "yoga_student_types").columns("id", "profile_id", "name", "created_at")
+                .values(SQLBind(id), SQLBind(profileID), SQLBind(name), SQLBind(now.millisecondsSince1970)).run()
+        }
         return TypeRecord(type: StudentType(id: id, name: name), studentCount: 0)
     }
 
     public func renameType(id: String, name: String, profileID: String) async throws -> TypeRecord {
         try await requireType(id, profileID: profileID)
-        try await database.update("yoga_student_types").set("name", to: SQLBind(name)).where("id", .equal, id).where("profile_id", .equal, profileID).run()
+        try await database.transaction { db in
+            try await Self.requireUniqueTypeName(name, except: id, profileID: profileID, on: db)
+            try await db.update("yoga_student_types").set("name", to: SQLBind(name)).where("id", .equal, id).where("profile_id", .equal, profileID).run()
+        }
         return try await types(profileID: profileID).first { $0.type.id == id }!
+    }
+
+    /// Type names are unique per instructor whatever their case: "Member" and "member" are one type.
+    static func requireUniqueTypeName(_ name: String, except id: String?, profileID: String, on db: any SQLDatabase) async throws {
+        var query = db.select().column("id").from("yoga_student_types").where("profile_id", .equal, profileID)
+            .where(SQLFunction("LOWER", args: SQLColumn("name")), .equal, SQLBind(name.lowercased()))
+        if let id { query = query.where("id", .notEqual, id) }
+        if try await query.first() != nil { throw YogaError.studentTypeExists(name) }
     }
 
     /// Deletes a type; its students keep everything but the type.

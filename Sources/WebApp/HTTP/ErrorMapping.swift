@@ -136,6 +136,7 @@ enum ErrorMapping {
         case .invalid(let message): .validation(message)
         case .studentNotFound: .notFound("The student")
         case .studentTypeNotFound: .notFound("The student type")
+        case .studentTypeExists(let name): APIError(.conflict, code: "student_type_exists", message: "There is already a type called \(name).")
         case .venueNotFound: .notFound("The venue")
         case .sessionNotFound: .notFound("The session")
         case .noClass: APIError(.notFound, code: "no_class", message: "No class is in session: check in first.")

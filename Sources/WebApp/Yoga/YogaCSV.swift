@@ -4,31 +4,48 @@ import YogiYogini
 
 /// The sessions and the attendance as CSV, oldest first, for spreadsheets and bookkeeping.
 enum YogaCSV {
-    static func sessions(_ sessions: [YogaSessionRepository.Session]) -> String {
-        var lines = ["session_id,venue,address,started_at,ended_at,duration_minutes,attendance,temperature_c,notes"]
+    /// Times in the instructor's time zone with its offset (`2026-11-25T09:30:00-08:00`); the temperature in
+    /// the unit they chose, the column named for it.
+    struct Style {
+        var timeZone = TimeZone(identifier: "UTC")!
+        var unit = YogaSettings.TemperatureUnit.celsius
+
+        func time(_ date: Date) -> String {
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = timeZone
+            return formatter.string(from: date)
+        }
+
+        var temperatureColumn: String { unit == .celsius ? "temperature_c" : "temperature_f" }
+
+        func temperature(_ celsius: Double?) -> String {
+            guard let celsius else { return "" }
+            let value = unit == .celsius ? celsius : celsius * 9 / 5 + 32
+            return String((value * 10).rounded() / 10)
+        }
+    }
+
+    static func sessions(_ sessions: [YogaSessionRepository.Session], style: Style = Style()) -> String {
+        var lines = ["session_id,venue,address,started_at,ended_at,duration_minutes,attendance,\(style.temperatureColumn),notes"]
         for session in sessions.sorted(by: { $0.startedAt < $1.startedAt }) {
             lines.append([
-                session.id, session.place.name, session.place.address, iso(session.startedAt), iso(session.endedAt),
+                session.id, session.place.name, session.place.address, style.time(session.startedAt), style.time(session.endedAt),
                 String(Int((session.duration / 60).rounded())), String(session.attendees.count),
-                session.temperatureCelsius.map { String($0) } ?? "", session.notes,
+                style.temperature(session.temperatureCelsius), session.notes,
             ].map(CollectionExport.field).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    static func attendance(_ sessions: [YogaSessionRepository.Session]) -> String {
+    static func attendance(_ sessions: [YogaSessionRepository.Session], style: Style = Style()) -> String {
         var lines = ["session_id,started_at,venue,student_id,student_name"]
         for session in sessions.sorted(by: { $0.startedAt < $1.startedAt }) {
             for attendee in session.attendees {
-                lines.append([session.id, iso(session.startedAt), session.place.name, attendee.studentID ?? "", attendee.name]
+                lines.append([session.id, style.time(session.startedAt), session.place.name, attendee.studentID ?? "", attendee.name]
                     .map(CollectionExport.field).joined(separator: ","))
             }
         }
         return lines.joined(separator: "\r\n") + "\r\n"
-    }
-
-    static func iso(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
     }
 }
 

@@ -30,7 +30,7 @@ struct YogaRosterAPIController {
 
         func student(id: String, today: String) throws(YogaError) -> Student {
             Student(
-                id: id, name: try YogaValidation.name(name), joinedOn: try YogaValidation.date(joined_on ?? today), active: active ?? true,
+                id: id, name: try YogaValidation.name(name), joinedOn: try YogaValidation.joiningDate(joined_on ?? today, now: Date()), active: active ?? true,
                 typeID: type_id.flatMap { $0.isEmpty ? nil : $0 }, notes: try YogaValidation.notes(notes)
             )
         }

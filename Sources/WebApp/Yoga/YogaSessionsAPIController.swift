@@ -13,6 +13,7 @@ struct YogaSessionsAPIController {
             .get("/api/v1/yoga/sessions/{id}", use: one)
             .put("/api/v1/yoga/sessions/{id}", use: correct)
             .delete("/api/v1/yoga/sessions/{id}", use: delete)
+            .get("/api/v1/yoga/students/{id}/sessions", use: attended)
             .get("/api/v1/yoga/stats", use: stats)
             .get("/api/v1/yoga/export.csv", use: export)
     }
@@ -35,6 +36,18 @@ struct YogaSessionsAPIController {
         }
         if descending { all.reverse() }
         return JSONResponse.make(SessionsAnswer(sessions: all.map(SessionJSON.init)))
+    }
+
+    /// The sessions a student attended, newest first: their attendance history.
+    @Sendable func attended(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let profile = context.session.profile, try await roster.student(id: id, profileID: profile.id) != nil else {
+            throw YogaError.studentNotFound
+        }
+        let there = try await sessions.list(profileID: profile.id)
+            .filter { $0.attendees.contains { $0.studentID == id } }
+            .sorted { $0.startedAt > $1.startedAt }
+        return JSONResponse.make(SessionsAnswer(sessions: there.map(SessionJSON.init)))
     }
 
     @Sendable func one(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -92,9 +105,17 @@ struct YogaSessionsAPIController {
     @Sendable func export(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let kind = request.queryString("kind") ?? "sessions"
         guard ["sessions", "attendance"].contains(kind) else { throw APIError.badRequest("'kind' must be sessions or attendance.") }
+        var style = YogaCSV.Style()
+        if let name = request.queryString("tz") {
+            guard let timeZone = TimeZone(identifier: name) else { throw APIError.badRequest("'\(name)' is not a time zone: use a name such as Europe/London.") }
+            style.timeZone = timeZone
+        }
         var all: [YogaSessionRepository.Session] = []
-        if let profile = context.session.profile { all = try await sessions.list(profileID: profile.id) }
-        let text = kind == "sessions" ? YogaCSV.sessions(all) : YogaCSV.attendance(all)
+        if let profile = context.session.profile {
+            all = try await sessions.list(profileID: profile.id)
+            style.unit = try await roster.settings(profileID: profile.id).temperatureUnit
+        }
+        let text = kind == "sessions" ? YogaCSV.sessions(all, style: style) : YogaCSV.attendance(all, style: style)
         return Download.response(ByteBuffer(string: text), type: "text/csv; charset=utf-8", filename: "yoga-\(kind).csv")
     }
 }
