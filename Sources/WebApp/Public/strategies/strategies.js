@@ -834,6 +834,10 @@ function renderMine() {
   const cards = state.mine || [];
   ui.mineEmpty.hidden = cards.length > 0;
   ui.mineEmpty.textContent = 'You have not written any cards yet.';
+  // Showing the tab fetches the cards again while the list drawn before is on screen: draw it again only when
+  // the cards differ from what it shows, or each visit swaps the buttons under a finger for identical new ones.
+  const shown = [...ui.mineList.children].map((li) => [Number(li.dataset.mine), li.querySelector('.os-mine-text')?.textContent]);
+  if (JSON.stringify(shown) === JSON.stringify(cards.map((card) => [card.id, card.strategy]))) return;
   ui.mineList.replaceChildren(...cards.map(mineItem));
 }
 
