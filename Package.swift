@@ -39,13 +39,16 @@ let package = Package(
         .target(name: "YogiYogini", dependencies: ["Geography"], swiftSettings: swiftSettings),
         .target(name: "ChooseYourDestiny", dependencies: ["Pictures"], swiftSettings: swiftSettings),
         // Reading uploaded zip archives (a story with its pictures): inflate and the zip directory, no dependencies.
-        .target(name: "ZipArchive", swiftSettings: swiftSettings),
+        .target(name: "ZipArchive", dependencies: ["Zlib"], swiftSettings: swiftSettings),
+        // The system's zlib (already linked through async-http-client), and a small Swift face on it.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "Zlib", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // Distances on the globe, shared by City Roulette and YogiYogini.
         .target(name: "Geography", swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Current weather in one shape for every provider, and its cache; shared by City Roulette and YogiYogini.
         .target(name: "Weather", swiftSettings: swiftSettings),
         // Card preview images: glyph atlas, layout, PNG encoder. Foundation only.
-        .target(name: "CardImage", resources: [.copy("Resources")], swiftSettings: swiftSettings),
+        .target(name: "CardImage", dependencies: ["Zlib"], resources: [.copy("Resources")], swiftSettings: swiftSettings),
 
         // Edges.
         .target(
@@ -125,7 +128,7 @@ let package = Package(
         .testTarget(name: "CityRouletteTests", dependencies: ["CityRoulette", "Geography"], swiftSettings: swiftSettings),
         .testTarget(name: "YogiYoginiTests", dependencies: ["YogiYogini"], swiftSettings: swiftSettings),
         .testTarget(name: "ChooseYourDestinyTests", dependencies: ["ChooseYourDestiny"], swiftSettings: swiftSettings),
-        .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive", "Zlib", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "WeatherTests", dependencies: ["Weather"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ProvidersTests",
@@ -136,7 +139,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CardImageTests", dependencies: ["CardImage"], swiftSettings: swiftSettings),
+        .testTarget(name: "CardImageTests", dependencies: ["CardImage", "Zlib"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
             dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "TestSupport"],

@@ -1,3 +1,5 @@
+import Zlib
+
 /// Encodes a `GrayImage` as a PNG: 8-bit grayscale (colour type 0), one IDAT, no interlacing.
 public enum PNGEncoder {
     public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -9,7 +11,7 @@ public enum PNGEncoder {
         header += [8, 0, 0, 0, 0]  // bit depth 8, grayscale, deflate, adaptive filtering, no interlace
         var png = signature
         png += chunk("IHDR", header)
-        png += chunk("IDAT", Deflate.zlib(filtered(image)))
+        png += chunk("IDAT", Zlib.deflate(filtered(image), format: .zlib, level: 6))
         png += chunk("IEND", [])
         return png
     }
@@ -54,7 +56,7 @@ public enum PNGEncoder {
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeAndData = Array(type.utf8) + data
-        return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(CRC32.checksum(typeAndData))
+        return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(Zlib.crc32(typeAndData))
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {

@@ -1,3 +1,5 @@
+import Zlib
+
 /// Reads the files of a ZIP archive (stored or deflated entries, found through the central directory,
 /// each checked against its CRC-32), with limits on count and size.
 public enum ZipReader {
@@ -36,10 +38,10 @@ public enum ZipReader {
             switch method {
             case 0: bytes = data
             case 8:
-                do { bytes = try Inflate.decompress(data, limit: size) } catch { throw Failure(description: "\(path): \(error.description)") }
+                do { bytes = try Zlib.inflate(data, format: .raw, limit: size) } catch { throw Failure(description: "\(path): \(error.description)") }
             default: throw Failure(description: "\(path) uses a compression method Trove does not read (\(method))")
             }
-            guard bytes.count == size, CRC32.checksum(bytes) == crc else { throw Failure(description: "\(path) is corrupt (its checksum differs)") }
+            guard bytes.count == size, Zlib.crc32(bytes) == crc else { throw Failure(description: "\(path) is corrupt (its checksum differs)") }
             entries.append(Entry(path: path, bytes: bytes))
         }
         return entries
@@ -58,18 +60,4 @@ public enum ZipReader {
 
     static func u16(_ bytes: [UInt8], _ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
     static func u32(_ bytes: [UInt8], _ offset: Int) -> Int { u16(bytes, offset) | u16(bytes, offset + 2) << 16 }
-}
-
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
-    }
 }

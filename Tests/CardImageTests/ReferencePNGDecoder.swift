@@ -1,3 +1,4 @@
+import Zlib
 @testable import CardImage
 
 /// Reads back what `PNGEncoder` writes (8-bit grayscale, one or more IDAT chunks), checking every CRC.
@@ -13,7 +14,7 @@ enum ReferencePNGDecoder {
             let length = Int(uint32(png, offset))
             guard offset + 12 + length <= png.count else { throw failure("truncated chunk data") }
             let typeAndData = Array(png[offset + 4 ..< offset + 8 + length])
-            guard uint32(png, offset + 8 + length) == CRC32.checksum(typeAndData) else { throw failure("bad CRC") }
+            guard uint32(png, offset + 8 + length) == Zlib.crc32(typeAndData) else { throw failure("bad CRC") }
             chunks.append(Chunk(type: String(decoding: typeAndData.prefix(4), as: UTF8.self), data: Array(typeAndData.dropFirst(4))))
             offset += 12 + length
         }
@@ -27,7 +28,7 @@ enum ReferencePNGDecoder {
         }
         let width = Int(uint32(header, 0)), height = Int(uint32(header, 4))
         guard Array(header[8...]) == [8, 0, 0, 0, 0] else { throw failure("not 8-bit grayscale") }
-        let raw = try ReferenceInflate.zlib(chunks.filter { $0.type == "IDAT" }.flatMap(\.data))
+        let raw = try Zlib.inflate(chunks.filter { $0.type == "IDAT" }.flatMap(\.data), format: .zlib, limit: 1 << 26)
         guard raw.count == (width + 1) * height else { throw failure("wrong amount of image data") }
         var image = GrayImage(width: width, height: height)
         for y in 0..<height {
@@ -57,7 +58,7 @@ enum ReferencePNGDecoder {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 
-    static func failure(_ message: String) -> ReferenceInflate.Failure {
-        ReferenceInflate.Failure(description: message)
+    static func failure(_ message: String) -> Zlib.Failure {
+        Zlib.Failure(description: message)
     }
 }

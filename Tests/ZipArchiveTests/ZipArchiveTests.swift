@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import ZipArchive
+import Zlib
 
 @Suite struct ZipArchiveTests {
     /// Made with Python's zlib (level 9, raw deflate): dynamic Huffman blocks with long back-references.
@@ -13,14 +14,14 @@ import ZipArchive
     func bytes(_ base64: String) -> [UInt8] { [UInt8](Data(base64Encoded: base64)!) }
 
     @Test func inflatesDynamicAndFixedHuffmanBlocks() throws {
-        #expect(try Inflate.decompress(bytes(Self.deflated), limit: 1 << 20) == Array(Self.text.utf8))
-        #expect(try Inflate.decompress(bytes("y0jNyclXyECQAA=="), limit: 100) == Array("hello hello hello".utf8))
+        #expect(try Zlib.inflate(bytes(Self.deflated), format: .raw, limit: 1 << 20) == Array(Self.text.utf8))
+        #expect(try Zlib.inflate(bytes("y0jNyclXyECQAA=="), format: .raw, limit: 100) == Array("hello hello hello".utf8))
     }
 
     @Test func refusesCorruptOrExpandingData() {
-        #expect(throws: Inflate.Failure.self) { try Inflate.decompress(bytes(Self.deflated), limit: 1000) }
-        #expect(throws: Inflate.Failure.self) { try Inflate.decompress(Array(bytes(Self.deflated).prefix(40)), limit: 1 << 20) }
-        #expect(throws: Inflate.Failure.self) { try Inflate.decompress([0xFF, 0xFF], limit: 100) }
+        #expect(throws: Zlib.Failure.self) { try Zlib.inflate(bytes(Self.deflated), format: .raw, limit: 1000) }
+        #expect(throws: Zlib.Failure.self) { try Zlib.inflate(Array(bytes(Self.deflated).prefix(40)), format: .raw, limit: 1 << 20) }
+        #expect(throws: Zlib.Failure.self) { try Zlib.inflate([0xFF, 0xFF], format: .raw, limit: 100) }
     }
 
     @Test func readsAnArchivesFilesCheckingEach() throws {
