@@ -1,6 +1,15 @@
 // See offline.js.
 import { withNext } from './next.js';
 
+// The page's first errors (the first 20), kept for a look once it has loaded: WebKit's WebDriver can only look then
+// (tests/browser/browser_support.py, CONSOLE_CAPTURE). Every page runs this module before its own.
+const early = globalThis.troveEarlyErrors = [];
+const keep = (m) => early.length < 20 && early.push(m);
+addEventListener('error', (e) => keep(e instanceof ErrorEvent ? `${e.filename}:${e.lineno}:${e.colno} Uncaught ${e.message}`
+  : `${e.target?.currentSrc || e.target?.src || e.target?.href} - Failed to load resource`), true);
+addEventListener('unhandledrejection', (e) => keep(`Uncaught (in promise) ${e.reason instanceof Error ? `${e.reason.name}: ${e.reason.message}` : e.reason}`));
+document.addEventListener('securitypolicyviolation', (e) => keep(`Refused by the Content-Security-Policy (${e.violatedDirective}): ${e.blockedURI}`));
+
 const v = new URL(import.meta.url).pathname.match(/^\/static\/([^/]+)\/js\/shell\.js$/)?.[1];
 const p = `/static/${v}/`;
 const sw = navigator.serviceWorker;
