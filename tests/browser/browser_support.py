@@ -31,7 +31,8 @@ def set_viewport(driver, width: int, height: int, mobile: bool | None = None) ->
     decides its layout width, as on a phone.
 
     WebKit: no device emulation; the MiniBrowser window is resized until window.innerWidth/innerHeight are the
-    requested size (the window's own toolbar is measured and added). `mobile` changes nothing there: WebKitGTK
+    requested size (the window's own toolbar is measured once per session, from a window whose resize has settled,
+    and added; measured again if a resize gives another viewport). `mobile` changes nothing there: WebKitGTK
     lays a page out at the window's width, as a phone does with <meta name=viewport content=width=device-width>.
     """
     if mobile is None:
@@ -43,21 +44,46 @@ def set_viewport(driver, width: int, height: int, mobile: bool | None = None) ->
             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
         )
         return
-    extra_w, extra_h = getattr(driver, "trove_window_chrome", (0, 0))
-    driver.set_window_rect(width=width + extra_w, height=height + extra_h)
-    inner = None
-    for _ in range(4):
-        inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-        if tuple(inner) == (width, height):
+    # The window's own chrome (MiniBrowser's toolbar) is measured once per browser session, from a settled window,
+    # and again whenever a resize does not give the viewport asked for.
+    chrome = getattr(driver, "trove_window_chrome", None)
+    if chrome is None:
+        outer, inner = _settled_window(driver)
+        chrome = (outer[0] - inner[0], outer[1] - inner[1])
+    tried = []
+    for _ in range(5):
+        window = (width + chrome[0], height + chrome[1])
+        driver.set_window_rect(width=window[0], height=window[1])
+        outer, inner = _settled_window(driver, (width, height), window)
+        tried.append(f"window {outer[0]}x{outer[1]} gave {inner[0]}x{inner[1]}")
+        if inner == (width, height):
+            driver.trove_window_chrome = chrome
             return
+        chrome = (outer[0] - inner[0], outer[1] - inner[1])
+    raise AssertionError(f"webkit: could not make the viewport {width}x{height}; it is {inner[0]}x{inner[1]} "
+                         f"({'; '.join(tried)})")
+
+
+def _settled_window(driver, goal: tuple[int, int] | None = None, window: tuple[int, int] | None = None,
+                    timeout: float = 5) -> tuple[tuple[int, int], tuple[int, int]]:
+    """WebKit: the window's size and the page's viewport once a resize has settled. set_window_rect returns before
+    the page has seen the new size (it arrives some frames later), so both are read after two animation frames,
+    until the viewport is `goal`, or two readings agree with the window at the size asked for (`window`)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        try:
+            inner = driver.execute_async_script(
+                "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done([innerWidth, innerHeight])))")
+        except Exception:  # no page yet, or one mid-navigation: read at once
+            inner = driver.execute_script("return [innerWidth, innerHeight]")
         rect = driver.get_window_rect()
-        extra_w += width - inner[0]
-        extra_h += height - inner[1]
-        driver.trove_window_chrome = (extra_w, extra_h)
-        if (rect["width"], rect["height"]) == (width + extra_w, height + extra_h):
-            break
-        driver.set_window_rect(width=width + extra_w, height=height + extra_h)
-    raise AssertionError(f"webkit: could not make the viewport {width}x{height}; it is {inner[0]}x{inner[1]}")
+        reading = ((rect["width"], rect["height"]), (inner[0], inner[1]))
+        if reading[1] == goal or (reading == last and window in (None, reading[0])) or time.monotonic() > deadline:
+            return reading
+        last = reading
 
 
 # ---------- Waiting, weighing ----------
@@ -72,6 +98,42 @@ def wait(driver, condition, message: str, timeout: float = 20):
         return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
     except TimeoutException:
         raise AssertionError(message) from None
+
+
+# The layout has settled when two animation frames in a row (after the fonts have loaded) measure the same: the
+# viewport, the document's scroll size, how many resources the page has fetched, and the box of every element
+# `selector` finds (by default every control and every text a layout check reads).
+LAYOUT_SETTLED = r"""
+const [selector, timeout, done] = arguments;
+const measure = () => JSON.stringify([
+  innerWidth, innerHeight, document.documentElement.scrollWidth, document.documentElement.scrollHeight,
+  performance.getEntriesByType('resource').length,
+  [...document.querySelectorAll(selector)].map((e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height].map((v) => Math.round(v * 10));
+  }),
+]);
+const deadline = performance.now() + timeout;
+document.fonts.ready.then(() => {
+  let last = null;
+  const frame = () => {
+    const now = measure();
+    if (now === last) return done(true);
+    last = now;
+    if (performance.now() > deadline) return done(false);
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+});
+"""
+LAYOUT_ELEMENTS = "body *"
+
+
+def wait_for_layout(driver, what: str = "the page", selector: str = LAYOUT_ELEMENTS, timeout: float = 10) -> None:
+    """Wait until the page's layout has settled (LAYOUT_SETTLED: fonts loaded, then two consecutive animation
+    frames with the same measurements), instead of sleeping a fixed time before measuring it."""
+    if not driver.execute_async_script(LAYOUT_SETTLED, selector, timeout * 1000):
+        raise AssertionError(f"the layout of {what} was still moving after {timeout:.0f} s")
 
 
 def assert_page_weighs_under(driver, limit: int = 100_000) -> None:
@@ -152,6 +214,15 @@ CONSOLE_CAPTURE = r"""
   addEventListener('unhandledrejection', (e) => add(`Uncaught (in promise) ${text(e.reason)}`));
   document.addEventListener('securitypolicyviolation', (e) =>
     add(`Refused by the Content-Security-Policy (${e.violatedDirective}): ${e.blockedURI}`));
+  // What went wrong while the page loaded, before this capture: js/shell.js (every page's first module) keeps the
+  // page's first uncaught errors, unhandled rejections and CSP violations in troveEarlyErrors. They are taken once;
+  // from here on this capture's own listeners see them. (Importing a module again to see the error its evaluation
+  // threw does not work here: WebKit resolves such an import.)
+  const early = window.troveEarlyErrors;
+  if (early) {
+    for (const message of early.splice(0)) add(`${message} (while the page loaded)`);
+    early.push = () => 0;
+  }
   const timing = typeof PerformanceResourceTiming !== 'undefined' && 'responseStatus' in PerformanceResourceTiming.prototype;
   const seen = new Set();
   const entry = (e) => { if (e.responseStatus >= 400 && !seen.has(e)) { seen.add(e); failed(e.name, e.responseStatus, ''); } };
@@ -181,15 +252,16 @@ CONSOLE_CAPTURE = r"""
 def severe_console_entries(driver) -> list[dict]:
     """Console entries at SEVERE level since the last read (reading drains them).
 
-    Chromium: the browser log. WebKit: what CONSOLE_CAPTURE recorded on the current page since it loaded (a page
-    reached by a click rather than by driver.get/refresh/back gets the capture now, so its load is not covered)."""
+    Chromium: the browser log. WebKit: what CONSOLE_CAPTURE recorded on the current page since it loaded, with what
+    the page kept of its load (troveEarlyErrors, see CONSOLE_CAPTURE; a page reached by a click rather than by
+    driver.get/refresh/back gets the capture at this read)."""
     if CHROMIUM:
         return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
-    entries = driver.execute_script(
-        "const log = window.__troveConsole; if (!log) return null; return log.splice(0, log.length);")
+    read = "const log = window.__troveConsole; if (!log) return null; return log.splice(0, log.length);"
+    entries = driver.execute_script(read)
     if entries is None:
         after_navigation(driver)
-        return []
+        entries = driver.execute_script(read) or []
     return entries
 
 

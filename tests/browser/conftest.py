@@ -479,10 +479,9 @@ class TroveWebKit(webdriver.WebKitGTK):
 
     def relaunch(self, dark: bool = False, reduced_motion: bool = False) -> None:
         viewport = getattr(self, "trove_viewport", MOBILE)
-        chrome = getattr(self, "trove_window_chrome", (0, 0))
         self.quit()
         self.__init__(dark=dark, reduced_motion=reduced_motion)
-        self.trove_window_chrome = chrome
+        self.trove_window_chrome = None  # a new session: its window's chrome is measured again (set_viewport)
         _prepare(self)
         set_viewport(self, *viewport)
 
