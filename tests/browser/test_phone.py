@@ -1,8 +1,8 @@
 """Phone reach: every page at 320x568 and 375x667, as a phone lays it out (see browser_support.set_viewport).
 
 For each page (phone_pages.PAGES) and viewport: no horizontal scrolling; every visible control is at least 44x44 CSS
-px (WCAG 2.5.5), lies inside the viewport's width and overlaps no other control; the text a person reads is at least
-16 px. The test id names the page and the viewport; a failure's report adds the engine (conftest).
+px (WCAG 2.5.5), lies inside the viewport's width (and, inside a box that scrolls sideways, inside the part of that
+box on screen) and overlaps no other control; the text a person reads is at least 16 px. The test id names the page and the viewport; a failure's report adds the engine (conftest).
 """
 
 from __future__ import annotations
@@ -107,8 +107,9 @@ const floating = (el) => {
   }
   return false;
 };
-// Controls inside a box that scrolls sideways (a row of chips) may lie beyond the viewport's width; they are
-// measured against that box instead.
+// A control inside a box that scrolls sideways (a row of chips or tabs) is measured against the part of that box
+// a person sees: its padding box, inside the viewport. One that shows only once the row is scrolled is off-screen
+// as much as one beyond the viewport (a thin scroll bar, if any, is all that hints at it).
 const scroller = (el) => {
   for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
     const o = getComputedStyle(e).overflowX;
@@ -142,9 +143,14 @@ for (const c of controls) {
     problems.small.push(`${c.name}: ${c.r.width.toFixed(1)}x${c.r.height.toFixed(1)}`);
   }
   const box = scroller(c.el);
-  const [lo, hi] = box ? (() => { const b = box.getBoundingClientRect(); return [b.left + sx, b.right + sx]; })() : [0, W];
-  if (!box && (c.r.left < lo - 0.5 || c.r.right > hi + 0.5)) {
-    problems.outside.push(`${c.name}: x ${c.r.left.toFixed(1)}..${c.r.right.toFixed(1)} (viewport 0..${W})`);
+  let [lo, hi, within] = [sx, sx + W, `viewport 0..${W}`];
+  if (box) {
+    const b = box.getBoundingClientRect();
+    const left = Math.max(0, b.left + box.clientLeft), right = Math.min(W, b.left + box.clientLeft + box.clientWidth);
+    [lo, hi, within] = [left + sx, right + sx, `the visible ${left.toFixed(1)}..${right.toFixed(1)} of ${describe(box)}, which scrolls sideways`];
+  }
+  if (c.r.left < lo - 0.5 || c.r.right > hi + 0.5) {
+    problems.outside.push(`${c.name}: x ${(c.r.left - sx).toFixed(1)}..${(c.r.right - sx).toFixed(1)} (${within})`);
   }
 }
 for (let i = 0; i < controls.length; i++) {
