@@ -7,7 +7,7 @@ file name.
 
 from __future__ import annotations
 
-from browser_support import wait
+from browser_support import wait, wait_for_layout
 
 
 def _card(driver, base: str) -> str:
@@ -62,7 +62,6 @@ def open_page(request, driver, page) -> str:
         path = path(driver, base)
     driver.get(base + path)
     wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", f"{path} never finished loading")
-    # Fonts, the page's first fetches and its first frame.
-    driver.execute_async_script(
-        "const done = arguments[0]; document.fonts.ready.then(() => setTimeout(() => requestAnimationFrame(() => done()), 600))")
+    # Fonts, then two frames in a row that measure the same (what the page's first fetches drew is in).
+    wait_for_layout(driver, path)
     return base + path

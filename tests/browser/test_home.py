@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import CHROMIUM, DESKTOP, MOBILE, set_viewport
+from browser_support import CHROMIUM, DESKTOP, MOBILE, set_viewport, wait_for_layout
 
 APPS = [
     ("Oblique Strategies", "/strategies"),
@@ -73,6 +73,7 @@ def test_home_page_links_to_the_five_apps(server, browser, assert_no_console_err
 def test_home_page_fits_a_320px_phone(server, browser):
     set_viewport(browser, 320, 640, mobile=True)
     browser.get(server + "/")
+    wait_for_layout(browser, "the home page")
     inner, scroll = browser.execute_script(
         "return [window.innerWidth, document.documentElement.scrollWidth]"
     )
