@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import Finger, assert_page_weighs_under, emulate_media, set_viewport, wait
+from browser_support import Finger, assert_page_weighs_under, emulate_media, set_viewport, wait, wait_for_layout
 
 PROMPT = "Tap for an Oblique Strategy"
 DECK = {
@@ -333,15 +333,10 @@ def test_the_card_is_black_in_both_themes(strategies_server, browser, scheme):
     assert background == "rgb(0, 0, 0)", f"in the {scheme} theme the card is {background}"
 
 
-def click_if_fresh(driver, selector: str) -> bool:
-    """Click the element `selector` finds now; False (to try again) if it was replaced between finding and clicking."""
-    from selenium.common.exceptions import StaleElementReferenceException
-
-    try:
-        driver.find_element(By.CSS_SELECTOR, selector).click()
-        return True
-    except StaleElementReferenceException:
-        return False
+def mine_fetches(driver) -> int:
+    """How many requests to /api/v1/strategies/mine the page has had answered."""
+    return driver.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname === '/api/v1/strategies/mine').length")
 
 
 def test_writing_editing_and_deleting_my_own_card(strategies_server, browser, assert_no_console_errors):
@@ -380,11 +375,15 @@ def test_writing_editing_and_deleting_my_own_card(strategies_server, browser, as
     assert card_text(browser) == "Turn the page around"
     assert browser.find_element(By.ID, "card-meta").text == "My card"
 
-    # Delete it, after confirming.
-    browser.find_element(By.ID, "tab-mine").click()
-    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#mine-list [data-action="delete"]'), "own card not listed")
-    # The list may be drawn again as it is shown (its cards come back from the server): click the button drawn last.
-    wait(browser, lambda d: click_if_fresh(d, '#mine-list [data-action="delete"]'), "could not click Delete")
+    # Delete it, after confirming. Showing the tab fetches the cards again while the list drawn before is on screen;
+    # with nothing changed, the Delete button drawn before must still be the one on screen once they are back (a
+    # list drawn again would swap it under the finger: a stale element here).
+    delete = browser.find_element(By.CSS_SELECTOR, '#mine-list [data-action="delete"]')
+    fetches = mine_fetches(browser)
+    open_tab(browser, "mine")
+    wait(browser, lambda d: mine_fetches(d) > fetches, "showing My cards did not fetch the cards again")
+    wait_for_layout(browser, "My cards")
+    delete.click()
     wait(browser, lambda d: d.find_element(By.ID, "confirm-ok").is_displayed(), "no confirmation before deleting")
     browser.find_element(By.ID, "confirm-ok").click()
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#mine-list li"), "the deleted card is still listed")
