@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "ZipArchive", "Geography", "Weather", "Pictures",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "ZipArchive", "Zlib", "Geography", "Weather", "Pictures",
                 "CardImage",
                 "Storage", "DatabaseDrivers", "Providers",
                 .product(name: "Hummingbird", package: "hummingbird"),

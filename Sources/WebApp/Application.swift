@@ -64,6 +64,7 @@ public func buildRouter(
     let router = Router(context: TroveRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Middleware applies only to routes added after it, so it all comes first. Outermost first.
     router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: CompressionMiddleware())
     let routeMethods = RouteMethods()
     router.add(middleware: ErrorMiddleware(pages: pages, routeMethods: routeMethods, sessions: sessionStore))
     router.add(middleware: SecurityHeadersMiddleware())

@@ -47,7 +47,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
                 try? await keys.release(profileID: profileID, key: key)
                 return response
             }
-            let collected = try await Self.collect(response.body)
+            let collected = try await response.body.collected()
             let answer = IdempotencyRepository.Answer(
                 status: Int(response.status.code), contentType: response.headers[.contentType], body: Data(buffer: collected)
             )
@@ -65,27 +65,5 @@ struct IdempotencyMiddleware: RouterMiddleware {
         if let contentType = answer.contentType { headers[.contentType] = contentType }
         headers[replayed] = "true"
         return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
-    }
-
-    /// A response body written into memory (API answers are small JSON).
-    static func collect(_ body: ResponseBody) async throws -> ByteBuffer {
-        let sink = Sink()
-        try await body.write(Collector(sink: sink))
-        return sink.buffer
-    }
-
-    final class Sink: @unchecked Sendable {
-        var buffer = ByteBuffer()
-    }
-
-    struct Collector: ResponseBodyWriter {
-        let sink: Sink
-
-        mutating func write(_ buffer: ByteBuffer) async throws {
-            var buffer = buffer
-            sink.buffer.writeBuffer(&buffer)
-        }
-
-        consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
 }
