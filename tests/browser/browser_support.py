@@ -68,11 +68,11 @@ def _settled_window(driver, goal: tuple[int, int] | None = None, window: tuple[i
                     timeout: float = 5) -> tuple[tuple[int, int], tuple[int, int]]:
     """WebKit: the window's size and the page's viewport once a resize has settled. set_window_rect returns before
     the page has seen the new size (it arrives some frames later), so both are read after two animation frames,
-    until the viewport is `goal`, or two readings agree with the window at the size asked for (`window`)."""
+    until the viewport is `goal`, or the readings agree (see below)."""
     import time
 
     deadline = time.monotonic() + timeout
-    last = None
+    last, same = None, 0
     while True:
         try:
             inner = driver.execute_async_script(
@@ -81,7 +81,10 @@ def _settled_window(driver, goal: tuple[int, int] | None = None, window: tuple[i
             inner = driver.execute_script("return [innerWidth, innerHeight]")
         rect = driver.get_window_rect()
         reading = ((rect["width"], rect["height"]), (inner[0], inner[1]))
-        if reading[1] == goal or (reading == last and window in (None, reading[0])) or time.monotonic() > deadline:
+        same = same + 1 if reading == last else 0
+        # Settled: two readings agree with the window at the size asked for, or four agree (a window that cannot
+        # take that size, such as one narrower than the toolbar allows, stays as it is).
+        if reading[1] == goal or (same and window in (None, reading[0])) or same >= 3 or time.monotonic() > deadline:
             return reading
         last = reading
 
