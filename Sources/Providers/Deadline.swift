@@ -1,10 +1,10 @@
 import Synchronization
 
 /// Work with a deadline that answers on time: when the deadline comes first, the work is cancelled and left
-/// to end on its own, not awaited.
-enum Deadline {
-    static func race<T: Sendable>(
-        nanoseconds: UInt64, _ work: @escaping @Sendable () async throws -> T
+/// to end on its own, not awaited (a provider's answer, the readiness check's query).
+public enum Deadline {
+    public static func race<T: Sendable>(
+        nanoseconds: UInt64, timedOut: any Error = ProviderError.timedOut, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let task = Task { try await work() }
         let answer = Answer<T>()
@@ -13,7 +13,7 @@ enum Deadline {
                 answer.wait(continuation)
                 let timer = Task {
                     try await Task.sleep(nanoseconds: nanoseconds)
-                    answer.give(.failure(ProviderError.timedOut))
+                    answer.give(.failure(timedOut))
                     task.cancel()
                 }
                 Task {

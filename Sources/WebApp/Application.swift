@@ -125,7 +125,7 @@ public func buildRouter(
     StoriesAPIController(stories: stories, schema: ByteBuffer(bytes: storySchema)).addRoutes(to: api)
     StoriesPagesController(pages: pages, stories: stories).addRoutes(to: router)
 
-    HealthController(databaseKind: database.kind).addRoutes(to: api)
+    HealthController(database: database, cities: cityStore).addRoutes(to: api)
     AccountAPIController(
         profiles: profiles,
         failures: SignInFailureRepository(database: database.sql),

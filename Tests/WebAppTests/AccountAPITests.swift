@@ -17,6 +17,21 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func readyOnceTheDatabaseAnswersAndTheCityCatalogIsBuilt(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            var ready = try await client.execute(uri: "/ready", method: .get)
+            for _ in 0..<100 where ready.status != .ok {
+                let state = try ready.json()["city_catalog"] as? String
+                #expect(ready.status == .serviceUnavailable && state == "building")
+                try await Task.sleep(for: .milliseconds(100))
+                ready = try await client.execute(uri: "/ready", method: .get)
+            }
+            #expect(ready.status == .ok)
+            #expect(try ready.json() as? [String: String] == ["status": "ready", "database": "ok", "city_catalog": "ok"])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func aGuestSignsUpKeepingTheProfileAndGetsANewSessionID(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
             let first = try await client.execute(uri: "/api/v1/account/me", method: .get)

@@ -1,7 +1,8 @@
 """Suite 5, database faults: the database goes away or its disk refuses writes while trove serve runs.
 
 - PostgreSQL stopped under a running server: every request that needs the database answers a clean 503 JSON
-  (`database_unavailable`, with Retry-After) quickly, pages answer a 503 page, /health stays up; once PostgreSQL
+  (`database_unavailable`, with Retry-After) quickly, pages answer a 503 page, /health stays up, /ready turns 503
+  (and 200 again once PostgreSQL is back); once PostgreSQL
   is back the same server answers again, with every write acknowledged before the outage and none of those
   refused during it.
 - SQLite on a disk that fills up (a small tmpfs): writes answer 503 `database_full` and nothing else goes wrong;
@@ -82,7 +83,7 @@ class Client:
 # Requests of every app that need the database: (method, path, JSON body or None).
 def _requests_of_every_app(card_id: int) -> list[tuple[str, str, dict | None]]:
     return [
-        ("GET", "/api/v1/strategies/random", None),
+        ("POST", "/api/v1/strategies/random", None),
         ("PUT", f"/api/v1/strategies/{card_id}/favourite", None),
         ("GET", "/api/v1/poetry/poems", None),
         ("POST", "/api/v1/poetry/poems", {"title": "during the outage", "board": {
@@ -121,6 +122,11 @@ def test_postgres_restart_gives_503_then_recovers_without_restarting_trove(postg
     server.start()
     try:
         client = Client(server.base)
+        ready_deadline = time.monotonic() + RECOVERY_BUDGET
+        while client.call("GET", "/ready").status_code != 200 and time.monotonic() < ready_deadline:
+            time.sleep(0.2)
+        ready = client.call("GET", "/ready")
+        assert ready.status_code == 200 and ready.json() == {"status": "ready", "database": "ok", "city_catalog": "ok"}, ready.text
         card_id = client.call("GET", "/api/v1/strategies").json()[0]["id"]
         before = f"before {uuid.uuid4()}"
         assert client.save_poem(before).status_code == 201
@@ -143,6 +149,9 @@ def test_postgres_restart_gives_503_then_recovers_without_restarting_trove(postg
             assert page.status_code in (200, 503), f"{path} with PostgreSQL down: {page.status_code}"
             assert page.headers["Content-Type"].startswith("text/html"), f"{path}: {page.headers['Content-Type']}"
         assert client.call("GET", "/health").status_code == 200, "/health needs no database"
+        not_ready = client.call("GET", "/ready")
+        assert not_ready.status_code == 503, f"/ready with PostgreSQL down: {not_ready.status_code} {not_ready.text}"
+        assert not_ready.json()["database"] in ("unreachable", "not_answering") and int(not_ready.headers["Retry-After"]) > 0
         assert slowest < OUTAGE_ANSWER_BUDGET, f"the slowest refusal took {slowest:.1f} s"
         assert server.crashed() is None, server.crashed()
 
@@ -155,6 +164,7 @@ def test_postgres_restart_gives_503_then_recovers_without_restarting_trove(postg
                 break
             time.sleep(0.2)
         assert recovered_after is not None, f"no answer within {RECOVERY_BUDGET:.0f} s of PostgreSQL's return"
+        assert client.call("GET", "/ready").status_code == 200, "ready again once PostgreSQL is back"
         for method, path, body in _requests_of_every_app(card_id):
             response = client.call(method, path, json=body)
             assert response.status_code < 300, f"{method} {path} after the outage: {response.status_code} {response.text}"

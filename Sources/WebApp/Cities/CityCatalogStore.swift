@@ -22,9 +22,14 @@ actor CityCatalogStore {
         self.recheckInterval = recheckInterval
     }
 
-    /// Starts loading now rather than at the first request.
+    /// Whether a catalog has been built (readiness: until then city requests wait).
+    var isBuilt: Bool { loaded != nil }
+
+    /// Starts loading now rather than at the first request, and keeps the result when it is built (so
+    /// `/ready` turns ready without waiting for a city request). A failure leaves it to the next request.
     func warmUp() {
         _ = startLoading()
+        Task { _ = try? await self.catalog() }
     }
 
     func catalog() async throws -> CityCatalog {

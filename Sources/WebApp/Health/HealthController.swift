@@ -1,17 +1,53 @@
 import DatabaseDrivers
 import Hummingbird
+import Providers
+import SQLKit
 
-/// `GET /health`: the server is up, and which database it uses.
+/// `GET /health`: the server is up, and which database it uses (liveness: it touches nothing).
+/// `GET /ready`: the database answers and the city catalog is built (readiness, for a load balancer):
+/// 200, or 503 with each check's state.
 struct HealthController {
-    let databaseKind: DatabaseKind
+    let database: Database
+    let cities: CityCatalogStore
+    /// How long the database may take to answer `SELECT 1` before the instance counts as not ready.
+    var databaseDeadline: Duration = .seconds(2)
 
     struct Health: Encodable {
         let status: String
         let database: String
     }
 
+    struct Readiness: Encodable {
+        let status: String
+        let database: String
+        let city_catalog: String
+    }
+
+    struct NoAnswer: Error {}
+
     func addRoutes(to api: APIRoutes) {
-        let body = Health(status: "ok", database: databaseKind.rawValue)
+        let body = Health(status: "ok", database: database.kind.rawValue)
         api.get("/health") { _, _ in JSONResponse.make(body) }
+            .get("/ready") { _, _ in try await readiness() }
+    }
+
+    func readiness() async throws -> Response {
+        let sql = database.sql
+        let nanoseconds = UInt64(databaseDeadline.components.seconds) * 1_000_000_000 + UInt64(databaseDeadline.components.attoseconds / 1_000_000_000)
+        let databaseState: String
+        do {
+            _ = try await Deadline.race(nanoseconds: nanoseconds, timedOut: NoAnswer()) { try await sql.raw("SELECT 1 AS one").first() }
+            databaseState = "ok"
+        } catch is NoAnswer {
+            databaseState = "not_answering"
+        } catch {
+            databaseState = "unreachable"
+        }
+        let catalogState = await cities.isBuilt ? "ok" : "building"
+        let ready = databaseState == "ok" && catalogState == "ok"
+        var headers = HTTPFields()
+        if !ready { headers[.retryAfter] = "5" }
+        return JSONResponse.make(Readiness(status: ready ? "ready" : "not_ready", database: databaseState, city_catalog: catalogState),
+                                 status: ready ? .ok : .serviceUnavailable, headers: headers)
     }
 }
