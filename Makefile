@@ -18,7 +18,7 @@ DATABASE ?=
 DB_FLAGS := $(if $(DATABASE),--database '$(DATABASE)')
 SERVE_FLAGS := $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(DB_FLAGS)
 
-.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps screenshots fuzz reliability bench clean distclean
+.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps screenshots fuzz reliability bench dist clean distclean
 
 all: build
 
@@ -155,9 +155,14 @@ bench: data
 	$(SWIFT) build -c release
 	python3 scripts/bench.py
 
+# A release to install: dist/trove/ (trove, its resources, the sample stories, the docs) and a tarball of it,
+# which runs from any folder. docs/DEPLOY.md says how to run it as a service. A release build takes 20+ minutes.
+dist:
+	scripts/dist.sh
+
 # Build outputs and caches. Keeps data/ (your database), vendor/ and .venv.
 clean:
-	rm -rf .build .pytest_cache screenshots
+	rm -rf .build .pytest_cache screenshots dist
 	find tests -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Also the downloaded data sets and the test venv.

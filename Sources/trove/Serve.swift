@@ -8,7 +8,7 @@ import WebApp
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the web server (applies pending migrations first).")
 
-    @Option(help: "Address to listen on. Default: 127.0.0.1.")
+    @Option(help: "Address to listen on. Default: 127.0.0.1, or $HOST.")
     var host: String?
 
     @Option(help: "Port to listen on. Default: 8080, or $PORT.")
@@ -46,7 +46,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         var configuration = AppConfiguration(database: try database.location())
-        configuration.host = host ?? "127.0.0.1"
+        configuration.host = host ?? environment["HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         configuration.port = port ?? environment["PORT"].flatMap(Int.init) ?? 8080
         configuration.secureCookies = secureCookies || environment["SECURE_COOKIES"] == "1"
         let levelText = logLevel ?? environment["LOG_LEVEL"] ?? "info"

@@ -54,10 +54,10 @@ def serve_command(binary: str, port: int, database: Path | str, extra_args: tupl
 
 
 def start_serve(cmd: list[str], base: str, log, log_path: Path, timeout: float = 30.0, env: dict | None = None,
-                poll: float = 0.1) -> subprocess.Popen:
+                poll: float = 0.1, cwd: str | Path | None = None) -> subprocess.Popen:
     """Starts `cmd` (a `trove serve`) with its output in the open file `log`, and waits until `base`/health
     answers 200; raises TroveFailed (with the end of `log_path`) when it exits or does not answer in time."""
-    process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+    process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, cwd=cwd)
     deadline = time.monotonic() + timeout
     while not health_ok(base + "/health"):
         if process.poll() is not None:

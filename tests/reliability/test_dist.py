@@ -1,0 +1,59 @@
+"""make dist: the folder it makes, copied to another place, starts from another working directory and serves
+every page, reading its files from the resources beside the executable (not from the build folder, whose path
+the binary also knows: a marker file added only to the copy proves which one it read)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import urllib.request
+from pathlib import Path
+
+from reliability_support import ROOT, free_port, report, trove_binary
+from trove_process import run_trove, serve_command, start_serve, stop
+
+PAGES = ("/", "/strategies", "/yoga", "/stories", "/poetry", "/cities", "/login", "/signup", "/account", "/api/openapi.json")
+
+
+def get(url: str) -> tuple[int, bytes]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.status, response.read()
+
+
+def test_the_dist_folder_runs_from_anywhere():
+    binary = Path(trove_binary())
+    work = Path(tempfile.mkdtemp(prefix="trove-dist-"))
+    try:
+        made = work / "made"
+        subprocess.run([str(ROOT / "scripts" / "dist.sh")], check=True, capture_output=True, text=True,
+                       env={**os.environ, "BIN_DIR": str(binary.parent), "OUT": str(made), "KEEP_SYMBOLS": "1"})
+        installed = work / "elsewhere" / "trove"
+        shutil.copytree(made, installed, symlinks=True)
+        assert sorted(p.name for p in installed.iterdir()) == [
+            "README.md", "docs", "samples", "trove", "trove_CardImage.resources", "trove_WebApp.resources"]
+        marker = installed / "trove_WebApp.resources" / "Public" / "dist-marker.txt"
+        marker.write_text("read from beside the executable")
+
+        database = work / "data" / "trove.sqlite"
+        database.parent.mkdir()
+        trove = str(installed / "trove")
+        run_trove(trove, "migrate", "--database", str(database))
+        run_trove(trove, "import", "story", str(installed / "samples" / "stories" / "gull-rock"), "--database", str(database))
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        log_path = work / "serve.log"
+        with open(log_path, "w") as log:
+            process = start_serve(serve_command(trove, port, database), base, log, log_path, cwd="/")
+            try:
+                for page in PAGES:
+                    status, body = get(base + page)
+                    assert status == 200 and body, f"{page}: {status}"
+                status, body = get(base + "/static/dist-marker.txt")
+                assert (status, body) == (200, b"read from beside the executable"), "served from the build folder, not the copy"
+            finally:
+                stop(process)
+        report(f"dist: the folder copied elsewhere served {len(PAGES)} pages from cwd /, resources read beside the executable")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
