@@ -224,6 +224,10 @@ def around_me(driver, base: str) -> None:
     ready(driver, "cities", "the City Roulette page")
     tap(driver, driver.find_element(By.ID, "around-me"))
     wait(driver, lambda d: len(city_names(d)) > 3, "no city list opened")
+    # The rows settle once their weather is in (a row's height can change with it).
+    wait(driver, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#rows .cr-row .cr-wx')].every(c => c.textContent.trim() !== '')"),
+        "the weather never settled")
 
 
 def city_row(driver, name: str):
@@ -363,3 +367,4 @@ def test_yoga_a_student_without_sessions_goes_at_once_and_undo_brings_them_back(
     wait(browser, lambda d: "Bea Undo" not in roster(d), "Bea did not go at once")
     browser.get(yoga_server + "/")
     wait(browser, lambda d: "Bea Undo" not in server_roster(d), "leaving the page lost the removal", timeout=10)
+

@@ -35,6 +35,7 @@ const SHELL_ASSETS = [
   'js/shell.js',
   'js/api.js',
   'js/toast.js',
+  'css/toast.css',
   'js/offline.js',
   'icons/icon.svg',
   'icons/apps/strategies.svg',

@@ -73,50 +73,26 @@ export class SceneState {
     return row.favourite;
   }
 
-  remove(id) {
-    if (!this.rows.delete(id)) return false;
-    this.order = this.order.filter((x) => x !== id);
-    this.touch();
-    return true;
-  }
+  remove(id) { return this.take([id]).length > 0; }
 
   /** Deletes every row that is not a favourite; returns how many went. */
-  removeNonFavourites() {
-    const gone = this.order.filter((id) => !this.rows.get(id).favourite);
-    for (const id of gone) this.rows.delete(id);
-    if (gone.length) {
-      this.order = this.order.filter((id) => this.rows.has(id));
-      this.touch();
-    }
-    return gone.length;
-  }
+  removeNonFavourites() { return this.take(this.order.filter((id) => !this.rows.get(id).favourite)).length; }
 
-  /**
-   * Removes the rows `ids` and returns what `restore` needs to put them back exactly where they were
-   * ([{ row, at }], `at` being the place in my order), for an Undo.
-   */
+  /** Removes the rows `ids`; returns [{ row, at }] (at: place in my order) for `restore` (an Undo). */
   take(ids) {
-    const wanted = new Set(ids);
-    const taken = this.order.map((id, at) => ({ id, at })).filter(({ id }) => wanted.has(id))
-      .map(({ id, at }) => ({ row: this.rows.get(id), at }));
-    if (!taken.length) return taken;
+    const taken = [];
+    this.order.forEach((id, at) => { if (ids.includes(id)) taken.push({ row: this.rows.get(id), at }); });
     for (const { row } of taken) this.rows.delete(row.geonameid);
-    this.order = this.order.filter((id) => this.rows.has(id));
-    this.touch();
+    if (taken.length) { this.order = this.order.filter((id) => this.rows.has(id)); this.touch(); }
     return taken;
   }
 
-  /** Puts rows taken by `take` back in their places (those not back already); returns how many came back. */
+  /** Puts rows from `take` back in their places; returns how many came back. */
   restore(taken) {
-    let count = 0;
-    for (const { row, at } of [...taken].sort((a, b) => a.at - b.at)) {
-      if (this.rows.has(row.geonameid)) continue;
-      this.rows.set(row.geonameid, row);
-      this.order.splice(Math.min(at, this.order.length), 0, row.geonameid);
-      count += 1;
-    }
-    if (count) this.touch();
-    return count;
+    const back = taken.filter(({ row }) => !this.rows.has(row.geonameid)).sort((a, b) => a.at - b.at);
+    for (const { row, at } of back) { this.rows.set(row.geonameid, row); this.order.splice(at, 0, row.geonameid); }
+    if (back.length) this.touch();
+    return back.length;
   }
 
   /** My order: favourites first (in the order the person gave them), then the others. */

@@ -181,10 +181,7 @@ export class SceneView {
     this.offerUndo(`Deleted ${taken[0].row.name}.`, taken, id);
   }
 
-  /**
-   * The toast with an Undo after a deletion from the list. The list is only sent with Save (or Import), so
-   * Undo puts the rows back in their places in this scene; if the scene was saved meanwhile, it saves again.
-   */
+  /** Undo for a deletion: rows back in place (Save/Import sends the list; saved meanwhile: saved again). */
   offerUndo(message, taken, focusID) {
     const { state } = this;
     const savedBefore = state.kind === 'browse' && !state.dirty;
@@ -197,7 +194,7 @@ export class SceneView {
         (li && !li.hidden ? li.querySelector('.cr-del') : $('edit')).focus();
         if (savedSince) this.commit();
       },
-      commit: () => {}, // nothing to send: Save sends the whole list
+      commit: () => {},
     });
   }
 

@@ -78,5 +78,28 @@ function fallbackMessage(status) {
   return 'That did not work. Please try again.';
 }
 
-// Toasts (with an Undo for small removals, above open dialogs) live in toast.js; re-exported for the apps.
-export { toast, undoable, commitPending } from './toast.js';
+// Toasts live in toast.js, loaded with the first toast (out of every page's first load; the worker keeps it).
+let toasts;
+const toastModule = () => (toasts ??= import('./toast.js'));
+
+export function toast(message, options) {
+  toastModule().then((m) => m.toast(message, options));
+}
+
+/** toast.js `undoable`, also when the page is left before toast.js came. */
+export function undoable(message, options) {
+  let handle = null;
+  let early = null;
+  const leave = () => { if (!handle && !early) { early = 'gone'; options.commit({ keepalive: true }); } };
+  addEventListener('pagehide', leave);
+  toastModule().then((m) => {
+    removeEventListener('pagehide', leave);
+    if (early === 'gone') return;
+    handle = m.undoable(message, options);
+    if (early) handle[early]();
+  });
+  return {
+    undo: () => (handle ? handle.undo() : (early ||= 'undo')),
+    commit: () => (handle ? handle.commit() : (early ||= 'commit')),
+  };
+}

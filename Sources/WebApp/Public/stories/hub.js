@@ -122,7 +122,7 @@ function unavailable(where, message) {
 // ---------- Offline ----------
 
 // What the reader page needs besides the page itself (versioned like this script).
-const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', '../js/api.js', '../js/router.js', '../js/toast.js', '../js/dom.js', '../js/shell.js', '../css/app.css']
+const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', '../js/api.js', '../js/router.js', '../js/toast.js', '../js/dom.js', '../js/shell.js', '../css/app.css', '../css/toast.css']
   .map((path) => new URL(path, import.meta.url).pathname);
 
 function tellWorker(messages) {
