@@ -2,7 +2,7 @@
 // The hash names the view: #class (the default), #students, #sessions, #session/<id>, #stats, #settings.
 import { $ } from './dom.js';
 import { createRouter, parseView } from '../js/router.js';
-import { call, state, emit } from './store.js';
+import { call, state, emit, studentsChanged } from './store.js';
 import * as classTab from './class.js';
 import * as studentsTab from './students.js';
 import * as sessionsTab from './sessions.js';
@@ -51,5 +51,12 @@ async function start() {
   await Promise.all([settings, classTab.ready()]);
   $('yoga').dataset.ready = 'true';
 }
+
+// What was done offline reached the server: the tabs read again (the server's ids and figures).
+addEventListener('trove:synced', ({ detail }) => {
+  if (!detail.scopes.includes('yoga')) return;
+  emit('sessions');
+  studentsChanged();
+});
 
 start();

@@ -1,0 +1,125 @@
+"""One offline layer (js/sync.js, issue 18): what is done with the server stopped reaches it once it is back.
+
+The server is really stopped and started again on the same database (`yoga_restartable`, `restartable_server`,
+`cities_restartable`), the same on both engines. Queued writes live in IndexedDB with their Idempotency-Key, so a
+reload while offline keeps them; the header's indicator says how many wait, then "All saved".
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from browser_support import wait
+from conftest import _running_trove, _trove_binary, free_port
+from test_offline import KEPT
+from test_yoga import (attendee_names, fill, go, ok, open_yoga, shown, tap, tap_id, tap_text, text, wait_in_session,
+                       list_texts)
+
+
+def indicator(driver) -> str:
+    return driver.execute_script("const b = document.getElementById('sync-status'); return b && b.offsetHeight ? b.textContent : ''")
+
+
+def kept_for_offline(driver, path: str) -> None:
+    kept = driver.execute_async_script(KEPT, path)
+    assert kept is True, f"the service worker did not keep {path} for offline use: {kept}"
+
+
+def open_offline(driver, base: str, path: str, ready: str) -> None:
+    driver.get("about:blank")
+    driver.get(base + path)
+    wait(driver, lambda d: d.execute_script(ready), f"offline, {path} did not open from the device")
+
+
+@pytest.fixture
+def yoga_restartable(yoga_providers):
+    """As conftest's `yoga_restartable`, on one port too: the page that queued the writes is on that origin."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-sync-yoga-"))
+    port = free_port()
+    return lambda: _running_trove(binary, workdir, workdir / "trove.sqlite", yoga_providers.serve_args(), port=port)
+
+
+YOGA_READY = "return document.getElementById('yoga')?.dataset.ready === 'true'"
+
+
+def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restartable, browser):
+    with yoga_restartable() as base:
+        open_yoga(browser, base)
+        ok(browser, "POST", "/students", {"name": "Anna Bianchi"}, 201)
+        go(browser, "students")
+        wait(browser, lambda d: "Anna Bianchi" in text(d, "student-list"), "the roster did not show Anna")
+        go(browser, "sessions")
+        go(browser, "class")
+        wait(browser, lambda d: indicator(d) == "All saved", f"the indicator does not say All saved: {indicator(browser)!r}")
+        kept_for_offline(browser, "/yoga")
+
+    # The server is stopped: the roster, check-in, the running class and its end, all on the device.
+    open_offline(browser, base, "/yoga", YOGA_READY)
+    go(browser, "students")
+    wait(browser, lambda d: "Anna Bianchi" in text(d, "student-list"), "offline, the kept roster is not shown")
+    tap_id(browser, "student-add")
+    fill(browser, "student-name", "Bruno Rossi")
+    tap_id(browser, "student-save")
+    wait(browser, lambda d: "Bruno Rossi" in text(d, "student-list"), "offline, a new student did not join the roster")
+    assert indicator(browser) == "1 change waiting"
+
+    go(browser, "class")
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: shown(d, "typed-name") or not d.execute_script("return document.getElementById('typed').open"), "no check-in panel")
+    if not shown(browser, "typed-name"):
+        tap(browser, browser.find_element(By.CSS_SELECTOR, "#typed summary"))
+    fill(browser, "typed-name", "Basement Studio")
+    tap_id(browser, "typed-checkin")
+    wait_in_session(browser, "Basement Studio")
+    tap_id(browser, "add-attendees")
+    wait(browser, lambda d: "Bruno Rossi" in text(d, "picker-list"), "offline, the picker does not offer the new student")
+    tap_text(browser, "#picker-list", "Anna Bianchi")
+    wait(browser, lambda d: "Anna Bianchi" in attendee_names(d), "Anna was not added")
+    tap_text(browser, "#picker-list", "Bruno Rossi")
+    wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi", "Bruno Rossi"], f"attendees: {attendee_names(browser)}")
+    tap_id(browser, "picker-done")
+    fill(browser, "class-notes", "Slow flow, cold floor")
+    browser.execute_script("document.getElementById('class-notes').blur()")
+    wait(browser, lambda d: text(d, "notes-state") == "Saved", "offline, the notes were not kept")
+
+    # Held down: saved at once.
+    end = browser.find_element(By.ID, "end-class")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
+    ActionChains(browser).click_and_hold(end).pause(1).release().perform()
+    wait(browser, lambda d: shown(d, "checkin"), "offline, the long press did not save the class")
+    waiting = indicator(browser)
+    assert waiting.endswith("changes waiting"), waiting
+
+    go(browser, "sessions")
+    wait(browser, lambda d: list_texts(d, "#session-list li") == ["Basement Studio"], "offline, the saved class is not in Sessions")
+    tap_text(browser, "#session-list", "Basement Studio")
+    wait(browser, lambda d: shown(d, "session-show"), "offline, the session's details did not open")
+    assert text(browser, "session-notes") == "Slow flow, cold floor"
+
+    # Closed and opened again while offline: the outbox is still there.
+    open_offline(browser, base, "/yoga#stats", YOGA_READY)
+    wait(browser, lambda d: shown(d, "stats-body"), "offline, the statistics were not computed on the device")
+    assert indicator(browser) == waiting, f"after a reload the indicator says {indicator(browser)!r}, not {waiting!r}"
+
+    with yoga_restartable() as base:
+        wait(browser, lambda d: indicator(d) == "All saved", f"back online, the outbox did not empty: {indicator(browser)!r}", timeout=60)
+        sessions = ok(browser, "GET", "/sessions")["sessions"]
+        assert len(sessions) == 1, f"the class reached the server {len(sessions)} times"
+        session = sessions[0]
+        assert session["venue"]["name"] == "Basement Studio"
+        assert sorted(a["name"] for a in session["attendees"]) == ["Anna Bianchi", "Bruno Rossi"]
+        assert session["notes"] == "Slow flow, cold floor"
+        assert session["duration_seconds"] >= 1
+        students = sorted(s["name"] for s in ok(browser, "GET", "/students?active=all")["students"])
+        assert students == ["Anna Bianchi", "Bruno Rossi"], students
+        assert ok(browser, "GET", "/class")["class"] is None
+        # Opened again online: still once, with the server's ids.
+        open_yoga(browser, base, "#sessions")
+        wait(browser, lambda d: list_texts(d, "#session-list li") == ["Basement Studio"], "the synced session is not listed once")
+        assert "tmp-" not in browser.execute_script("return document.body.innerHTML")
