@@ -114,6 +114,7 @@ import Testing
             #expect(try stored.json()["hasBackground"] as? Bool == true)
             let back = try await client.execute(uri: uri, method: .get, headers: .session(cookie))
             #expect(back.headers[.contentType] == "image/gif")
+            #expect(back.headers[.contentSecurityPolicy] == "default-src 'none'; style-src 'unsafe-inline'; sandbox")
             #expect(back.body == gif)
             let stranger = try await guest(client)
             #expect(try await client.execute(uri: uri, method: .get, headers: .session(stranger)).status == .notFound)

@@ -135,6 +135,9 @@ import Testing
             let story = try await get(client, "/api/v1/stories/zipped", author).json()
             #expect(story["cover_url"] as? String == "/api/v1/stories/zipped/resources/cover.svg")
             let cover = try await get(client, "/api/v1/stories/zipped/resources/cover.svg", author)
+            // An uploaded picture opened on its own can be nothing but a picture.
+            #expect(cover.headers[.contentSecurityPolicy] == "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+            #expect(cover.headers[.contentDisposition] == "inline" && cover.headers[.xContentTypeOptions] == "nosniff")
             #expect(cover.status == .ok && cover.headers[.contentType] == "image/svg+xml" && cover.bodyText.hasPrefix("<svg"))
             #expect(try await get(client, "/api/v1/stories/zipped/resources/fork.svg", author).bodyText.contains("#421"))
             #expect(try await get(client, "/api/v1/stories/zipped/resources/none.svg", author).status == .notFound)

@@ -28,8 +28,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         return response
     }
 
+    /// The site's policy, unless the answer set a stricter one of its own (an uploaded picture's).
     static func apply(to headers: inout HTTPFields, requestID: String) {
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        if headers[.contentSecurityPolicy] == nil { headers[.contentSecurityPolicy] = contentSecurityPolicy }
         headers[.xContentTypeOptions] = "nosniff"
         headers[.referrerPolicy] = "strict-origin-when-cross-origin"
         headers[.xFrameOptions] = "DENY"

@@ -174,10 +174,7 @@ struct PoemsAPIController {
     }
 
     static func image(_ picture: (contentType: String, bytes: Data), cache: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = picture.contentType
-        headers[.cacheControl] = cache
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
+        UploadedPicture.response(contentType: picture.contentType, bytes: picture.bytes, cache: cache)
     }
 }
 

@@ -125,10 +125,7 @@ struct StoriesAPIController {
     @Sendable func resource(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let id = try context.parameters.require("id"), name = try context.parameters.require("name")
         guard let resource = try await stories.resource(storyID: id, name: name) else { throw StoryError.resourceNotFound }
-        var headers = HTTPFields()
-        headers[.contentType] = resource.contentType
-        headers[.cacheControl] = "public, max-age=86400"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: resource.bytes)))
+        return UploadedPicture.response(contentType: resource.contentType, bytes: resource.bytes, cache: "public, max-age=86400")
     }
 
     @Sendable func schemaDocument(_ request: Request, context: TroveRequestContext) async throws -> Response {
