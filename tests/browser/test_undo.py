@@ -126,7 +126,7 @@ def test_strategies_a_removed_favourite_comes_back_in_its_place_with_undo(strate
     started = time.monotonic()
     tap(browser, remove)
     wait(browser, lambda d: favourite_texts(d) == [before[0], before[2]], "the favourite did not go at once")
-    assert any(middle in t for t in toast_texts(browser)), f"the toast does not name the card: {toast_texts(browser)}"
+    wait(browser, lambda d: any(middle in t for t in toast_texts(d)), f"no toast names {middle!r}: {toast_texts(browser)}")
     assert announced(browser)
     assert_undo_lasts(browser, started)
     tap(browser, undo_button(browser))
@@ -179,7 +179,7 @@ def test_stories_removing_from_the_library_by_button_and_by_swipe_can_be_undone(
     started = time.monotonic()
     tap(browser, browser.find_element(By.CSS_SELECTOR, "#library-list li:first-child .st-remove"))
     wait(browser, lambda d: library_titles(d) == before[1:], "Remove did not take the story out at once")
-    assert any(before[0] in t for t in toast_texts(browser))
+    wait(browser, lambda d: any(before[0] in t for t in toast_texts(d)), f"no toast names {before[0]!r}: {toast_texts(browser)}")
     assert_undo_lasts(browser, started)
     tap(browser, undo_button(browser))
     wait(browser, lambda d: library_titles(d) == before, f"Undo did not put it back in its place: {library_titles(browser)}")
@@ -242,7 +242,7 @@ def test_cities_a_deleted_city_comes_back_in_its_place_with_undo_after_a_tap_or_
     started = time.monotonic()
     tap(browser, city_row(browser, third).find_element(By.CSS_SELECTOR, ".cr-del"))
     wait(browser, lambda d: third not in city_names(d), "the city did not go at once")
-    assert any(third in t for t in toast_texts(browser))
+    wait(browser, lambda d: any(third in t for t in toast_texts(d)), f"no toast names {third!r}: {toast_texts(browser)}")
     assert_undo_lasts(browser, started)
     tap(browser, undo_button(browser))
     wait(browser, lambda d: city_names(d) == before, f"Undo did not put it back in its place: {city_names(browser)}")
@@ -348,7 +348,7 @@ def test_yoga_a_student_without_sessions_goes_at_once_and_undo_brings_them_back(
     assert not browser.execute_script("return document.getElementById('confirm-dialog').open"), \
         "a student without sessions is removed without a question"
     wait(browser, lambda d: "Ada Undo" not in roster(d), "Ada did not go at once")
-    assert any("Ada Undo" in t for t in toast_texts(browser))
+    wait(browser, lambda d: any("Ada Undo" in t for t in toast_texts(d)), f"no toast names Ada: {toast_texts(browser)}")
     assert_undo_lasts(browser, started)
     tap(browser, undo_button(browser))
     wait(browser, lambda d: "Ada Undo" in roster(d), "Undo did not bring Ada back")
