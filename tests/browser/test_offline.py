@@ -35,8 +35,8 @@ const deadline = Date.now() + 12000;  // under the driver's 15 s script timeout,
 
 PAGES = [
     ("/", "#apps", "Trove cannot reach its server"),
-    ("/cities", "#cities", "City Roulette cannot reach the server"),
-    ("/yoga", "#yoga", "YogiYogini cannot reach the server"),
+    ("/cities", "#cities", "Around Me, Surprise Me, search and the weather need the connection"),
+    ("/yoga", "#yoga", "YogiYogini works from this device"),
 ]
 
 

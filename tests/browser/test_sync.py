@@ -71,9 +71,10 @@ def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restarta
 
     go(browser, "class")
     tap_id(browser, "checkin")
-    wait(browser, lambda d: shown(d, "typed-name") or not d.execute_script("return document.getElementById('typed').open"), "no check-in panel")
-    if not shown(browser, "typed-name"):
+    wait(browser, lambda d: shown(d, "checkin-panel"), "no check-in panel")
+    if not browser.execute_script("return document.getElementById('typed').open"):
         tap(browser, browser.find_element(By.CSS_SELECTOR, "#typed summary"))
+    wait(browser, lambda d: d.execute_script("return document.getElementById('typed').open"), "the typed venue did not open")
     fill(browser, "typed-name", "Basement Studio")
     tap_id(browser, "typed-checkin")
     wait_in_session(browser, "Basement Studio")

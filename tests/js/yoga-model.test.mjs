@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { absorb, answer, apply, stats, correction, describe } from '../../Sources/WebApp/Public/yoga/model.js';
+import { answer, apply, stats, correction, describe } from '../../Sources/WebApp/Public/yoga/model.js';
+import { absorb } from '../../Sources/WebApp/Public/yoga/kept.js';
 
 const T0 = Date.parse('2026-11-20T18:00:00Z');
 let n = 0;

@@ -2,6 +2,7 @@
 // the location is not shared, and the way in and out of a scene (in-app Back, browser Back, leaving
 // the page), asking first when something would be lost.
 import { api } from '../js/api.js';
+import { read } from '../js/sync.js';
 import { formatNumber, parseCoordinates } from './logic.js';
 import { SceneView } from './scene.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
@@ -129,7 +130,10 @@ async function run(button, task) {
   try {
     await task();
   } catch (error) {
-    status(error.message);
+    // No answer: say that this needs the server, and what works without it.
+    status(error.status === 0 && button.id !== 'browse'
+      ? `${button.textContent.trim()} needs the connection to Trove’s server. My cities, with their stars, still open and save on this device.`
+      : error.message);
   } finally {
     busy = false;
     button.removeAttribute('aria-busy');
@@ -273,7 +277,7 @@ $('surprise-again').addEventListener('click', (e) => run(e.currentTarget, surpri
 function browse(push = true) {
   return run($('browse'), async () => {
     status('Opening your cities…');
-    const data = await api('GET', `${API}/collection`);
+    const data = await read(`${API}/collection`, 'cities'); // offline: the copy kept on this device (js/sync.js)
     showCollection(data.cities.length);
     openScene('browse', 'browse', data.cities, { title: 'My cities', sub: '' }, push);
   });

@@ -1,7 +1,8 @@
 // City Roulette: a city's card. The server renders the facts; this adds the local time (ticking each
 // minute), sunrise and sunset in the city's own time, the weather, the distance from the person (only
 // when asked and allowed), the favourite star or "Add to my cities", and a small map.
-import { api, toast } from '../js/api.js';
+import { toast } from '../js/api.js';
+import { send } from '../js/sync.js';
 import { distanceKm } from './geo.js';
 import { formatLocalTime, formatNumber } from './logic.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
@@ -75,9 +76,11 @@ star.addEventListener('click', async () => {
   const on = star.getAttribute('aria-pressed') !== 'true';
   star.disabled = true;
   try {
-    await api(on ? 'PUT' : 'DELETE', `${API}/collection/${id}/favourite`);
+    // The last star wins; without the server it waits on this device (js/sync.js).
+    const sent = await send(on ? 'PUT' : 'DELETE', `${API}/collection/${id}/favourite`, undefined,
+      { label: `the star of ${data.name}`, scope: 'cities', replace: `cities:favourite:${id}` });
     star.setAttribute('aria-pressed', String(on));
-    toast(on ? `${data.name} is a favourite.` : `${data.name} is no longer a favourite.`);
+    toast((on ? `${data.name} is a favourite.` : `${data.name} is no longer a favourite.`) + (sent.queued ? ' Saved on this device until the connection is back.' : ''));
   } catch (error) {
     toast(error.message);
   } finally {
@@ -89,12 +92,13 @@ $('add').addEventListener('click', async (e) => {
   const add = e.currentTarget;
   add.disabled = true;
   try {
-    await api('POST', `${API}/collection/import`, { cities: [{ geonameid: id, favourite: false }] });
+    const sent = await send('POST', `${API}/collection/import`, { cities: [{ geonameid: id, favourite: false }] },
+      { label: `adding ${data.name} to your cities`, scope: 'cities' });
     add.hidden = true;
     star.setAttribute('aria-pressed', 'false');
     star.hidden = false;
     star.focus();
-    toast(`${data.name} is in your cities now.`);
+    toast(sent.queued ? `${data.name} joins your cities when the connection is back.` : `${data.name} is in your cities now.`);
   } catch (error) {
     toast(error.message);
     add.disabled = false;

@@ -27,6 +27,13 @@ async function forgetCachedPages(sameProfile = false) {
   }
 }
 
+// The device's copies and outbox (js/sync.js) belong to one profile: what waits is sent first, to the profile it
+// was made in (a few seconds at most), and once the profile changes both are emptied, so the next profile never
+// sends or sees them.
+const sync = () => import('./sync.js');
+const sendWaiting = () => sync().then((m) => Promise.race([m.flush(), new Promise((resolve) => { setTimeout(resolve, 5000); })])).catch(() => {});
+const forgetDevice = () => sync().then((m) => m.forget()).catch(() => {});
+
 function seconds(n) {
   if (n < 60) return n === 1 ? '1 second' : `${n} seconds`;
   const minutes = Math.ceil(n / 60);
@@ -60,8 +67,10 @@ function wireCredentialsForm(form, path) {
     submit.disabled = true;
     form.setAttribute('aria-busy', 'true');
     try {
+      await sendWaiting(); // a guest's queued work reaches the guest profile, which signing in brings along
       await api('POST', path, { username: username.value.trim(), password: password.value });
       await forgetCachedPages(form.id === 'signup-form');
+      await forgetDevice();
       window.location.assign(next ?? '/account');
     } catch (error) {
       showError(messageFor(error, form));
@@ -109,8 +118,10 @@ if (logoutButton) {
     clearError();
     logoutButton.disabled = true;
     try {
+      await sendWaiting();
       await api('POST', '/api/v1/account/logout');
       await forgetCachedPages();
+      await forgetDevice();
       window.location.assign('/');
     } catch (error) {
       showError(error.message);
@@ -153,6 +164,7 @@ async function deleteProfile(button) {
   try {
     await api('DELETE', '/api/v1/account');
     await forgetCachedPages();
+    await forgetDevice();
     window.location.assign('/');
   } catch (error) {
     showError(error.message);

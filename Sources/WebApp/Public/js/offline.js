@@ -11,10 +11,10 @@
 
 const NOTES = [
   [/^\/$/, 'Offline: Trove cannot reach its server. The apps you opened before still open from this device; signing in and anything new need the connection.'],
-  [/^\/cities$/, 'Offline: City Roulette cannot reach the server. Finding cities, their weather, the map\u2019s places and saving your collection need the connection.'],
+  [/^\/cities$/, 'Offline: My cities opens from this device; stars, removals and Save wait here until the connection is back. Around Me, Surprise Me, search and the weather need the connection.'],
   [/^\/cities\/countries\//, 'Offline: this country\u2019s page was kept from your last visit. Opening its cities needs the connection.'],
   [/^\/cities\//, 'Offline: this city\u2019s card was kept from your last visit. Its weather and local details need the connection to be current.'],
-  [/^\/yoga$/, 'Offline: YogiYogini cannot reach the server. Studios near you, the weather, the roster, sessions and saving a class need the connection.'],
+  [/^\/yoga$/, 'Offline: YogiYogini works from this device (roster, check-in at a saved or typed venue, the class, sessions, statistics) and sends your changes when the connection is back. Studios near you and the weather need the connection.'],
   [/^\/poetry\/p\//, 'Offline: this poem was kept from your last visit; other poems need the connection.'],
   [/^\/poetry$/, 'Offline: your moves are kept on this device and saved when the connection is back. New poems, word sets, publishing and the word helpers need the connection.'],
   [/^\/stories\/[^/]+\/map$/, 'Offline: this map was kept from your last visit; a story you have not downloaded needs the connection.'],

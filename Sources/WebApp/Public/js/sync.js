@@ -50,9 +50,13 @@ export const kept = (key) => tx('readonly', ({ copies, req }) => req(copies.get(
 
 /**
  * A GET through the device's copy: the server's answer (kept for next time), or, when the server cannot be
- * reached, the kept copy (`offline` set on the error when there is none).
+ * reached or writes of `scope` still wait (the server does not have them yet), the kept copy.
  */
-export async function read(path) {
+export async function read(path, scope) {
+  if (scope && (await waiting(scope))) {
+    const copy = await kept(path);
+    if (copy !== undefined) return copy;
+  }
   try {
     const data = await call('GET', path);
     keep(path, data);

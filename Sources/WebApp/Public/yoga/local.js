@@ -7,7 +7,11 @@
 import { api } from '../js/api.js';
 import { send, keep, kept, waiting } from '../js/sync.js';
 import { tempId } from '../js/sync-logic.js';
-import { absorb, answer, apply, correction, describe, refusal, sessionOf } from './model.js';
+import { absorb } from './kept.js';
+
+const full = () => import('./model.js'); // only for a write or an offline read, so the page loads lighter
+// …and kept by the service worker from the first visit (fetched by the worker, not the page), for offline use.
+navigator.serviceWorker?.ready.then(({ active }) => active?.postMessage({ type: 'trove:keep', urls: [new URL('./model.js', import.meta.url).pathname] }), () => {});
 
 const API = '/api/v1/yoga';
 const KEY = 'yoga';
@@ -32,8 +36,20 @@ addEventListener('trove:sync-id', ({ detail }) => { if (model) model = model.the
 export async function yogaCall(method, path, body) {
   if (method === 'GET') return get(path);
   // What the server would answer, worked out on the device first (its refusals are thrown here).
+  const { apply, correction, describe, sessionOf } = await full();
   const m = await load();
-  const done = apply(m, method, path, body, { newId: tempId });
+  let done;
+  try {
+    done = apply(m, method, path, body, { newId: tempId });
+  } catch (refused) {
+    // The device's copy may not know everything (a venue never listed here): the server decides when it can.
+    if (await waiting(KEY)) throw refused;
+    try {
+      return await api(method, API + path, body);
+    } catch (error) {
+      throw error.status ? error : refused;
+    }
+  }
   if (!done) return api(method, API + path, body); // not kept on the device: needs the server
   const group = m.class ? `class:${m.class.started_at}` : done.model.class ? `class:${done.model.class.started_at}` : undefined;
   const options = { ...describe(method, path, body), scope: KEY, creates: done.creates, idFrom: done.idFrom };
@@ -73,6 +89,7 @@ async function get(path) {
       if (error.status) throw error;
     }
   }
+  const { answer, refusal } = await full();
   const local = answer(await load(), path);
   if (local === undefined) throw refusal(0, 'network', 'Trove’s server cannot be reached, and this needs it.');
   return local;

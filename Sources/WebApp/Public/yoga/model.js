@@ -13,23 +13,6 @@ export function refusal(status, code, message) {
   return Object.assign(new Error(message), { name: 'ApiError', status, code, details: [], retryAfter: null });
 }
 
-const PARTS = [
-  [/^\/students(\?|$)/, 'students', (a) => a.students],
-  [/^\/student-types$/, 'types', (a) => a.types],
-  [/^\/settings$/, 'settings', (a) => a],
-  [/^\/venues$/, 'venues', (a) => a.venues],
-  [/^\/class$/, 'class', (a) => a.class],
-  [/^\/sessions(\?|$)/, 'sessions', (a) => a.sessions],
-];
-
-/** Keeps a GET's answer in the model (the parts it knows; a filtered student list is not the roster). */
-export function absorb(model, path, answer) {
-  if (/^\/students\?/.test(path) && !/active=all/.test(path)) return model;
-  if (/[?&]q=/.test(path)) return model;
-  const part = PARTS.find(([re]) => re.test(path));
-  return part ? { ...model, [part[1]]: copy(part[2](answer)) } : model;
-}
-
 /** The answer to a GET from the model, or undefined when the device does not know it. */
 export function answer(model, path, now = Date.now()) {
   const [route] = path.split('?');
