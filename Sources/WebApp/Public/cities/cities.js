@@ -132,7 +132,7 @@ async function run(button, task) {
   } catch (error) {
     // No answer: say that this needs the server, and what works without it.
     status(error.status === 0 && button.id !== 'browse'
-      ? `${button.textContent.trim()} needs the connection to Trove’s server. My cities, with their stars, still open and save on this device.`
+      ? `${(button.querySelector('span')?.firstChild?.textContent ?? 'This').trim()} needs the connection to Trove’s server. My cities, with their stars, still open and save on this device.`
       : error.message);
   } finally {
     busy = false;
