@@ -67,7 +67,7 @@ let package = Package(
             name: "Storage",
             dependencies: [
                 "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "Pictures",
-                "DatabaseDrivers",
+                "DatabaseDrivers", "Zlib",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],

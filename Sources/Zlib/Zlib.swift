@@ -98,3 +98,87 @@ public enum Zlib {
         bytes.withUnsafeBufferPointer { UInt32(CZlib.adler32(1, $0.baseAddress, uInt($0.count))) }
     }
 }
+
+extension Zlib {
+    /// Compresses a stream piece by piece (a backup larger than memory should hold at once).
+    public final class Compressor {
+        private var stream = z_stream()
+        private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+
+        public init(format: Format, level: Int32 = 6) {
+            guard deflateInit2_(&stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                                Int32(MemoryLayout<z_stream>.size)) == Z_OK
+            else { fatalError("zlib could not start a deflate stream (out of memory)") }
+        }
+
+        deinit { deflateEnd(&stream) }
+
+        /// The compressed bytes `input` gives so far.
+        public func compress(_ input: [UInt8]) -> [UInt8] { run(input, flush: Z_NO_FLUSH) }
+
+        /// The rest of the stream, with its trailer.
+        public func finish() -> [UInt8] { run([], flush: Z_FINISH) }
+
+        private func run(_ input: [UInt8], flush: Int32) -> [UInt8] {
+            var output: [UInt8] = []
+            input.withUnsafeBufferPointer { source in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
+                repeat {
+                    let produced: Int = chunk.withUnsafeMutableBufferPointer { target in
+                        stream.next_out = target.baseAddress
+                        stream.avail_out = uInt(target.count)
+                        _ = CZlib.deflate(&stream, flush)
+                        return target.count - Int(stream.avail_out)
+                    }
+                    output += chunk[..<produced]
+                } while stream.avail_out == 0
+            }
+            return output
+        }
+    }
+
+    /// Decompresses a stream piece by piece; `finished` once its trailer has been read.
+    public final class Decompressor {
+        private var stream = z_stream()
+        private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        public private(set) var finished = false
+
+        public init(format: Format) throws(Failure) {
+            guard inflateInit2_(&stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                throw Failure(description: "zlib could not start an inflate stream")
+            }
+        }
+
+        deinit { inflateEnd(&stream) }
+
+        public func decompress(_ input: [UInt8]) throws(Failure) -> [UInt8] {
+            var output: [UInt8] = []
+            var failure: Failure?
+            input.withUnsafeBufferPointer { source in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
+                while !finished {
+                    var status: Int32 = Z_OK
+                    let produced: Int = chunk.withUnsafeMutableBufferPointer { target in
+                        stream.next_out = target.baseAddress
+                        stream.avail_out = uInt(target.count)
+                        status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                        return target.count - Int(stream.avail_out)
+                    }
+                    output += chunk[..<produced]
+                    if status == Z_STREAM_END { finished = true; break }
+                    if status == Z_BUF_ERROR || (status == Z_OK && stream.avail_in == 0 && stream.avail_out != 0) { break }
+                    if status != Z_OK { failure = Failure(description: "damaged compressed data"); break }
+                }
+            }
+            if let failure { throw failure }
+            return output
+        }
+    }
+
+    /// CRC-32 carried on from an earlier value (0 to start).
+    public static func crc32(_ bytes: [UInt8], continuing crc: UInt32) -> UInt32 {
+        bytes.withUnsafeBufferPointer { UInt32(CZlib.crc32(uLong(crc), $0.baseAddress, uInt($0.count))) }
+    }
+}
