@@ -2,7 +2,9 @@
 // the location is not shared, and the way in and out of a scene (in-app Back, browser Back, leaving
 // the page), asking first when something would be lost.
 import { api } from '../js/api.js';
-import { read } from '../js/sync.js';
+// The offline layer loads after the page (its weight budget); it sends what waits and shows the indicator.
+const sync = () => import('../js/sync.js');
+setTimeout(sync, 3000);
 import { formatNumber, parseCoordinates } from './logic.js';
 import { SceneView } from './scene.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
@@ -277,7 +279,7 @@ $('surprise-again').addEventListener('click', (e) => run(e.currentTarget, surpri
 function browse(push = true) {
   return run($('browse'), async () => {
     status('Opening your cities…');
-    const data = await read(`${API}/collection`, 'cities'); // offline: the copy kept on this device (js/sync.js)
+    const data = await (await sync()).read(`${API}/collection`, 'cities'); // offline: the copy kept on this device (js/sync.js)
     showCollection(data.cities.length);
     openScene('browse', 'browse', data.cities, { title: 'My cities', sub: '' }, push);
   });

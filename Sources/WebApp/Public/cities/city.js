@@ -2,7 +2,7 @@
 // minute), sunrise and sunset in the city's own time, the weather, the distance from the person (only
 // when asked and allowed), the favourite star or "Add to my cities", and a small map.
 import { toast } from '../js/api.js';
-import { send } from '../js/sync.js';
+const send = (...args) => import('../js/sync.js').then((sync) => sync.send(...args));
 import { distanceKm } from './geo.js';
 import { formatLocalTime, formatNumber } from './logic.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';

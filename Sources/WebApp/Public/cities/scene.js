@@ -1,7 +1,6 @@
 // City Roulette: the map + list scene shared by importing (after Around Me / Surprise Me) and
 // browsing the collection. The rules live in logic.js (SceneState); this module draws and listens.
 import { toast, undoable } from '../js/api.js';
-import { keep, kept, read, send } from '../js/sync.js';
 import { SceneState, formatNumber } from './logic.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
 import { dropPending, getUnit, paintWeather, setUnit, weatherFor } from './weather.js';
@@ -212,6 +211,7 @@ export class SceneView {
     this.commitButton.disabled = true;
     try {
       // Through the outbox (js/sync.js): without the server, kept on this device and sent when it answers.
+      const { keep, kept, read, send } = await import('../js/sync.js');
       const collection = `${API}/collection`;
       const later = ' It reaches your collection when the connection is back.';
       if (state.kind === 'import') {
