@@ -128,26 +128,17 @@ test('going to the view already shown adds no entry', () => {
   assert.equal(seen.length, 2);
 });
 
-test('a deep link opened directly gets the first view beneath it, so Back stays in the app once', () => {
+test('a deep link opened directly is the app\'s first entry: nothing is pushed without a person\'s action', () => {
   const win = fakeWindow('https://trove.test/yoga#session/7');
-  const { router, seen } = recording(win, { home: '' });
+  const { router, seen } = recording(win, { home: 'class' });
   router.start();
   assert.deepEqual(seen, [['session/7', 'start', null]]);
-  assert.equal(win.entries.length, 2);
-  assert.equal(win.entries[0].url.href, 'https://trove.test/yoga');
-  win.history.back();
-  assert.equal(router.view, '');
-  assert.equal(router.depth, 0);
-  win.history.back();
-  assert.ok(win.left, 'Back from the first view leaves the app');
-});
-
-test('with home null a deep link is the only entry', () => {
-  const win = fakeWindow('https://trove.test/stories/gull#chapter/c3');
-  const { router } = recording(win, { home: null });
-  router.start();
   assert.equal(win.entries.length, 1);
-  assert.equal(router.view, 'chapter/c3');
+  assert.equal(router.depth, 0);
+  router.back();
+  assert.equal(win.left, false, 'the in-app Back stays in the app');
+  assert.equal(win.location.hash, '#class', 'it shows the first view in place of the deep link');
+  assert.equal(win.entries.length, 1);
 });
 
 test('a reload keeps the entries and their depth', () => {

@@ -1,7 +1,8 @@
 // Each view of an app is a URL: the page plus a hash ('#all', '#card/12', '#all?q=walk'; none is the
 // first view). go() pushes an entry, go(v, {replace: true}) refines the current one; Back, Forward and a
-// typed hash call onView(view, how, data). A deep link opened directly gets the first view (`home`)
-// beneath it, so Back leaves the app only from there. Entries keep {troveDepth, data}.
+// typed hash call onView(view, how, data). Entries keep {troveDepth, data}: how many of the app's views
+// lie beneath, and what the app kept with it. Nothing is pushed without a person's action: WebKit skips
+// such entries on Back (a guard against history stuffing), so a pasted deep link is the app's first entry.
 
 /** 'card/12?x=1' → {name: 'card', args: ['12'], query: {x: '1'}}. */
 export function parseView(view) {
@@ -53,13 +54,8 @@ export function createRouter({ onView, home = '', win = globalThis.window } = {}
     get depth() { return depth; },
     start() {
       const state = history.state;
-      const view = viewOf(location.hash);
       if (state && typeof state.troveDepth === 'number') depth = state.troveDepth; // a reload
-      else if (home !== null && view !== viewOf(home)) {
-        history.replaceState({ troveDepth: 0, data: null }, '', url(viewOf(home)));
-        depth = 1;
-        history.pushState({ troveDepth: 1, data: null }, '', url(view));
-      } else keep();
+      else keep();
       win.addEventListener('popstate', onPop);
       win.addEventListener('hashchange', onPop);
       show('start');
@@ -75,7 +71,7 @@ export function createRouter({ onView, home = '', win = globalThis.window } = {}
       if (!quiet && onView) onView(next, replace ? 'replace' : 'push', state.data);
     },
     remember: keep,
-    /** The in-app Back: the previous view, or the first view when this one is the first. */
+    /** The in-app Back: the previous view, or `home` in place of this one when it is the app's first entry. */
     back(fallback = home || '') {
       if (depth > 0) history.back();
       else this.go(fallback, { replace: true });

@@ -27,7 +27,7 @@ const current = () => state.chapters.get(state.path[state.path.length - 1]);
 // place) and Forward comes back. A chapter link from elsewhere opens it when this reader's path passed
 // it or it is one of the current chapter's choices; otherwise the reader's own place shows (the story's
 // choices are the reader's to make).
-const router = createRouter({ home: null, onView: (view, how, data) => how === 'pop' && returnTo(view, data) });
+const router = createRouter({ onView: (view, how, data) => how === 'pop' && returnTo(view, data) });
 const chapterView = () => viewPath('chapter', state.path[state.path.length - 1]);
 let popWaiting = false; // Back or Forward came while a move was being saved
 
@@ -154,18 +154,18 @@ async function move(body, { push = true } = {}) {
     accept(progress);
     offline(false);
     draw();
-    settleURL(push);
+    if (push || !popWaiting) settleURL(push); // when Back or Forward came meanwhile, the URL is another entry's
   } catch (error) {
     if (error.code === 'network') {
       moveOffline(body);
       draw();
-      settleURL(push);
+      if (push || !popWaiting) settleURL(push);
       return;
     }
     toast(error.code === 'invalid_path' ? 'This story changed since you last read it; starting again from your last saved place.' : error.message);
     if (error.code === 'invalid_path') await loadProgress().catch(() => {});
     draw({ focus: false, fade: false });
-    settleURL(false);
+    if (!popWaiting) settleURL(false);
   } finally {
     state.saving = false;
     root.removeAttribute('aria-busy');

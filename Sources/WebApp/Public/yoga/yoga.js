@@ -18,8 +18,7 @@ const VIEWS = {
 let currentView = null;
 
 // The views are URLs through the shared router (js/router.js): the tabs and links are plain '#…' links,
-// each a history entry, so Back and Forward move between them; a deep link opened directly gets the
-// Class tab beneath it.
+// each a history entry, so Back and Forward move between them, and a reload or a pasted link opens the same.
 const router = createRouter({ home: 'class', onView: route });
 
 function route(hash) {
