@@ -1,10 +1,13 @@
 import Foundation
 
-/// The rule for throttling failed sign-ins to one username: after `maximumFailures` failures within
+/// The rule for throttling failed sign-ins to one username (or from one client): after `maximumFailures` failures within
 /// `window`, further attempts are refused until the oldest of them leaves the window.
 public struct SignInThrottle: Sendable {
     public let maximumFailures: Int
     public let window: TimeInterval
+
+    /// One client address trying many usernames: 20 failures in 15 minutes, whatever the usernames.
+    public static let perClient = SignInThrottle(maximumFailures: 20, window: 15 * 60)
 
     public init(maximumFailures: Int = 5, window: TimeInterval = 15 * 60) {
         self.maximumFailures = maximumFailures

@@ -132,6 +132,7 @@ public func buildRouter(
         hasher: PasswordHasher(cost: configuration.passwordHashCost),
         merge: GuestMerge(database: database.sql),
         throttle: SignInThrottle(),
+        trustedProxies: configuration.trustedProxies,
         exporter: ProfileExporter(sections: [
             StrategiesExportSection(profiles: strategyProfiles),
             PoetryExportSection(wordSets: wordSets, poems: poems),

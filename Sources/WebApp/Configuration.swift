@@ -15,6 +15,8 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level
     public var weather: WeatherSettings
     public var venues: VenueSettings
+    /// Proxies whose `X-Forwarded-For` names the client (for per-client limits); none by default.
+    public var trustedProxies: [IPNetwork] = []
 
     public init(
         host: String = "127.0.0.1",

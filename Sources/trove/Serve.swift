@@ -16,6 +16,11 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "A proxy (address or CIDR, repeatable) whose X-Forwarded-For names the client, for per-client sign-in limits. Default: $TRUSTED_PROXIES (comma-separated), else none.",
+        valueName: "cidr"))
+    var trustedProxies: [String] = []
+
     @Flag(help: "Mark the session cookie Secure (use when serving over HTTPS).")
     var secureCookies = false
 
@@ -49,6 +54,11 @@ struct Serve: AsyncParsableCommand {
         configuration.host = host ?? environment["HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         configuration.port = port ?? environment["PORT"].flatMap(Int.init) ?? 8080
         configuration.secureCookies = secureCookies || environment["SECURE_COOKIES"] == "1"
+        let proxies = trustedProxies.isEmpty ? (environment["TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init) : trustedProxies
+        configuration.trustedProxies = try proxies.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { text in
+            guard let network = IPNetwork(text) else { throw CleanExit.failure("'\(text)' is not an address or CIDR: write it as 10.0.0.0/8 or ::1.") }
+            return network
+        }
         let levelText = logLevel ?? environment["LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText) else {
             throw CleanExit.failure("Unknown log level '\(levelText)': use one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")

@@ -44,7 +44,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from reliability_support import CITIES, report
+from reliability_support import CITIES, TroveServer, prepare_database, report, trove_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "Sources" / "WebApp" / "APIDocument" / "openapi.json"
@@ -749,6 +749,34 @@ def test_sign_in_throttling_holds_against_100_tries(trove_server):
                       headers={"Origin": trove_server.base}, timeout=TIMEOUT)
     assert r.status_code == 200, r.text
     STATS["throttle"] = (first_429, THROTTLE_TRIES, elapsed)
+
+
+CLIENT_THROTTLE_LIMIT = 20  # SignInThrottle.perClient: 20 failures in 15 minutes from one client address
+
+
+def test_one_client_trying_many_usernames_is_throttled_behind_a_trusted_proxy(tmp_path):
+    """Behind a trusted proxy (here: loopback, named by --trusted-proxy), X-Forwarded-For names the client: after
+    CLIENT_THROTTLE_LIMIT failures across as many usernames, that client gets 429 with Retry-After, even for a
+    username it never tried; another client behind the same proxy does not, and an address the client wrote at
+    the start of the header does not let it pass for another."""
+    binary = trove_binary()
+    database = tmp_path / "trove.sqlite"
+    prepare_database(binary, tmp_path, database)
+    server = TroveServer(binary, tmp_path, database, ("--trusted-proxy", "127.0.0.1/32"))
+    server.start()
+    try:
+        def login(username: str, forwarded: str) -> requests.Response:
+            return requests.post(server.base + "/api/v1/account/login", json={"username": username, "password": "not it"},
+                                 headers={"Origin": server.base, "X-Forwarded-For": forwarded}, timeout=TIMEOUT)
+        statuses = [login(f"victim{n}", "203.0.113.7").status_code for n in range(CLIENT_THROTTLE_LIMIT)]
+        assert statuses == [401] * CLIENT_THROTTLE_LIMIT, statuses
+        blocked = login("someone-new", "203.0.113.7")
+        assert blocked.status_code == 429 and blocked.json()["error"]["code"] == "too_many_attempts", blocked.text
+        assert 1 <= int(blocked.headers["Retry-After"]) <= THROTTLE_WINDOW_SECONDS
+        assert login("someone-new", "6.6.6.6, 203.0.113.7").status_code == 429, "a spoofed first hop let the client through"
+        assert login("someone-new", "198.51.100.9").status_code == 401, "another client behind the same proxy was throttled"
+    finally:
+        server.stop()
 
 
 # ---------- Uploads ----------

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// Failed sign-ins per username, in the database so every instance throttles alike.
+/// Failed sign-ins per username and per client address, in the database so every instance throttles alike.
 public struct SignInFailureRepository: Sendable {
     let database: any SQLDatabase
 
@@ -9,11 +9,19 @@ public struct SignInFailureRepository: Sendable {
         self.database = database
     }
 
-    public func record(username: String, at date: Date = Date()) async throws {
+    public func record(username: String, client: String? = nil, at date: Date = Date()) async throws {
         try await database.insert(into: "sign_in_failures")
-            .columns("username", "failed_at")
-            .values(SQLBind(username), SQLBind(date.millisecondsSince1970))
+            .columns("username", "client", "failed_at")
+            .values(SQLBind(username), client.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null, SQLBind(date.millisecondsSince1970))
             .run()
+    }
+
+    public func failures(client: String, since: Date) async throws -> [Date] {
+        try await database.select().column("failed_at").from("sign_in_failures")
+            .where("client", .equal, client)
+            .where("failed_at", .greaterThan, since.millisecondsSince1970)
+            .all()
+            .map { Date(millisecondsSince1970: try $0.decode(column: "failed_at", as: Int64.self)) }
     }
 
     public func failures(username: String, since: Date) async throws -> [Date] {

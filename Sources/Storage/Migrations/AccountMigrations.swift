@@ -40,5 +40,10 @@ enum AccountMigrations {
                 .run()
             try await db.create(index: "idempotency_keys_created_at").on("idempotency_keys").column("created_at").run()
         },
+        // Failed sign-ins are counted per client address too (one address trying many usernames).
+        Migration(version: 103, name: "accounts: the client address of each failed sign-in") { db in
+            try await db.alter(table: "sign_in_failures").column("client", type: .text).run()
+            try await db.create(index: "sign_in_failures_client").on("sign_in_failures").column("client").column("failed_at").run()
+        },
     ]
 }

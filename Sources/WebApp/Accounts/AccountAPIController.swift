@@ -10,6 +10,9 @@ struct AccountAPIController {
     let hasher: PasswordHasher
     let merge: GuestMerge
     let throttle: SignInThrottle
+    var clientThrottle = SignInThrottle.perClient
+    /// Proxies whose X-Forwarded-For names the client.
+    var trustedProxies: [IPNetwork] = []
     let exporter: ProfileExporter
 
     struct CredentialsBody: Decodable {
@@ -59,13 +62,18 @@ struct AccountAPIController {
         let body = try await JSONBody.decode(CredentialsBody.self, from: request)
         let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let now = Date()
+        let client = ClientAddress.limited(remote: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor],
+                                           trusted: trustedProxies)
+        if let client {
+            try clientThrottle.check(recentFailures: try await failures.failures(client: client, since: clientThrottle.windowStart(now: now)), now: now)
+        }
         try throttle.check(recentFailures: try await failures.failures(username: username, since: throttle.windowStart(now: now)), now: now)
         let stored = try await profiles.credentials(username: username)
         guard body.password.utf8.count <= Credentials.passwordMaximumBytes,
               try await hasher.verify(body.password, hash: stored?.passwordHash),
               let stored
         else {
-            try await failures.record(username: username, at: now)
+            try await failures.record(username: username, client: client, at: now)
             throw AccountError.wrongCredentials
         }
         try await failures.clear(username: username, olderThan: throttle.windowStart(now: now))

@@ -60,6 +60,7 @@ struct ProfileSessionMiddleware: RouterMiddleware {
 
 extension HTTPField.Name {
     static let xForwardedProto = Self("X-Forwarded-Proto")!
+    static let xForwardedFor = Self("X-Forwarded-For")!
     static let xRequestID = Self("X-Request-Id")!
     static let secFetchSite = Self("Sec-Fetch-Site")!
     static let referrerPolicy = Self("Referrer-Policy")!
