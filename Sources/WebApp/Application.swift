@@ -116,7 +116,7 @@ public func buildRouter(
     YogaRosterAPIController(roster: roster).addRoutes(to: api)
     YogaVenuesAPIController(venues: yogaVenues, sessions: yogaSessions, roster: roster, search: makeVenueSearch(configuration.venues)).addRoutes(to: api)
     YogaClassAPIController(classes: yogaClasses, venues: yogaVenues, roster: roster, sessions: yogaSessions, weather: weather).addRoutes(to: api)
-    YogaSessionsAPIController(sessions: yogaSessions, roster: roster).addRoutes(to: api)
+    YogaSessionsAPIController(sessions: yogaSessions, roster: roster, venues: yogaVenues).addRoutes(to: api)
     YogaPagesController(pages: pages).addRoutes(to: router)
 
     // Choose Your Destiny

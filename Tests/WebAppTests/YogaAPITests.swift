@@ -265,6 +265,34 @@ import Testing
         }
     }
 
+    /// A class held offline arrives as one write, even while another class runs, and only once with its key.
+    @Test(arguments: DatabaseKind.allCases)
+    func aWholeClassIsRecordedInOneWrite(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let ana = try await addStudent(client, cookie, "Ana")
+            #expect(try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Elsewhere"]]).status == .created)
+            let held: [String: Any] = ["venue": ["name": "Basement Studio", "latitude": 43.77, "longitude": 11.25], "started_at": "2026-02-03T17:00:00Z",
+                                       "ended_at": "2026-02-03T18:15:00Z", "attendees": [ana], "notes": "No signal", "temperature_c": 4.5]
+            let recorded = try await send(client, .post, "/api/v1/yoga/sessions", cookie, held)
+            #expect(recorded.status == .created)
+            let session = try recorded.json()
+            #expect((session["venue"] as? [String: Any])?["name"] as? String == "Basement Studio" && session["attendance"] as? Int == 1)
+            #expect(session["duration_seconds"] as? Int == 4500 && session["temperature_c"] as? Double == 4.5 && session["notes"] as? String == "No signal")
+            #expect(try await send(client, .get, "/api/v1/yoga/class", cookie).json()["class"] is [String: Any], "the running class is untouched")
+            let venues = try await send(client, .get, "/api/v1/yoga/venues", cookie).json()["venues"] as? [[String: Any]]
+            #expect(venues?.contains { $0["name"] as? String == "Basement Studio" } == true)
+            var bad = held
+            bad["ended_at"] = "2026-02-03T16:00:00Z"
+            #expect(try await send(client, .post, "/api/v1/yoga/sessions", cookie, bad).status == .unprocessableContent)
+            bad = held
+            bad["attendees"] = ["nobody"]
+            #expect(try await send(client, .post, "/api/v1/yoga/sessions", cookie, bad).errorCode == "not_on_roster")
+            let sessions = try await send(client, .get, "/api/v1/yoga/sessions", cookie).json()["sessions"] as? [Any]
+            #expect(sessions?.count == 1)
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func rosterSearchSortStatsSettingsAndExports(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in

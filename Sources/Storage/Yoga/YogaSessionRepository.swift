@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import SQLKit
 import YogiYogini
@@ -76,6 +77,26 @@ public struct YogaSessionRepository: Sendable {
                 .set("temperature_c", to: SQLBind(temperature)).where("id", .equal, id).where("profile_id", .equal, profileID).run()
             try await db.delete(from: "yoga_attendance").where("session_id", .equal, id).where("student_id", .isNot, SQLLiteral.null).run()
             try await Self.insertAttendance(sessionID: id, attendees: try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db), on: db)
+        }
+        return try await session(id: id, profileID: profileID)!
+    }
+
+    /// Records a whole class at once (one held where the instructor had no connection): its session with the
+    /// roster students who attended, and the venue marked used.
+    public func record(
+        venueID: String?, place: VenuePlace, startedAt: Date, endedAt: Date, attendeeIDs: [String], notes: String, temperature: Double?,
+        profileID: String
+    ) async throws -> Session {
+        let id = "c" + Token.make(length: 15)
+        try await database.transaction { db in
+            try await Self.insert(
+                id: id, venueID: venueID, place: place, startedAt: startedAt, endedAt: endedAt, temperature: temperature, notes: notes,
+                attendees: try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db), profileID: profileID, on: db
+            )
+            if let venueID {
+                try await db.update("yoga_venues").set("last_used_at", to: SQLBind(startedAt.millisecondsSince1970))
+                    .where("id", .equal, venueID).where("profile_id", .equal, profileID).run()
+            }
         }
         return try await session(id: id, profileID: profileID)!
     }

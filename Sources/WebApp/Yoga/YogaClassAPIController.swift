@@ -47,25 +47,31 @@ struct YogaClassAPIController {
         guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
         // Refuse before saving a new venue, so a refused check-in writes nothing.
         if try await classes.current(profileID: profile.id) != nil { throw YogaError.classInSession }
-        let venue: YogaVenueRepository.Venue
-        switch (body.venue_id, body.venue) {
+        let venue = try await Self.venue(id: body.venue_id, place: body.venue, profileID: profile.id, venues: venues)
+        let now = Date()
+        try await venues.markUsed(id: venue.id, profileID: profile.id, at: now)
+        let running = try await classes.start(venueID: venue.id, place: venue.place, attendeeIDs: attendees, notes: notes, profileID: profile.id, at: now)
+        return JSONResponse.make(ClassAnswer(class: ClassJSON(running, now: now)), status: .created)
+    }
+
+    /// The venue a class is held at: a saved one by id, or a new one (typed, or found at a provider) saved now.
+    static func venue(
+        id: String?, place: YogaVenuesAPIController.PlaceBody?, profileID: String, venues: YogaVenueRepository
+    ) async throws -> YogaVenueRepository.Venue {
+        switch (id, place) {
         case let (id?, nil):
-            guard let saved = try await venues.venue(id: id, profileID: profile.id) else { throw YogaError.venueNotFound }
-            venue = saved
+            guard let saved = try await venues.venue(id: id, profileID: profileID) else { throw YogaError.venueNotFound }
+            return saved
         case let (nil, place?):
             let source = place.source ?? "typed"
             guard ["typed", "openstreetmap", "foursquare"].contains(source) else {
                 throw YogaError.invalid("'source' must be typed, openstreetmap or foursquare.")
             }
             let externalID = source == "typed" ? nil : place.external_id.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
-            venue = try await venues.save(try YogaValidation.place(place.place), source: source, externalID: externalID, profileID: profile.id)
+            return try await venues.save(try YogaValidation.place(place.place), source: source, externalID: externalID, profileID: profileID)
         default:
             throw YogaError.invalid("Check in with either 'venue_id' (a saved venue) or 'venue' (a new one), not both or neither.")
         }
-        let now = Date()
-        try await venues.markUsed(id: venue.id, profileID: profile.id, at: now)
-        let running = try await classes.start(venueID: venue.id, place: venue.place, attendeeIDs: attendees, notes: notes, profileID: profile.id, at: now)
-        return JSONResponse.make(ClassAnswer(class: ClassJSON(running, now: now)), status: .created)
     }
 
     struct ChangeBody: Decodable {

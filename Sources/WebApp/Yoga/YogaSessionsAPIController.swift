@@ -7,9 +7,11 @@ import YogiYogini
 struct YogaSessionsAPIController {
     let sessions: YogaSessionRepository
     let roster: YogaRosterRepository
+    let venues: YogaVenueRepository
 
     func addRoutes(to api: APIRoutes) {
         api.get("/api/v1/yoga/sessions", use: list)
+            .post("/api/v1/yoga/sessions", use: record)
             .get("/api/v1/yoga/sessions/{id}", use: one)
             .put("/api/v1/yoga/sessions/{id}", use: correct)
             .delete("/api/v1/yoga/sessions/{id}", use: delete)
@@ -64,6 +66,35 @@ struct YogaSessionsAPIController {
         let attendees: [String]
         let notes: String?
         let temperature_c: Double?
+    }
+
+    struct RecordBody: Decodable {
+        let venue_id: String?
+        let venue: YogaVenuesAPIController.PlaceBody?
+        let started_at: String
+        let ended_at: String
+        let attendees: [String]
+        let notes: String?
+        let temperature_c: Double?
+    }
+
+    /// A whole class in one write: what the offline outbox sends for a class held without a connection, so it
+    /// never meets a class running on another device.
+    @Sendable func record(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(RecordBody.self, from: request)
+        let start = try YogaTime.parse(body.started_at, field: "started_at"), end = try YogaTime.parse(body.ended_at, field: "ended_at")
+        try YogaValidation.times(start: start, end: end)
+        let notes = try YogaValidation.notes(body.notes), temperature = try YogaValidation.temperature(body.temperature_c)
+        guard body.attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
+        let profile = try await context.session.requireProfile()
+        let unknown = try await roster.unknownStudents(body.attendees, profileID: profile.id)
+        guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
+        let venue = try await YogaClassAPIController.venue(id: body.venue_id, place: body.venue, profileID: profile.id, venues: venues)
+        let session = try await sessions.record(
+            venueID: venue.id, place: venue.place, startedAt: start, endedAt: end, attendeeIDs: body.attendees, notes: notes,
+            temperature: temperature, profileID: profile.id
+        )
+        return JSONResponse.make(SessionJSON(session), status: .created)
     }
 
     @Sendable func correct(_ request: Request, context: TroveRequestContext) async throws -> Response {
