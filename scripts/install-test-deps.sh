@@ -16,6 +16,8 @@ export DEBIAN_FRONTEND=noninteractive
 
 SELENIUM_SPEC='selenium==4.51.*'
 SCHEMATHESIS_VERSION=4.32.5
+# Its text-format parser reads /metrics in the reliability suite, as Prometheus would.
+PROMETHEUS_CLIENT_VERSION=0.21.1
 AXE_PACKAGE_VERSION=2.2.0
 VENV=.venv
 
@@ -76,13 +78,15 @@ pg_bin_present || { echo "install-test-deps: PostgreSQL server binaries missing"
 # installed metadata: importing it takes a second).
 venv_ok() {
     [ -x "$VENV/bin/python" ] && [ -x "$VENV/bin/pytest" ] &&
-        SCHEMATHESIS_VERSION="$SCHEMATHESIS_VERSION" AXE_PACKAGE_VERSION="$AXE_PACKAGE_VERSION" "$VENV/bin/python" - <<'PY' >/dev/null 2>&1
+        SCHEMATHESIS_VERSION="$SCHEMATHESIS_VERSION" AXE_PACKAGE_VERSION="$AXE_PACKAGE_VERSION" \
+        PROMETHEUS_CLIENT_VERSION="$PROMETHEUS_CLIENT_VERSION" "$VENV/bin/python" - <<'PY' >/dev/null 2>&1
 import os
 from importlib.metadata import version
 import pytest, selenium
 assert selenium.__version__.startswith("4.51."), selenium.__version__
 assert version("schemathesis") == os.environ["SCHEMATHESIS_VERSION"], version("schemathesis")
 assert version("selenium-axe-python") == os.environ["AXE_PACKAGE_VERSION"], version("selenium-axe-python")
+assert version("prometheus-client") == os.environ["PROMETHEUS_CLIENT_VERSION"], version("prometheus-client")
 PY
 }
 
@@ -98,6 +102,7 @@ if ! venv_ok; then
     fi
     echo "install-test-deps: pip install $SELENIUM_SPEC pytest schemathesis==$SCHEMATHESIS_VERSION selenium-axe-python==$AXE_PACKAGE_VERSION into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$SELENIUM_SPEC" pytest \
-        "schemathesis==$SCHEMATHESIS_VERSION" "selenium-axe-python==$AXE_PACKAGE_VERSION"
+        "schemathesis==$SCHEMATHESIS_VERSION" "selenium-axe-python==$AXE_PACKAGE_VERSION" \
+        "prometheus-client==$PROMETHEUS_CLIENT_VERSION"
     venv_ok || { echo "install-test-deps: $VENV still lacks selenium 4.51 / pytest / schemathesis $SCHEMATHESIS_VERSION / selenium-axe-python $AXE_PACKAGE_VERSION" >&2; exit 1; }
 fi

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CoreMetrics
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -36,6 +37,17 @@ public struct JSONFetcher: Sendable {
 
     /// The body as it is (a README, a story file, a picture), with the same deadline and size cap.
     public func bytes(from url: URL, accept: String = "*/*", headers: [(String, String)] = []) async throws(ProviderError) -> [UInt8] {
+        do {
+            let body = try await fetch(from: url, accept: accept, headers: headers)
+            Counter(label: "trove_provider_calls_total", dimensions: [("host", url.host ?? ""), ("result", "ok")]).increment()
+            return body
+        } catch {
+            Counter(label: "trove_provider_calls_total", dimensions: [("host", url.host ?? ""), ("result", "failed")]).increment()
+            throw error
+        }
+    }
+
+    private func fetch(from url: URL, accept: String, headers: [(String, String)]) async throws(ProviderError) -> [UInt8] {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Accept", value: accept)
         request.headers.add(name: "User-Agent", value: "Trove/1.0")

@@ -63,7 +63,9 @@ public func buildRouter(
     // HEAD answers as GET without the body (uptime monitors and link checkers use it).
     let router = Router(context: TroveRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Middleware applies only to routes added after it, so it all comes first. Outermost first.
-    router.add(middleware: LogRequestsMiddleware(.info))
+    Telemetry.start()
+    if configuration.accessLog { router.add(middleware: LogRequestsMiddleware(.info)) }
+    router.add(middleware: MetricsMiddleware())
     router.add(middleware: CompressionMiddleware())
     let routeMethods = RouteMethods()
     router.add(middleware: ErrorMiddleware(pages: pages, routeMethods: routeMethods, sessions: sessionStore))
@@ -143,6 +145,7 @@ public func buildRouter(
     ).addRoutes(to: api)
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
+    MetricsController().addRoutes(to: router)
     ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry", "cities", "yoga", "stories"]).addRoutes(to: router)
     routeMethods.load(router.routes.map { ("\($0.path)", $0.method.rawValue) })
     return (router, operations)

@@ -15,6 +15,8 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level
     public var weather: WeatherSettings
     public var venues: VenueSettings
+    /// One line per request (method, path, request id) at info level; off saves its cost on a busy server.
+    public var accessLog: Bool = true
     /// Proxies whose `X-Forwarded-For` names the client (for per-client limits); none by default.
     public var trustedProxies: [IPNetwork] = []
 

@@ -21,6 +21,12 @@ struct Serve: AsyncParsableCommand {
         valueName: "cidr"))
     var trustedProxies: [String] = []
 
+    @Option(help: "Log lines as text or json (one JSON object per line). Default: text, or $LOG_FORMAT.")
+    var logFormat: String?
+
+    @Option(help: "One log line per request: on or off. Default: on, or $ACCESS_LOG.")
+    var accessLog: String?
+
     @Flag(help: "Mark the session cookie Secure (use when serving over HTTPS).")
     var secureCookies = false
 
@@ -64,6 +70,16 @@ struct Serve: AsyncParsableCommand {
             throw CleanExit.failure("Unknown log level '\(levelText)': use one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         configuration.logLevel = level
+        switch logFormat ?? environment["LOG_FORMAT"] ?? "text" {
+        case "text": break
+        case "json": LoggingSystem.bootstrap(JSONLogHandler.init)
+        case let other: throw CleanExit.failure("Unknown log format '\(other)': use text or json.")
+        }
+        switch accessLog ?? environment["ACCESS_LOG"] ?? "on" {
+        case "on": configuration.accessLog = true
+        case "off": configuration.accessLog = false
+        case let other: throw CleanExit.failure("--access-log takes on or off, not '\(other)'.")
+        }
         configuration.weather = try weatherSettings(environment)
         configuration.venues = try venueSettings(environment)
         guard (1...65535).contains(configuration.port) else {

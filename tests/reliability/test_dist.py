@@ -1,6 +1,7 @@
-"""make dist: the folder it makes, copied to another place, starts from another working directory and serves
-every page, reading its files from the resources beside the executable (not from the build folder, whose path
-the binary also knows: a marker file added only to the copy proves which one it read)."""
+"""Running a release: `make dist`'s folder, copied to another place, starts from another working directory and
+serves every page, reading its files from the resources beside the executable (not from the build folder, whose
+path the binary also knows: a marker file added only to the copy proves which one it read); and what an operator
+reads off it: /metrics in the Prometheus text format, parsed by Prometheus' own client library's parser."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from reliability_support import ROOT, free_port, report, trove_binary
 from trove_process import run_trove, serve_command, start_serve, stop
 
@@ -20,6 +23,17 @@ PAGES = ("/", "/strategies", "/yoga", "/stories", "/poetry", "/cities", "/login"
 def get(url: str) -> tuple[int, bytes]:
     with urllib.request.urlopen(url, timeout=10) as response:
         return response.status, response.read()
+
+
+def metric_families(base: str) -> dict[str, list]:
+    status, body = get(base + "/metrics")
+    assert status == 200
+    return {family.name: family.samples for family in text_string_to_metric_families(body.decode())}
+
+
+def strategies_requests(base: str) -> float:
+    samples = metric_families(base).get("hb_requests", [])
+    return sum(s.value for s in samples if s.labels.get("http_route") == "/strategies" and s.labels.get("http_response_status_code") == "200")
 
 
 def test_the_dist_folder_runs_from_anywhere():
@@ -52,8 +66,17 @@ def test_the_dist_folder_runs_from_anywhere():
                     assert status == 200 and body, f"{page}: {status}"
                 status, body = get(base + "/static/dist-marker.txt")
                 assert (status, body) == (200, b"read from beside the executable"), "served from the build folder, not the copy"
+                before = strategies_requests(base)
+                for _ in range(3):
+                    get(base + "/strategies")
+                assert strategies_requests(base) == before + 3, "the request counter did not move with the requests"
+                families = metric_families(base)
+                assert families["trove_process_resident_memory_bytes"][0].value > 10_000_000
+                durations = families["http_server_request_duration"]
+                assert any(s.name.endswith("_bucket") and s.labels.get("http_route") == "/strategies" for s in durations)
             finally:
                 stop(process)
-        report(f"dist: the folder copied elsewhere served {len(PAGES)} pages from cwd /, resources read beside the executable")
+        report(f"dist: the folder copied elsewhere served {len(PAGES)} pages from cwd /, resources read beside the executable; "
+               "/metrics parsed by prometheus_client, counters moving with requests")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -16,7 +16,11 @@ struct SessionStore: Sendable {
         guard let id = request.cookies[ProfileSessionMiddleware.cookieName]?.value,
               ProfileSessionMiddleware.looksLikeSessionID(id)
         else { return nil }
-        if let cached = cache.session(id: id, now: now) { return cached }
+        if let cached = cache.session(id: id, now: now) {
+            Telemetry.sessionLookup(cached: true)
+            return cached
+        }
+        Telemetry.sessionLookup(cached: false)
         let found = try await sessions.find(id: id, now: now)
         if let found { cache.keep(found, now: now) }
         return found

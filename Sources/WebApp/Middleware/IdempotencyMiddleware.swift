@@ -34,6 +34,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
                            message: "The request with this Idempotency-Key is still being answered; try again in a moment.",
                            headers: [.retryAfter: "1"])
         case .answered(let answer):
+            Telemetry.idempotentReplays.increment()
             return Self.replay(answer)
         case .claimed:
             let response: Response

@@ -1,0 +1,55 @@
+import CoreMetrics
+import Foundation
+import Hummingbird
+import Metrics
+import Prometheus
+
+/// The process's metrics, in the Prometheus text format at `GET /metrics`: swift-metrics is the interface
+/// (Hummingbird's MetricsMiddleware, our own counters), swift-prometheus the backend. The metrics system can be
+/// set up once per process, so every application built in it (the tests build many) shares this registry.
+enum Telemetry {
+    static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+
+    /// Sets the metrics system up (before any metric is made), once.
+    static func start() {
+        _ = registry
+    }
+
+    /// Writes of the offline outbox answered from an earlier answer (`Idempotency-Key` replays).
+    static let idempotentReplays = Counter(label: "trove_idempotent_replays_total")
+
+    static func sessionLookup(cached: Bool) {
+        Counter(label: "trove_session_lookups_total", dimensions: [("source", cached ? "cache" : "database")]).increment()
+    }
+
+    /// The resident memory of this process, read when metrics are asked for.
+    static func residentBytes() -> Double? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Double(fields[1]) else { return nil }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    static let residentMemory = Gauge(label: "trove_process_resident_memory_bytes")
+
+    static func text() -> String {
+        if let bytes = residentBytes() { residentMemory.record(bytes) }
+        return registry.emitToString()
+    }
+}
+
+/// `GET /metrics`: every counter and histogram, for Prometheus to scrape (keep it off the public proxy).
+struct MetricsController {
+    func addRoutes(to router: Router<TroveRequestContext>) {
+        router.get("/metrics") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Telemetry.text())))
+        }
+    }
+}
