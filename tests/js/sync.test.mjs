@@ -3,8 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  outcome, enqueue, replaced, rewrite, dependents, dropsWith, idIn, waitingLine, dropMessage, retryDelay, tempId, isTemp,
+  outcome, enqueue, replaced, rewrite, dependents, dropsWith, idIn, dropMessage, retryDelay, tempId, isTemp,
 } from '../../Sources/WebApp/Public/js/sync-logic.js';
+import { waitingLine } from '../../Sources/WebApp/Public/js/sync.js';
 
 const entry = (seq, method, path, body, extra = {}) => ({ seq, method, path, body, key: `k${seq}`, ...extra });
 

@@ -37,7 +37,8 @@ const SHELL_ASSETS = [
   'js/toast.js',
   'css/toast.css',
   'js/offline.js',
-  'js/sync.js', // the outbox (issue 18): account.js imports it when signing in or out
+  'js/sync.js', // the offline layer (issue 18): account.js imports it when signing in or out
+  'js/outbox.js', // its sending half, loaded with a first write (also offline)
   'js/sync-logic.js',
   'icons/icon.svg',
   'icons/apps/strategies.svg',

@@ -1,4 +1,4 @@
-// The outbox's rules, pure (node-tested in tests/js/sync.test.mjs); js/sync.js keeps the outbox in IndexedDB.
+// The outbox's rules, pure (node-tested in tests/js/sync.test.mjs); js/outbox.js sends the outbox that js/sync.js keeps.
 // An entry: { seq, method, path, body, key (Idempotency-Key), label, scope (the app), replace?, creates?, idFrom?,
 // leads?, group? }.
 
@@ -60,12 +60,6 @@ export function idIn(answer, idFrom = 'id') {
   let value = answer;
   for (const part of idFrom.split('.')) value = value == null ? undefined : value[part];
   return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
-}
-
-/** The indicator's words. */
-export function waitingLine(count) {
-  if (!count) return 'All saved';
-  return count === 1 ? '1 change waiting' : `${count} changes waiting`;
 }
 
 /** The toast for a dropped write: what was not saved, and why. */

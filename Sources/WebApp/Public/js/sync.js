@@ -3,11 +3,11 @@
 //  - outbox: writes waiting for the server, sent in order by `flush`, each with the Idempotency-Key it was given
 //    when queued, so sending it again after a lost answer never does it twice (docs/ARCHITECTURE.md).
 // `send` tries a write at once when nothing of its app waits; otherwise, or when the server cannot be reached, it
-// goes to the outbox. A write the server refuses (a 4xx) is dropped and named in a toast; the rules are in
-// sync-logic.js. The indicator in the header says how many changes wait. Signing out or in empties both stores
-// (`forget`, from account.js), so one profile's outbox is never sent as another's.
-import { toast } from './api.js';
-import { outcome, enqueue, replaced, rewrite, dropsWith, idIn, waitingLine, dropMessage, retryDelay } from './sync-logic.js';
+// goes to the outbox. A write the server refuses (a 4xx) is dropped and named in a toast. This module is the
+// light part every page with the layer loads (the copies, the count, the indicator); the sending is in
+// outbox.js, loaded with the first write or when writes wait, with its rules pure in sync-logic.js. Signing out
+// or in empties both stores (`forget`, from account.js), so one profile's outbox is never sent as another's.
+import { api } from './api.js';
 
 const DB = 'trove-sync';
 let opened = null;
@@ -27,7 +27,7 @@ function db() {
 }
 
 /** Runs `work(stores)` in one transaction; resolves with its result once committed. */
-async function tx(mode, work) {
+export async function tx(mode, work) {
   const d = await db();
   return new Promise((resolve, reject) => {
     const t = d.transaction(['outbox', 'copies'], mode);
@@ -39,7 +39,8 @@ async function tx(mode, work) {
   });
 }
 
-const all = () => tx('readonly', ({ outbox, req }) => req(outbox.getAll())).catch(() => []);
+/** The outbox's entries in order (for outbox.js too, with `tx` and `update`). */
+export const all = () => tx('readonly', ({ outbox, req }) => req(outbox.getAll())).catch(() => []);
 
 // ---------- Copies ----------
 
@@ -58,7 +59,7 @@ export async function read(path, scope) {
     if (copy !== undefined) return copy;
   }
   try {
-    const data = await call('GET', path);
+    const data = await api('GET', path);
     keep(path, data);
     return data;
   } catch (error) {
@@ -69,40 +70,9 @@ export async function read(path, scope) {
   }
 }
 
-// ---------- Requests ----------
+// ---------- Writes (the outbox, js/outbox.js: loaded with the first write, or when writes wait) ----------
 
-/** fetch with the error envelope read into an Error (status 0: no answer). */
-async function call(method, path, body, key) {
-  const headers = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (key) headers['Idempotency-Key'] = key;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw failure(0, 'network', 'Trove cannot be reached.');
-  }
-  const text = await response.text().catch(() => '');
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-  if (response.ok) return data;
-  const e = data && data.error;
-  const error = failure(response.status, e?.code || `http_${response.status}`, e?.message || `The server answered ${response.status}.`);
-  error.details = Array.isArray(e?.details) ? e.details : [];
-  error.retryAfter = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
-  return Promise.reject(error);
-}
-
-function failure(status, code, message) {
-  return Object.assign(new Error(message), { name: 'ApiError', status, code, details: [], retryAfter: NaN });
-}
-
-// ---------- The outbox ----------
-
-let count = 0;
-let flushing = null;
-let timer = 0;
-let attempt = 0;
+const outbox = () => import('./outbox.js');
 
 /** How many writes wait, in all or for one app. */
 export async function waiting(scope) {
@@ -110,114 +80,45 @@ export async function waiting(scope) {
   return scope ? list.filter((e) => e.scope === scope).length : list.length;
 }
 
+/** Whether writes of `scope` waited when the outbox was last counted (at once, for a page being left). */
+export const waitingNow = (scope) => scopes.has(scope);
+
 /**
  * A write. Sent at once when no write of its app waits and the server answers: resolves { data } (a 4xx is
  * thrown, for the page to show). Otherwise queued with its Idempotency-Key: resolves { queued: true }.
  * `options`: label (what it is, for the toast if refused), scope (the app), replace (last writer wins: a key
  * naming the record), creates (the temporary id this write's answer replaces) and idFrom (where the answer
- * has the real id), leads / group (a write whose refusal takes its group's writes with it).
+ * has the real id), leads / group (a write whose refusal takes its group's writes with it), keepalive (the
+ * first try outlives the page: a write sent as the page is left; queued first, so it is never lost).
  */
-export async function send(method, path, body, options = {}) {
-  const entry = { method, path, body, key: crypto.randomUUID(), label: options.label, scope: options.scope };
-  for (const name of ['replace', 'creates', 'idFrom', 'leads', 'group']) if (options[name]) entry[name] = options[name];
-  if (!(await waiting(entry.scope)) && !flushing) {
-    try {
-      return { data: await call(method, path, body, entry.key) };
-    } catch (error) {
-      if (outcome(error.status, error.code) === 'drop') throw error;
-    }
-  }
-  await queue(entry);
-  schedule(0);
-  return { queued: true };
-}
-
-async function queue(entry) {
-  await tx('readwrite', async ({ outbox, req }) => {
-    for (const old of replaced(await req(outbox.getAll()), entry)) outbox.delete(old.seq);
-    outbox.add(entry);
-  });
-  await update();
-}
-
-function schedule(delay) {
-  clearTimeout(timer);
-  timer = setTimeout(() => flush(), delay);
-}
+export const send = (...args) => outbox().then((m) => m.send(...args));
 
 /** Sends the waiting writes in order, one at a time, until one has no answer (then later again). */
-export function flush() {
-  if (flushing) return flushing;
-  const run = () => drain().finally(() => { flushing = null; update(); });
-  flushing = navigator.locks ? navigator.locks.request('trove-sync', run) : run();
-  return flushing;
-}
+export const flush = () => outbox().then((m) => m.flush());
 
-async function drain() {
-  const sent = new Set();
-  for (;;) {
-    const [entry] = await all();
-    if (!entry) break;
-    try {
-      const answer = await call(entry.method, entry.path, entry.body, entry.key);
-      await finish(entry, answer);
-      sent.add(entry.scope);
-      attempt = 0;
-    } catch (error) {
-      const what = outcome(error.status, error.code);
-      if (what === 'wait') {
-        schedule(retryDelay(++attempt, error.retryAfter));
-        break;
-      }
-      await drop(entry, error);
-      sent.add(entry.scope);
-    }
-  }
-  if (sent.size) dispatchEvent(new CustomEvent('trove:synced', { detail: { scopes: [...sent] } }));
-}
-
-/** A write the server took: gone from the outbox; the id it created replaces the temporary one everywhere. */
-async function finish(entry, answer) {
-  const real = entry.creates && idIn(answer, entry.idFrom);
-  await tx('readwrite', async ({ outbox, copies, req }) => {
-    outbox.delete(entry.seq);
-    if (!real) return;
-    const rest = (await req(outbox.getAll())).filter((e) => e.seq !== entry.seq);
-    for (const e of rewrite(rest, entry.creates, real)) outbox.put(e);
-    const keys = await req(copies.getAllKeys());
-    for (const key of keys) {
-      const value = await req(copies.get(key));
-      const text = JSON.stringify(value);
-      if (text && text.includes(entry.creates)) copies.put(JSON.parse(text.split(entry.creates).join(real)), key);
-    }
-  });
-  if (real) {
-    if (location.hash.includes(entry.creates)) history.replaceState(history.state, '', location.hash.split(entry.creates).join(real));
-    dispatchEvent(new CustomEvent('trove:sync-id', { detail: { temp: entry.creates, id: real, scope: entry.scope } }));
-  }
-  update();
-}
-
-/** A write the server refused: it goes, with what depends on it, and the person is told. */
-async function drop(entry, error) {
-  const list = await all();
-  const also = dropsWith(list, entry);
-  await tx('readwrite', ({ outbox }) => { for (const e of [entry, ...also]) outbox.delete(e.seq); });
-  toast(dropMessage(entry, error.message, also.length), { timeout: 10000 });
-  dispatchEvent(new CustomEvent('trove:sync-dropped', { detail: { entry, error } }));
-}
+/** Loads the sending part ahead of a write that must start at once (a save sent as the page is left). */
+export const prepare = () => outbox().then(() => {}, () => {});
 
 /** Empties the device's copies and outbox (signing out, or in as someone else). */
 export async function forget() {
   await tx('readwrite', ({ outbox, copies }) => { outbox.clear(); copies.clear(); }).catch(() => {});
   count = 0;
+  scopes = new Set();
 }
 
 // ---------- The indicator ----------
 
+let count = 0;
+let scopes = new Set();
+/** The indicator's words. */
+export const waitingLine = (n) => (!n ? 'All saved' : n === 1 ? '1 change waiting' : `${n} changes waiting`);
+
 let badge = null;
-async function update() {
-  count = await waiting();
+/** Counts what waits and says it in the header. */
+export async function update() {
+  const list = await all();
+  count = list.length;
+  scopes = new Set(list.map((e) => e.scope));
   if (!badge) {
     const header = document.querySelector('.site-header');
     if (!header) return;
@@ -232,6 +133,8 @@ async function update() {
   badge.classList.toggle('is-waiting', count > 0);
 }
 
-addEventListener('online', () => schedule(0));
-document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible' && count) schedule(0); });
-update().then(() => { if (count) schedule(0); });
+if (typeof document !== 'undefined') { // (not in node, where tests/js reads `waitingLine`)
+  addEventListener('online', () => { if (count) flush(); });
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible' && count) flush(); });
+  update().then(() => { if (count) flush(); });
+}

@@ -1,0 +1,128 @@
+// The sending half of Trove's offline layer (js/sync.js loads it with the first write, or when writes wait):
+// a write is tried at once when nothing of its app waits, else queued in the IndexedDB outbox with the
+// Idempotency-Key it was given, and the queue is sent in order by `flush`, the same key on every retry. A write
+// the server refuses (a 4xx) is dropped and named in a toast; the rules are pure in sync-logic.js.
+import { toast } from './api.js';
+import { outcome, replaced, rewrite, dropsWith, idIn, dropMessage, retryDelay } from './sync-logic.js';
+import { tx, all, waiting, update } from './sync.js';
+
+/** fetch with the error envelope read into an Error (status 0: no answer). */
+async function call(method, path, body, key, keepalive) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (key) headers['Idempotency-Key'] = key;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, credentials: 'same-origin', keepalive: !!keepalive, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw failure(0, 'network', 'Trove cannot be reached.');
+  }
+  const text = await response.text().catch(() => '');
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+  if (response.ok) return data;
+  const e = data && data.error;
+  const error = failure(response.status, e?.code || `http_${response.status}`, e?.message || `The server answered ${response.status}.`);
+  error.details = Array.isArray(e?.details) ? e.details : [];
+  error.retryAfter = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
+  return Promise.reject(error);
+}
+
+function failure(status, code, message) {
+  return Object.assign(new Error(message), { name: 'ApiError', status, code, details: [], retryAfter: NaN });
+}
+
+let flushing = null;
+let timer = 0;
+let attempt = 0;
+
+/** See js/sync.js `send`. */
+export async function send(method, path, body, options = {}) {
+  const entry = { method, path, body, key: crypto.randomUUID(), label: options.label, scope: options.scope };
+  for (const name of ['replace', 'creates', 'idFrom', 'leads', 'group']) if (options[name]) entry[name] = options[name];
+  if (!(await waiting(entry.scope)) && !flushing) {
+    try {
+      return { data: await call(method, path, body, entry.key, options.keepalive) };
+    } catch (error) {
+      if (outcome(error.status, error.code) === 'drop') throw error;
+    }
+  }
+  await queue(entry);
+  schedule(0);
+  return { queued: true };
+}
+
+async function queue(entry) {
+  await tx('readwrite', async ({ outbox, req }) => {
+    for (const old of replaced(await req(outbox.getAll()), entry)) outbox.delete(old.seq);
+    outbox.add(entry);
+  });
+  await update();
+}
+
+function schedule(delay) {
+  clearTimeout(timer);
+  timer = setTimeout(() => flush(), delay);
+}
+
+/** Sends the waiting writes in order, one at a time, until one has no answer (then later again). */
+export function flush() {
+  if (flushing) return flushing;
+  const run = () => drain().finally(() => { flushing = null; update(); });
+  flushing = navigator.locks ? navigator.locks.request('trove-sync', run) : run();
+  return flushing;
+}
+
+async function drain() {
+  const sent = new Set();
+  for (;;) {
+    const [entry] = await all();
+    if (!entry) break;
+    try {
+      const answer = await call(entry.method, entry.path, entry.body, entry.key);
+      await finish(entry, answer);
+      sent.add(entry.scope);
+      attempt = 0;
+    } catch (error) {
+      const what = outcome(error.status, error.code);
+      if (what === 'wait') {
+        schedule(retryDelay(++attempt, error.retryAfter));
+        break;
+      }
+      await drop(entry, error);
+      sent.add(entry.scope);
+    }
+  }
+  if (sent.size) dispatchEvent(new CustomEvent('trove:synced', { detail: { scopes: [...sent] } }));
+}
+
+/** A write the server took: gone from the outbox; the id it created replaces the temporary one everywhere. */
+async function finish(entry, answer) {
+  const real = entry.creates && idIn(answer, entry.idFrom);
+  await tx('readwrite', async ({ outbox, copies, req }) => {
+    outbox.delete(entry.seq);
+    if (!real) return;
+    const rest = (await req(outbox.getAll())).filter((e) => e.seq !== entry.seq);
+    for (const e of rewrite(rest, entry.creates, real)) outbox.put(e);
+    const keys = await req(copies.getAllKeys());
+    for (const key of keys) {
+      const value = await req(copies.get(key));
+      const text = JSON.stringify(value);
+      if (text && text.includes(entry.creates)) copies.put(JSON.parse(text.split(entry.creates).join(real)), key);
+    }
+  });
+  if (real) {
+    if (location.hash.includes(entry.creates)) history.replaceState(history.state, '', location.hash.split(entry.creates).join(real));
+    dispatchEvent(new CustomEvent('trove:sync-id', { detail: { temp: entry.creates, id: real, scope: entry.scope } }));
+  }
+  update();
+}
+
+/** A write the server refused: it goes, with what depends on it, and the person is told. */
+async function drop(entry, error) {
+  const list = await all();
+  const also = dropsWith(list, entry);
+  await tx('readwrite', ({ outbox }) => { for (const e of [entry, ...also]) outbox.delete(e.seq); });
+  toast(dropMessage(entry, error.message, also.length), { timeout: 10000 });
+  dispatchEvent(new CustomEvent('trove:sync-dropped', { detail: { entry, error } }));
+}
