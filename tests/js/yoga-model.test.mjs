@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { answer, apply, stats, correction, describe } from '../../Sources/WebApp/Public/yoga/model.js';
+import { answer, apply, stats, correction, describe, recorded } from '../../Sources/WebApp/Public/yoga/model.js';
 import { absorb } from '../../Sources/WebApp/Public/yoga/kept.js';
 
 const T0 = Date.parse('2026-11-20T18:00:00Z');
@@ -67,6 +67,22 @@ test('a typed venue and a discarded class', () => {
   r = apply(r.model, 'POST', '/class/end', { action: 'discard' }, { newId });
   assert.deepEqual(r.answer, { discarded: true });
   assert.equal(r.model.sessions.length, 0);
+});
+
+test('a class held on the device is recorded in one write: its venue by id, or as typed, with its temperature', () => {
+  let r = apply(base(), 'POST', '/class', { venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' }, attendees: ['s1'] }, { newId, now: T0 });
+  r = apply(r.model, 'PATCH', '/class', { notes: 'Cold floor', temperature_c: 9.5 }, { newId });
+  r = apply(r.model, 'POST', '/class/end', { action: 'save' }, { newId, now: T0 + 3600000 });
+  assert.deepEqual(recorded(r.klass, r.answer.session), {
+    started_at: '2026-11-20T18:00:00Z', ended_at: '2026-11-20T19:00:00Z', attendees: ['s1'], notes: 'Cold floor', temperature_c: 9.5,
+    venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' },
+  });
+  r = apply(base(), 'POST', '/class', { venue_id: 'v1' }, { newId, now: T0 });
+  r = apply(r.model, 'POST', '/class/end', { action: 'save' }, { newId, now: T0 + 60000 });
+  const body = recorded(r.klass, r.answer.session);
+  assert.equal(body.venue_id, 'v1');
+  assert.equal(body.venue, undefined);
+  assert.equal(body.temperature_c, null);
 });
 
 test('a student with sessions is deleted only when confirmed, as on the server', () => {

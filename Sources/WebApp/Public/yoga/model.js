@@ -203,6 +203,7 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
     }
     m.class = { venue, started_at: iso(now), attendees: (body.attendees || []).map((a) => attendee(m, a)), temperature_c: null,
       notes: body.notes || '', elapsed_seconds: 0, on_device: true };
+    if (!body.venue_id) m.class.place = copy(body.venue); // as typed or found: sent with the class (recorded)
     return result({ class: copy(m.class) });
   }
   if (route === '/class' && method === 'PATCH') {
@@ -212,6 +213,7 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
     c.attendees = c.attendees.filter((a) => !remove.has(a.id));
     for (const a of body.add || []) if (!c.attendees.some((x) => x.id === a)) c.attendees.push(attendee(m, a));
     if (typeof body.notes === 'string') c.notes = body.notes;
+    if ('temperature_c' in body) c.temperature_c = body.temperature_c;
     c.changed_on_device = true;
     return result({ class: copy(c) });
   }
@@ -249,6 +251,22 @@ export const correction = (session) => ({
   started_at: session.started_at, ended_at: session.ended_at, attendees: session.attendees.map((a) => a.id).filter(Boolean),
   notes: session.notes, temperature_c: session.temperature_c,
 });
+
+/**
+ * A class held on the device, once saved, as one write: the body of POST /sessions (its venue by id when the
+ * server knows it, else as typed or found), so it never meets a class running on another device.
+ */
+export function recorded(klass, session) {
+  const body = { started_at: session.started_at, ended_at: session.ended_at, attendees: session.attendees.map((a) => a.id).filter(Boolean),
+    notes: session.notes || '', temperature_c: session.temperature_c ?? null };
+  const v = klass.venue;
+  if (v.id && !String(v.id).startsWith('tmp-')) body.venue_id = v.id;
+  else {
+    const p = klass.place || { name: v.name, address: v.address, latitude: v.latitude, longitude: v.longitude, source: 'typed' };
+    body.venue = Object.fromEntries(Object.entries(p).filter(([, x]) => x !== null && x !== undefined));
+  }
+  return body;
+}
 
 /** Last writer wins for settings and a venue's star; the toast's words for each write. */
 export function describe(method, path, body) {

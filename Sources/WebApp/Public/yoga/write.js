@@ -1,0 +1,76 @@
+// YogiYogini's writes (loaded by yoga/local.js with the first): what the server would answer is worked out on
+// the device first (yoga/model.js, its refusals thrown here), applied to the kept model, and sent through the
+// outbox (js/sync.js) with an Idempotency-Key. The class's rule (docs/ARCHITECTURE.md):
+//  - checked in with the server there, the class is the server's: its changes and end go through the outbox, and
+//    an end sent later is followed by a correction (PUT /sessions/{id}) with its true end, since the server dates
+//    what it receives;
+//  - checked in without the server (or while this app's writes wait), it is held on the device: its changes stay
+//    there, a discard sends nothing, and a save sends the whole class as one write, POST /sessions, which never
+//    meets a class running on another device.
+import { api } from '../js/api.js';
+import { send, waiting } from '../js/sync.js';
+import { tempId } from '../js/sync-logic.js';
+import { apply, correction, describe, recorded } from './model.js';
+import { API, KEY, load, change, swap } from './local.js';
+import { absorb } from './kept.js';
+
+export async function write(method, path, body) {
+  const m = await load();
+  let done;
+  try {
+    done = apply(m, method, path, body, { newId: tempId });
+  } catch (refused) {
+    // The device's copy may not know everything (a venue never listed here): the server decides when it can,
+    // but not for the class held here, which the server does not know.
+    if ((m.class?.on_device && path.startsWith('/class')) || (await waiting(KEY))) throw refused;
+    try {
+      return await api(method, API + path, body);
+    } catch (error) {
+      throw error.status ? error : refused;
+    }
+  }
+  if (!done) return api(method, API + path, body); // not kept on the device: needs the server
+  const now = Date.parse(done.answer?.class?.started_at ?? done.answer?.session?.ended_at ?? '') || Date.now();
+  const again = (cur) => apply(cur, method, path, body, { newId: () => done.creates, now });
+
+  if (path === '/class' && method === 'POST') {
+    if (!(await waiting(KEY))) {
+      try {
+        const data = await api(method, API + path, body);
+        await change((cur) => ({ model: absorb(cur, path, data) }));
+        return data;
+      } catch (error) {
+        if (error.status && error.status < 500) throw error;
+      }
+    }
+    await change(again); // held on the device (on_device) until it ends
+    return done.answer;
+  }
+
+  if (path.startsWith('/class') && m.class?.on_device) {
+    await change(again);
+    if (path !== '/class/end' || !done.answer.session) return done.answer;
+    const session = { ...done.answer.session };
+    const sent = await send('POST', `${API}/sessions`, recorded(done.klass, session),
+      { label: 'the class', scope: KEY, creates: session.id, idFrom: 'id' });
+    if (sent.queued) return done.answer;
+    await change((cur) => ({ model: swap(cur, session.id, sent.data.id) }));
+    return { session: sent.data };
+  }
+
+  const group = m.class ? `class:${m.class.started_at}` : undefined;
+  const options = { ...describe(method, path, body), scope: KEY, creates: done.creates, idFrom: done.idFrom };
+  if (path.startsWith('/class')) options.group = group;
+  const sent = await send(method, API + path, body, options);
+  if (!sent.queued) {
+    const real = done.creates && (path === '/class/end' ? sent.data?.session?.id : sent.data?.id);
+    await change((cur) => (path === '/class' ? { model: absorb(cur, path, sent.data) } : apply(cur, method, path, body, { newId: () => real })));
+    return sent.data;
+  }
+  await change(again);
+  if (done.answer?.session) {
+    // The server's class ended here without it: the end it will date later, corrected to when it ended.
+    await send('PUT', `${API}/sessions/${done.creates}`, correction(done.answer.session), { label: 'the class’s end', scope: KEY, group });
+  }
+  return done.answer;
+}
