@@ -328,11 +328,11 @@ def open_students(driver, base: str) -> None:
 
 
 def delete_from_form(driver, name: str) -> None:
-    item = wait(driver, lambda d: d.execute_script(
-        "return [...document.querySelectorAll('#student-list .yg-item')].find(b => b.textContent.startsWith(arguments[0])) ?? false", name),
-        f"{name} is not on the roster")
-    tap(driver, item)
-    wait(driver, lambda d: d.execute_script("return document.getElementById('student-dialog').open"), "the student's form did not open")
+    # The roster may be drawn again meanwhile (the server's answer after the device's copy): click what is there now.
+    wait(driver, lambda d: d.execute_script(
+        "const b = [...document.querySelectorAll('#student-list .yg-item')].find(b => b.textContent.startsWith(arguments[0]));"
+        "if (b && !document.getElementById('student-dialog').open) { b.scrollIntoView({block: 'center'}); b.click(); }"
+        "return document.getElementById('student-dialog').open", name), f"{name}'s form did not open")
     tap(driver, driver.find_element(By.ID, "student-delete"))
 
 
