@@ -4,6 +4,7 @@
 // changes made offline wait in localStorage until the connection is back.
 import { api, toast, undoable } from '../js/api.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
+import { formatDateTime } from '../js/time.js';
 
 const API = '/api/v1/strategies';
 const SETTINGS_KEY = 'trove.strategies.settings';
@@ -978,7 +979,6 @@ async function enterPopular() {
 
 // History
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 async function enterHistory() {
   try {
@@ -993,7 +993,6 @@ async function enterHistory() {
 }
 
 function historyItem(entry) {
-  const when = new Date(entry.drawnAt);
   const id = `note-${entry.id}`;
   const input = make('input', { type: 'text', id, name: 'note', maxlength: String(NOTE_MAX), autocomplete: 'off' });
   input.value = entry.note || '';
@@ -1025,7 +1024,7 @@ function historyItem(entry) {
     }
   });
   return make('li', {},
-    make('time', { className: 'os-muted', datetime: entry.drawnAt, text: Number.isNaN(when.getTime()) ? entry.drawnAt : timeFormat.format(when) }),
+    make('time', { className: 'os-muted', datetime: entry.drawnAt, text: formatDateTime(entry.drawnAt) }),
     cardButton(entry.card),
     form,
   );

@@ -1,7 +1,9 @@
 // YogiYogini: small DOM helpers shared by the tabs.
 import { $, make, announce } from '../js/dom.js';
+import { formatTime } from '../js/time.js';
 
 export { $, make, confirmDialog, busy } from '../js/dom.js';
+export { formatTime };
 export const txt = (id, value) => { $(id).textContent = value; };
 export const show = (id, on = true) => { $(id).hidden = !on; };
 /** An error's message into an error paragraph, or clears it. */
@@ -24,11 +26,9 @@ export const say = (message) => announce('yg-announce', message);
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 const shortDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 export const formatDate = (iso) => (iso ? dateFormat.format(new Date(iso)) : '');
-export const formatTime = (iso) => (iso ? timeFormat.format(new Date(iso)) : '');
 /** A "YYYY-MM-DD" day or an ISO instant as "22 Nov 2026"; null → fallback. */
 export function formatDay(value, fallback = 'never') {
   if (!value) return fallback;
