@@ -35,6 +35,21 @@ export function formatTemperature(celsius, unit) {
   return `${Object.is(value, -0) ? 0 : value} °${f ? 'F' : 'C'}`;
 }
 
+/** A temperature typed in the chosen unit → Celsius, two decimals ('' → null; not a number → NaN). */
+export function parseTemperature(text, unit) {
+  const t = String(text ?? '').trim().replace(',', '.').replace('−', '-');
+  if (!t) return null;
+  const n = /^[-+]?\d+(\.\d*)?$/.test(t) ? Number(t) : NaN;
+  return Math.round((unit === 'fahrenheit' ? ((n - 32) * 5) / 9 : n) * 100) / 100;
+}
+
+/** Celsius as a number in the chosen unit, one decimal, for a form ('' for none). */
+export function temperatureValue(celsius, unit) {
+  if (celsius === null || celsius === undefined) return '';
+  const value = Math.round((unit === 'fahrenheit' ? toFahrenheit(celsius) : celsius) * 10) / 10;
+  return String(Object.is(value, -0) ? 0 : value);
+}
+
 /** "120 m", "1.4 km". */
 export function formatDistance(metres) {
   if (!Number.isFinite(metres)) return '';
@@ -117,12 +132,12 @@ export function proposeRegulars(regulars, lastAttendees = [], activeStudents = n
   return out;
 }
 
-/** Active students not yet attending, the venue's regulars first. */
-export function pickerStudents(students, attendeeIds, regulars = []) {
+/** Students not yet attending (only the active ones unless `inactive`), the venue's regulars first. */
+export function pickerStudents(students, attendeeIds, regulars = [], inactive = false) {
   const here = new Set(attendeeIds);
   const times = new Map(regulars.map((r) => [r.id, r.times || 0]));
   return students
-    .filter((s) => s.active && !here.has(s.id))
+    .filter((s) => (s.active || inactive) && !here.has(s.id))
     .sort((a, b) => (times.get(b.id) || 0) - (times.get(a.id) || 0) || byName(a, b));
 }
 

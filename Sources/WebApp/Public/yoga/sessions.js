@@ -4,14 +4,19 @@ import { $, txt, show, err, make, span, listen, click, say, busy, formatDate, fo
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
 import {
   sortSessions, defaultOrder, formatDuration, plural, toLocalInput, fromLocalInput,
-  fillMonths, localDate, niceMax, barLength,
+  fillMonths, localDate, niceMax, barLength, parseTemperature, temperatureValue,
 } from './logic.js';
 
+// The list's sort is remembered on this device, across reloads.
+const SORT_KEY = 'yoga.sessionSort';
 const view = { sort: 'date', order: 'desc' };
+try { Object.assign(view, JSON.parse(localStorage.getItem(SORT_KEY)) || {}); } catch { /* the default then */ }
+const keepSort = () => { try { localStorage.setItem(SORT_KEY, JSON.stringify(view)); } catch { /* not kept */ } };
 const ORDER = {
   date: ['Oldest first', 'Newest first'], venue: ['A to Z', 'Z to A'],
   attendance: ['Fewest first', 'Most first'], duration: ['Shortest first', 'Longest first'],
 };
+if (!ORDER[view.sort] || !['asc', 'desc'].includes(view.order)) Object.assign(view, { sort: 'date', order: 'desc' });
 let current = null; // the session on the detail view
 
 const sessionPath = (id) => `/sessions/${encodeURIComponent(id)}`;
@@ -100,6 +105,9 @@ async function openEdit() {
   show('edit-former', former.length);
   txt('edit-former', `Also attending, no longer on the roster: ${former.join(', ')}.`);
   $('edit-notes').value = s.notes || '';
+  const unit = state.settings.temperature_unit;
+  txt('edit-temp-label', `Outside temperature, °${unit === 'fahrenheit' ? 'F' : 'C'}`);
+  $('edit-temp').value = temperatureValue(s.temperature_c, unit);
   err('session-error');
   show('session-show', false);
   show('session-form', true);
@@ -111,14 +119,18 @@ async function saveEdit(event) {
   const s = current;
   const start = $('edit-start').value === toLocalInput(s.started_at) ? s.started_at : fromLocalInput($('edit-start').value);
   const end = $('edit-end').value === toLocalInput(s.ended_at) ? s.ended_at : fromLocalInput($('edit-end').value);
+  const unit = state.settings.temperature_unit;
+  // Unchanged, the stored value goes back as it was (not rounded through the form).
+  const typed = $('edit-temp').value === temperatureValue(s.temperature_c, unit) ? s.temperature_c ?? null : parseTemperature($('edit-temp').value, unit);
   const problem = !start || !end ? 'Give the start and the end.'
-    : Date.parse(end) <= Date.parse(start) ? 'The end must come after the start.' : '';
+    : Date.parse(end) <= Date.parse(start) ? 'The end must come after the start.'
+      : Number.isNaN(typed) || typed < -90 || typed > 60 ? 'Type the temperature as a number, such as 18 or -2.5, or leave it empty.' : '';
   if (problem) {
     err('session-error', new Error(problem));
     return;
   }
   const body = {
-    started_at: start, ended_at: end, notes: $('edit-notes').value, temperature_c: s.temperature_c,
+    started_at: start, ended_at: end, notes: $('edit-notes').value, temperature_c: typed,
     attendees: [...$('edit-attendees').querySelectorAll('input:checked')].map((i) => i.value),
   };
   await busy($('session-save'), async () => {
@@ -181,13 +193,12 @@ export async function showStats() {
   const students = [...stats.students].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
   chart('chart-students', 'Sessions per student', students.filter((s) => s.total > 0).map((s) => ({ label: s.name, value: s.total, text: String(s.total) })));
   $('stats-students').tBodies[0].replaceChildren(...students.map((s) => make('tr', {},
-    make('th', { scope: 'row' }, s.name, s.active ? null : span('yg-muted', ' (not active)')),
-    make('td', { text: String(s.sessions_30d) }), make('td', { text: String(s.sessions_90d) }),
-    make('td', { text: String(s.total) }), make('td', { text: formatDay(s.last_seen) }))));
+    make('th', { scope: 'row' }, make('a', { href: `#student/${encodeURIComponent(s.id)}` }, s.name), s.active ? null : span('yg-muted', ' (not active)')),
+    ...[s.sessions_30d, s.sessions_90d, s.total, formatDay(s.last_seen)].map((value, i) => make('td', { text: String(value), 'data-label': LABELS[i] })))));
 
   chart('chart-venues', 'Sessions per venue', stats.venues.map((v) => ({
     label: v.name, value: v.sessions,
-    text: `${v.sessions} · ${(Math.round(v.average_attendance * 10) / 10).toLocaleString()} avg`,
+    text: `${plural(v.sessions, 'class', 'classes')} · ${(Math.round(v.average_attendance * 10) / 10).toLocaleString()} per class`,
   })));
   const months = fillMonths(stats.months, localDate().slice(0, 7), 12);
   while (months.length && !months[0].sessions) months.shift();
@@ -196,11 +207,15 @@ export async function showStats() {
   })));
 }
 
+// Each figure's name, shown beside it where the table is too narrow for its header row (yoga.css).
+const LABELS = ['30 days', '90 days', 'Total', 'Last seen'];
+
 /** rows: [{label, value, text}] → an <svg> as wide as `width` px. */
 function barChart(rows, { width = 320, title = '' } = {}) {
   const w = Math.max(220, Math.round(Math.min(width, 720)));
   const row = 38;
-  const track = w - 96;
+  // Room for the longest figure beside its bar (13 px text: about 7 px a character).
+  const track = Math.max(60, w - 12 - 7 * Math.max(4, ...rows.map((r) => r.text.length)));
   const max = niceMax(Math.max(0, ...rows.map((r) => r.value)));
   const chart = svg('svg', {
     class: 'yg-bars', viewBox: `0 0 ${w} ${rows.length * row}`, width: w, height: rows.length * row, role: 'img',
@@ -225,16 +240,35 @@ function chart(id, title, rows) {
     : make('p', { className: 'yg-muted', text: 'Nothing yet: saved classes show up here.' }));
 }
 
-export function showSettings() {
+// The form shows only what it read from the server (or the device's copy of it), and stays disabled until then:
+// it never shows, nor saves back, the defaults it would have before that answer.
+let settingsRead = false;
+const settingsFields = (on) => { for (const field of $('settings-form').elements) field.disabled = !on; };
+
+export async function showSettings() {
+  settingsRead = false;
+  settingsFields(false);
+  txt('settings-state', 'Loading…');
+  err('settings-error');
+  try {
+    state.settings = await call('GET', '/settings');
+  } catch (error) {
+    txt('settings-state', '');
+    err('settings-error', new Error(`Your settings could not be loaded: ${error.message}`));
+    return;
+  }
   const { temperature_unit: unit, slipping_weeks: weeks } = state.settings;
   $(unit === 'fahrenheit' ? 'unit-fahrenheit' : 'unit-celsius').checked = true;
   $('slipping-weeks').value = weeks;
   txt('settings-state', '');
-  err('settings-error');
+  settingsRead = true;
+  settingsFields(true);
+  emit('settings');
 }
 
 async function saveSettings(event) {
   if (event) event.preventDefault();
+  if (!settingsRead) return;
   const weeks = Number($('slipping-weeks').value);
   if (!Number.isInteger(weeks) || weeks < 1 || weeks > 52) {
     err('settings-error', new Error('Choose from 1 to 52 weeks.'));
@@ -254,16 +288,71 @@ async function saveSettings(event) {
   }
 }
 
+/** Your venues: renamed (Enter, Done, leaving the field or Rename) and deleted; sessions keep their copies. */
+export async function showVenues(focusID) {
+  let venues;
+  try {
+    venues = (await call('GET', '/venues')).venues;
+  } catch (error) {
+    err('venues-error', error);
+    return;
+  }
+  $('venue-list').replaceChildren(...venues.map((v) => {
+    const input = make('input', { className: 'input', value: v.name, maxlength: '100', 'aria-label': `Name of the venue ${v.name}`, autocomplete: 'off', enterkeyhint: 'done' });
+    const rename = make('button', { className: 'button' }, 'Rename');
+    const save = (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (name && name !== v.name) venueChange(rename, 'PUT', v, { name, address: v.address || '', favourite: !!v.favourite });
+    };
+    input.addEventListener('change', save);
+    return make('li', {}, make('form', { className: 'yg-type', novalidate: true, onsubmit: save, dataset: { id: v.id } },
+      input,
+      span('yg-muted', [v.address, plural(v.session_count || 0, 'session')].filter(Boolean).join(' · ')),
+      rename,
+      make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the venue ${v.name}`, onclick: (e) => deleteVenue(v, e.currentTarget) }, 'Delete')));
+  }));
+  show('venue-empty', !venues.length);
+  const again = focusID && $('venue-list').querySelector(`[data-id="${CSS.escape(focusID)}"] input`);
+  if (again) again.focus();
+}
+
+async function venueChange(button, method, venue, body) {
+  err('venues-error');
+  await busy(button, async () => {
+    try {
+      await call(method, `/venues/${encodeURIComponent(venue.id)}`, body);
+      say(method === 'PUT' ? `Renamed to ${body.name}` : `${venue.name} deleted`);
+      await showVenues(method === 'PUT' ? venue.id : null);
+    } catch (error) {
+      err('venues-error', error);
+    }
+  });
+}
+
+async function deleteVenue(venue, button) {
+  if (await confirmDialog({
+    title: `Delete the venue ${venue.name}?`,
+    text: `It leaves your venues. ${venue.session_count ? `Its ${plural(venue.session_count, 'session')} keep its name and address.` : ''}`.trim(),
+  })) await venueChange(button, 'DELETE', venue);
+}
+
 export function init() {
+  $('session-sort').value = view.sort;
   listen('session-sort', 'change', () => {
     view.sort = $('session-sort').value;
     view.order = defaultOrder(view.sort);
+    keepSort();
     renderList();
   });
   click('session-order', () => {
     view.order = view.order === 'asc' ? 'desc' : 'asc';
+    keepSort();
     renderList();
   });
+  // The CSV's times in this browser's time zone (the server writes them in the zone it is given).
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone) for (const id of ['export-sessions', 'export-attendance']) $(id).search += `&tz=${encodeURIComponent(zone)}`;
   click('session-edit', openEdit);
   click('session-delete', deleteSession);
   listen('session-form', 'submit', saveEdit);

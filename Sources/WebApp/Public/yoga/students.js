@@ -1,8 +1,8 @@
 // YogiYogini, Students tab: the roster (search as you type, sort, filter), a student's form, and types.
 import { api, toast, undoable } from '../js/api.js';
-import { $, txt, show as reveal, err, make, span, listen, click, say, busy, formatDay, confirmDialog } from './dom.js';
-import { API, call, state, on, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
-import { sortStudents, filterStudents, defaultOrder, localDate, plural } from './logic.js';
+import { $, txt, show as reveal, err, make, span, listen, click, say, busy, formatDay, formatDate, formatTime, confirmDialog } from './dom.js';
+import { API, call, state, on, temperature, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
+import { sortStudents, filterStudents, defaultOrder, localDate, plural, formatDuration } from './logic.js';
 
 const view = { sort: 'name', order: 'asc' };
 const ORDER = {
@@ -54,7 +54,10 @@ async function openStudent(student) {
   $('student-notes').value = student ? student.notes || '' : '';
   fillTypes(student ? student.type_id : '');
   reveal('student-delete', student);
+  reveal('student-more', student);
+  if (student) $('student-page-link').href = `#student/${encodeURIComponent(student.id)}`;
   err('student-error');
+  joinedError();
   $('student-dialog').showModal();
   $('student-name').focus();
 }
@@ -71,7 +74,19 @@ async function saveStudent(event) {
     name, joined_on: $('student-joined').value || localDate(), active: $('student-active').checked,
     type_id: $('student-type').value || null, notes: $('student-notes').value,
   };
+  joinedError();
+  err('student-error');
   await busy($('student-save'), async () => {
+    // Two students may share a name, but only on purpose.
+    const twin = (editing?.name !== name) && state.students?.find((s) => s.id !== editing?.id && s.name.trim().toLowerCase() === name.toLowerCase());
+    if (twin && !(await confirmDialog({
+      title: `There is already a ${twin.name}`,
+      text: `${twin.name} joined ${formatDay(twin.joined_on)}. ${editing ? 'Give this student the same name' : 'Add a second student with this name'}?`,
+      ok: editing ? 'Save anyway' : 'Add anyway', cancel: 'Go back',
+    }))) {
+      $('student-name').focus();
+      return;
+    }
     try {
       const saved = editing
         ? await call('PUT', `/students/${encodeURIComponent(editing.id)}`, body)
@@ -79,10 +94,63 @@ async function saveStudent(event) {
       $('student-dialog').close();
       say(editing ? `${saved.name} saved` : `${saved.name} added`);
       await refreshAll(saved.id);
+      if (!$('view-student').hidden) showStudent(saved.id);
     } catch (error) {
-      err('student-error', error);
+      // The server's word on the joining date goes under that field.
+      if (error.code === 'validation_failed' && /joining date/i.test(error.message)) joinedError(error);
+      else err('student-error', error);
     }
   });
+}
+
+function joinedError(error) {
+  err('joined-error', error);
+  if (error) {
+    $('student-joined').setAttribute('aria-invalid', 'true');
+    $('student-joined').focus();
+  } else $('student-joined').removeAttribute('aria-invalid');
+}
+
+let page = null; // the student on their page (#student/<id>)
+
+/** A student's page: who they are and every class they came to, newest first. */
+export async function showStudent(id) {
+  page = null;
+  txt('student-heading', 'Student');
+  reveal('student-loading');
+  txt('student-loading', 'Loading…');
+  reveal('student-show', false);
+  let sessions;
+  try {
+    const [students, answer] = await Promise.all([loadStudents(true), call('GET', `/students/${encodeURIComponent(id)}/sessions`)]);
+    page = students.find((s) => s.id === id);
+    sessions = answer.sessions;
+  } catch (error) {
+    if (error.status !== 404) {
+      txt('student-loading', `Could not load this student: ${error.message}`);
+      return;
+    }
+  }
+  if (!page) {
+    txt('student-loading', 'This student is not on your roster (any more).');
+    return;
+  }
+  const s = page;
+  txt('student-heading', s.name);
+  txt('student-joined-on', formatDay(s.joined_on));
+  txt('student-kind', [s.type_name || 'No type', s.active ? '' : 'not active'].filter(Boolean).join(', '));
+  txt('student-attended', String(s.sessions_attended ?? sessions.length));
+  txt('student-last-seen', formatDay(s.last_seen));
+  txt('student-about', s.notes || '');
+  $('student-history').replaceChildren(...sessions.map((x) => make('li', {},
+    make('a', { className: 'yg-item', href: `#session/${encodeURIComponent(x.id)}` },
+      span('yg-item-title', x.venue.name),
+      span('yg-item-meta', `${formatDate(x.started_at)} · ${formatTime(x.started_at)}`),
+      span('yg-item-meta', [plural(x.attendance, 'student'), formatDuration(x.duration_seconds), temperature(x.temperature_c)].filter(Boolean).join(' · '))))));
+  reveal('student-history-empty', !sessions.length);
+  reveal('student-loading', false);
+  reveal('student-show');
+  $('student-heading').focus();
 }
 
 async function deleteStudent() {
@@ -94,18 +162,27 @@ async function deleteStudent() {
   });
   $('student-dialog').close();
   if (!(student.sessions_attended > 0)) {
+    leavePage();
     removeAtOnce(student, path, ask);
     return;
   }
   // A student with sessions is a large removal: ask first.
   try {
     if (!(await ask())) return refreshAll(student.id);
+    leavePage();
     await call('DELETE', `${path}?confirm=1`);
     toast(`${student.name} deleted`);
     await refreshAll();
   } catch (error) {
     toast(error.message);
   }
+}
+
+/** A student deleted from their page: that page's address is gone, its entry becomes the roster. */
+function leavePage() {
+  if ($('view-student').hidden) return;
+  history.replaceState(history.state, '', '#students');
+  dispatchEvent(new HashChangeEvent('hashchange'));
 }
 
 /**
@@ -175,18 +252,35 @@ async function renderTypes(force) {
     err('types-error', error);
     return;
   }
+  // A rename is saved however it is confirmed: Enter, the phone keyboard's Done (a submit, or leaving the
+  // field) or the Rename button.
   $('types-list').replaceChildren(...state.types.map((t) => {
-    const input = make('input', { className: 'input', value: t.name, maxlength: '100', 'aria-label': `Name of the type ${t.name}`, autocomplete: 'off' });
-    return make('li', { className: 'yg-type' },
+    const input = make('input', { className: 'input', value: t.name, maxlength: '100', 'aria-label': `Name of the type ${t.name}`, autocomplete: 'off', enterkeyhint: 'done' });
+    const rename = make('button', { className: 'button' }, 'Rename');
+    const save = (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (name && name !== t.name) typeChange(rename, 'PUT', t, { name }, input); // an emptied field keeps the name
+    };
+    input.addEventListener('change', save);
+    return make('li', {}, make('form', { className: 'yg-type', novalidate: true, onsubmit: save },
       input,
       span('yg-muted', plural(t.student_count, 'student')),
-      make('button', { className: 'button', onclick: (e) => typeChange(e.currentTarget, 'PUT', t, { name: input.value.trim() }) }, 'Rename'),
-      make('button', { className: 'button quiet', 'aria-label': `Delete the type ${t.name}`, onclick: (e) => deleteType(t, e.currentTarget) }, 'Delete'));
+      rename,
+      make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the type ${t.name}`, onclick: (e) => deleteType(t, e.currentTarget) }, 'Delete')));
   }));
 }
 
-async function typeChange(button, method, type, body) {
+async function typeChange(button, method, type, body, field) {
   err('types-error');
+  for (const f of $('types-dialog').querySelectorAll('[aria-invalid]')) f.removeAttribute('aria-invalid');
+  const refuse = (error) => {
+    err('types-error', error);
+    if (field) field.setAttribute('aria-invalid', 'true');
+  };
+  // Names are unique whatever their case (the server refuses a second "Member" with 409 student_type_exists).
+  const same = body && state.types?.find((t) => t.id !== type?.id && t.name.toLowerCase() === body.name.toLowerCase());
+  if (same) return refuse(new Error(`There is already a type called ${same.name}.`));
   await busy(button, async () => {
     try {
       await call(method, type ? `/student-types/${encodeURIComponent(type.id)}` : '/student-types', body);
@@ -194,7 +288,7 @@ async function typeChange(button, method, type, body) {
       studentsChanged();
       await renderTypes(true);
     } catch (error) {
-      err('types-error', error);
+      refuse(error);
     }
   });
 }
@@ -224,13 +318,15 @@ export function init() {
   listen('student-form', 'submit', saveStudent);
   click('student-cancel', () => $('student-dialog').close());
   click('student-delete', deleteStudent);
+  click('student-page-link', () => $('student-dialog').close());
+  click('student-edit', () => page && openStudent(page));
   click('types-open', openTypes);
   click('types-done', () => $('types-dialog').close());
   listen('type-form', 'submit', (event) => {
     event.preventDefault();
     const name = $('type-name').value.trim();
     if (!name) return;
-    typeChange(event.submitter || $('type-form').querySelector('button'), 'POST', null, { name }).then(() => {
+    typeChange(event.submitter || $('type-form').querySelector('button'), 'POST', null, { name }, $('type-name')).then(() => {
       if (!$('types-error').textContent) $('type-name').value = '';
     });
   });
