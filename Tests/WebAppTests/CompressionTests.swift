@@ -56,3 +56,16 @@ import Zlib
         }
     }
 }
+
+@Suite struct CSVTests {
+    @Test func numbersStayNumbersAndFormulasAreDefused() {
+        #expect(CSV.field("-3.5") == "-3.5")
+        #expect(CSV.field("+12") == "+12")
+        #expect(CSV.field("=cmd|' /C calc'!A0") == "'=cmd|' /C calc'!A0")
+        #expect(CSV.field("-not a number") == "'-not a number")
+        #expect(CSV.field("@SUM(A1)") == "'@SUM(A1)")
+        #expect(CSV.field("Firenze, Italia") == "\"Firenze, Italia\"")
+        #expect(CSV.field("say \"om\"") == "\"say \"\"om\"\"\"")
+        #expect(CSV.line(["a", "-3.5", "b,c"]) == "a,-3.5,\"b,c\"")
+    }
+}

@@ -50,16 +50,8 @@ enum CollectionExport {
                 String(city.geonameid), city.name, city.country_code, city.country_name, String(city.latitude), String(city.longitude),
                 String(city.population), city.timezone, (city.favourite ?? false) ? "true" : "false",
             ]
-            lines.append(fields.map(field).joined(separator: ","))
+            lines.append(CSV.line(fields))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
-    }
-
-    /// RFC 4180 quoting, and a leading quote mark for values a spreadsheet would run as a formula.
-    static func field(_ value: String) -> String {
-        var text = value
-        if let first = text.first, "=+-@\t\r".contains(first), Double(text) == nil { text = "'" + text }
-        guard text.contains(where: { ",\"\r\n".contains($0) }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

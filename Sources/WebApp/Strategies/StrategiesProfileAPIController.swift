@@ -128,7 +128,7 @@ struct StrategiesProfileAPIController {
                 formatter.string(from: entry.drawnAt), String(card.id), String(card.edition),
                 String(card.cardNumber), card.text, entry.note ?? "",
             ]
-            csv += fields.map(CSV.field).joined(separator: ",") + "\r\n"
+            csv += CSV.line(fields) + "\r\n"
         }
         var headers = HTTPFields()
         headers[.contentType] = "text/csv; charset=utf-8"
@@ -144,16 +144,5 @@ struct StrategiesProfileAPIController {
               let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note)
         else { throw StrategyError.historyEntryNotFound }
         return JSONResponse.make(entry)
-    }
-}
-
-/// CSV fields as RFC 4180 wants them, and safe to open in a spreadsheet: a field that would start a formula
-/// is prefixed with an apostrophe.
-enum CSV {
-    static func field(_ value: String) -> String {
-        var text = value
-        if let first = text.first, "=+-@\t\r".contains(first) { text = "'" + text }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -28,11 +28,11 @@ enum YogaCSV {
     static func sessions(_ sessions: [YogaSessionRepository.Session], style: Style = Style()) -> String {
         var lines = ["session_id,venue,address,started_at,ended_at,duration_minutes,attendance,\(style.temperatureColumn),notes"]
         for session in sessions.sorted(by: { $0.startedAt < $1.startedAt }) {
-            lines.append([
+            lines.append(CSV.line([
                 session.id, session.place.name, session.place.address, style.time(session.startedAt), style.time(session.endedAt),
                 String(Int((session.duration / 60).rounded())), String(session.attendees.count),
                 style.temperature(session.temperatureCelsius), session.notes,
-            ].map(CollectionExport.field).joined(separator: ","))
+            ]))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
@@ -41,8 +41,7 @@ enum YogaCSV {
         var lines = ["session_id,started_at,venue,student_id,student_name"]
         for session in sessions.sorted(by: { $0.startedAt < $1.startedAt }) {
             for attendee in session.attendees {
-                lines.append([session.id, style.time(session.startedAt), session.place.name, attendee.studentID ?? "", attendee.name]
-                    .map(CollectionExport.field).joined(separator: ","))
+                lines.append(CSV.line([session.id, style.time(session.startedAt), session.place.name, attendee.studentID ?? "", attendee.name]))
             }
         }
         return lines.joined(separator: "\r\n") + "\r\n"
