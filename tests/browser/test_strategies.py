@@ -285,7 +285,7 @@ def test_the_permalink_page_shows_the_card_and_tells_link_previews(strategies_se
 
     # The same strategy in Edition 2, with the changed word marked.
     others = browser.find_element(By.ID, "others")
-    assert "Edition 2" in others.text
+    assert "2nd edition (1978)" in others.text
     assert [e.text for e in others.find_elements(By.TAG_NAME, "ins")] == ["Honor"], others.get_attribute("innerHTML")
     assert [e.text for e in others.find_elements(By.TAG_NAME, "del")] == ["Honour"], others.get_attribute("innerHTML")
 
