@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 
 import {
   formatClock, formatDuration, elapsedAt, formatTemperature, toFahrenheit, formatDistance,
-  matches, sortStudents, filterStudents, sortSessions, defaultOrder, proposeRegulars, pickerStudents,
-  niceMax, barLength, fillMonths, toLocalInput, fromLocalInput, localDate, plural,
+  matches, proposeRegulars, pickerStudents, plural,
 } from '../../Sources/WebApp/Public/yoga/logic.js';
+import {
+  sortStudents, filterStudents, sortSessions, defaultOrder, niceMax, barLength, fillMonths, toLocalInput, fromLocalInput, localDate,
+} from '../../Sources/WebApp/Public/yoga/lists.js';
 
 // ---------- Times ----------
 

@@ -38,7 +38,7 @@ let attempt = 0;
 
 /** See js/sync.js `send`. */
 export async function send(method, path, body, options = {}) {
-  const entry = { method, path, body, key: crypto.randomUUID(), label: options.label, scope: options.scope };
+  const entry = { method, path, body, key: options.key || crypto.randomUUID(), label: options.label, scope: options.scope };
   for (const name of ['replace', 'creates', 'idFrom', 'leads', 'group']) if (options[name]) entry[name] = options[name];
   if (!(await waiting(entry.scope)) && !flushing) {
     try {

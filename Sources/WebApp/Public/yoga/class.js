@@ -1,35 +1,47 @@
-// YogiYogini, Class tab: check in (near you, saved, typed, or "repeat last time"), the running class
-// (timer, temperature, attendees, notes) and ending it (a dialog, or a long press that saves at once).
-// The class lives on the server, so a reload, a restart or another device shows the same class.
+// YogiYogini, Class tab: the running class (timer, temperature, attendees, notes) and ending it (a dialog, or a
+// long press that saves at once); checking in (near you, saved, typed, or "repeat last time") is in checkin.js,
+// loaded when its panel opens. The class lives on the server, so a reload, a restart or another device shows the
+// same class (one checked in without the server is held on this device until it ends: yoga/write.js).
 import { toast } from '../js/api.js';
 import { $, txt, show, err, make, span, listen, click, say, busy, formatTime, confirmDialog } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
 import {
-  formatClock, elapsedAt, formatDistance, formatDuration, matches, debounce, proposeRegulars,
-  pickerStudents, createLongPress, plural,
+  formatClock, elapsedAt, formatDuration, debounce,
+  createLongPress, plural, parseTemperature, temperatureValue,
 } from './logic.js';
 
-const PICK = 'Pick one of your venues or type one.';
 const PANELS = ['class-loading', 'class-idle', 'checkin-panel', 'repeat-panel', 'class-live'];
 let klass = null; // the running class, or null
 let receivedAt = 0;
 let timer = 0;
-const weather = { for: null, loading: false };
-let position = null; // { lat, lon } once the browser told us
-let saved = []; // saved venues
+const weather = { for: null, loading: false, why: '', tries: 0, timer: 0 };
+// A temperature typed on this device for the running class ({ for: its started_at, c }): shown over the weather's,
+// sent with PATCH /class, and written into the session when the class is saved (PUT /sessions/{id}).
+const TYPED = 'yoga.classTemp';
+function typed() {
+  try {
+    const t = JSON.parse(localStorage.getItem(TYPED));
+    return klass && t?.for === klass.started_at ? t : null;
+  } catch {
+    return null;
+  }
+}
+const celsius = () => (typed() ? typed().c : klass?.temperature_c ?? null);
 let regulars = []; // the running class's venue regulars, for the picker
+/** The running class and its venue's regulars, for the picker. */
+export const running = () => ({ klass, regulars });
 let lastSession = null;
 let checking = false;
 let ending = false;
-let searchSeq = 0;
 let loaded = Promise.resolve();
+let panels = null;
+const checkinPanel = () => (panels ??= import('./checkin.js').catch((error) => { panels = null; toast(error.message); throw error; }));
 
-const mode = (name) => PANELS.forEach((id) => show(id, id === name));
-const open = (id) => !$(id).hidden;
+export const mode = (name) => PANELS.forEach((id) => show(id, id === name));
+export const open = (id) => !$(id).hidden;
 const enc = encodeURIComponent;
-const here = () => `lat=${position.lat.toFixed(5)}&lon=${position.lon.toFixed(5)}`;
 
-async function refresh() {
+export async function refresh() {
   try {
     setClass((await call('GET', '/class')).class);
   } catch (error) {
@@ -38,12 +50,13 @@ async function refresh() {
   }
 }
 
-function setClass(next) {
+export function setClass(next) {
   const previous = klass;
   klass = next;
   receivedAt = Date.now();
   if (!next) {
     clearInterval(timer);
+    clearTimeout(weather.timer);
     timer = 0;
     notesSave.cancel();
     if (previous || !(open('checkin-panel') || open('repeat-panel'))) showIdle();
@@ -55,11 +68,25 @@ function setClass(next) {
   txt('live-start', formatTime(next.started_at));
   renderTimer();
   renderAttendees();
-  if (document.activeElement !== $('class-notes') && !notesSave.pending()) $('class-notes').value = next.notes || '';
+  if (document.activeElement !== $('class-notes') && !notesSave.pending()) {
+    const kept = draft();
+    if (kept?.for === next.started_at && kept.notes !== (next.notes || '')) {
+      $('class-notes').value = kept.notes; // typed as the page was left: saved now
+      notesSave();
+    } else {
+      if (kept) localStorage.removeItem(NOTES);
+      $('class-notes').value = next.notes || '';
+    }
+  }
   if (!timer) timer = setInterval(renderTimer, 250);
   if (weather.for !== next.started_at) {
     weather.for = next.started_at;
-    if (next.temperature_c == null) fetchWeather();
+    weather.tries = 0;
+    weather.why = '';
+    clearTimeout(weather.timer);
+    show('temp-form', false);
+    show('temp-edit');
+    if (celsius() == null) fetchWeather();
   }
   renderTemperature();
   if (!previous || previous.venue.id !== next.venue.id) loadRegulars();
@@ -71,14 +98,23 @@ function renderTimer() {
 
 function renderTemperature() {
   if (!klass) return;
-  const shown = temperature(klass.temperature_c);
+  const shown = temperature(celsius());
   txt('live-temp', shown || (weather.loading ? 'checking…' : 'temperature unavailable'));
   $('live-temp').classList.toggle('yg-muted', !shown);
+  txt('temp-why', shown || weather.loading ? '' : weather.why);
+  show('temp-retry', !shown && !weather.loading && klass.venue.latitude != null);
+  txt('temp-edit', shown ? 'Correct the temperature' : 'Type the temperature');
 }
 
+/** The weather at the venue; when it fails, the reason is shown and it is asked again (15 s, 1 min, 5 min). */
 async function fetchWeather() {
+  clearTimeout(weather.timer);
   const key = klass.started_at;
-  if (klass.venue.latitude == null) return; // 422 venue_without_coordinates: nothing to ask
+  if (klass.venue.latitude == null) {
+    weather.why = 'This venue has no position, so the weather cannot be looked up. You can type the temperature.';
+    renderTemperature();
+    return;
+  }
   weather.loading = true;
   renderTemperature();
   try {
@@ -86,9 +122,44 @@ async function fetchWeather() {
     if (klass && klass.started_at === key) klass.temperature_c = body.temperature_c;
   } catch (error) {
     if (error.code === 'no_class') refresh();
+    const wait = [15, 60, 300][weather.tries++];
+    const why = error.status === 503 ? 'The weather service did not answer.' : error.status ? error.message : 'Trove’s server cannot be reached.';
+    weather.why = `${why} ${wait ? `Trying again in ${wait < 60 ? `${wait} s` : `${wait / 60} min`}.` : 'Try again later, or type it.'}`;
+    if (wait) weather.timer = setTimeout(() => { if (klass?.started_at === key && celsius() == null) fetchWeather(); }, wait * 1000);
   }
   weather.loading = false;
   renderTemperature();
+}
+
+function openTemperature() {
+  const unit = state.settings.temperature_unit;
+  txt('temp-label', `Outside temperature, °${unit === 'fahrenheit' ? 'F' : 'C'}`);
+  $('temp-input').value = temperatureValue(celsius(), unit);
+  err('temp-error');
+  show('temp-form');
+  show('temp-edit', false);
+  $('temp-input').focus();
+}
+
+function closeTemperature() {
+  show('temp-form', false);
+  show('temp-edit');
+  $('temp-edit').focus();
+}
+
+function saveTemperature(event) {
+  event.preventDefault();
+  const c = parseTemperature($('temp-input').value, state.settings.temperature_unit);
+  if (Number.isNaN(c) || c < -90 || c > 60) {
+    err('temp-error', new Error(`Type a temperature such as ${state.settings.temperature_unit === 'fahrenheit' ? '64 or 28.5' : '18 or -2.5'}.`));
+    return;
+  }
+  localStorage.setItem(TYPED, JSON.stringify({ for: klass.started_at, c }));
+  clearTimeout(weather.timer);
+  closeTemperature();
+  renderTemperature();
+  say(c === null ? 'Temperature cleared' : `Temperature ${temperature(c)} saved`);
+  patch({ temperature_c: c }, true);
 }
 
 async function loadRegulars() {
@@ -98,7 +169,7 @@ async function loadRegulars() {
   } catch { /* the picker is then simply A to Z */ }
 }
 
-async function patch(body, quiet) {
+export async function patch(body, quiet) {
   try {
     setClass((await call('PATCH', '/class', body)).class);
     return true;
@@ -123,7 +194,7 @@ function renderAttendees() {
 }
 
 /** After a row goes, the focus goes to the row now in its place (or the + button). */
-function refocus(listID, index, fallback) {
+export function refocus(listID, index, fallback) {
   const items = $(listID).querySelectorAll('button');
   (items[Math.min(index, items.length - 1)] || $(fallback)).focus();
 }
@@ -134,49 +205,25 @@ async function removeAttendee(attendee, button) {
   refocus('attendee-list', index, 'add-attendees');
 }
 
-async function openPicker() {
-  $('picker-q').value = '';
-  err('picker-error');
-  $('picker-dialog').showModal();
-  $('picker-list').replaceChildren(make('li', { className: 'yg-muted', text: 'Loading…' }));
-  try {
-    await loadStudents();
-    renderPicker();
-  } catch (error) {
-    err('picker-error', error);
-  }
-}
 
-function renderPicker() {
-  if (!klass || !state.students) return;
-  const times = new Map(regulars.map((r) => [r.id, r.times]));
-  const people = pickerStudents(state.students, klass.attendees.map((a) => a.id), regulars)
-    .filter((s) => matches(s.name, $('picker-q').value));
-  $('picker-list').replaceChildren(...people.map((s) => make('li', {},
-    make('button', { className: 'yg-item', onclick: (e) => addAttendee(s, e.currentTarget) },
-      span('yg-item-title', s.name),
-      times.get(s.id) ? span('yg-item-meta', `Regular here · ${plural(times.get(s.id), 'time')}`) : null))));
-  show('picker-empty', !people.length);
-}
-
-async function addAttendee(student, button) {
-  const index = [...$('picker-list').children].indexOf(button.closest('li'));
-  if (!(await busy(button, () => patch({ add: [student.id] })))) return;
-  say(`${student.name} added`);
-  renderPicker();
-  refocus('picker-list', index, 'picker-q');
-}
-
+// Notes typed and not yet saved ({ for: the class's started_at, notes }), kept on the device at once: a page left
+// before they were saved (offline too) saves them when it is opened again.
+const NOTES = 'yoga.classNotes';
+const draft = () => { try { return JSON.parse(localStorage.getItem(NOTES)); } catch { return null; } };
 const notesSave = debounce(async () => {
   if (!klass) return;
+  const notes = $('class-notes').value;
   txt('notes-state', 'Saving…');
-  txt('notes-state', (await patch({ notes: $('class-notes').value }, true)) ? 'Saved' : 'Not saved: check your connection');
+  const saved = await patch({ notes }, true);
+  if (saved && draft()?.notes === notes) localStorage.removeItem(NOTES);
+  txt('notes-state', saved ? 'Saved' : 'Not saved: check your connection');
 }, 800);
 
-/** A page going away still sends the notes typed in its last moment. */
+/** A page going away: the notes typed in its last moment are sent (the server's class) and kept as a draft. */
 function sendNotesNow() {
   if (!notesSave.pending()) return;
   notesSave.cancel();
+  if (klass?.on_device) return; // held on this device: the draft is saved into it when the page opens again
   fetch('/api/v1/yoga/class', {
     method: 'PATCH', keepalive: true, headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ notes: $('class-notes').value }),
@@ -188,11 +235,20 @@ async function endClass(action) {
   ending = true;
   err('end-error');
   const dialog = $('end-dialog');
+  const typedHere = typed();
   try {
     if (notesSave.pending()) await notesSave.flush();
     const body = await call('POST', '/class/end', { action });
     if (dialog.open) dialog.close();
     const s = body.session;
+    if (s && typedHere && s.temperature_c !== typedHere.c) {
+      // The temperature typed during the class, into the saved session.
+      s.temperature_c = typedHere.c;
+      await call('PUT', `/sessions/${enc(s.id)}`, { started_at: s.started_at, ended_at: s.ended_at, notes: s.notes,
+        attendees: s.attendees.map((a) => a.id).filter(Boolean), temperature_c: typedHere.c }).catch((error) => toast(error.message));
+    }
+    localStorage.removeItem(TYPED);
+    localStorage.removeItem(NOTES);
     toast(s ? `Class saved: ${plural(s.attendance, 'student')}, ${formatDuration(s.duration_seconds)}` : 'Class discarded');
     setClass(null);
     emit('sessions');
@@ -274,7 +330,7 @@ function wireLongPress() {
   });
 }
 
-function showIdle() {
+export function showIdle() {
   mode('class-idle');
   show('repeat', false);
   loadSessions().then((sessions) => {
@@ -285,138 +341,15 @@ function showIdle() {
   }).catch(() => {});
 }
 
-function status(text) {
-  txt('locate-status', text);
-}
-
-function openCheckin() {
-  mode('checkin-panel');
-  $('venue-q').value = '';
-  show('nearest', false);
-  show('nearby', false);
-  err('typed-error');
-  $('checkin-heading').focus();
-  loadSaved();
-  status('Finding where you are…');
-  navigator.geolocation.getCurrentPosition((where) => {
-    position = { lat: where.coords.latitude, lon: where.coords.longitude };
-    if (!open('checkin-panel')) return;
-    searchNearby();
-    suggestNearest();
-  }, (error) => {
-    position = null;
-    if (!open('checkin-panel')) return;
-    status(`${error.code === 1 ? 'Location is off' : 'Your location is unknown'}, so places near you cannot be found. ${PICK}`);
-    if (!saved.length) $('typed').open = true;
-  }, { timeout: 15000, maximumAge: 300000 });
-}
-
-async function searchNearby() {
-  const q = $('venue-q').value.trim();
-  const seq = ++searchSeq;
-  status(q ? `Searching for “${q}” near you…` : 'Looking for yoga places near you…');
-  try {
-    const body = await call('GET', `/venues/search?${here()}${q ? `&q=${enc(q)}` : ''}`);
-    if (seq !== searchSeq || !open('checkin-panel')) return;
-    renderNearby(body);
-    status(body.venues.length ? '' : `No ${q ? `place called “${q}”` : 'yoga places'} found near you. ${PICK}`);
-  } catch (error) {
-    if (seq !== searchSeq) return;
-    show('nearby', false);
-    status(error.status === 503 ? `Places near you cannot be searched right now. ${PICK}` : error.message);
-    if (!saved.length) $('typed').open = true;
-  }
-}
-
-function renderNearby({ provider, venues }) {
-  $('nearby-list').replaceChildren(...venues.map((v) => make('li', {},
-    make('button', {
-      className: 'yg-item',
-      onclick: (e) => checkInFrom(v.saved_venue_id ? { venue_id: v.saved_venue_id } : {
-        venue: { name: v.name, address: v.address || '', latitude: v.latitude, longitude: v.longitude, source: v.source, external_id: v.external_id },
-      }, e.currentTarget),
-    },
-    span('yg-item-title', v.name),
-    span('yg-item-meta', [v.address, formatDistance(v.distance_m), v.saved_venue_id && 'saved'].filter(Boolean).join(' · '))))));
-  show('nearby', venues.length);
-  $('nearby-credit').replaceChildren(provider === 'foursquare' ? 'Powered by Foursquare'
-    : make('a', { href: 'https://www.openstreetmap.org/copyright', rel: 'noopener', target: '_blank' }, '© OpenStreetMap contributors'));
-}
-
-async function suggestNearest() {
-  try {
-    const { venue, distance_m: distance } = await call('GET', `/venues/nearest?${here()}`);
-    if (!venue || !open('checkin-panel')) return;
-    txt('nearest-name', venue.name);
-    txt('nearest-distance', Number.isFinite(distance) ? `(${formatDistance(distance)} away)` : '');
-    $('nearest-checkin').dataset.id = venue.id;
-    show('nearest');
-  } catch { /* a suggestion only */ }
-}
-
-async function loadSaved() {
-  try {
-    saved = (await call('GET', '/venues')).venues;
-  } catch (error) {
-    toast(error.message);
-  }
-  renderSaved();
-}
-
-function renderSaved() {
-  const shown = saved.filter((v) => matches(`${v.name} ${v.address}`, $('venue-q').value));
-  $('saved-list').replaceChildren(...shown.map((v) => make('li', { className: 'yg-row' },
-    make('button', { className: 'yg-item', onclick: (e) => checkInFrom({ venue_id: v.id }, e.currentTarget) },
-      span('yg-item-title', v.name),
-      span('yg-item-meta', [v.address, v.session_count && plural(v.session_count, 'session')].filter(Boolean).join(' · '))),
-    make('button', {
-      className: 'button quiet yg-star', 'aria-pressed': String(v.favourite), 'aria-label': `Favourite: ${v.name}`,
-      onclick: (e) => toggleFavourite(v, e.currentTarget),
-    }, v.favourite ? '★' : '☆'))));
-  show('saved-empty', !shown.length);
-  txt('saved-empty', saved.length ? 'None of your venues matches.' : 'No saved venues yet. A venue you check in at is kept here.');
-}
-
-async function toggleFavourite(venue, button) {
-  await busy(button, async () => {
-    try {
-      await call('PUT', `/venues/${enc(venue.id)}`, { name: venue.name, address: venue.address, favourite: !venue.favourite });
-      say(venue.favourite ? `${venue.name} is no longer a favourite` : `${venue.name} is a favourite`);
-      saved = (await call('GET', '/venues')).venues;
-    } catch (error) {
-      toast(error.message);
-    }
-  });
-  renderSaved();
-  const again = $('saved-list').querySelector(`[aria-label="${CSS.escape(`Favourite: ${venue.name}`)}"]`);
-  if (again) again.focus();
-}
-
-const onVenueQuery = debounce(searchNearby, 400);
-
-function typedVenue() {
-  const value = (id) => $(id).value.trim();
-  if (!value('typed-name')) throw new Error('Give the venue a name.');
-  const venue = { name: value('typed-name'), address: value('typed-address'), source: 'typed' };
-  const [lat, lon] = ['typed-lat', 'typed-lon'].map((id) => value(id).replace(',', '.'));
-  if (lat || lon) {
-    venue.latitude = Number(lat);
-    venue.longitude = Number(lon);
-    if (!lat || !lon || !(Math.abs(venue.latitude) <= 90) || !(Math.abs(venue.longitude) <= 180)) {
-      throw new Error('A position needs a latitude (-90 to 90) and a longitude (-180 to 180), or neither.');
-    }
-  }
-  return venue;
-}
-
 /** Checks in; an error is thrown to the caller, except "a class is already running", which shows it. */
-async function checkIn(payload) {
+export async function checkIn(payload) {
   if (checking) return;
   checking = true;
   try {
     const body = await call('POST', '/class', payload);
     setClass(body.class);
     $('typed-form').reset();
+    txt('typed-here-state', '');
     $('typed').open = false;
     say(`Checked in at ${body.class.venue.name}`);
     $('class-heading').focus();
@@ -429,57 +362,26 @@ async function checkIn(payload) {
   }
 }
 
-const checkInFrom = (payload, button) => busy(button, () => checkIn(payload).catch((error) => toast(error.message)));
-
-async function openRepeat() {
-  const { venue } = lastSession;
-  mode('repeat-panel');
-  txt('repeat-name', venue.name);
-  txt('repeat-address', venue.address || '');
-  err('repeat-error');
-  show('repeat-empty', false);
-  $('repeat-list').replaceChildren(make('li', { className: 'yg-muted', text: 'Loading the regulars…' }));
-  $('repeat-heading').focus();
-  try {
-    const [body, students] = await Promise.all([call('GET', `/venues/${enc(venue.id)}/regulars`), loadStudents()]);
-    const people = proposeRegulars(body.students, lastSession.attendees, students.filter((s) => s.active));
-    $('repeat-list').replaceChildren(...people.map((p) => make('li', {},
-      make('label', { className: 'yg-check' },
-        make('input', { type: 'checkbox', value: p.id, checked: p.checked }),
-        make('span', {}, p.name, p.times ? span('yg-muted', ` · ${plural(p.times, 'time')}`) : null)))));
-    show('repeat-empty', !people.length);
-  } catch (error) {
-    $('repeat-list').replaceChildren();
-    err('repeat-error', error.status === 404 ? new Error('That venue is no longer among your venues.') : error);
-  }
-}
-
 export function init() {
   const back = () => { showIdle(); $('checkin').focus(); };
-  click('checkin', openCheckin);
-  click('repeat', openRepeat);
+  // The check-in panels (yoga/checkin.js) load when one is opened: the idle first view does not need them.
+  click('checkin', () => checkinPanel().then((m) => m.openCheckin()));
+  click('repeat', () => checkinPanel().then((m) => m.openRepeat(lastSession)));
   click('checkin-cancel', back);
   click('repeat-cancel', back);
-  click('repeat-go', (e) => {
-    const attendees = [...$('repeat-list').querySelectorAll('input:checked')].map((i) => i.value);
-    err('repeat-error');
-    busy(e.currentTarget, () => checkIn({ venue_id: lastSession.venue.id, attendees }).catch((error) => err('repeat-error', error)));
-  });
-  click('nearest-checkin', (e) => checkInFrom({ venue_id: e.currentTarget.dataset.id }, e.currentTarget));
-  listen('venue-q', 'input', () => { renderSaved(); if (position) onVenueQuery(); });
-  listen('typed-form', 'submit', (event) => {
-    event.preventDefault();
-    err('typed-error');
-    busy($('typed-checkin'), () => Promise.resolve().then(() => checkIn({ venue: typedVenue() })).catch((error) => err('typed-error', error)));
-  });
+  click('temp-retry', () => fetchWeather());
+  click('temp-edit', openTemperature);
+  click('temp-cancel', closeTemperature);
+  listen('temp-form', 'submit', saveTemperature);
 
-  click('add-attendees', openPicker);
-  listen('picker-q', 'input', renderPicker);
+  // The attendee picker (yoga/picker.js) loads when it is first opened.
+  click('add-attendees', () => import('./picker.js').then((m) => m.openPicker(), (error) => toast(error.message)));
   click('picker-done', () => $('picker-dialog').close());
   listen('picker-dialog', 'close', () => $('add-attendees').focus());
 
   listen('class-notes', 'input', () => {
     txt('notes-state', 'Not saved yet');
+    if (klass) localStorage.setItem(NOTES, JSON.stringify({ for: klass.started_at, notes: $('class-notes').value }));
     notesSave();
   });
   listen('class-notes', 'blur', () => notesSave.flush());

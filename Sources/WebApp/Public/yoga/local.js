@@ -38,6 +38,26 @@ export async function yogaCall(method, path, body) {
   return method === 'GET' ? get(path) : (await writes()).write(method, path, body);
 }
 
+// A removal whose Undo ran out as the page was left (students.js) is sent then with an Idempotency-Key, and kept
+// here to be sent again through the outbox, with that key, when the page opens next: offline it is sent then,
+// and if the first arrived, the server answers the repeat as it answered the first.
+const LEFT = 'yoga.leftWrites';
+const left = () => { try { return JSON.parse(localStorage.getItem(LEFT)) || []; } catch { return []; } };
+export function sendAsLeaving(method, path) {
+  const key = crypto.randomUUID();
+  localStorage.setItem(LEFT, JSON.stringify([...left(), { method, path, key }]));
+  if (!path.includes('tmp-')) fetch(API + path, { method, keepalive: true, credentials: 'same-origin', headers: { 'Idempotency-Key': key } }).catch(() => {});
+}
+if (left().length) {
+  (async () => {
+    const { write } = await writes();
+    for (const w of left()) {
+      await write(w.method, w.path, undefined, { key: w.key }).catch(() => {}); // already gone: nothing to do
+      localStorage.setItem(LEFT, JSON.stringify(left().filter((x) => x.key !== w.key)));
+    }
+  })();
+}
+
 async function get(path) {
   const m = await load();
   if (m.class?.on_device && path.startsWith('/class')) {

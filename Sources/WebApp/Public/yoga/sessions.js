@@ -2,10 +2,8 @@
 import { toast } from '../js/api.js';
 import { $, txt, show, err, make, span, listen, click, say, busy, formatDate, formatTime, formatDay, formatMonth, confirmDialog, svg } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
-import {
-  sortSessions, defaultOrder, formatDuration, plural, toLocalInput, fromLocalInput,
-  fillMonths, localDate, niceMax, barLength, parseTemperature, temperatureValue,
-} from './logic.js';
+import { formatDuration, plural, parseTemperature, temperatureValue } from './logic.js';
+import { sortSessions, defaultOrder, toLocalInput, fromLocalInput, fillMonths, localDate, niceMax, barLength } from './lists.js';
 
 // The list's sort is remembered on this device, across reloads.
 const SORT_KEY = 'yoga.sessionSort';
@@ -338,6 +336,11 @@ async function deleteVenue(venue, button) {
 }
 
 export function init() {
+  // The session form's temperature (drawn with the tab, not in every first load).
+  $('edit-notes').parentElement.before(make('div', { className: 'field' },
+    make('label', { for: 'edit-temp', id: 'edit-temp-label', text: 'Outside temperature' }),
+    make('input', { type: 'number', step: 'any', id: 'edit-temp', 'aria-describedby': 'edit-temp-hint' }),
+    make('p', { className: 'hint', id: 'edit-temp-hint', text: 'Leave it empty if you do not know it.' })));
   $('session-sort').value = view.sort;
   listen('session-sort', 'change', () => {
     view.sort = $('session-sort').value;

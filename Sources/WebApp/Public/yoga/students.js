@@ -1,8 +1,10 @@
 // YogiYogini, Students tab: the roster (search as you type, sort, filter), a student's form, and types.
-import { api, toast, undoable } from '../js/api.js';
+import { toast, undoable } from '../js/api.js';
 import { $, txt, show as reveal, err, make, span, listen, click, say, busy, formatDay, formatDate, formatTime, confirmDialog } from './dom.js';
-import { API, call, state, on, temperature, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
-import { sortStudents, filterStudents, defaultOrder, localDate, plural, formatDuration } from './logic.js';
+import { call, state, on, temperature, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
+import { plural, formatDuration } from './logic.js';
+import { sendAsLeaving } from './local.js';
+import { sortStudents, filterStudents, defaultOrder, localDate } from './lists.js';
 
 const view = { sort: 'name', order: 'asc' };
 const ORDER = {
@@ -206,7 +208,7 @@ function removeAtOnce(student, path, ask) {
     commit: async ({ keepalive }) => {
       try {
         if (keepalive) {
-          await api('DELETE', API + path, undefined, { keepalive });
+          sendAsLeaving('DELETE', path); // the page is being left: sent now, and again when it opens (offline too)
           return;
         }
         try {
@@ -319,7 +321,16 @@ export function init() {
   click('student-cancel', () => $('student-dialog').close());
   click('student-delete', deleteStudent);
   click('student-page-link', () => $('student-dialog').close());
-  click('student-edit', () => page && openStudent(page));
+  // The student page's body is drawn here, with the tab, not in every first load.
+  const fact = (dt, id) => make('div', {}, make('dt', { text: dt }), make('dd', { id }));
+  $('student-show').append(
+    make('dl', { className: 'yg-facts yg-start' }, fact('Joined', 'student-joined-on'), fact('Type', 'student-kind'),
+      fact('Classes', 'student-attended'), fact('Last seen', 'student-last-seen')),
+    make('p', { className: 'yg-prewrap', id: 'student-about' }),
+    make('p', {}, make('button', { className: 'button', id: 'student-edit', onclick: () => page && openStudent(page) }, 'Edit')),
+    make('h3', { id: 'history-heading', text: 'Attendance' }),
+    make('ul', { className: 'yg-list', id: 'student-history', 'aria-labelledby': 'history-heading' }),
+    make('p', { className: 'yg-empty', id: 'student-history-empty', hidden: true, text: 'No classes yet.' }));
   click('types-open', openTypes);
   click('types-done', () => $('types-dialog').close());
   listen('type-form', 'submit', (event) => {

@@ -14,7 +14,7 @@ import { apply, correction, describe, recorded } from './model.js';
 import { API, KEY, load, change, swap } from './local.js';
 import { absorb } from './kept.js';
 
-export async function write(method, path, body) {
+export async function write(method, path, body, extra = {}) {
   const m = await load();
   let done;
   try {
@@ -59,7 +59,7 @@ export async function write(method, path, body) {
   }
 
   const group = m.class ? `class:${m.class.started_at}` : undefined;
-  const options = { ...describe(method, path, body), scope: KEY, creates: done.creates, idFrom: done.idFrom };
+  const options = { ...describe(method, path, body), scope: KEY, creates: done.creates, idFrom: done.idFrom, ...extra };
   if (path.startsWith('/class')) options.group = group;
   const sent = await send(method, API + path, body, options);
   if (!sent.queued) {

@@ -1,0 +1,48 @@
+// YogiYogini, Class tab: the attendee picker of the running class, loaded by class.js when first opened.
+import { $, txt, show, err, make, span, listen, say, busy } from './dom.js';
+import { state, loadStudents } from './store.js';
+import { matches, pickerStudents, plural } from './logic.js';
+import { running, patch, refocus } from './class.js';
+
+export async function openPicker() {
+  $('picker-q').value = '';
+  err('picker-error');
+  $('picker-dialog').showModal();
+  $('picker-list').replaceChildren(make('li', { className: 'yg-muted', text: 'Loading…' }));
+  try {
+    await loadStudents();
+    renderPicker();
+  } catch (error) {
+    err('picker-error', error);
+  }
+}
+
+function renderPicker() {
+  const { klass, regulars } = running();
+  if (!klass || !state.students) return;
+  const times = new Map(regulars.map((r) => [r.id, r.times]));
+  const inactive = $('picker-inactive').checked;
+  const people = pickerStudents(state.students, klass.attendees.map((a) => a.id), regulars, inactive)
+    .filter((s) => matches(s.name, $('picker-q').value));
+  $('picker-list').replaceChildren(...people.map((s) => make('li', {},
+    make('button', { className: 'yg-item', onclick: (e) => addAttendee(s, e.currentTarget) },
+      make('span', { className: 'yg-item-title' }, s.name, s.active ? null : span('badge yg-off', 'not active')),
+      times.get(s.id) ? span('yg-item-meta', `Regular here · ${plural(times.get(s.id), 'time')}`) : null))));
+  // Nobody to show: say whether inactive students could be shown, or whom the search leaves out.
+  const hidden = !inactive && pickerStudents(state.students, klass.attendees.map((a) => a.id), [], true)
+    .some((s) => !s.active && matches(s.name, $('picker-q').value));
+  show('picker-empty', !people.length);
+  txt('picker-empty', hidden ? 'No active student left to add. Tick “Show inactive students” to find the others.'
+    : $('picker-q').value.trim() ? 'Nobody on your roster matches.' : 'Nobody else to add. New students join the roster on the Students tab.');
+}
+
+async function addAttendee(student, button) {
+  const index = [...$('picker-list').children].indexOf(button.closest('li'));
+  if (!(await busy(button, () => patch({ add: [student.id] })))) return;
+  say(`${student.name} added`);
+  renderPicker();
+  refocus('picker-list', index, 'picker-q');
+}
+
+listen('picker-q', 'input', renderPicker);
+listen('picker-inactive', 'change', renderPicker);
