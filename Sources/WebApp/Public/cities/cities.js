@@ -1,11 +1,12 @@
-// City Roulette: the welcome screen (Around Me, Surprise Me, Browse my cities), finding a place when
-// the location is not shared, and the way in and out of a scene (in-app Back, browser Back, leaving
-// the page), asking first when something would be lost.
+// City Roulette: the welcome screen and the way in and out of a scene, asking before anything is lost.
 import { api } from '../js/api.js';
-// The offline layer loads after the page (its weight budget); it sends what waits and shows the indicator.
+// The offline layer (js/sync.js) loads after the page; it sends what waits and shows the indicator.
 const sync = () => import('../js/sync.js');
 setTimeout(sync, 3000);
-import { formatNumber, parseCoordinates } from './logic.js';
+// The modules loaded on demand are kept by the service worker from the first visit, for offline use.
+navigator.serviceWorker?.ready.then(({ active }) => active?.postMessage({ type: 'trove:keep',
+  urls: ['./commit.js', './place.js'].map((p) => new URL(p, import.meta.url).pathname) }), () => {});
+import { formatNumber } from './logic.js';
 import { SceneView } from './scene.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
 
@@ -35,11 +36,7 @@ function showCollection(count) {
 
 // ---------- Scenes and history ----------
 
-// Each scene is a URL (js/router.js): '' the welcome screen, '#browse' the collection,
-// '#around/<lat>,<lon>?title=…' the cities near a point, '#surprise/<lat>,<lon>?iso=…&country=…' a
-// surprise (opened again as the cities of that country near that point). Opening a scene pushes a history
-// entry; Back (the scene's own or the browser's) returns to the welcome screen, asking first when
-// changes would be lost; a reload or a pasted link opens the same scene.
+// Views (js/router.js): '' welcome, '#browse', '#around/<lat>,<lon>?title=…', '#surprise/<lat>,<lon>?iso=…&country=…'.
 const router = createRouter({ onView: (view, how) => showView(view, how) });
 const point = (lat, lon) => `${Number(lat).toFixed(4)},${Number(lon).toFixed(4)}`;
 
@@ -132,7 +129,6 @@ async function run(button, task) {
   try {
     await task();
   } catch (error) {
-    // No answer: say that this needs the server, and what works without it.
     status(error.status === 0 && button.id !== 'browse'
       ? `${(button.querySelector('span')?.firstChild?.textContent ?? 'This').trim()} needs the connection to Trove’s server. My cities, with their stars, still open and save on this device.`
       : error.message);
@@ -171,84 +167,26 @@ $('around-me').addEventListener('click', (e) => run(e.currentTarget, async () =>
   }
   const why = !found ? 'This browser cannot tell where you are.'
     : found.code === 1 ? 'Your location was not shared.' : 'Your location is not available right now.';
-  askPlace(`${why} Type a place name or coordinates instead.`);
+  await askPlace(`${why} Type a place name or coordinates instead.`);
 }));
 
-function askPlace(message) {
+// A place typed by hand: place.js, loaded when first asked for (the form shows once it can search).
+let placing = null;
+async function askPlace(message) {
   status(message);
+  try {
+    await (placing ??= import('./place.js').then((m) => m.init({ status, coordinates, run, nearby })));
+  } catch {
+    placing = null;
+    status(`${message} Finding a place needs the connection to Trove’s server.`.trim());
+    return;
+  }
   $('place-form').hidden = false;
   $('choose-place').hidden = true;
   $('place').focus();
 }
 
 $('choose-place').addEventListener('click', () => askPlace(''));
-
-// ---------- A place typed by hand ----------
-
-let searchSeq = 0;
-let places = [];
-let typingTimer = 0;
-
-async function searchPlaces(text) {
-  const seq = ++searchSeq;
-  const list = $('place-results');
-  const point = parseCoordinates(text);
-  if (point) {
-    places = [{ name: coordinates(point.latitude, point.longitude), ...point, coordinates: true }];
-  } else if (text.trim().length >= 2) {
-    let data;
-    try {
-      data = await api('GET', `${API}/search?q=${encodeURIComponent(text.trim())}&limit=8`);
-    } catch (error) {
-      if (seq === searchSeq) status(error.message);
-      return places = [];
-    }
-    if (seq !== searchSeq) return places;
-    places = data.cities;
-  } else {
-    places = [];
-  }
-  list.replaceChildren(...places.map((p, i) => {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'button';
-    button.dataset.index = i;
-    const name = document.createElement('b');
-    name.textContent = p.coordinates ? `Around ${p.name}` : p.name;
-    button.append(name);
-    if (!p.coordinates) {
-      const also = p.matched_name && p.matched_name !== p.name ? ` (${p.matched_name})` : '';
-      button.append(`${also}, ${p.country_name || p.country_code}`);
-    }
-    const li = document.createElement('li');
-    li.append(button);
-    return li;
-  }));
-  if (text.trim() && !places.length) status(`No place called “${text.trim()}” was found.`);
-  else status('');
-  return places;
-}
-
-function goTo(place) {
-  return run($('place-form'), () => nearby(place.latitude, place.longitude, place.coordinates ? 'Around these coordinates' : `Around ${place.name}`));
-}
-
-$('place').addEventListener('input', (e) => {
-  clearTimeout(typingTimer);
-  typingTimer = setTimeout(() => searchPlaces(e.target.value), 250);
-});
-
-$('place-results').addEventListener('click', (e) => {
-  const button = e.target.closest('button');
-  if (button) goTo(places[Number(button.dataset.index)]);
-});
-
-$('place-form').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  clearTimeout(typingTimer);
-  const found = await searchPlaces($('place').value);
-  if (found.length) goTo(found[0]);
-});
 
 // ---------- Surprise Me ----------
 
@@ -279,7 +217,7 @@ $('surprise-again').addEventListener('click', (e) => run(e.currentTarget, surpri
 function browse(push = true) {
   return run($('browse'), async () => {
     status('Opening your cities…');
-    const data = await (await sync()).read(`${API}/collection`, 'cities'); // offline: the copy kept on this device (js/sync.js)
+    const data = await (await sync()).read(`${API}/collection`, 'cities'); // offline: the device's copy
     showCollection(data.cities.length);
     openScene('browse', 'browse', data.cities, { title: 'My cities', sub: '' }, push);
   });
@@ -287,6 +225,6 @@ function browse(push = true) {
 
 $('browse').addEventListener('click', () => browse());
 
-router.start(); // a scene's address opened directly, or a reload, opens that scene
+router.start();
 
 root.dataset.ready = 'true';

@@ -1,13 +1,11 @@
-// City Roulette: the map + list scene shared by importing (after Around Me / Surprise Me) and
-// browsing the collection. The rules live in logic.js (SceneState); this module draws and listens.
+// City Roulette: the map + list scene of an import or of the collection; the rules are in logic.js.
 import { toast, undoable } from '../js/api.js';
 import { SceneState, formatNumber } from './logic.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
 import { dropPending, getUnit, paintWeather, setUnit, weatherFor } from './weather.js';
 
 const $ = (id) => document.getElementById(id);
-const plural = (n, one, many) => `${formatNumber(n)} ${n === 1 ? one : many}`;
-const API = '/api/v1/cities';
+export const plural = (n, one, many) => `${formatNumber(n)} ${n === 1 ? one : many}`;
 
 export class SceneView {
   constructor({ onCommitted }) {
@@ -204,43 +202,14 @@ export class SceneView {
     (button && !button.disabled ? button : this.els.get(id)?.querySelector('.cr-grip'))?.focus();
   }
 
+  /** Import or Save: commit.js, loaded with the first. */
   async commit() {
     const { state } = this;
     if (!state?.saveEnabled) return;
     if (state.kind === 'import' && !state.size) { toast('There is nothing to import.'); return; }
     this.commitButton.disabled = true;
     try {
-      // Through the outbox (js/sync.js): without the server, kept on this device and sent when it answers.
-      const { keep, kept, read, send } = await import('../js/sync.js');
-      const collection = `${API}/collection`;
-      const later = ' It reaches your collection when the connection is back.';
-      if (state.kind === 'import') {
-        const sent = await send('POST', `${collection}/import`, state.payload(), { label: 'the imported cities', scope: 'cities' });
-        state.markSaved();
-        if (sent.queued) {
-          const mine = (await kept(collection))?.cities ?? [];
-          const have = new Set(mine.map((c) => c.geonameid));
-          const cities = [...mine, ...state.myOrder().filter((r) => !have.has(r.geonameid))].map((c, i) => ({ ...c, position: i }));
-          await keep(collection, { cities });
-          toast(`Kept on this device: ${plural(state.size, 'city', 'cities')} to import.${later}`);
-          this.onCommitted(cities.length, true);
-        } else {
-          const result = sent.data;
-          read(collection, 'cities').catch(() => {});
-          toast(`Imported ${plural(result.imported, 'city', 'cities')}. Your collection has ${result.count}.`);
-          this.onCommitted(result.count, true);
-        }
-      } else {
-        // The whole collection is replaced: the last save wins.
-        const sent = await send('PUT', collection, state.payload(), { label: 'your cities', scope: 'cities', replace: 'cities:collection' });
-        state.markSaved();
-        const cities = sent.queued ? state.myOrder().map((r, i) => ({ ...r, position: i })) : sent.data.cities;
-        if (sent.queued) await keep(collection, { cities });
-        else read(collection, 'cities').catch(() => {});
-        toast(sent.queued ? `Saved on this device: ${plural(cities.length, 'city', 'cities')}.${later}`
-          : `Saved: ${plural(cities.length, 'city', 'cities')} in your collection.`);
-        this.onCommitted(cities.length, false);
-      }
+      await (await import('./commit.js')).commit(this, state);
     } catch (error) {
       toast(error.message);
     } finally {

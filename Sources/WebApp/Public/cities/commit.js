@@ -1,0 +1,38 @@
+// City Roulette: Import and Save of a scene (scene.js loads this with the first), through the outbox
+// (js/sync.js): without the server, kept on this device and sent when it answers.
+import { toast } from '../js/api.js';
+import { keep, kept, read, send } from '../js/sync.js';
+import { plural } from './scene.js';
+
+const collection = '/api/v1/cities/collection';
+const later = ' It reaches your collection when the connection is back.';
+
+export async function commit(view, state) {
+  if (state.kind === 'import') {
+    const sent = await send('POST', `${collection}/import`, state.payload(), { label: 'the imported cities', scope: 'cities' });
+    state.markSaved();
+    if (sent.queued) {
+      const mine = (await kept(collection))?.cities ?? [];
+      const have = new Set(mine.map((c) => c.geonameid));
+      const cities = [...mine, ...state.myOrder().filter((r) => !have.has(r.geonameid))].map((c, i) => ({ ...c, position: i }));
+      await keep(collection, { cities });
+      toast(`Kept on this device: ${plural(state.size, 'city', 'cities')} to import.${later}`);
+      view.onCommitted(cities.length, true);
+    } else {
+      const result = sent.data;
+      read(collection, 'cities').catch(() => {});
+      toast(`Imported ${plural(result.imported, 'city', 'cities')}. Your collection has ${result.count}.`);
+      view.onCommitted(result.count, true);
+    }
+    return;
+  }
+  // The whole collection is replaced: the last save wins.
+  const sent = await send('PUT', collection, state.payload(), { label: 'your cities', scope: 'cities', replace: 'cities:collection' });
+  state.markSaved();
+  const cities = sent.queued ? state.myOrder().map((r, i) => ({ ...r, position: i })) : sent.data.cities;
+  if (sent.queued) await keep(collection, { cities });
+  else read(collection, 'cities').catch(() => {});
+  toast(sent.queued ? `Saved on this device: ${plural(cities.length, 'city', 'cities')}.${later}`
+    : `Saved: ${plural(cities.length, 'city', 'cities')} in your collection.`);
+  view.onCommitted(cities.length, false);
+}

@@ -1,0 +1,68 @@
+// City Roulette: a place typed by hand, when the location is not shared (cities.js loads this when asked).
+import { api } from '../js/api.js';
+import { parseCoordinates } from './logic.js';
+
+const $ = (id) => document.getElementById(id);
+let searchSeq = 0;
+let places = [];
+let typingTimer = 0;
+
+/** Wires the place form to the page's status line, coordinates() and its run() and nearby(). */
+export function init({ status, coordinates, run, nearby }) {
+  async function searchPlaces(text) {
+    const seq = ++searchSeq;
+    const point = parseCoordinates(text);
+    if (point) {
+      places = [{ name: coordinates(point.latitude, point.longitude), ...point, coordinates: true }];
+    } else if (text.trim().length >= 2) {
+      let data;
+      try {
+        data = await api('GET', `/api/v1/cities/search?q=${encodeURIComponent(text.trim())}&limit=8`);
+      } catch (error) {
+        if (seq === searchSeq) status(error.message);
+        return places = [];
+      }
+      if (seq !== searchSeq) return places;
+      places = data.cities;
+    } else {
+      places = [];
+    }
+    $('place-results').replaceChildren(...places.map((p, i) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'button';
+      button.dataset.index = i;
+      const name = document.createElement('b');
+      name.textContent = p.coordinates ? `Around ${p.name}` : p.name;
+      button.append(name);
+      if (!p.coordinates) {
+        const also = p.matched_name && p.matched_name !== p.name ? ` (${p.matched_name})` : '';
+        button.append(`${also}, ${p.country_name || p.country_code}`);
+      }
+      const li = document.createElement('li');
+      li.append(button);
+      return li;
+    }));
+    if (text.trim() && !places.length) status(`No place called “${text.trim()}” was found.`);
+    else status('');
+    return places;
+  }
+
+  const goTo = (place) => run($('place-form'), () => nearby(place.latitude, place.longitude,
+    place.coordinates ? 'Around these coordinates' : `Around ${place.name}`));
+
+  $('place').addEventListener('input', (e) => {
+    clearTimeout(typingTimer);
+    typingTimer = setTimeout(() => searchPlaces(e.target.value), 250);
+  });
+  $('place-results').addEventListener('click', (e) => {
+    const button = e.target.closest('button');
+    if (button) goTo(places[Number(button.dataset.index)]);
+  });
+  $('place-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearTimeout(typingTimer);
+    const found = await searchPlaces($('place').value);
+    if (found.length) goTo(found[0]);
+  });
+}
