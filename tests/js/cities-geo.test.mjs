@@ -3,9 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  MAX_LAT, MIN_SCALE, TILE, decodePoints, distanceKm, fitView, fromScreen, nearestIndex, panBy, project, tilesFor, toScreen, unproject, zoomAt,
+  MAX_LAT, MIN_SCALE, TILE, decodePoints, distanceKm, fitView, fromScreen, nearestIndex, panBy, project, toScreen, unproject, zoomAt,
 } from '../../Sources/WebApp/Public/cities/geo.js';
 import { CONDITIONS, iconKey, weatherSVG } from '../../Sources/WebApp/Public/cities/icons.js';
+import { tilesFor } from '../../Sources/WebApp/Public/cities/tiles.js';
 
 const close = (actual, expected, epsilon, message) =>
   assert.ok(Math.abs(actual - expected) <= epsilon, `${message ?? ''} ${actual} is not within ${epsilon} of ${expected}`);

@@ -1,6 +1,5 @@
-// City Roulette: map maths (Web Mercator, like OpenStreetMap's tiles) and distances. No DOM.
-// World coordinates run from 0 to 1 (x east, y south); a view is { cx, cy, scale } with scale in
-// CSS pixels per world unit (256 × 2^zoom).
+// City Roulette: Web Mercator maths and distances. World x, y run 0–1 (east, south); a view is
+// { cx, cy, scale }, scale in CSS px per world unit (256 × 2^zoom).
 
 export const MAX_LAT = 85.0511287798;
 export const TILE = 256;
@@ -34,7 +33,7 @@ export function decodePoints(int16) {
   return out;
 }
 
-/** The view that shows every point (world {x, y}) inside width × height with `padding` px around, zoomed in at most to maxScale. */
+/** The view showing every point inside width × height, `padding` px around, zoomed in at most to maxScale. */
 export function fitView(points, width, height, { padding = 32, maxScale = TILE * 2 ** 13 } = {}) {
   if (!points.length) return { cx: 0.5, cy: 0.5, scale: clampScale(Math.min(width, height), height) };
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
@@ -82,23 +81,6 @@ export function zoomAt(view, factor, sx, sy, width, height) {
 
 export function panBy(view, dx, dy, height = 0) {
   return clampView({ cx: view.cx - dx / view.scale, cy: view.cy - dy / view.scale, scale: view.scale }, height);
-}
-
-/** The OpenStreetMap tiles covering the view: { z, x, y, left, top, size } in screen px. */
-export function tilesFor(view, width, height) {
-  const z = clamp(Math.round(Math.log2(view.scale / TILE)), 0, 19);
-  const n = 2 ** z;
-  const size = view.scale / n;
-  const tl = fromScreen(view, width, height, 0, 0);
-  const br = fromScreen(view, width, height, width, height);
-  const tiles = [];
-  for (let ty = Math.max(0, Math.floor(tl.y * n)); ty <= Math.min(n - 1, Math.floor(br.y * n)); ty += 1) {
-    for (let tx = Math.max(0, Math.floor(tl.x * n)); tx <= Math.min(n - 1, Math.floor(br.x * n)); tx += 1) {
-      const [left, top] = toScreen(view, width, height, tx / n, ty / n);
-      tiles.push({ z, x: tx, y: ty, left, top, size });
-    }
-  }
-  return tiles;
 }
 
 /** Great-circle distance in km (haversine, mean Earth radius). */

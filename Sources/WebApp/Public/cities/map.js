@@ -1,8 +1,6 @@
-// City Roulette: the offline map, a <canvas> in Web Mercator. Every city of the world is a faint dot
-// (the binary map-points, loaded after the first paint), the scene's cities are marked, the selected
-// one is ringed and labelled. Drag pans, wheel / pinch / buttons / keys zoom. OpenStreetMap tiles are
-// drawn underneath only when the person turns "Street map" on and the browser is online.
-import { decodePoints, fitView, fromScreen, nearestIndex, panBy, project, tilesFor, toScreen, unproject, zoomAt } from './geo.js';
+// City Roulette: the offline map, a Web Mercator <canvas>: the world's cities as faint dots (loaded after the
+// first paint), the scene's marked, the selected one labelled; OpenStreetMap tiles only with "Street map" on.
+import { decodePoints, fitView, fromScreen, nearestIndex, panBy, project, toScreen, unproject, zoomAt } from './geo.js';
 import { formatNumber } from './logic.js';
 
 let worldPromise = null;
@@ -29,7 +27,6 @@ export class CityMap {
     this.view = { cx: 0.5, cy: 0.5, scale: 256 };
     this.selected = null;
     this.street = false;
-    this.tiles = new Map();
     this.pointers = new Map();
     this.frame = 0;
     this.width = 0;
@@ -66,7 +63,12 @@ export class CityMap {
     this.draw();
   }
 
-  setStreet(on) { this.street = on; this.draw(); }
+  /** Street map on or off: its tiles are painted by tiles.js, loaded when first turned on. */
+  setStreet(on) {
+    this.street = on;
+    if (on) this.tileLayer ??= import('./tiles.js').then((t) => t.tileLayer(this), () => { this.tileLayer = null; });
+    this.draw();
+  }
 
   zoom(factor, sx = this.width / 2, sy = this.height / 2) {
     this.view = zoomAt(this.view, factor, sx, sy, this.width, this.height);
@@ -101,7 +103,7 @@ export class CityMap {
     ctx.setTransform(this.canvas.width / w, 0, 0, this.canvas.height / h, 0, 0);
     ctx.fillStyle = color('--cr-sea');
     ctx.fillRect(0, 0, w, h);
-    if (this.street && navigator.onLine) this.paintTiles();
+    if (this.street && navigator.onLine && this.paintTiles) this.paintTiles();
     else this.paintGrid(color('--cr-grid'));
 
     // The world's cities, the most populous first: far out, only the first ones.
@@ -126,7 +128,7 @@ export class CityMap {
     if (chosen >= 0) this.paintSelected(chosen, color);
   }
 
-  /** Faint meridians and parallels, a round number of degrees apart, so the map has a sense of scale. */
+  /** Faint meridians and parallels, a round number of degrees apart. */
   paintGrid(stroke) {
     const { ctx, width: w, height: h, view } = this;
     const span = (w / view.scale) * 360;
@@ -180,21 +182,6 @@ export class CityMap {
     ctx.fillStyle = color('--cr-label');
     ctx.textBaseline = 'middle';
     ctx.fillText(text, lx + 6, ly + 11);
-  }
-
-  paintTiles() {
-    for (const t of tilesFor(this.view, this.width, this.height)) {
-      const key = `${t.z}/${t.x}/${t.y}`;
-      let img = this.tiles.get(key);
-      if (!img) {
-        if (this.tiles.size > 300) this.tiles.clear();
-        img = new Image();
-        img.onload = () => this.draw();
-        img.src = `https://tile.openstreetmap.org/${key}.png`;
-        this.tiles.set(key, img);
-      }
-      if (img.complete && img.naturalWidth) this.ctx.drawImage(img, t.left, t.top, t.size + 0.5, t.size + 0.5);
-    }
   }
 
   pick(sx, sy) {
