@@ -133,7 +133,7 @@ export class SceneState {
     return rows.filter((r) => (scope !== 'favourites' || r.favourite) && (!query.trim() || matches(r.name, query)));
   }
 
-  /** The body of POST collection/import or PUT collection: every row (not only the filtered ones), in my order. */
+  /** The body of an import or a save: every row (not only those shown), in my order. */
   payload() {
     return { cities: this.myOrder().map((r) => ({ geonameid: r.geonameid, favourite: r.favourite })) };
   }
