@@ -15,8 +15,8 @@ let klass = null; // the running class, or null
 let receivedAt = 0;
 let timer = 0;
 const weather = { for: null, loading: false, why: '', tries: 0, timer: 0 };
-// A temperature typed on this device for the running class ({ for: its started_at, c }): shown over the weather's,
-// sent with PATCH /class, and written into the session when the class is saved (PUT /sessions/{id}).
+// A temperature typed on this device for the running class ({ for: its started_at, c }): shown over the weather's
+// and written into the session when the class is saved (PUT /sessions/{id}); PATCH /class does not take one yet.
 const TYPED = 'yoga.classTemp';
 function typed() {
   try {
@@ -159,7 +159,6 @@ function saveTemperature(event) {
   closeTemperature();
   renderTemperature();
   say(c === null ? 'Temperature cleared' : `Temperature ${temperature(c)} saved`);
-  patch({ temperature_c: c }, true);
 }
 
 async function loadRegulars() {
