@@ -190,6 +190,9 @@ def test_yoga_a_running_class_and_every_tab_pass_axe(yoga_server, browser):
     wait(browser, lambda d: shown(d, "end-class"), "the running class is not shown")
     wait(browser, lambda d: d.find_element(By.ID, "live-start").text.strip() != "", "the running class shows no start time")
     assert_accessible(browser, "a running class")
+    tap(browser, browser.find_element(By.ID, "temp-edit"))
+    wait(browser, lambda d: shown(d, "temp-form"), "the temperature's field did not open")
+    assert_accessible(browser, "a running class with its temperature being typed")
 
     for tab in ("students", "sessions"):
         tap(browser, browser.find_element(By.ID, f"tab-{tab}"))
@@ -198,7 +201,7 @@ def test_yoga_a_running_class_and_every_tab_pass_axe(yoga_server, browser):
             "return document.querySelectorAll('#view-' + arguments[0] + ' li').length > 0", tab), f"the {tab} tab lists nothing")
         assert_accessible(browser, f"YogiYogini's {tab} tab")
 
-    for view in ("stats", "settings"):
+    for view in ("stats", "venues", "settings"):
         tap(browser, browser.find_element(By.ID, "tab-sessions"))
         wait(browser, lambda d: shown(d, "view-sessions"), "the sessions tab did not open")
         link = browser.find_elements(By.CSS_SELECTOR, f'#view-sessions a[href="#{view}"]')
@@ -217,6 +220,11 @@ def test_yoga_a_running_class_and_every_tab_pass_axe(yoga_server, browser):
         "const b = document.querySelector('#student-list .yg-item'); if (b) b.click();"
         "return document.getElementById('student-dialog').open"), "the student's form did not open")
     assert_accessible(browser, "a student's form")
+
+    # Their page, with their attendance.
+    tap(browser, browser.find_element(By.ID, "student-page-link"))
+    wait(browser, lambda d: shown(d, "student-show"), "the student's page did not open")
+    assert_accessible(browser, "a student's page")
 
 
 # ---------- Choose Your Destiny ----------
