@@ -1072,6 +1072,9 @@ def test_statistics_at_320_px_the_sort_kept_the_csv_in_my_zone_and_one_time_form
         assert fits[0] <= fits[1] and fits[2], f"the per-student table is cut off at {width} px: {fits}"
         label = browser.execute_script("return getComputedStyle(document.querySelector('#stats-students tbody td:last-child'), '::before').content")
         assert "Last seen" in label, f"the last figure is not named at {width} px: {label!r}"
+        cut = browser.execute_script("return [...document.querySelectorAll('.yg-bar-label')]"
+                                     ".filter(t => t.getComputedTextLength() > t.ownerSVGElement.viewBox.baseVal.width).map(t => t.textContent)")
+        assert not cut, f"chart labels run off their chart at {width} px: {cut}"
     values = browser.execute_script("return [...document.querySelectorAll('#chart-venues .yg-bar-value')].map(t => t.textContent)")
     assert values == ["1 class · 1 per class", "1 class · 1 per class"], values
 

@@ -223,7 +223,9 @@ function barChart(rows, { width = 320, title = '' } = {}) {
     const y = i * row;
     const length = barLength(r.value, max, track);
     chart.append(
-      svg('text', { x: 0, y: y + 14, class: 'yg-bar-label' }, r.label),
+      // A label longer than the chart is cut with an ellipsis (bold 14 px: about 8.5 px a character); the chart's
+      // aria-label has it whole.
+      svg('text', { x: 0, y: y + 14, class: 'yg-bar-label' }, r.label.length > w / 8.5 ? `${r.label.slice(0, Math.floor(w / 8.5) - 1)}…` : r.label),
       svg('rect', { x: 0, y: y + 20, width: track, height: 12, rx: 3, class: 'yg-track' }),
       svg('rect', { x: 0, y: y + 20, width: length, height: 12, rx: 3, class: 'yg-bar' }),
       svg('text', { x: track + 8, y: y + 31, class: 'yg-bar-value' }, r.text),
