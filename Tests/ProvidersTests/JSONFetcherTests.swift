@@ -53,8 +53,9 @@ import Testing
         try await withFakeService { (base: URL) async throws in
             let start = ContinuousClock.now
             await #expect(throws: ProviderError.timedOut) { try await fetcher.get(Reading.self, from: base.appendingPathComponent("slow")) }
-            // A 1 s deadline is over well under 2 s, however busy the machine (Deadline does not wait for the request).
-            #expect(ContinuousClock.now - start < .seconds(2))
+            // A 1 s deadline (Deadline does not wait for the cancelled request). The rest is the test process's own
+            // scheduling: worst seen 2.56 s, in the full swift test run while two browser suites ran beside it.
+            #expect(ContinuousClock.now - start < .seconds(3))
         }
     }
 
@@ -62,7 +63,9 @@ import Testing
         try await withFakeService { (base: URL) async throws in
             let start = ContinuousClock.now
             await #expect(throws: ProviderError.timedOut) { try await fetcher.get(Reading.self, from: base.appendingPathComponent("trickle")) }
-            #expect(ContinuousClock.now - start < .seconds(2))
+            // A 1 s deadline (Deadline does not wait for the cancelled request). The rest is the test process's own
+            // scheduling: worst seen 2.56 s, in the full swift test run while two browser suites ran beside it.
+            #expect(ContinuousClock.now - start < .seconds(3))
         }
     }
 

@@ -90,8 +90,9 @@ import YogiYogini
             async let foursquare = fails(FoursquareVenues(baseURL: base, key: "good-key", fetcher: fetcher), latitude: latitude)
             let answers = await [overpass, foursquare]
             #expect(answers == [true, true])
-            // A 1 s deadline is over in well under 2 s (JSONFetcher does not wait for the cancelled request).
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // A 1 s deadline (Deadline does not wait for the cancelled request). The rest is the test process's own
+            // scheduling: worst seen 2.56 s, in the full swift test run while two browser suites ran beside it.
+            #expect(ContinuousClock.now - started < .seconds(3))
         }
     }
 
