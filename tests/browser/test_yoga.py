@@ -578,8 +578,8 @@ def test_repeat_last_time_proposes_the_regulars(yoga_server, browser):
     # After check-in the venue's regulars come first in the picker.
     tap_id(browser, "add-attendees")
     wait(browser, lambda d: len(list_texts(d, "#picker-list li")) == 2, "the picker did not list the others")
-    metas = list_texts(browser, "#picker-list li", ".yg-item-meta")
-    assert all("Regular here" in m for m in metas), f"the picker's lines read {metas}"
+    metas = lambda d: list_texts(d, "#picker-list li", ".yg-item-meta")  # noqa: E731
+    wait(browser, lambda d: all("Regular here" in m for m in metas(d)), f"the picker's lines read {metas(browser)}")
     tap_id(browser, "picker-done")
 
     # With a known location, the nearest saved venue is suggested at check-in.

@@ -166,6 +166,8 @@ async function loadRegulars() {
   try {
     if (klass.venue.id) regulars = (await call('GET', `/venues/${enc(klass.venue.id)}/regulars`)).students;
   } catch { /* the picker is then simply A to Z */ }
+  // A picker opened before they came is drawn again (picker.js draws on its search field's input).
+  if (regulars.length && $('picker-dialog').open) $('picker-q').dispatchEvent(new Event('input'));
 }
 
 export async function patch(body, quiet) {
