@@ -13,14 +13,13 @@ Library; a poem with all its tools open; a city list in City Roulette; a toast w
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 import selenium_axe_python
 from selenium.webdriver.common.by import By
 
-from browser_support import emulate_media, wait, wait_for_layout
+from browser_support import call, emulate_media, wait, wait_for_layout
 from conftest import CITIES_HOME, YOGA_HOME
 from phone_pages import PAGES, open_page
 import browser_support
@@ -68,23 +67,6 @@ def assert_accessible(driver, what: str) -> None:
                            f"({driver.current_url}):\n{describe(violations)}"
 
 
-def call(driver, method: str, path: str, body=None):
-    """A request from inside the page (its cookie is the profile): (status, JSON or text)."""
-    result = driver.execute_async_script(
-        """
-        const [method, path, body, done] = arguments;
-        const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
-        if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
-        fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t})))
-          .catch(e => done({status: 0, body: String(e)}));
-        """,
-        method, path, body,
-    )
-    text = result["body"]
-    try:
-        return result["status"], (json.loads(text) if text else None)
-    except ValueError:
-        return result["status"], text
 
 
 def tap(driver, element) -> None:

@@ -9,30 +9,16 @@ tabs are all reachable at 320 px without a sideways scroll ("More" holds four of
 
 from __future__ import annotations
 
-import json
 from urllib.parse import quote
 
 from selenium.webdriver.common.by import By
 
-from browser_support import set_viewport, wait
+from browser_support import call, set_viewport, wait
 from conftest import CITIES_HOME, CITIES_NEARBY
 
 
 # ---------- Helpers ----------
 
-def call(driver, method: str, path: str, body=None):
-    """A request from inside the page (its cookie is the guest profile): (status, JSON or None)."""
-    result = driver.execute_async_script(
-        """
-        const [method, path, body, done] = arguments;
-        const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
-        if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
-        fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t})))
-          .catch(e => done({status: 0, body: String(e)}));
-        """,
-        method, path, body,
-    )
-    return result["status"], (json.loads(result["body"]) if result["body"] else None)
 
 
 def ok(driver, method: str, path: str, body=None, status: int = 200):

@@ -9,7 +9,6 @@ so a fresh guest profile whose first visit makes a first poem.
 
 from __future__ import annotations
 
-import json
 import re
 import struct
 import tempfile
@@ -28,7 +27,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser_support
-from browser_support import Finger, add_preload_script, assert_page_weighs_under, emulate_media, set_viewport, type_text, wait
+from browser_support import call, Finger, add_preload_script, assert_page_weighs_under, emulate_media, set_viewport, type_text, wait
 
 API = "/api/v1/poetry"
 # Without the pronunciation data these answer 404 not_imported, which the page expects; Chromium logs
@@ -37,20 +36,6 @@ PRONUNCIATION_404 = re.compile(r"/api/v1/poetry/(rhymes|alliterations|syllables)
 
 
 
-def call(driver, method: str, path: str, body=None) -> tuple[int, object]:
-    """A request from inside the page (its cookie is the guest profile); returns (status, JSON or None)."""
-    result = driver.execute_async_script(
-        """
-        const [method, path, body, done] = arguments;
-        const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
-        if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
-        fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t})))
-          .catch(e => done({status: 0, body: String(e)}));
-        """,
-        method, path, body,
-    )
-    text = result["body"]
-    return result["status"], (json.loads(text) if text else None)
 
 
 def get_json(driver, path: str):

@@ -9,7 +9,7 @@ from urllib.parse import urlencode, urlparse
 
 from selenium.webdriver.common.by import By
 
-from browser_support import wait
+from browser_support import call, wait
 from test_home import PASSWORD, fill, submit_form_of, wait_for_path
 
 
@@ -23,27 +23,13 @@ def create_account(server: str, username: str) -> None:
         assert response.status == 201
 
 
-def page_fetch(driver, method: str, path: str, body: dict | None = None):
-    """The page's own fetch, with its cookie: what the page's scripts would send."""
-    return driver.execute_async_script(
-        """
-        const [method, path, body, done] = arguments;
-        fetch(path, { method, headers: body ? { 'Content-Type': 'application/json' } : {},
-                      body: body ? JSON.stringify(body) : undefined })
-          .then(async (r) => done({ status: r.status, body: r.status === 204 ? null : await r.json() }),
-                (e) => done({ status: 0, body: String(e) }));
-        """,
-        method, path, body,
-    )
-
-
 def test_a_guest_signing_in_is_told_what_comes_along_and_returns_to_the_app_with_it(server, browser, assert_no_console_errors):
     username = "g" + secrets.token_hex(4)
     create_account(server, username)
 
     browser.get(server + "/yoga")
-    created = page_fetch(browser, "POST", "/api/v1/yoga/students", {"name": "Asha", "joined_on": "2026-01-05"})
-    assert created["status"] == 201, created
+    status, created = call(browser, "POST", "/api/v1/yoga/students", {"name": "Asha", "joined_on": "2026-01-05"})
+    assert status == 201, created
     browser.get(server + "/yoga#roster")
     here = urlparse(browser.current_url)
     browser.find_element(By.ID, "account-link").click()
@@ -61,8 +47,8 @@ def test_a_guest_signing_in_is_told_what_comes_along_and_returns_to_the_app_with
     wait_for_path(browser, "/yoga")
     assert urlparse(browser.current_url) == here, f"returned to {browser.current_url}, not {here.geturl()}"
     assert browser.find_element(By.ID, "account-link").get_attribute("textContent").strip() == username
-    students = page_fetch(browser, "GET", "/api/v1/yoga/students")
-    assert [s["name"] for s in students["body"]["students"]] == ["Asha"], students
+    _, students = call(browser, "GET", "/api/v1/yoga/students")
+    assert [s["name"] for s in students["students"]] == ["Asha"], students
     assert_no_console_errors(browser)
 
 
@@ -89,4 +75,4 @@ def test_a_next_that_leaves_the_site_is_ignored(server, browser):
         submit_form_of(browser, "username")
         wait_for_path(browser, "/account")
         assert urlparse(browser.current_url).netloc == urlparse(server).netloc, (hostile, browser.current_url)
-        page_fetch(browser, "POST", "/api/v1/account/logout")
+        call(browser, "POST", "/api/v1/account/logout")

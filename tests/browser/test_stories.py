@@ -19,7 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 import browser_support
-from browser_support import assert_page_weighs_under, set_viewport, swipe, wait
+from browser_support import call, assert_page_weighs_under, set_viewport, swipe, wait
 
 API = "/api/v1/stories"
 PASSWORD = "correct horse battery"
@@ -31,23 +31,6 @@ REFUSED_422 = re.compile(rf"{API}\S* - Failed to load resource: the server respo
 
 # ---------- Helpers ----------
 
-def call(driver, method: str, path: str, body=None):
-    """A request from inside the page (its cookie is the page's profile): (status, JSON or text)."""
-    result = driver.execute_async_script(
-        """
-        const [method, path, body, done] = arguments;
-        const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
-        if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
-        fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t})))
-          .catch(e => done({status: 0, body: String(e)}));
-        """,
-        method, path, body,
-    )
-    text = result["body"]
-    try:
-        return result["status"], (json.loads(text) if text else None)
-    except ValueError:
-        return result["status"], text
 
 
 def open_hub(driver, base: str, tab: str = "") -> None:

@@ -143,7 +143,7 @@ def cities_restartable(open_meteo):
 
 
 def test_city_roulette_stars_removes_and_saves_offline_then_syncs(cities_restartable, browser):
-    from test_cities import IDS, API as CITIES, call as city_call, collection, commit_button, import_cities, names, open_cities, row, star, starred, wait_for_scene
+    from test_cities import collection, commit_button, import_cities, names, open_cities, row, star, starred, wait_for_scene
     with cities_restartable() as base:
         open_cities(browser, base)
         import_cities(browser, ["Florence", "Fiesole", "Prato"])

@@ -9,13 +9,12 @@ dialog, can be clicked there and are read out (role=status).
 
 from __future__ import annotations
 
-import json
 import time
 
 from selenium.webdriver.common.by import By
 
 import browser_support
-from browser_support import swipe, wait
+from browser_support import call, swipe, wait
 from conftest import CITIES_FIXTURE, CITIES_HOME
 
 UNDO_SECONDS = 5  # the least an Undo stays offered
@@ -24,23 +23,6 @@ CITY_IDS = {name: gid for gid, name, *_ in CITIES_FIXTURE}
 
 # ---------- Helpers ----------
 
-def call(driver, method: str, path: str, body=None):
-    """A request from inside the page (its cookie is the profile): (status, JSON or text)."""
-    result = driver.execute_async_script(
-        """
-        const [method, path, body, done] = arguments;
-        const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
-        if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
-        fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t})))
-          .catch(e => done({status: 0, body: String(e)}));
-        """,
-        method, path, body,
-    )
-    text = result["body"]
-    try:
-        return result["status"], (json.loads(text) if text else None)
-    except ValueError:
-        return result["status"], text
 
 
 def ok(driver, method: str, path: str, body=None):
