@@ -294,6 +294,31 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func aFirstVisitsRequestsAtOnceSeedTheTypesOnceAndATypedTemperatureIsKept(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for path in ["/api/v1/yoga/student-types", "/api/v1/yoga/settings", "/api/v1/yoga/student-types", "/api/v1/yoga/settings"] {
+                    group.addTask { _ = try await send(client, .get, path, cookie) }
+                }
+                try await group.waitForAll()
+            }
+            let types = try await send(client, .get, "/api/v1/yoga/student-types", cookie).json()["types"] as? [[String: Any]]
+            #expect(types?.compactMap { $0["name"] as? String } == ["drop-in", "member", "trial"])
+
+            #expect(try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"]]).status == .created)
+            let typed = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["temperature_c": 21.5])
+            #expect((try typed.json()["class"] as? [String: Any])?["temperature_c"] as? Double == 21.5)
+            let notesOnly = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["notes": "warm"])
+            #expect((try notesOnly.json()["class"] as? [String: Any])?["temperature_c"] as? Double == 21.5, "left out: kept")
+            #expect(try await send(client, .patch, "/api/v1/yoga/class", cookie, ["temperature_c": 99]).status == .unprocessableContent)
+            let cleared = try await client.execute(uri: "/api/v1/yoga/class", method: .patch, headers: .json(cookie: cookie),
+                                                   body: ByteBuffer(string: #"{"temperature_c":null}"#))
+            #expect((try cleared.json()["class"] as? [String: Any])?["temperature_c"] is NSNull)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func rosterSearchSortStatsSettingsAndExports(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
             let cookie = try await guest(client)

@@ -51,7 +51,7 @@ public struct YogaClassRepository: Sendable {
         }
     }
 
-    public func setTemperature(_ celsius: Double, profileID: String) async throws {
+    public func setTemperature(_ celsius: Double?, profileID: String) async throws {
         try await database.update("yoga_classes").set("temperature_c", to: SQLBind(celsius)).where("profile_id", .equal, profileID).run()
     }
 

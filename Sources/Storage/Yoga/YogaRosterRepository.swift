@@ -180,9 +180,12 @@ public struct YogaRosterRepository: Sendable {
     private func seedTypes(profileID: String, now: Date) async throws {
         guard try await database.select().column("profile_id").from("yoga_settings").where("profile_id", .equal, profileID).first() == nil else { return }
         try await database.transaction { db in
-            try await db.insert(into: "yoga_settings").columns("profile_id", "temperature_unit", "slipping_weeks")
+            // Only the request whose settings row went in seeds the types: several first requests at once (a
+            // first visit straight to the roster) would each add them otherwise.
+            let inserted = try await db.insert(into: "yoga_settings").columns("profile_id", "temperature_unit", "slipping_weeks")
                 .values(SQLBind(profileID), SQLBind(YogaSettings.default.temperatureUnit.rawValue), SQLBind(YogaSettings.default.slippingWeeks))
-                .ignoringConflicts(with: ["profile_id"]).run()
+                .ignoringConflicts(with: ["profile_id"]).returning("profile_id").first()
+            guard inserted != nil else { return }
             for (offset, name) in StudentType.defaults.enumerated() {
                 try await db.insert(into: "yoga_student_types").columns("id", "profile_id", "name", "created_at")
                     .values(SQLBind("t" + Token.make(length: 15)), SQLBind(profileID), SQLBind(name), SQLBind(now.millisecondsSince1970 + Int64(offset))).run()

@@ -78,6 +78,24 @@ struct YogaClassAPIController {
         let add: [String]?
         let remove: [String]?
         let notes: String?
+        /// The outside temperature typed or corrected: a number, null to clear it, or left out to keep it.
+        let temperature: Double??
+
+        enum CodingKeys: String, CodingKey {
+            case add, remove, notes, temperature_c
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            add = try container.decodeIfPresent([String].self, forKey: .add)
+            remove = try container.decodeIfPresent([String].self, forKey: .remove)
+            notes = try container.decodeIfPresent(String.self, forKey: .notes)
+            if container.contains(.temperature_c) {
+                temperature = .some(try container.decodeNil(forKey: .temperature_c) ? nil : try container.decode(Double.self, forKey: .temperature_c))
+            } else {
+                temperature = nil
+            }
+        }
     }
 
     @Sendable func change(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -88,7 +106,12 @@ struct YogaClassAPIController {
         guard add.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
         let unknown = try await roster.unknownStudents(add, profileID: profile.id)
         guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
-        let running = try await classes.change(add: add, remove: body.remove ?? [], notes: notes, profileID: profile.id)
+        let temperature = try body.temperature.map { value throws(YogaError) in try YogaValidation.temperature(value) }
+        var running = try await classes.change(add: add, remove: body.remove ?? [], notes: notes, profileID: profile.id)
+        if let temperature {
+            try await classes.setTemperature(temperature, profileID: profile.id)
+            running = try await classes.current(profileID: profile.id) ?? running
+        }
         return JSONResponse.make(ClassAnswer(class: ClassJSON(running, now: Date())))
     }
 

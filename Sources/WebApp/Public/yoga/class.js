@@ -16,7 +16,7 @@ let receivedAt = 0;
 let timer = 0;
 const weather = { for: null, loading: false, why: '', tries: 0, timer: 0 };
 // A temperature typed on this device for the running class ({ for: its started_at, c }): shown over the weather's
-// and written into the session when the class is saved (PUT /sessions/{id}); PATCH /class does not take one yet.
+// and sent with PATCH /class, so another device sees it; written into the session when the class is saved.
 const TYPED = 'yoga.classTemp';
 function typed() {
   try {
@@ -155,6 +155,7 @@ function saveTemperature(event) {
     return;
   }
   localStorage.setItem(TYPED, JSON.stringify({ for: klass.started_at, c }));
+  patch({ temperature_c: c }, true);
   clearTimeout(weather.timer);
   closeTemperature();
   renderTemperature();
