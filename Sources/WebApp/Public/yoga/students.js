@@ -223,7 +223,9 @@ function removeAtOnce(student, path, ask) {
           toast(`${student.name} deleted`);
         }
         leaving.delete(student.id);
-        studentsChanged(); // the types' head counts
+        // The roster already shows them gone: redrawing it now would move rows under a finger about to tap one.
+        // Only the types' head counts are stale; they are read again when next shown.
+        state.types = null;
       } catch (error) {
         if (keepalive) return;
         await back();
