@@ -10,7 +10,6 @@ Locations are fixed with browser_support.allow_location (DevTools on Chromium, a
 from __future__ import annotations
 
 import datetime
-import json
 import re
 
 from selenium.common.exceptions import StaleElementReferenceException
@@ -21,6 +20,7 @@ from selenium.webdriver.support.ui import Select
 
 import browser_support
 from browser_support import Finger, assert_page_weighs_under, set_viewport, wait, wait_for_layout
+from browser_support import call as page_call
 from conftest import YOGA_HOME
 
 API = "/api/v1/yoga"
@@ -32,22 +32,8 @@ PROVIDER_503 = re.compile(rf"{API}/(venues/search|class/weather)\S* - Failed to 
 # ---------- Helpers ----------
 
 def call(driver, method: str, path: str, body=None):
-    """A request from inside the page (its cookie is the guest profile): (status, JSON or text)."""
-    result = driver.execute_async_script(
-        """
-        const [method, path, body, done] = arguments;
-        const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
-        if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
-        fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t})))
-          .catch(e => done({status: 0, body: String(e)}));
-        """,
-        method, API + path, body,
-    )
-    text = result["body"]
-    try:
-        return result["status"], (json.loads(text) if text else None)
-    except ValueError:
-        return result["status"], text
+    """A request to YogiYogini's API from inside the page (its cookie is the guest profile): (status, JSON or text)."""
+    return page_call(driver, method, API + path, body)
 
 
 def ok(driver, method: str, path: str, body=None, status: int = 200):
