@@ -300,41 +300,50 @@ export async function showVenues(focusID) {
   $('venue-list').replaceChildren(...venues.map((v) => {
     const input = make('input', { className: 'input', value: v.name, maxlength: '100', 'aria-label': `Name of the venue ${v.name}`, autocomplete: 'off', enterkeyhint: 'done' });
     const rename = make('button', { className: 'button' }, 'Rename');
+    const remove = make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the venue ${v.name}` }, 'Delete');
+    const row = make('li', {}, make('form', { className: 'yg-type', novalidate: true, onsubmit: (e) => save(e), dataset: { id: v.id } },
+      input, span('yg-muted', [v.address, plural(v.session_count || 0, 'session')].filter(Boolean).join(' · ')), rename, remove));
+    // A change updates its own row: redrawing the list would move the rows under a finger about to tap one.
     const save = (event) => {
       event.preventDefault();
       const name = input.value.trim();
-      if (name && name !== v.name) venueChange(rename, 'PUT', v, { name, address: v.address || '', favourite: !!v.favourite });
+      if (!name || name === v.name) return;
+      venueChange(rename, 'PUT', v, { name, address: v.address || '', favourite: !!v.favourite }, () => {
+        v.name = name;
+        input.setAttribute('aria-label', `Name of the venue ${name}`);
+        remove.setAttribute('aria-label', `Delete the venue ${name}`);
+      });
     };
     input.addEventListener('change', save);
-    return make('li', {}, make('form', { className: 'yg-type', novalidate: true, onsubmit: save, dataset: { id: v.id } },
-      input,
-      span('yg-muted', [v.address, plural(v.session_count || 0, 'session')].filter(Boolean).join(' · ')),
-      rename,
-      make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the venue ${v.name}`, onclick: (e) => deleteVenue(v, e.currentTarget) }, 'Delete')));
+    remove.addEventListener('click', () => deleteVenue(v, remove, () => {
+      row.remove();
+      show('venue-empty', !$('venue-list').children.length);
+    }));
+    return row;
   }));
   show('venue-empty', !venues.length);
   const again = focusID && $('venue-list').querySelector(`[data-id="${CSS.escape(focusID)}"] input`);
   if (again) again.focus();
 }
 
-async function venueChange(button, method, venue, body) {
+async function venueChange(button, method, venue, body, done) {
   err('venues-error');
   await busy(button, async () => {
     try {
       await call(method, `/venues/${encodeURIComponent(venue.id)}`, body);
       say(method === 'PUT' ? `Renamed to ${body.name}` : `${venue.name} deleted`);
-      await showVenues(method === 'PUT' ? venue.id : null);
+      done();
     } catch (error) {
       err('venues-error', error);
     }
   });
 }
 
-async function deleteVenue(venue, button) {
+async function deleteVenue(venue, button, done) {
   if (await confirmDialog({
     title: `Delete the venue ${venue.name}?`,
     text: `It leaves your venues. ${venue.session_count ? `Its ${plural(venue.session_count, 'session')} keep its name and address.` : ''}`.trim(),
-  })) await venueChange(button, 'DELETE', venue);
+  })) await venueChange(button, 'DELETE', venue, undefined, done);
 }
 
 export function init() {
