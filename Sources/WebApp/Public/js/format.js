@@ -1,0 +1,7 @@
+// Trove shared wording helpers for every app: pure, no DOM (node --test tests/js/ runs them).
+
+/** A whole number as people read it: 12,345. */
+export const formatNumber = (n) => new Intl.NumberFormat('en').format(n);
+
+/** "1 story", "2 stories", "12,000 cities": the count and the noun in the right number. */
+export const plural = (n, one, many = `${one}s`) => `${formatNumber(n)} ${n === 1 ? one : many}`;
