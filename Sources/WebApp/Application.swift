@@ -106,7 +106,10 @@ public func buildRouter(
     let surpriseHistory = SurpriseHistoryRepository(database: database.sql)
     // One weather cache for City Roulette and YogiYogini.
     let weather = WeatherCache(provider: makeWeatherProvider(configuration.weather))
-    CitiesAPIController(store: cityStore, cities: cityRepository, collection: cityCollection, history: surpriseHistory, weather: weather).addRoutes(to: api)
+    CitiesAPIController(
+        store: cityStore, cities: cityRepository, collection: cityCollection, history: surpriseHistory, weather: weather,
+        basemaps: BasemapRepository(database: database.sql)
+    ).addRoutes(to: api)
     CityCollectionAPIController(store: cityStore, collection: cityCollection).addRoutes(to: api)
     CitiesPagesController(pages: pages, store: cityStore, collection: cityCollection).addRoutes(to: router)
 

@@ -4,6 +4,6 @@ import ArgumentParser
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load a data set into the database.",
-        subcommands: [ImportStrategies.self, ImportPronunciations.self, ImportCities.self, ImportStory.self]
+        subcommands: [ImportStrategies.self, ImportPronunciations.self, ImportCities.self, ImportStory.self, ImportBasemap.self]
     )
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Storage
 import TestSupport
 import Testing
 
@@ -114,6 +115,25 @@ import Testing
             let etag = try #require(response.headers[.eTag])
             let again = try await client.execute(uri: "/api/v1/cities/map-points", method: .get, headers: [.ifNoneMatch: etag])
             #expect(again.status == .notModified)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func basemapIsServedAsImportedAndRevalidates(kind: DatabaseKind) async throws {
+        try await withCityApp(kind) { client, database in
+            let missing = try await client.execute(uri: "/api/v1/cities/basemap", method: .get)
+            #expect(missing.status == .notFound && String(buffer: missing.body).contains("basemap_not_imported"))
+            let body = #"{"format":"trove-basemap-1","countries":[{"iso":"IT","rings":[[1,2,3,4]]}]}"#
+            let repository = BasemapRepository(database: database.sql)
+            let etag = try await repository.replace(with: body)
+            let response = try await client.execute(uri: "/api/v1/cities/basemap", method: .get)
+            #expect(response.status == .ok && String(buffer: response.body) == body)
+            #expect(response.headers[.eTag] == etag && response.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(try await client.execute(uri: "/api/v1/cities/basemap", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+            // Another document, another tag: a browser holding the old one gets the new one.
+            let newer = try await repository.replace(with: body.replacingOccurrences(of: "IT", with: "IS"))
+            #expect(newer != etag)
+            #expect(try await client.execute(uri: "/api/v1/cities/basemap", method: .get, headers: [.ifNoneMatch: etag]).status == .ok)
         }
     }
 }

@@ -61,5 +61,14 @@ enum CityMigrations {
                 .run()
             try await db.create(index: "city_surprise_history_profile").on("city_surprise_history").column("profile_id").column("id").run()
         },
+        Migration(version: 502, name: "cities: the offline basemap (Natural Earth land and borders)") { db in
+            // One row per basemap, 'world' today: the JSON as imported (the page draws it) and its ETag.
+            try await db.create(table: "city_basemaps")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("body", type: .text, .notNull)
+                .column("etag", type: .text, .notNull)
+                .column("imported_at", type: .bigint, .notNull)
+                .run()
+        },
     ]
 }

@@ -12,6 +12,7 @@ struct CitiesAPIController {
     let collection: CityCollectionRepository
     let history: SurpriseHistoryRepository
     let weather: WeatherCache
+    let basemaps: BasemapRepository
     let rules = SurpriseRules()
 
     func addRoutes(to api: APIRoutes) {
@@ -19,6 +20,7 @@ struct CitiesAPIController {
             .post("/api/v1/cities/surprise", use: surprise)
             .get("/api/v1/cities/search", use: search)
             .get("/api/v1/cities/map-points", use: mapPoints)
+            .get("/api/v1/cities/basemap", use: basemap)
             .get("/api/v1/cities/countries", use: countries)
             .get("/api/v1/cities/countries/{iso}", use: country)
             .get("/api/v1/cities/{geonameid}", use: city)
@@ -216,6 +218,19 @@ struct CitiesAPIController {
         let iso = (context.parameters.get("iso") ?? "").uppercased()
         guard let country = catalog.countries[iso] else { throw CityError.countryNotFound }
         return JSONResponse.make(CountryJSON(country, catalog: catalog))
+    }
+
+    /// The offline basemap as imported; the page keeps it (ETag, a day's cache) and draws it when tiles fail.
+    @Sendable func basemap(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        guard let basemap = try await basemaps.current() else {
+            throw APIError(.notFound, code: "basemap_not_imported", message: "The offline basemap is not imported: run `trove import basemap`.")
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = basemap.etag
+        headers[.cacheControl] = "public, max-age=86400"
+        if request.hasCurrentCopy(etag: basemap.etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: basemap.body)))
     }
 
     @Sendable func mapPoints(_ request: Request, context: TroveRequestContext) async throws -> Response {
