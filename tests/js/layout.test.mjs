@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { layoutMagnets, readingOrder } from '../../Sources/WebApp/Public/poetry/layout.js';
+import { layoutMagnets, layoutTray, freeSpot, placeNear, nudge, overlaps, readingOrder } from '../../Sources/WebApp/Public/poetry/layout.js';
 
 const phone = { boardWidth: 320, magnetHeight: 24, gap: 6, rowGap: 8, margin: 12 };
 
@@ -156,4 +156,108 @@ test('fractions of the board work as well as pixels', () => {
 test('an empty board reads as nothing, and emoji are words like any other', () => {
   assert.deepEqual(readingOrder([]), []);
   assert.deepEqual(readingOrder([{ word: '🌙', x: 5, y: 0 }, { word: 'night', x: 1, y: 0 }], { magnetHeight: 10 }), [['night', '🌙']]);
+});
+
+// ---------- layoutTray ----------
+
+test('the tray packs tiles of one height in rows, a page holding `rows` rows', () => {
+  const { places, pages } = layoutTray([100, 100, 100, 100, 100, 100, 100], { width: 330, rowHeight: 44, gap: 10, rowGap: 6, margin: 5, rows: 2 });
+  // three tiles to a row (5 + 100 + 10 + 100 + 10 + 100 = 325), two rows to a page
+  assert.deepEqual(places.map((p) => p.page), [0, 0, 0, 0, 0, 0, 1]);
+  assert.deepEqual(places.map((p) => p.y), [5, 5, 5, 55, 55, 55, 5]);
+  assert.deepEqual(places.slice(0, 3).map((p) => p.x), [5, 115, 225]);
+  assert.equal(pages, 2);
+});
+
+test('a tile wider than the tray gets a row of its own and stays inside', () => {
+  const { places } = layoutTray([40, 900, 40], { width: 200, rowHeight: 44, gap: 8, margin: 4 });
+  assert.deepEqual(places.map((p) => [p.x, p.y]), [[4, 4], [4, 48], [4, 92]]);
+});
+
+test('an empty tray is one empty page', () => {
+  assert.deepEqual(layoutTray([], { width: 300, rowHeight: 44, rows: 2 }), { places: [], pages: 1 });
+});
+
+test('a bigger font re-flows the tray into more rows, never overlapping', () => {
+  const widths = [34, 61, 48, 90, 27, 75, 55, 120, 66, 41];
+  const small = layoutTray(widths, { width: 320, rowHeight: 44, gap: 6, rowGap: 6, rows: 3 });
+  const big = layoutTray(widths.map((w) => w * 2), { width: 320, rowHeight: 60, gap: 6, rowGap: 6, rows: 3 });
+  assert.ok(big.pages > small.pages);
+  for (const [layout, k, h] of [[small, 1, 44], [big, 2, 60]]) {
+    const boxes = layout.places.map((p, i) => ({ x: p.x, y: p.y + p.page * 10000, w: Math.min(widths[i] * k, 320), h }));
+    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => assert.ok(!overlaps(a, b), 'tiles overlap')));
+  }
+});
+
+// ---------- freeSpot and placeNear ----------
+
+const board = { width: 300, height: 200, gap: 4, margin: 8 };
+
+test('a new word goes just right of the last placed word when there is room', () => {
+  const last = { x: 20, y: 50, w: 60, h: 30 };
+  assert.deepEqual(placeNear([last], { w: 40, h: 30 }, last, board), { x: 84, y: 50, free: true });
+});
+
+test('at the end of a line it goes to the line below', () => {
+  const last = { x: 220, y: 50, w: 60, h: 30 };
+  assert.deepEqual(placeNear([last], { w: 40, h: 30 }, last, board), { x: 220, y: 84, free: true });
+});
+
+test('on an empty board the first word goes to the top left', () => {
+  assert.deepEqual(placeNear([], { w: 40, h: 30 }, null, board), { x: 8, y: 8, free: true });
+});
+
+test('a new word never lands on another magnet, and lands near the last one', () => {
+  const boxes = [];
+  for (let y = 8; y < 120; y += 34) for (let x = 8; x < 240; x += 50) boxes.push({ x, y, w: 46, h: 30 });
+  const last = boxes[7];
+  const spot = placeNear(boxes, { w: 40, h: 30 }, last, board);
+  assert.ok(spot.free);
+  assert.ok(!boxes.some((b) => overlaps({ ...spot, w: 40, h: 30 }, b)), 'the spot is on a magnet');
+  assert.ok(spot.y + 30 <= 200 - 8 && spot.x >= 8 && spot.x + 40 <= 300 - 8, 'the spot leaves the board');
+});
+
+test('a full board answers not free rather than a place on a magnet', () => {
+  const spot = freeSpot([{ x: 0, y: 0, w: 300, h: 200 }], { w: 40, h: 30 }, board);
+  assert.equal(spot.free, false);
+});
+
+test('the free place found is the nearest to the target', () => {
+  const blocker = { x: 100, y: 100, w: 50, h: 30 };
+  const spot = freeSpot([blocker], { w: 40, h: 30 }, { ...board, gap: 0, target: { x: 105, y: 100 }, step: 1 });
+  assert.ok(spot.free);
+  // Moving left past the blocker's left edge (60) is 45 px, right (150) 45 px, down (130) 30 px, up (70) 30 px.
+  assert.equal(Math.abs(spot.x - 105) + Math.abs(spot.y - 100), 30);
+});
+
+// ---------- nudge ----------
+
+test('magnets that do not overlap stay exactly where they are stored', () => {
+  const boxes = [{ x: 10, y: 10, w: 50, h: 30 }, { x: 100, y: 10, w: 50, h: 30 }, { x: 10, y: 80, w: 80, h: 30 }];
+  assert.deepEqual(nudge(boxes, board), boxes.map(({ x, y }) => ({ x, y })));
+});
+
+test('only the magnet that would overlap moves, to a free place near its own', () => {
+  const boxes = [{ x: 10, y: 10, w: 90, h: 30 }, { x: 80, y: 12, w: 50, h: 30 }, { x: 200, y: 150, w: 50, h: 30 }];
+  const shown = nudge(boxes, board);
+  assert.deepEqual(shown[0], { x: 10, y: 10 });
+  assert.deepEqual(shown[2], { x: 200, y: 150 });
+  assert.ok(!overlaps({ ...shown[1], w: 50, h: 30 }, { ...shown[0], w: 90, h: 30 }));
+  assert.ok(Math.hypot(shown[1].x - 80, shown[1].y - 12) < 40, 'moved far');
+});
+
+test('a magnet grown past the right edge is drawn inside the board', () => {
+  assert.deepEqual(nudge([{ x: 280, y: 10, w: 60, h: 30 }], board), [{ x: 240, y: 10 }]);
+});
+
+test('bigger and back: the same stored places give the same places shown', () => {
+  const stored = [{ x: 10, y: 10 }, { x: 70, y: 10 }, { x: 130, y: 10 }, { x: 10, y: 50 }];
+  const at = (k) => nudge(stored.map((p) => ({ ...p, w: 55 * k, h: 30 * k })), board);
+  const before = at(1);
+  const big = at(2);
+  big.forEach((p, i) => big.forEach((q, j) => {
+    if (i < j) assert.ok(!overlaps({ ...p, w: 110, h: 60 }, { ...q, w: 110, h: 60 }), `${i} and ${j} overlap at 200%`);
+  }));
+  assert.deepEqual(at(1), before);
+  assert.deepEqual(before, stored);
 });

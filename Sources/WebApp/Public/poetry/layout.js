@@ -1,4 +1,5 @@
-// Magnetic Poetry: the two pure functions of the board, no DOM (node --test tests/js/ runs them).
+// Magnetic Poetry: where magnets go, pure (no DOM; node --test tests/js/ runs them). Every box is
+// {x, y, w, h} in one unit (px on screen), x and y its top-left corner.
 
 /**
  * Packs magnets in rows from the top, as on a fresh fridge: each magnet keeps its measured width, with
@@ -36,6 +37,103 @@ export function layoutMagnets(widths, { boardWidth, boardHeight = Infinity, magn
 }
 
 /**
+ * The word tray: tiles of one height in rows (as layoutMagnets), `rows` rows to a page. Returns
+ * { places: [{x, y, page}], pages }, y within the page. A tile wider than the tray is drawn cut to it.
+ */
+export function layoutTray(widths, { width, rowHeight, gap = 0, rowGap = 0, margin = 0, rows = Infinity }) {
+  const perPage = Math.max(1, Math.floor(rows) || 1);
+  const flat = layoutMagnets(widths.map((w) => Math.min(Number(w) || 0, width - 2 * margin)), {
+    boardWidth: width, magnetHeight: rowHeight, gap, rowGap, margin,
+  });
+  const step = rowHeight + rowGap;
+  const places = flat.map((p) => {
+    const row = Math.round((p.y - margin) / step);
+    return { x: p.x, y: margin + (row % perPage) * step, page: Math.floor(row / perPage) };
+  });
+  const pages = places.length ? places[places.length - 1].page + 1 : 1;
+  return { places, pages };
+}
+
+/** Whether boxes a and b come closer than `gap` (touching at exactly `gap` is apart). */
+export function overlaps(a, b, gap = 0) {
+  return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h + gap && b.y < a.y + a.h + gap;
+}
+
+const clampInto = (value, low, high) => (high < low ? low : Math.min(high, Math.max(low, value)));
+
+/**
+ * A place for a box of `size` ({w, h}) on a `width` x `height` board that touches none of `boxes`
+ * (keeping `gap` from each) and stays `margin` inside the edges. The places in `prefer` are tried first,
+ * in order; then the free place nearest to `target` (default: the first preferred place, else the top
+ * left) on a grid of `step`. Answers {x, y, free}: free is false when the board has no room left (the
+ * place is then `target`, clamped inside the board).
+ */
+export function freeSpot(boxes, size, { width, height, gap = 0, margin = 0, prefer = [], target = null, step = 0 }) {
+  const { w, h } = size;
+  const maxX = width - margin - w;
+  const maxY = height - margin - h;
+  const inside = (p) => ({ x: clampInto(p.x, margin, maxX), y: clampInto(p.y, margin, maxY) });
+  const isFree = (p) => !boxes.some((b) => overlaps({ x: p.x, y: p.y, w, h }, b, gap));
+  for (const p of prefer) {
+    const place = inside(p);
+    if (Math.abs(place.x - p.x) < 0.5 && Math.abs(place.y - p.y) < 0.5 && isFree(place)) return { ...place, free: true };
+  }
+  const goal = inside(target || prefer[0] || { x: margin, y: margin });
+  const stride = step > 0 ? step : Math.max(2, Math.min(w, h) / 3);
+  const candidates = [];
+  for (let y = margin; y <= Math.max(margin, maxY) + 0.001; y += stride) {
+    for (let x = margin; x <= Math.max(margin, maxX) + 0.001; x += stride) candidates.push({ x, y });
+  }
+  // The goal itself and the grid points on its row and column, so a small shift is found exactly.
+  candidates.push(goal);
+  for (let x = margin; x <= maxX; x += stride) candidates.push({ x, y: goal.y });
+  for (let y = margin; y <= maxY; y += stride) candidates.push({ x: goal.x, y });
+  const distance = (p) => (p.x - goal.x) ** 2 + (p.y - goal.y) ** 2;
+  candidates.sort((a, b) => distance(a) - distance(b));
+  for (const p of candidates) {
+    const place = inside(p);
+    if (isFree(place)) return { ...place, free: true };
+  }
+  return { ...goal, free: false };
+}
+
+/**
+ * Where a new magnet of `size` goes: just right of the last placed one (`last`, a box) if there is room,
+ * else at the start of the line below it, else the free place nearest to those; on an empty board,
+ * near the top left. `others` are the boxes already on the board.
+ */
+export function placeNear(others, size, last, { width, height, gap = 0, margin = 0 }) {
+  const prefer = last
+    ? [{ x: last.x + last.w + gap, y: last.y }, { x: last.x, y: last.y + last.h + gap }, { x: margin, y: last.y + last.h + gap }]
+    : [{ x: margin, y: margin }];
+  return freeSpot(others, size, { width, height, gap, margin, prefer, target: prefer[0] });
+}
+
+/**
+ * Where each magnet is drawn when its stored place would overlap another (a bigger font, another
+ * board shape): magnets are kept inside the board, then taken in reading order, and a magnet that
+ * overlaps one already settled moves to the nearest free place; every other one stays exactly where
+ * it is stored. Answers one {x, y} per box, in the input's order. The stored places are not changed.
+ */
+export function nudge(boxes, { width, height, gap = 0 }) {
+  const order = boxes.map((b, i) => i).sort((i, j) => boxes[i].y - boxes[j].y || boxes[i].x - boxes[j].x);
+  const shown = new Array(boxes.length);
+  const settled = [];
+  for (const i of order) {
+    const b = boxes[i];
+    const at = { x: clampInto(b.x, 0, width - b.w), y: clampInto(b.y, 0, height - b.h) };
+    const box = { ...at, w: b.w, h: b.h };
+    if (settled.some((s) => overlaps(box, s))) {
+      const spot = freeSpot(settled, b, { width, height, gap, target: at });
+      if (spot.free) Object.assign(at, { x: spot.x, y: spot.y });
+    }
+    shown[i] = { x: at.x, y: at.y };
+    settled.push({ x: at.x, y: at.y, w: b.w, h: b.h });
+  }
+  return shown;
+}
+
+/**
  * The words of a poem in reading order: magnets whose vertical centres lie within about half a magnet
  * height of a row's centre share that row; rows go top to bottom, words left to right.
  * `magnets`: [{word, x, y, height?}] with x, y the top-left corner (any one unit for all).
@@ -44,7 +142,7 @@ export function layoutMagnets(widths, { boardWidth, boardHeight = Infinity, magn
 export function readingOrder(magnets, { magnetHeight } = {}) {
   const items = magnets.map((magnet) => {
     const height = Number(magnet.height ?? magnetHeight ?? 0) || 0;
-    return { word: String(magnet.word), x: Number(magnet.x) || 0, centre: (Number(magnet.y) || 0) + height / 2, height };
+    return { word: magnet.word, x: Number(magnet.x) || 0, centre: (Number(magnet.y) || 0) + height / 2, height };
   });
   items.sort((a, b) => a.centre - b.centre || a.x - b.x);
   const rows = [];
