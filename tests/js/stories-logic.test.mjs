@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 
 import {
   advance, stepBack, rewindTo, progressBody, chooseBody, backBody, rewindBody, restartBody, trail, resumePath,
-  localProgress, queueMove, moveBody, plural, readLine, endingsLine, countsLine, fold, matches, filterStories, uploadType, errorLines,
+  localProgress, moveOptions, placeCopy, visitedAfter, readLine, endingsLine, countsLine, fold, matches, filterStories, uploadType, errorLines, errorReport,
 } from '../../Sources/WebApp/Public/stories/logic.js';
+import { enqueue } from '../../Sources/WebApp/Public/js/sync-logic.js';
 
 // A small story: 1 → 2 | 3; 2 → 4; 3 → 4 | 5; 4 and 5 are endings.
 const story = {
@@ -92,8 +93,6 @@ test('a saved path that no longer fits the story starts again from the first cha
 // ---------- Words ----------
 
 test('counts read naturally in the singular and the plural', () => {
-  assert.equal(plural(1, 'chapter'), '1 chapter');
-  assert.equal(plural(2, 'story', 'stories'), '2 stories');
   assert.equal(readLine(['1', '3', '4']), 'You read 3 chapters');
   assert.equal(readLine(['1']), 'You read 1 chapter');
   assert.equal(endingsLine(2, 4), 'Endings found: 2 of 4');
@@ -127,12 +126,14 @@ test('every word of the query must match, in any order; an empty query keeps eve
 
 // ---------- Publishing ----------
 
-test('story files upload as JSON or plain text by their extension, anything else is refused', () => {
+test('story files upload as JSON, a zip, Twee text or Twine HTML by their extension, anything else is refused', () => {
   assert.equal(uploadType('story.json'), 'application/json');
   assert.equal(uploadType('STORY.JSON'), 'application/json');
   assert.equal(uploadType('mine.twee'), 'text/plain');
   assert.equal(uploadType('mine.tw'), 'text/plain');
   assert.equal(uploadType('notes.txt'), 'text/plain');
+  assert.equal(uploadType('with-pictures.zip'), 'application/zip');
+  assert.equal(uploadType('Published Story.HTML'), 'text/html');
   assert.equal(uploadType('cover.png'), null);
   assert.equal(uploadType('json'), null);
   assert.equal(uploadType(undefined), null);
@@ -144,6 +145,15 @@ test('a refused upload lists every detail the API gave, or its message when it g
   assert.deepEqual(errorLines({ message: 'Sign in first.', details: [] }), ['Sign in first.']);
   assert.deepEqual(errorLines({ message: 'Oops' }), ['Oops']);
   assert.equal(errorLines(null).length, 1);
+});
+
+test('a refused upload prints each problem once', () => {
+  const one = 'story.json is not valid JSON at line 1, column 36: an object ({) is never closed';
+  assert.deepEqual(errorReport({ message: one, details: [one] }), { heading: one, items: [] }, 'the API repeats a lone problem as its message');
+  assert.deepEqual(errorReport({ message: 'Choose a story file first.', details: [] }), { heading: 'Choose a story file first.', items: [] });
+  const details = ['Chapter "1" (One) has no text.', 'The story has no ending.', 'The story has no ending.'];
+  assert.deepEqual(errorReport({ message: 'The story has 3 problems.', details }),
+    { heading: 'The story has 3 problems:', items: ['Chapter "1" (One) has no text.', 'The story has no ending.'] });
 });
 
 // ---------- Reading offline ----------
@@ -158,24 +168,38 @@ test('a move made offline keeps the place and counts an ending reached, once', (
   assert.deepEqual(localProgress(chooseBody(['1'], '3'), endingsById, undefined).endings_found, []);
 });
 
-test('the queue keeps every ending reached and only the latest place', () => {
-  let queue = queueMove(undefined, chooseBody(['1'], '3'), false);
-  queue = queueMove(queue, chooseBody(['1', '3'], '5'), true);
-  queue = queueMove(queue, restartBody('1'), false);
-  queue = queueMove(queue, chooseBody(['1'], '2'), false);
-  assert.deepEqual(queue.map((move) => move.chapter_id), ['5', '2']);
-  queue = queueMove(queue, chooseBody(['1', '2'], '4'), true);
-  queue = queueMove(queue, restartBody('1'), false);
-  assert.deepEqual(queue.map(moveBody), [
+// The outbox as js/outbox.js keeps it: sync-logic's `enqueue` with each move's options.
+const queueOf = (moves) => moves.reduce((list, [body, ending]) => enqueue(list, { body, ...moveOptions('s', 'S', body, ending) }), []);
+
+test('the outbox keeps every ending reached and only the latest place', () => {
+  const queue = queueOf([
+    [chooseBody(['1'], '3'), false], [chooseBody(['1', '3'], '5'), true], [restartBody('1'), false], [chooseBody(['1'], '2'), false],
+    [chooseBody(['1', '2'], '4'), true], [restartBody('1'), false],
+  ]);
+  assert.deepEqual(queue.map((e) => e.body), [
     { chapter_id: '5', path: ['1', '3', '5'] },
     { chapter_id: '4', path: ['1', '2', '4'] },
     { chapter_id: '1', path: ['1'] },
   ]);
+  assert.ok(queue.every((e) => e.scope === 'stories' && e.label === 'Your place in “S”'));
 });
 
 test('reaching the same ending twice offline queues it once, as the latest place when it is', () => {
-  let queue = queueMove([], chooseBody(['1', '3'], '5'), true);
-  queue = queueMove(queue, restartBody('1'), false);
-  queue = queueMove(queue, chooseBody(['1', '3'], '5'), true);
-  assert.deepEqual(queue.map(moveBody), [{ chapter_id: '5', path: ['1', '3', '5'] }]);
+  const queue = queueOf([[chooseBody(['1', '3'], '5'), true], [restartBody('1'), false], [chooseBody(['1', '3'], '5'), true]]);
+  assert.deepEqual(queue.map((e) => e.body.chapter_id), ['1', '5']);
+});
+
+test("another story's moves are not replaced", () => {
+  const mine = moveOptions('a', 'A', restartBody('1'), false);
+  const other = moveOptions('b', 'B', restartBody('1'), false);
+  assert.notEqual(mine.replace, other.replace);
+});
+
+test("the device's place names its chapter (for the library's card) and the visited chapters add up", () => {
+  const place = placeCopy({ chapter_id: '5', path: ['1', '3', '5'], endings_found: ['5'] }, endingsById);
+  assert.deepEqual(place, { chapter_id: '5', chapter_name: 'Lost', path: ['1', '3', '5'], endings_found: ['5'], finished: true });
+  assert.equal(placeCopy({ chapter_id: '3', path: ['1', '3'] }, endingsById).finished, false);
+  assert.deepEqual(visitedAfter(['1', '2', '4'], { path: ['1', '3'], endings_found: ['4', '5'] }).sort(), ['1', '2', '3', '4', '5']);
+  assert.deepEqual(visitedAfter(undefined, { path: ['1'], visited: ['9'] }).sort(), ['1', '9'], "the server's visited chapters count too");
+  assert.deepEqual(visitedAfter(['1'], null), ['1']);
 });

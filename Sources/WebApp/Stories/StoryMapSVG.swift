@@ -2,7 +2,9 @@ import ChooseYourDestiny
 import Foundation
 
 /// Draws a `StoryMap` as SVG (built here, so the template includes it unescaped). Text is escaped;
-/// colours come from classes in stories.css, so the map follows light and dark mode.
+/// colours come from classes in stories.css, so the map follows light and dark mode. Each box carries its chapter's
+/// `data-id` and each arrow its `data-from`/`data-to`, so the page (stories/map.js) can hide the chapters a reader
+/// has not visited and mark where they are.
 enum StoryMapSVG {
     static let nodeWidth = 150.0, nodeHeight = 44.0, columnGap = 70.0, rowGap = 22.0, margin = 16.0
 
@@ -27,12 +29,12 @@ enum StoryMapSVG {
             let path = endX > startX
                 ? "M\(format(startX)) \(format(startY))C\(format(startX + bend)) \(format(startY)) \(format(endX - bend)) \(format(endY)) \(format(endX)) \(format(endY))"
                 : "M\(format(startX)) \(format(startY))C\(format(startX + bend)) \(format(startY - 60)) \(format(endX - bend)) \(format(endY - 60)) \(format(endX)) \(format(endY))"
-            svg += "<path class=\"sm-edge\" d=\"\(path)\" marker-end=\"url(#sm-arrow)\"/>"
+            svg += "<path class=\"sm-edge\" data-from=\"\(escape(edge.from))\" data-to=\"\(escape(edge.to))\" d=\"\(path)\" marker-end=\"url(#sm-arrow)\"/>"
         }
         for node in map.nodes {
             guard let point = position[node.id] else { continue }
             let label = node.name.count > 20 ? String(node.name.prefix(19)) + "…" : node.name
-            svg += "<g class=\"sm-node sm-\(node.kind.rawValue)\"><title>\(escape(node.name)) (\(describe(node.kind)))</title>"
+            svg += "<g class=\"sm-node sm-\(node.kind.rawValue)\" data-id=\"\(escape(node.id))\"><title>\(escape(node.name)) (\(describe(node.kind)))</title>"
                 + "<rect x=\"\(format(point.x))\" y=\"\(format(point.y))\" width=\"\(format(nodeWidth))\" height=\"\(format(nodeHeight))\" rx=\"8\"/>"
                 + "<text x=\"\(format(point.x + nodeWidth / 2))\" y=\"\(format(point.y + nodeHeight / 2 + 5))\" text-anchor=\"middle\">\(escape(label))</text></g>"
         }

@@ -1,36 +1,43 @@
-// Choose Your Destiny hub: the Library (stories this profile added) and the Catalog (every
-// published story), each narrowed by a search as you type, and publishing for signed-in accounts.
-import { api, request, toast, undoable } from '../js/api.js';
-import { $, make, say, confirmDialog, busy } from './dom.js';
-import { createRouter, parseView } from '../js/router.js';
-import { filterStories, countsLine, plural, uploadType, errorLines } from './logic.js';
+// Choose Your Destiny hub: the Library (stories this profile reads, with where each reader is), the Catalog
+// (every published story, narrowed by a search as you type or to one author) and the Authors, each a URL;
+// publishing for signed-in accounts is in publish.js.
+import { api, toast, undoable } from '../js/api.js';
+import { kept } from '../js/sync.js';
+import { plural } from '../js/format.js';
+import { $, make, say, busy } from './dom.js';
+import { createRouter, parseView, viewPath } from '../js/router.js';
+import { filterStories, countsLine } from './logic.js';
+import { TABS, hubView, byline, authorQuery, byAuthor, authorsOf, authorHeading, progressOf, progressLines, sourcesLine } from './hub-logic.js';
+import { initPublish, renderOwn } from './publish.js';
 
 const API = '/api/v1/stories';
-const state = { catalog: [], library: [], tab: 'catalog' };
+const state = { catalog: [], library: [], places: new Map(), tab: 'catalog', query: {} };
 const leaving = new Map(); // story id → the removal from the library whose Undo has not run out yet
 
-// ---------- Tabs ----------
+// ---------- Views ----------
 
-// Each tab is a URL (js/router.js): the Catalog is the first view (no hash, or '#catalog'), the Library
-// '#library'. Choosing a tab pushes a history entry; Back, Forward and a hash typed by hand switch tabs.
-const TABS = ['library', 'catalog'];
-const tabOf = (view) => (parseView(view).name === 'library' ? 'library' : 'catalog');
-const router = createRouter({ onView: (view) => showTab(tabOf(view)) });
+// Each view is a URL (js/router.js): the Catalog is the first view (no hash, or '#catalog'), one author's
+// stories '#catalog?author=ada' ('?house=true' for Trove's own), the Library '#library', the Authors
+// '#authors'. Choosing a tab or an author pushes a history entry; Back, Forward and a typed hash move between them.
+const router = createRouter({ onView: (view) => showView(hubView(parseView(view))) });
+const viewName = (tab, query = {}) => (tab === 'catalog' ? viewPath(Object.keys(query).length ? 'catalog' : '', query) : tab);
 const goTab = (name, focus = false) => {
-  router.go(name === 'catalog' ? '' : name);
+  router.go(viewName(name));
   if (focus) $(`tab-${name}`).focus();
 };
 
-function showTab(name, focus = false) {
-  state.tab = name;
+function showView({ tab, query }) {
+  const narrowed = JSON.stringify(query) !== JSON.stringify(state.query);
+  state.tab = tab;
+  state.query = query;
   for (const key of TABS) {
-    const tab = $(`tab-${key}`);
-    const on = key === name;
-    tab.setAttribute('aria-selected', String(on));
-    tab.tabIndex = on ? 0 : -1;
+    const button = $(`tab-${key}`);
+    const on = key === tab;
+    button.setAttribute('aria-selected', String(on));
+    button.tabIndex = on ? 0 : -1;
     $(`panel-${key}`).hidden = !on;
-    if (on && focus) tab.focus();
   }
+  if (narrowed) renderList('catalog');
 }
 
 function initTabs() {
@@ -42,29 +49,56 @@ function initTabs() {
     const index = Math.max(0, Math.min(TABS.length - 1, TABS.indexOf(state.tab) + step));
     goTab(TABS[index], true);
   });
+  $('author-all').addEventListener('click', (e) => { e.preventDefault(); router.go(''); });
   if (location.hash === '#catalog') history.replaceState(history.state, '', location.pathname + location.search); // the first view has one name
   router.start();
 }
 
+/** A link to one author's stories in the catalog (the byline, an author's name in the Authors). */
+function authorLink(story, text, className) {
+  const view = viewName('catalog', authorQuery(story));
+  return make('a', {
+    className, href: `#${view}`, text,
+    onclick: (e) => { e.preventDefault(); router.go(view); window.scrollTo(0, 0); $('catalog-heading').focus({ preventScroll: true }); },
+  });
+}
+
 // ---------- Lists ----------
 
+/** The cover, or the placeholder with the title's first letter when there is none or it cannot load. */
+function cover(story) {
+  const placeholder = () => make('div', { className: 'st-cover st-cover-none', 'aria-hidden': 'true' }, make('span', { text: initial(story.name) }));
+  if (!story.cover_url) return placeholder();
+  const img = make('img', { className: 'st-cover', src: story.cover_url, alt: '', loading: 'lazy', decoding: 'async', width: 320, height: 200 });
+  img.addEventListener('error', () => img.replaceWith(placeholder()), { once: true });
+  return img;
+}
+
+function bylineLine(story) {
+  const by = byline(story);
+  return make('p', { className: 'st-author' }, 'by ', authorLink(story, by.name, 'st-byline'),
+    by.penName ? make('span', { className: 'st-pen', text: ` (writing as ${by.penName})` }) : null);
+}
+
 function card(story, where) {
-  const cover = story.cover_url
-    ? make('img', { className: 'st-cover', src: story.cover_url, alt: '', loading: 'lazy', decoding: 'async', width: 320, height: 200 })
-    : make('div', { className: 'st-cover st-cover-none', 'aria-hidden': 'true' }, make('span', { text: initial(story.name) }));
   const titleId = `${where}-title-${story.id}`;
   const library = story.in_library
     ? make('button', { className: 'button st-remove', type: 'button', text: 'Remove', 'aria-describedby': titleId, onclick: () => removeFromLibrary(story) })
     : make('button', { className: 'button st-add', type: 'button', text: 'Add to library', 'aria-describedby': titleId, onclick: (e) => addToLibrary(story, e.currentTarget) });
+  const progress = where === 'library' ? progressOf(story.progress, state.places.get(story.id)) : null;
+  const href = `/stories/${encodeURIComponent(story.id)}`;
   const li = make('li', { className: 'st-card', dataset: { id: story.id } },
-    cover,
+    cover(story),
     make('div', { className: 'st-card-body' },
       make('h3', { className: 'st-title', id: titleId, text: story.name }),
-      story.author ? make('p', { className: 'st-author', text: `by ${story.author}` }) : null,
+      bylineLine(story),
       story.summary ? make('p', { className: 'st-summary', text: story.summary }) : null,
       make('p', { className: 'st-counts', text: countsLine(story) }),
+      progress ? make('p', { className: 'st-progress' }, ...progressLines(progress, story.ending_count).flatMap((line, i) => (i ? [make('br'), line] : [line]))) : null,
       make('div', { className: 'st-actions' },
-        make('a', { className: 'button primary st-read', href: `/stories/${encodeURIComponent(story.id)}`, text: 'Read', 'aria-describedby': titleId }),
+        progress
+          ? make('a', { className: 'button primary st-continue', href: `${href}#chapter/${encodeURIComponent(progress.chapterId)}`, text: 'Continue', 'aria-describedby': titleId })
+          : make('a', { className: 'button primary st-read', href, text: 'Read', 'aria-describedby': titleId }),
         library)));
   if (where === 'library') swipeToRemove(li, story);
   return li;
@@ -73,7 +107,8 @@ function card(story, where) {
 const initial = (name) => (String(name).trim()[0] || '?').toUpperCase();
 
 function renderList(where) {
-  const all = state[where];
+  const narrowed = where === 'catalog' && Object.keys(state.query).length > 0;
+  const all = narrowed ? state.catalog.filter((s) => byAuthor(s, state.query)) : state[where];
   const query = $(`${where}-q`).value;
   const shown = filterStories(all, query);
   $(`${where}-list`).replaceChildren(...shown.map((story) => card(story, where)));
@@ -82,16 +117,33 @@ function renderList(where) {
   if (!shown.length) {
     empty.textContent = all.length
       ? `No story matches “${query.trim()}”.`
-      : where === 'library' ? 'Your library is empty. Add stories from the Catalog.' : 'No stories published yet.';
+      : where === 'library' ? 'Your library is empty. Stories you read or add from the Catalog come here.' : narrowed ? 'This author has no story in the catalog.' : 'No stories published yet.';
   }
   $(`${where}-count`).textContent = query.trim() && all.length ? `${shown.length} of ${plural(all.length, 'story', 'stories')}` : '';
   if (where === 'library') $('library-hint').hidden = !all.length;
+  if (where === 'catalog') {
+    $('author-filter').hidden = !narrowed;
+    $('catalog-heading').textContent = narrowed ? authorHeading(state.catalog, state.query) : 'Catalog';
+    $('catalog-heading').classList.toggle('visually-hidden', !narrowed);
+  }
+}
+
+function renderAuthors() {
+  const authors = authorsOf(state.catalog);
+  $('authors-empty').hidden = authors.length > 0;
+  $('authors-list').replaceChildren(...authors.map((author) => make('li', { className: 'st-author-item' },
+    make('h3', { className: 'st-author-name' }, authorLink(author.stories[0], author.name, 'st-author-link')),
+    make('p', { className: 'st-muted', text: author.house ? `${plural(author.stories.length, 'story', 'stories')} that come with Trove` : plural(author.stories.length, 'story', 'stories') }),
+    make('ul', { className: 'st-author-stories' }, ...author.stories.map((story) => make('li', {},
+      make('a', { href: `/stories/${encodeURIComponent(story.id)}`, text: story.name })))))));
+  $('catalog-sources').textContent = state.catalog.length ? `In the catalog: ${sourcesLine(state.catalog)}.` : '';
 }
 
 function renderAll() {
   renderList('library');
   renderList('catalog');
-  renderOwn();
+  renderAuthors();
+  renderOwn(state.catalog);
 }
 
 async function load() {
@@ -104,6 +156,9 @@ async function load() {
   // A removal still waiting for its Undo to run out is not on the server yet: keep it off the page.
   state.library = state.library.filter((s) => !leaving.has(s.id));
   for (const item of state.catalog) if (leaving.has(item.id)) item.in_library = false;
+  // Where this device left each library story (the server's summary says it too, when it has `progress`).
+  const places = await Promise.all(state.library.map((s) => kept(`${API}/${encodeURIComponent(s.id)}/progress`)));
+  state.places = new Map(state.library.map((s, i) => [s.id, places[i]]));
   const offline = catalog.status === 'rejected';
   if (!offline) keepForOffline(state.library);
   else if (router.view === '') router.go('library', { replace: true }); // offline, the Library is what can be read
@@ -122,7 +177,7 @@ function unavailable(where, message) {
 // ---------- Offline ----------
 
 // What the reader page needs besides the page itself (versioned like this script).
-const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', '../js/api.js', '../js/router.js', '../js/toast.js', '../js/dom.js', '../js/shell.js', '../css/app.css', '../css/toast.css']
+const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', './hub-logic.js', './publish.js', '../js/api.js', '../js/router.js', '../js/toast.js', '../js/dom.js', '../js/shell.js', '../js/format.js', '../js/sync.js', '../js/outbox.js', '../js/sync-logic.js', '../css/app.css', '../css/toast.css']
   .map((path) => new URL(path, import.meta.url).pathname);
 
 function tellWorker(messages) {
@@ -254,123 +309,12 @@ function swipeToRemove(li, story) {
   });
 }
 
-// ---------- Publishing ----------
-
-/** Sends a story file; resolves with the answer's JSON, or throws the API's error (with its details). */
-async function upload(method, path, file) {
-  const type = uploadType(file.name);
-  if (!type) {
-    const error = new Error(`“${file.name}” is not a story file: choose a .json, .twee, .tw or .txt file.`);
-    error.details = [];
-    throw error;
-  }
-  const response = await request(method, path, file, type);
-  const text = await response.text();
-  return text ? JSON.parse(text) : {};
-}
-
-function showResult(message, warnings) {
-  $('publish-errors-box').hidden = true;
-  $('publish-result').hidden = false;
-  $('publish-ok').textContent = message;
-  $('publish-warnings').replaceChildren(...warnings.map((w) => make('li', { text: w })));
-  $('publish-warnings-box').hidden = !warnings.length;
-  say(warnings.length ? `${message} ${plural(warnings.length, 'warning')}.` : message);
-}
-
-function showErrors(error) {
-  $('publish-result').hidden = true;
-  const lines = errorLines(error);
-  const many = Array.isArray(error.details) && error.details.length > 0;
-  $('publish-error').textContent = many ? `${error.message.replace(/[.:]?\s*$/, '')}:` : lines[0];
-  $('publish-errors').replaceChildren(...(many ? lines.map((line) => make('li', { text: line })) : []));
-  $('publish-errors-box').hidden = false;
-}
-
-async function publish(e) {
-  e.preventDefault();
-  const file = $('publish-file').files[0];
-  if (!file) {
-    showErrors(Object.assign(new Error('Choose a story file first.'), { details: [] }));
-    $('publish-file').focus();
-    return;
-  }
-  await busy($('publish-submit'), async () => {
-    try {
-      const answer = await upload('POST', API, file);
-      await load();
-      const story = state.catalog.find((s) => s.id === answer.id);
-      showResult(`Published “${story ? story.name : answer.id}”.`, answer.warnings || []);
-      $('publish-form').reset();
-    } catch (error) {
-      showErrors(error);
-    }
-  });
-}
-
-function renderOwn() {
-  if (!$('own-list')) return;
-  const own = state.catalog.filter((s) => s.owned);
-  $('own-box').hidden = !own.length;
-  $('own-list').replaceChildren(...own.map((story) => make('li', { className: 'st-own-item', dataset: { id: story.id } },
-    make('span', { className: 'st-own-name', text: story.name }),
-    make('span', { className: 'st-actions' },
-      make('button', { className: 'button st-update', type: 'button', text: 'Update', 'aria-label': `Update ${story.name}`, onclick: () => chooseUpdate(story) }),
-      make('button', { className: 'button danger st-withdraw', type: 'button', text: 'Withdraw', 'aria-label': `Withdraw ${story.name}`, onclick: (ev) => withdraw(story, ev.currentTarget) })))));
-}
-
-let updating = null;
-
-function chooseUpdate(story) {
-  updating = story;
-  const input = $('update-file');
-  input.value = '';
-  input.click();
-}
-
-async function update() {
-  const file = $('update-file').files[0];
-  const story = updating;
-  if (!file || !story) return;
-  try {
-    const answer = await upload('PUT', `${API}/${encodeURIComponent(story.id)}`, file);
-    await load();
-    showResult(`Updated “${story.name}”.`, answer.warnings || []);
-  } catch (error) {
-    showErrors(error);
-  }
-  $('publish-heading').scrollIntoView({ block: 'start' });
-}
-
-async function withdraw(story, button) {
-  const yes = await confirmDialog({
-    title: `Withdraw “${story.name}”?`,
-    text: 'It leaves the catalog and every library, and readers lose their place in it. This cannot be undone.',
-    ok: 'Withdraw', cancel: 'Keep it',
-  });
-  if (!yes) { button.focus(); return; }
-  try {
-    await api('DELETE', `${API}/${encodeURIComponent(story.id)}`);
-    await load();
-    toast(`Withdrew “${story.name}”`);
-    $('publish-heading').focus();
-  } catch (error) {
-    toast(error.message);
-  }
-}
-
-function initPublish() {
-  if (!$('publish-form')) return;
-  $('publish-form').addEventListener('submit', publish);
-  $('update-file').addEventListener('change', update);
-}
-
 // ---------- Start ----------
 
 async function start() {
   initTabs();
-  initPublish();
-  for (const where of TABS) $(`${where}-q`).addEventListener('input', () => renderList(where));
+  initPublish({ load, stories: () => state.catalog });
+  for (const where of ['library', 'catalog']) $(`${where}-q`).addEventListener('input', () => renderList(where));
   try {
     await load();
   } catch (error) {

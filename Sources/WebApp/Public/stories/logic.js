@@ -1,4 +1,5 @@
 // Choose Your Destiny: pure logic shared by the hub and the reader (no DOM, tested with node).
+import { plural } from '../js/format.js';
 
 // ---------- The path a reader took ----------
 
@@ -65,22 +66,41 @@ export function localProgress(body, chaptersById, endingsFound) {
 }
 
 /**
- * The moves still to send once the server is back, after one more made offline: every move that
- * reached an ending not queued yet (so the server counts each ending found) and the latest move
- * (the reader's place). Sent in order, they leave the server where the reader is.
+ * How a reading move goes through the offline layer (js/sync.js `send`, last writer wins per `replace`): the
+ * latest move replaces the waiting moves of the same story (the path is the reader's place), but a move that
+ * reached an ending stays queued, once per ending, so the server counts that ending found. Sent in order, they
+ * leave the server where the reader is.
  */
-export function queueMove(queue, body, reachedEnding) {
-  const list = Array.isArray(queue) ? queue : [];
-  const endings = list.filter((move) => move.ending && move.chapter_id !== body.chapter_id);
-  return [...endings, { chapter_id: body.chapter_id, path: [...body.path], ending: !!reachedEnding }];
+export function moveOptions(storyId, storyName, body, reachesEnding) {
+  return {
+    scope: 'stories',
+    label: `Your place in “${storyName}”`,
+    replace: reachesEnding ? `stories-ending:${storyId}:${body.chapter_id}` : `stories-place:${storyId}`,
+  };
 }
 
-/** A queued move as the progress body the API takes. */
-export const moveBody = (move) => ({ chapter_id: move.chapter_id, path: [...move.path] });
+/** The device's copy of a reader's place: the progress with the chapter's name (for the library's cards). */
+export function placeCopy(progress, chaptersById) {
+  const chapter = chaptersById.get(progress.chapter_id);
+  return {
+    chapter_id: progress.chapter_id,
+    chapter_name: (chapter && chapter.name) || '',
+    path: [...progress.path],
+    endings_found: [...(progress.endings_found || [])],
+    finished: !!(chapter && chapter.is_ending),
+  };
+}
+
+/** Every chapter this reader has been to: the ones kept before plus the path and endings of `progress`. */
+export function visitedAfter(before, progress) {
+  const seen = new Set(Array.isArray(before) ? before : []);
+  for (const id of (progress && progress.path) || []) seen.add(id);
+  for (const id of (progress && Array.isArray(progress.endings_found) ? progress.endings_found : [])) seen.add(id);
+  for (const id of (progress && Array.isArray(progress.visited) ? progress.visited : [])) seen.add(id);
+  return [...seen];
+}
 
 // ---------- Words ----------
-
-export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** "You read 7 chapters" for a path of 7 (the ending included). */
 export const readLine = (path) => `You read ${plural(path.length, 'chapter')}`;
@@ -110,13 +130,25 @@ export const filterStories = (stories, query) => stories.filter((story) => match
 
 // ---------- Publishing ----------
 
-const TYPES = { json: 'application/json', twee: 'text/plain', tw: 'text/plain', txt: 'text/plain' };
-export const ACCEPT = '.json,.twee,.tw,.txt';
+// A zip holds story.json and its pictures in resources/; a Twine 2 published file is HTML.
+const TYPES = { json: 'application/json', twee: 'text/plain', tw: 'text/plain', txt: 'text/plain', zip: 'application/zip', html: 'text/html', htm: 'text/html' };
+export const ACCEPT = '.json,.twee,.tw,.txt,.zip,.html,.htm';
 
 /** The Content-Type to upload a story file with, from its name; null for a kind Trove does not read. */
 export function uploadType(filename) {
   const match = /\.([a-z0-9]+)$/i.exec(String(filename ?? ''));
   return (match && TYPES[match[1].toLowerCase()]) || null;
+}
+
+/**
+ * A failed upload as the page prints it, each message once: {heading, items}. One problem is the heading
+ * alone (the API repeats it as the message and as its only detail); several are listed under the message.
+ */
+export function errorReport(error) {
+  const lines = [...new Set(errorLines(error))];
+  if (lines.length === 1) return { heading: lines[0], items: [] };
+  const message = String((error && error.message) || '').replace(/[.:]?\s*$/, '');
+  return { heading: message ? `${message}:` : 'The story has problems:', items: lines.filter((line) => line !== error.message) };
 }
 
 /** The messages of a failed upload: the API's details, or its message when there are none. */

@@ -1,11 +1,14 @@
 // Choose Your Destiny reader: one chapter at a time, choices as buttons, the path kept on the
 // server (GET/PUT /api/v1/stories/{id}/progress) so any device of the same profile resumes.
 // A story in the library is kept by the service worker; without a connection the reader goes on
-// from the place this device last knew, queues its moves in localStorage and sends them when the
-// server can be reached again.
+// from the place this device last knew (the device's copy, js/sync.js) and its moves wait in the one
+// outbox (js/outbox.js), sent in order when the server can be reached again.
+// Opening a story to read it puts it in the library (the original app downloaded it there).
 import { api, toast } from '../js/api.js';
+import { read, keep, kept, send, waiting } from '../js/sync.js';
+import { plural } from '../js/format.js';
 import { $, make, render, say, confirmDialog } from './dom.js';
-import { chooseBody, backBody, rewindBody, restartBody, resumePath, localProgress, queueMove, moveBody, trail, readLine, endingsLine, plural, progressBody, advance, rewindTo, stepBack } from './logic.js';
+import { chooseBody, backBody, rewindBody, restartBody, resumePath, localProgress, moveOptions, placeCopy, visitedAfter, trail, readLine, endingsLine, progressBody, advance, rewindTo, stepBack } from './logic.js';
 import { createRouter, parseView, viewPath, viewOf } from '../js/router.js';
 import { chapterTree } from './text.js';
 
@@ -14,9 +17,9 @@ const storyId = root.dataset.storyId;
 const API = `/api/v1/stories/${encodeURIComponent(storyId)}`;
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
-const state = { story: null, chapters: new Map(), path: [], endingsFound: [], saving: false, syncing: false };
-const PLACE_KEY = `trove.stories.place.${storyId}`;
-const QUEUE_KEY = `trove.stories.pending.${storyId}`;
+const state = { story: null, chapters: new Map(), path: [], endingsFound: [], visited: [], saving: false };
+const PROGRESS = `${API}/progress`; // also the key of the device's copy of the place
+const VISITED_KEY = `stories:visited:${storyId}`; // every chapter this device has shown (for the map)
 
 const current = () => state.chapters.get(state.path[state.path.length - 1]);
 
@@ -147,21 +150,15 @@ async function move(body, { push = true } = {}) {
   root.setAttribute('aria-busy', 'true');
   for (const button of root.querySelectorAll('.st-choice, .st-step, #back, #restart, #ending-restart')) button.disabled = true;
   try {
-    // Moves made offline go first, in order; while they cannot be sent, this one waits behind them.
-    if (queued().length) await sendQueued();
-    if (queued().length) throw Object.assign(new Error('offline'), { code: 'network' });
-    const progress = await api('PUT', `${API}/progress`, body);
-    accept(progress);
-    offline(false);
+    // Sent at once when nothing waits; else (or without an answer) queued behind the moves made offline.
+    const chapter = state.chapters.get(body.chapter_id);
+    const answer = await send('PUT', PROGRESS, body, moveOptions(storyId, state.story.name, body, !!(chapter && chapter.is_ending)));
+    if (answer.queued) accept(localProgress(body, state.chapters, state.endingsFound));
+    else accept(answer.data);
+    offline(!!answer.queued);
     draw();
     if (push || !popWaiting) settleURL(push); // when Back or Forward came meanwhile, the URL is another entry's
   } catch (error) {
-    if (error.code === 'network') {
-      moveOffline(body);
-      draw();
-      if (push || !popWaiting) settleURL(push);
-      return;
-    }
     toast(error.code === 'invalid_path' ? 'This story changed since you last read it; starting again from your last saved place.' : error.message);
     if (error.code === 'invalid_path') await loadProgress().catch(() => {});
     draw({ focus: false, fade: false });
@@ -180,68 +177,29 @@ async function move(body, { push = true } = {}) {
 function accept(progress) {
   state.path = resumePath(progress, state.story, state.chapters);
   state.endingsFound = Array.isArray(progress.endings_found) ? progress.endings_found : [];
-  remember(PLACE_KEY, { chapter_id: state.path[state.path.length - 1], path: state.path, endings_found: state.endingsFound });
+  const place = placeCopy({ chapter_id: state.path[state.path.length - 1], path: state.path, endings_found: state.endingsFound }, state.chapters);
+  keep(PROGRESS, place);
+  state.visited = visitedAfter(state.visited, { ...progress, path: state.path });
+  keep(VISITED_KEY, state.visited);
 }
 
 // ---------- Offline ----------
-
-function recall(key) {
-  try {
-    return JSON.parse(localStorage.getItem(key) || 'null');
-  } catch {
-    return null;
-  }
-}
-
-function remember(key, value) {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    // Private mode or a full storage: the reader still works, it only cannot keep the place here.
-  }
-}
-
-const queued = () => {
-  const queue = recall(QUEUE_KEY);
-  return Array.isArray(queue) ? queue : [];
-};
 
 function offline(on) {
   $('offline-note').hidden = !on;
 }
 
-/** Makes the move on this device and queues it for the server. */
-function moveOffline(body) {
-  const chapter = state.chapters.get(body.chapter_id);
-  remember(QUEUE_KEY, queueMove(queued(), body, !!(chapter && chapter.is_ending)));
-  accept(localProgress(body, state.chapters, state.endingsFound));
-  offline(true);
-}
-
-/** Sends the moves made offline, in order; each is an idempotent PUT, so a resend does no harm. */
-async function sendQueued() {
-  if (state.syncing) return;
-  state.syncing = true;
+/** Once the outbox has sent this app's moves, the server's place is the reader's (unless a move is under way). */
+async function synced(event) {
+  if (!state.story || !event.detail.scopes.includes('stories') || state.saving) return;
+  if (await waiting('stories')) return;
   try {
-    let progress = null;
-    for (let queue = queued(); queue.length; queue = queued()) {
-      try {
-        progress = await api('PUT', `${API}/progress`, moveBody(queue[0]));
-      } catch (error) {
-        if (error.code === 'network') return;
-        // The story changed meanwhile and the move no longer fits it: drop it, keep the rest.
-      }
-      const rest = queued();
-      remember(QUEUE_KEY, rest.length > 1 ? rest.slice(1) : null);
-    }
+    accept(await api('GET', PROGRESS));
     offline(false);
-    if (progress && !state.saving) {
-      accept(progress);
-      draw({ focus: false, fade: false });
-    }
-  } finally {
-    state.syncing = false;
+    draw({ focus: false, fade: false });
+    settleURL(false);
+  } catch {
+    // The server went away again: the device's place stands.
   }
 }
 
@@ -280,14 +238,26 @@ async function restart() {
 // ---------- Start ----------
 
 async function loadProgress() {
-  if (queued().length) await sendQueued();
+  state.visited = (await kept(VISITED_KEY)) || [];
+  const waits = (await waiting('stories')) > 0;
   try {
-    accept(await api('GET', `${API}/progress`));
-    offline(queued().length > 0);
+    // The server's place, or this device's copy while its moves wait or the server cannot be reached.
+    accept(await read(PROGRESS, 'stories'));
   } catch (error) {
-    if (error.code !== 'network') throw error;
-    accept(recall(PLACE_KEY) || { path: [] });
-    offline(true);
+    if (error.status) throw error;
+    accept({ path: [] });
+  }
+  offline(waits);
+}
+
+/** Reading a story from the catalog adds it to the library (and so keeps it for reading offline). */
+async function addToLibrary() {
+  if (state.story.in_library) return;
+  try {
+    await api('PUT', `${API}/library`);
+    state.story.in_library = true;
+  } catch {
+    // Offline or refused: it can still be read now, and added from the catalog.
   }
 }
 
@@ -301,6 +271,7 @@ async function start() {
     await loadProgress();
     $('reader-status').hidden = true;
     draw({ focus: false, fade: false });
+    await addToLibrary();
     keepForOffline();
     router.start();
     // A reload keeps the URL's chapter; a link to a chapter shows it when this reader may be there.
@@ -319,8 +290,6 @@ async function start() {
   root.dataset.ready = 'true';
 }
 
-window.addEventListener('online', () => {
-  if (state.story) sendQueued();
-});
+addEventListener('trove:synced', synced);
 
 start();

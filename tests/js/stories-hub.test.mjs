@@ -1,0 +1,81 @@
+// Unit tests for the Choose Your Destiny hub's pure logic (bylines, authors, views, progress, sources).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import {
+  byline, authorQuery, byAuthor, authorsOf, authorHeading, hubView, progressOf, progressLines, sourcesLine, HOUSE,
+} from '../../Sources/WebApp/Public/stories/hub-logic.js';
+import { parseView } from '../../Sources/WebApp/Public/js/router.js';
+
+const house = { id: 'gull-rock', name: 'The Lamp at Gull Rock', author: 'Trove', author_account: null, pen_name: null };
+const ada = { id: 'fox', name: 'The Fox', author: 'ada', author_account: 'ada', pen_name: 'Lady Lovelace' };
+const ada2 = { id: 'owl', name: 'The Owl', author: 'ada', author_account: 'ada', pen_name: 'ADA' };
+const bob = { id: 'bee', name: 'Bees', author: 'Bob', author_account: 'Bob', pen_name: null };
+// An uploader who wrote "Trove" in their file: the byline is still their account's.
+const faker = { id: 'fake', name: 'Fake', author: 'mallory', author_account: 'mallory', pen_name: 'Trove' };
+
+test("the byline is the account's name, a pen name beside it only when it differs", () => {
+  assert.deepEqual(byline(ada), { name: 'ada', account: 'ada', house: false, penName: 'Lady Lovelace' });
+  assert.equal(byline(ada2).penName, null, 'the same name in another case is no pen name');
+  assert.deepEqual(byline(house), { name: HOUSE, account: null, house: true, penName: null });
+  assert.deepEqual(byline(faker), { name: 'mallory', account: 'mallory', house: false, penName: 'Trove' }, 'the house name never replaces an account');
+});
+
+test('a server from before bylines: the author stands for itself, and none at all is the house', () => {
+  assert.deepEqual(byline({ author: 'A. Tester' }), { name: 'A. Tester', account: null, house: false, penName: null });
+  assert.equal(byline({ author: 'Trove' }).house, true);
+  assert.equal(byline({ author: null }).house, true);
+  assert.deepEqual(authorQuery({ author: 'A. Tester' }), { author: 'A. Tester' });
+});
+
+test('an author query narrows the catalog to that account, or to the house', () => {
+  const all = [house, ada, bob, ada2, faker];
+  assert.deepEqual(all.filter((s) => byAuthor(s, { author: 'ada' })).map((s) => s.id), ['fox', 'owl']);
+  assert.deepEqual(all.filter((s) => byAuthor(s, { house: 'true' })).map((s) => s.id), ['gull-rock']);
+  assert.deepEqual(all.filter((s) => byAuthor(s, { author: 'Trove' })).map((s) => s.id), [], "an account named like the house is not the house");
+  assert.equal(all.filter((s) => byAuthor(s, {})).length, 5);
+  assert.deepEqual(authorQuery(house), { house: 'true' });
+  assert.deepEqual(authorQuery(ada), { author: 'ada' });
+  assert.equal(authorHeading(all, { author: 'ada' }), 'Stories by ada');
+  assert.equal(authorHeading(all, { house: 'true' }), 'Stories by Trove');
+});
+
+test('the authors: the house first, then A to Z, each with their stories', () => {
+  const authors = authorsOf([bob, ada, house, ada2, faker]);
+  assert.deepEqual(authors.map((a) => a.name), ['Trove', 'ada', 'Bob', 'mallory']);
+  assert.deepEqual(authors[1].stories.map((s) => s.id), ['fox', 'owl']);
+  assert.deepEqual(authors.map((a) => a.account), [null, 'ada', 'Bob', 'mallory']);
+  assert.deepEqual(authors[0].query, { house: 'true' });
+});
+
+test('views: the catalog is the first view, one author is the catalog with a query', () => {
+  assert.deepEqual(hubView(parseView('')), { tab: 'catalog', query: {} });
+  assert.deepEqual(hubView(parseView('#library')), { tab: 'library', query: {} });
+  assert.deepEqual(hubView(parseView('authors')), { tab: 'authors', query: {} });
+  assert.deepEqual(hubView(parseView('catalog?author=ada%20b')), { tab: 'catalog', query: { author: 'ada b' } });
+  assert.deepEqual(hubView(parseView('catalog?house=true&author=x')), { tab: 'catalog', query: { house: 'true' } });
+  assert.deepEqual(hubView(parseView('library?author=ada')), { tab: 'library', query: {} });
+  assert.deepEqual(hubView(parseView('nonsense')), { tab: 'catalog', query: {} });
+});
+
+test("progress on a library card: the server's, else this device's place; none before the first choice", () => {
+  const server = { chapter_id: '7', chapter_name: 'The Fog Bell', steps: 3, endings_found: 1, finished: false };
+  assert.deepEqual(progressOf(server, null), { chapterId: '7', chapterName: 'The Fog Bell', steps: 3, endings: 1, finished: false });
+  const copy = { chapter_id: '12', chapter_name: 'Morning Harbour', path: ['1', '3', '7', '12'], endings_found: ['12'], finished: true };
+  assert.deepEqual(progressOf(null, copy), { chapterId: '12', chapterName: 'Morning Harbour', steps: 4, endings: 1, finished: true });
+  assert.equal(progressOf(server, copy).chapterId, '7', "the server's progress wins");
+  assert.equal(progressOf({ ...server, endings_found: ['12', '13'] }, null).endings, 2, 'endings found as a list count too');
+  assert.equal(progressOf(null, { chapter_id: '1', path: ['1'], endings_found: [] }), null);
+  assert.equal(progressOf(undefined, undefined), null);
+  assert.deepEqual(progressLines(progressOf(server, null), 4), ['At: The Fog Bell', 'Endings found: 1 of 4']);
+  assert.deepEqual(progressLines(progressOf(null, copy), 4), ['Finished at: Morning Harbour', 'Endings found: 1 of 4']);
+  assert.deepEqual(progressLines(null, 4), []);
+});
+
+test('where the stories come from, counted', () => {
+  assert.equal(sourcesLine([house, ada, bob]), '1 house story from Trove · 2 stories published here by accounts');
+  assert.equal(sourcesLine([ada]), '1 story published here by an account');
+  assert.equal(sourcesLine([{ ...house, source: 'house' }, { ...ada, source: 'github' }, { ...bob, source: 'upload' }]),
+    '1 house story from Trove · 1 story published here by an account · 1 story from GitHub authors');
+  assert.equal(sourcesLine([]), '');
+});
