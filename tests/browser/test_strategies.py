@@ -391,6 +391,15 @@ def test_writing_editing_and_deleting_my_own_card(strategies_server, browser, as
     assert_no_console_errors(browser)
 
 
+def sync_indicator(driver) -> str:
+    """The shared offline layer's line in the header (js/sync.js): "All saved", "N changes waiting"."""
+    return driver.execute_script("const b = document.getElementById('sync-status'); return b ? b.textContent : ''")
+
+
+def mine_texts(driver) -> list[str]:
+    return [p.text for p in driver.find_elements(By.CSS_SELECTOR, "#mine-list .os-mine-text")]
+
+
 def test_offline_draws_from_the_deck_and_favourites_wait_for_the_network(strategies_restartable, browser):
     # Offline is the server gone (stopped, then started again on the same port and database): the same on both engines.
     with strategies_restartable() as base:
@@ -399,6 +408,7 @@ def test_offline_draws_from_the_deck_and_favourites_wait_for_the_network(strateg
         browser.find_element(By.ID, "tab-all").click()
         wait(browser, lambda d: len(visible_all_items(d)) == ALL_ROWS, "the deck never loaded")
         browser.find_element(By.ID, "tab-draw").click()
+        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the indicator reads {sync_indicator(browser)!r}")
 
     # The server is stopped here.
     draw_by_tapping(browser)
@@ -407,14 +417,70 @@ def test_offline_draws_from_the_deck_and_favourites_wait_for_the_network(strateg
     wait_for_one_favourite_button(browser)
     browser.find_element(By.ID, "fav-add").click()
     wait(browser, lambda d: favourite_buttons(d) == (False, True), "adding a favourite offline did not show at once")
-    pending = json.loads(browser.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") or "{}")
-    assert list(pending.values()) == [True], f"the offline favourite is not queued: {pending}"
+    wait(browser, lambda d: d.find_element(By.ID, "sync-note").is_displayed(), "no note that the favourite waits")
+    # It waits in the shared outbox (js/sync.js), not in a queue of the page's own.
+    wait(browser, lambda d: sync_indicator(d) == "1 change waiting", f"the indicator reads {sync_indicator(browser)!r}")
+    assert browser.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") is None
+    drawn = card_text(browser)
     with strategies_restartable():
         browser.execute_script("window.dispatchEvent(new Event('online'))")
-        wait(browser, lambda d: d.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") is None,
-             "the queued favourite was never sent")
+        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the queued favourite was never sent: {sync_indicator(browser)!r}",
+             timeout=30)
         favourites = fetch_json(browser, "/api/v1/strategies/favourites")
-        assert [card["strategy"] for card in favourites] == [card_text(browser)]
+        assert [card["strategy"] for card in favourites] == [drawn]
+        wait(browser, lambda d: not d.find_element(By.ID, "sync-note").is_displayed(), "the note that favourites wait stayed")
+
+
+def test_own_cards_and_favourites_made_offline_reach_the_server_once_even_after_a_reload(strategies_restartable, browser):
+    """A card written, edited and favourited offline, and a reload while offline: back online, the server has the
+    card once, with its last words, as a favourite (the favourite named the card's temporary id)."""
+    with strategies_restartable() as base:
+        kept = visit_and_wait_until_kept(browser, base)
+        assert kept is True, f"the service worker did not keep the page for offline use: {kept}"
+        open_strategies(browser, base)  # now through the worker, which keeps the views that load when first shown
+        open_tab(browser, "mine")
+        wait(browser, lambda d: d.find_element(By.ID, "mine-empty").is_displayed(), "My cards did not open")
+        wait(browser, lambda d: d.execute_async_script(
+            "const done = arguments[0]; Promise.all([...document.scripts].filter(s => s.src.endsWith('/strategies/strategies.js'))"
+            ".map(s => caches.match(s.src.replace(/strategies\\.js$/, 'mine.js')))).then(r => done(r.length > 0 && r.every(Boolean)))"),
+            "the service worker did not keep mine.js")
+
+    # The server is stopped here: write a card, edit it, show it and make it a favourite.
+    text_box = browser.find_element(By.ID, "mine-text")
+    text_box.send_keys("Walk the dog backwards")
+    browser.find_element(By.ID, "mine-add").click()
+    wait(browser, lambda d: mine_texts(d) == ["Walk the dog backwards"], f"offline, the new card is not listed: {mine_texts(browser)}")
+    browser.find_element(By.CSS_SELECTOR, '#mine-list [data-action="edit"]').click()
+    editor = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#mine-list textarea"), "no inline editor")
+    editor.clear()
+    editor.send_keys("Walk the cat backwards")
+    editor.find_element(By.XPATH, "./ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(browser, lambda d: mine_texts(d) == ["Walk the cat backwards"], f"offline, the edit did not show: {mine_texts(browser)}")
+    browser.find_element(By.CSS_SELECTOR, '#mine-list [data-action="show"]').click()
+    wait(browser, lambda d: card_text(d) == "Walk the cat backwards", "Show did not put the card on the draw view")
+    assert browser.find_element(By.ID, "card-meta").text == "My card"
+    wait_for_one_favourite_button(browser)
+    browser.find_element(By.ID, "fav-add").click()
+    wait(browser, lambda d: favourite_buttons(d) == (False, True), "offline, the favourite did not show at once")
+    wait(browser, lambda d: sync_indicator(d) == "3 changes waiting", f"the indicator reads {sync_indicator(browser)!r}")
+
+    # Closed and opened again while offline: the changes are still on the device, and so is the card.
+    browser.get("about:blank")
+    browser.get(base + "/strategies#mine")
+    wait(browser, lambda d: mine_texts(d) == ["Walk the cat backwards"], f"offline after a reload, My cards shows {mine_texts(browser)}")
+    assert sync_indicator(browser) == "3 changes waiting", sync_indicator(browser)
+
+    with strategies_restartable():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: sync_indicator(d) == "All saved", f"back online, the outbox did not empty: {sync_indicator(browser)!r}",
+             timeout=30)
+        mine = fetch_json(browser, "/api/v1/strategies/mine")
+        assert [card["strategy"] for card in mine] == ["Walk the cat backwards"], f"the server has {mine}"
+        favourites = fetch_json(browser, "/api/v1/strategies/favourites")
+        assert [card["id"] for card in favourites] == [mine[0]["id"]], f"the favourite did not follow the card: {favourites}"
+        # The page goes by the server's id now: the card's Show opens its URL.
+        wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#mine-list li").get_attribute("data-mine") == str(mine[0]["id"]),
+             "the listed card still has its temporary id")
 
 
 def test_after_one_visit_the_page_works_offline(strategies_restartable, browser):

@@ -1,0 +1,234 @@
+// Oblique Strategies: the pure part (no DOM), tested with node's runner (tests/js/strategies-logic.test.mjs).
+// The deck and its filters, the All view's grouping and search, the favourites merged with what waits on the
+// device, the settings, and the page's wording.
+import { plural } from '../js/format.js';
+
+export const API = '/api/v1/strategies';
+export const SCOPE = 'strategies'; // this app's writes in the shared outbox (js/sync.js)
+export const MAX_LENGTH = 280; // an own card, as the server counts it
+export const NOTE_MAX = 500; // a note on a draw
+
+// ---------- Text ----------
+
+/** Case- and accent-insensitive form of a text, for searching. */
+export function fold(text) {
+  return String(text).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Texts that differ only in case, accents or punctuation are the same card in several editions. */
+export const sameText = (text) => fold(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+
+/** Characters as a person counts them (grapheme clusters), like the server. */
+export function characterCount(text) {
+  if (!segmenter) return [...text].length;
+  let count = 0;
+  for (const _ of segmenter.segment(text)) count += 1;
+  return count;
+}
+
+/** The counter under a card's text box: how many characters, and how many too many. */
+export function countLine(text) {
+  const n = characterCount(text.trim());
+  const label = n > MAX_LENGTH ? `${n} of ${MAX_LENGTH} characters: ${n - MAX_LENGTH} too many` : `${n} of ${MAX_LENGTH} characters`;
+  return { n, over: n > MAX_LENGTH, label };
+}
+
+/** Why an own card's text cannot be saved, or '' when it can. */
+export function cardProblem(text) {
+  const n = characterCount(text);
+  if (n === 0) return 'Write a few words first.';
+  if (n > MAX_LENGTH) return `A card holds at most ${MAX_LENGTH} characters; this one has ${n}.`;
+  return '';
+}
+
+/** Why a note cannot be saved, or ''. */
+export const noteProblem = (note) => (characterCount(note) > NOTE_MAX ? `A note holds at most ${NOTE_MAX} characters.` : '');
+
+// ---------- Cards and editions ----------
+
+/** A card id from the page (a data attribute, a URL): a number, or a card made on this device ('tmp-…'). */
+export function cardId(value) {
+  const text = String(value ?? '');
+  if (/^\d+$/.test(text)) return Number(text);
+  return text.startsWith('tmp-') ? text : null;
+}
+
+/** An edition's name: 'My cards' for edition 0, its label when known. */
+export function editionLabel(labels, edition) {
+  if (edition === 0) return 'My cards';
+  return labels.get(edition) || `Edition ${edition}`;
+}
+
+/** The line under a card. */
+export function metaFor(labels, card) {
+  if (card.edition === 0) return 'My card';
+  return `${editionLabel(labels, card.edition)} · card ${card.cardnumber}`;
+}
+
+/** An own card written on this device, until the server gives it its id. */
+export const ownCard = (id, strategy) => ({ id, edition: 0, cardnumber: 0, strategy });
+
+/** Own cards newest first: those made on this device (not on the server yet) before the rest. */
+export function newestFirst(cards) {
+  const rank = (card) => (typeof card.id === 'number' ? card.id : Infinity);
+  return cards.slice().sort((a, b) => rank(b) - rank(a));
+}
+
+/** Every card with id `temp` given id `real` (an own card made offline, once the server has it). */
+export function swapId(cards, temp, real) {
+  return cards && cards.map((card) => (card.id === temp ? { ...card, id: real } : card));
+}
+
+// ---------- Draw settings ----------
+
+export const SOURCES = ['published', 'mine', 'all'];
+
+/** The settings kept on the device, checked: anything unknown falls back to the default. */
+export function readSettings(saved, editions) {
+  const value = saved && typeof saved === 'object' ? saved : {};
+  return {
+    source: SOURCES.includes(value.source) ? value.source : 'published',
+    edition: typeof value.edition === 'string' && editions.includes(value.edition) ? value.edition : '',
+    shuffle: value.shuffle === true,
+  };
+}
+
+/** The words after "Draw settings" when something other than the default is chosen. */
+export function settingsSummary(settings, labels) {
+  const parts = [];
+  if (settings.source === 'mine') parts.push('My cards');
+  if (settings.source === 'all') parts.push('Published and mine');
+  if (settings.edition && settings.source !== 'mine') parts.push(editionLabel(labels, Number(settings.edition)));
+  if (settings.shuffle) parts.push('Shuffle');
+  return parts.length ? `· ${parts.join(' · ')}` : '';
+}
+
+/** The query of a draw with these settings: '?source=…[&edition=…]'. */
+export function drawQuery(settings) {
+  const params = new URLSearchParams({ source: settings.source });
+  if (settings.edition && settings.source !== 'mine') params.set('edition', settings.edition);
+  return `?${params}`;
+}
+
+/** The cards a draw on the device picks from (offline): the chosen edition of the deck, own cards, or both. */
+export function drawPool(deck, mine, settings) {
+  let pool = [];
+  if (settings.source !== 'mine') {
+    const edition = Number(settings.edition);
+    pool = settings.edition ? deck.filter((card) => card.edition === edition) : deck.slice();
+  }
+  if (settings.source !== 'published' && mine) pool = pool.concat(mine);
+  return pool;
+}
+
+/** One card of `pool`, uniformly, for a random 32-bit number; null for an empty pool. */
+export const pickFrom = (pool, random32) => (pool.length ? pool[Math.floor((random32 / 2 ** 32) * pool.length)] : null);
+
+/** Why nothing could be drawn. */
+export function emptyDeckMessage(source, message) {
+  if (source === 'mine') return 'You have no cards of your own yet. Write one under “Mine”.';
+  return message || 'There are no cards to draw from with these settings.';
+}
+
+/** The shuffle's line: how many cards are left. */
+export const shuffleLine = ({ total, remaining }) => (total === 0 ? 'No cards to shuffle' : `${remaining} of ${plural(total, 'card')} left`);
+
+// ---------- All ----------
+
+/**
+ * All: one row per text, under the edition it first appeared in, naming every edition that has it.
+ * → [{ edition, rows: [{ card, editions }] }] in deck order.
+ */
+export function groupAll(deck) {
+  const texts = new Map(); // same text → its cards, in deck order
+  for (const card of deck) {
+    const key = sameText(card.strategy);
+    if (!texts.has(key)) texts.set(key, []);
+    texts.get(key).push(card);
+  }
+  const groups = new Map(); // first edition → its rows
+  for (const cards of texts.values()) {
+    const first = cards[0].edition;
+    if (!groups.has(first)) groups.set(first, []);
+    groups.get(first).push({ card: cards[0], editions: [...new Set(cards.map((card) => card.edition))] });
+  }
+  return [...groups].map(([edition, rows]) => ({ edition, rows }));
+}
+
+/** Whether a row's folded text matches a search (typed as it is; folded here). */
+export const matchesSearch = (key, query) => !query || key.includes(fold(query.trim()));
+
+/** The count above All: every card, the matches, or none. */
+export function allCountLine(total, shown, query) {
+  if (!query) return plural(total, 'card');
+  if (shown === 0) return `No card matches “${query}”`;
+  return `${shown} of ${plural(total, 'card')} match`;
+}
+
+// ---------- Favourites ----------
+
+const FAVOURITE = /^\/api\/v1\/strategies\/([^/]+)\/favourite$/;
+
+/** The favourite changes waiting in the outbox (js/sync.js entries, in order): id → on (the last one wins). */
+export function waitingFavourites(entries) {
+  const changes = new Map();
+  for (const entry of entries) {
+    const match = entry.scope === SCOPE && FAVOURITE.exec(entry.path);
+    const id = match && cardId(match[1]);
+    if (id !== null && id !== undefined && match) changes.set(id, entry.method === 'PUT');
+  }
+  return changes;
+}
+
+/**
+ * The favourites to show: the server's list (newest first), with what the server does not have yet on top of
+ * it: the changes waiting in the outbox, the removals whose Undo has not run out (`leaving`), and the changes
+ * made on this page after the list was asked for (`changes`: id → {on, seq}, newer than `since`). A card
+ * favourited here but not in the server's list comes first, found by `find(id)`.
+ */
+export function mergeFavourites(cards, { waiting = new Map(), leaving = new Set(), changes = new Map(), since = 0, find = () => null } = {}) {
+  const byID = new Map(cards.map((card) => [card.id, card]));
+  const ids = new Set(byID.keys());
+  const set = (id, on) => (on ? ids.add(id) : ids.delete(id));
+  for (const [id, on] of waiting) set(id, on);
+  for (const id of leaving) ids.delete(id);
+  for (const [id, change] of changes) if (change.seq > since) set(id, change.on);
+  const list = cards.filter((card) => ids.has(card.id));
+  for (const id of ids) {
+    if (byID.has(id)) continue;
+    const card = find(id);
+    if (card) list.unshift(card);
+  }
+  return { ids, list };
+}
+
+/** The offline-queued favourites of the page before the shared outbox ({id: on} in localStorage), as writes. */
+export function legacyFavourites(text) {
+  let map;
+  try {
+    map = JSON.parse(text || '{}');
+  } catch {
+    return [];
+  }
+  if (!map || typeof map !== 'object' || Array.isArray(map)) return [];
+  return Object.entries(map).map(([id, on]) => [cardId(id), on === true]).filter(([id]) => id !== null);
+}
+
+// ---------- History ----------
+
+const NOTE = /^\/api\/v1\/strategies\/history\/(\d+)$/;
+
+/** The notes waiting in the outbox: history entry id → its note (null: removed); the last one wins. */
+export function waitingNotes(entries) {
+  const notes = new Map();
+  for (const entry of entries) {
+    const match = entry.scope === SCOPE && entry.method === 'PATCH' && NOTE.exec(entry.path);
+    if (match) notes.set(Number(match[1]), entry.body?.note ?? null);
+  }
+  return notes;
+}
+
+/** The history with the notes not sent yet in place of the server's. */
+export const withNotes = (entries, notes) => entries.map((entry) => (notes.has(entry.id) ? { ...entry, note: notes.get(entry.id) } : entry));
