@@ -150,4 +150,5 @@ export function debounce(fn, ms) {
   return debounced;
 }
 
-export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+// The one plural of every app (js/format.js), here too so the tabs import their wording from one place.
+export { plural } from '../js/format.js';
