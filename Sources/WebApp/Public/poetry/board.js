@@ -1,8 +1,11 @@
-// Magnetic Poetry: the board on screen. Draws the magnets of `board.data` (the JSON board: positions are
-// fractions of the board, sizes follow its width); when editable, magnets are dragged (mouse, finger,
-// pen), rotated (handle or two-finger twist), nudged with keys and removed. The page hears of each change
-// before (`onBefore(key)`, for undo) and after (`onChange()`, to save).
-import { layoutMagnets, readingOrder } from './layout.js';
+// Magnetic Poetry: the writing surface on screen. Draws the magnets of `board.data` (the JSON board: the
+// poem's magnets, positions stored as fractions of the board, sizes following its width); when editable,
+// magnets are dragged (mouse, finger, pen), rotated (handle or two-finger twist), nudged with keys, and
+// put back in the tray (dropped on it, or removed). A magnet is drawn where it is stored unless that would
+// overlap another (a bigger font, another board shape): then it is drawn at the nearest free place
+// (layout.js `nudge`), and its stored place stays as it was. The page hears of each change before
+// (`onBefore(key)`, for undo) and after (`onChange()`, to save).
+import { freeSpot, nudge, overlaps, placeNear, readingOrder } from './layout.js';
 
 export const FONTS = {
   serif: "Georgia, 'Times New Roman', serif",
@@ -26,8 +29,11 @@ export function newId() {
 }
 
 export class Board {
-  constructor(element, { editable = false, onBefore = () => {}, onChange = () => {}, onSelect = () => {} } = {}) {
+  constructor(element, { editable = false, tray = null, onBefore = () => {}, onChange = () => {}, onSelect = () => {} } = {}) {
     this.el = element;
+    this.tray = tray; // where a magnet dropped goes back to the tray
+    this.shown = new Map(); // id → {x, y, w, h}: where each magnet is drawn, in px
+    this.last = null; // the id of the magnet placed last: new words go next to it
     this.editable = editable;
     this.onBefore = onBefore;
     this.onChange = onChange;
@@ -39,7 +45,7 @@ export class Board {
     this.twist = null;
     this.tools = element.querySelector('.pm-tools');
     if (editable) this.wire();
-    new ResizeObserver(() => this.placeTools()).observe(element);
+    new ResizeObserver(() => { if (this.data && !this.drag) this.reflow(); }).observe(element);
   }
 
   // ---------- Drawing ----------
@@ -53,23 +59,52 @@ export class Board {
     for (const magnet of data.magnets) this.nodes.set(magnet.id, this.createNode(magnet));
     this.el.append(...this.nodes.values());
     if (this.tools) this.el.append(this.tools); // keeps the tools last
+    if (this.last && !this.nodes.has(this.last)) this.last = null;
+    this.reflow();
     if (this.selected && !this.nodes.has(this.selected)) this.select(null);
-    else this.placeTools();
     if (animate) this.flyIn([...this.nodes.values()]);
   }
 
+  /** Font and size: the magnets are measured again and drawn apart where they would overlap. */
   applyStyle() {
     const { font, fontScale } = this.data;
     for (const name of Object.keys(FONTS)) this.el.classList.toggle(`pm-font-${name}`, name === font);
     this.el.style.setProperty('--pm-scale', String(fontScale));
+    this.reflow();
+  }
+
+  /** Draws every magnet at its stored place, or the nearest free one where that would overlap another. */
+  reflow() {
+    if (!this.data) return;
+    const { width, height } = this.size();
+    const magnets = this.data.magnets;
+    const boxes = magnets.map((m) => {
+      const node = this.nodes.get(m.id);
+      return { x: m.x * width, y: m.y * height, w: node.offsetWidth, h: node.offsetHeight };
+    });
+    const places = width && height ? nudge(boxes, { width, height }) : boxes;
+    this.shown.clear();
+    magnets.forEach((m, i) => {
+      const box = { ...boxes[i], ...places[i] };
+      this.shown.set(m.id, box);
+      this.draw(this.nodes.get(m.id), box);
+    });
     this.placeTools();
+  }
+
+  draw(node, box) {
+    node.style.left = `${box.x}px`;
+    node.style.top = `${box.y}px`;
   }
 
   createNode(magnet) {
     const node = document.createElement('div');
     node.className = 'pm-magnet';
     node.dataset.id = magnet.id;
-    node.textContent = ` ${magnet.word} `;
+    const text = document.createElement('span');
+    text.className = 'pm-word';
+    text.textContent = ` ${magnet.word} `;
+    node.append(text);
     if (this.editable) {
       node.tabIndex = 0;
       node.setAttribute('role', 'button');
@@ -83,8 +118,7 @@ export class Board {
   }
 
   place(node, magnet) {
-    node.style.left = `${magnet.x * 100}%`;
-    node.style.top = `${magnet.y * 100}%`;
+    node.style.setProperty('--pm-rot', `${magnet.rotation || 0}deg`);
     node.style.rotate = magnet.rotation ? `${magnet.rotation}deg` : '';
     node.style.zIndex = String(magnet.z);
   }
@@ -104,9 +138,11 @@ export class Board {
     const { width, height } = this.size();
     const items = this.data.magnets.map((m) => {
       const node = this.nodes.get(m.id);
-      return { word: m.word, x: m.x * width, y: m.y * height, w: node.offsetWidth, h: node.offsetHeight, rotation: m.rotation, z: m.z };
+      const at = this.shown.get(m.id) || { x: m.x * width, y: m.y * height };
+      return { word: m.word, x: at.x, y: at.y, w: node.offsetWidth, h: node.offsetHeight, rotation: m.rotation, z: m.z };
     });
-    const fontSize = parseFloat(getComputedStyle(this.nodes.values().next().value || this.el).fontSize);
+    const sample = this.nodes.values().next().value;
+    const fontSize = sample ? parseFloat(getComputedStyle(sample).fontSize) : 16;
     return { width, height, items, fontSize, family: FONTS[this.data.font] || FONTS.serif };
   }
 
@@ -123,39 +159,6 @@ export class Board {
       const magnet = this.magnet(id);
       node.classList.toggle('is-rhyme', Boolean(words && magnet && words.has(magnet.word.toLowerCase())));
     }
-  }
-
-  // ---------- Fresh boards ----------
-
-  /** Replaces the magnets with `words` packed in rows from the top, shrinking the font if they would not fit. */
-  freshLayout(words, { animate = false } = {}) {
-    this.data.magnets = words.map((word, index) => ({ id: newId(), word, x: 0, y: 0, rotation: 0, z: index + 1 }));
-    this.load(this.data);
-    const { width, height } = this.size();
-    if (!width || !words.length) return;
-    const nodes = this.data.magnets.map((m) => this.nodes.get(m.id));
-    const measure = () => ({ widths: nodes.map((n) => n.offsetWidth), magnetHeight: nodes[0].offsetHeight });
-    const spacing = (h) => ({ boardWidth: width, boardHeight: height, margin: Math.max(10, width * 0.04), gap: h * 0.3, rowGap: h * 0.3, magnetHeight: h });
-    const fits = (m, k) => {
-      const places = layoutMagnets(m.widths.map((w) => w * k), { ...spacing(m.magnetHeight * k), boardHeight: Infinity });
-      const bottom = Math.max(...places.map((p) => p.y)) + m.magnetHeight * k;
-      return bottom <= height - Math.max(10, width * 0.04);
-    };
-    let m = measure();
-    let scale = this.data.fontScale;
-    while (scale > 0.7 && !fits(m, scale / this.data.fontScale)) scale = round(scale - 0.05, 2);
-    if (scale !== this.data.fontScale) {
-      this.data.fontScale = scale;
-      this.applyStyle();
-      m = measure();
-    }
-    const places = layoutMagnets(m.widths, spacing(m.magnetHeight));
-    this.data.magnets.forEach((magnet, i) => {
-      magnet.x = round(clamp(places[i].x / width, 0, 1));
-      magnet.y = round(clamp(places[i].y / height, 0, 1));
-      this.place(nodes[i], magnet);
-    });
-    if (animate) this.flyIn(nodes);
   }
 
   /** The seed's entrance: from random places at half opacity to their own. */
@@ -199,34 +202,79 @@ export class Board {
     this.place(this.nodes.get(magnet.id), magnet);
   }
 
-  /** Adds a magnet for `word` near the top, in front, and selects it. */
-  add(word) {
-    const { width, height, magnetHeight } = this.size();
+  /** The boxes drawn on the board, but the magnet `except`. */
+  boxesBut(except) {
+    return [...this.shown].filter(([id]) => id !== except).map(([, box]) => box);
+  }
+
+  /**
+   * Adds a magnet for `word`, in front: dropped at `at` ({x, y} px, its top-left corner) or, without it,
+   * next to the magnet placed last; never on another magnet. It is scrolled into view with a brief glow.
+   */
+  add(word, at = null) {
+    const { width, height } = this.size();
     const magnet = { id: newId(), word, x: 0, y: 0, rotation: 0, z: this.topZ() + 1 };
     this.data.magnets.push(magnet);
     const node = this.createNode(magnet);
     this.nodes.set(magnet.id, node);
     this.el.insertBefore(node, this.tools || null);
-    const margin = Math.max(10, width * 0.04);
-    const spread = Math.max(0, width - node.offsetWidth - 2 * margin);
-    magnet.x = round(clamp((margin + Math.random() * spread) / width, 0, 1));
-    magnet.y = round(clamp((margin + Math.random() * magnetHeight) / height, 0, 1));
-    this.place(node, magnet);
-    this.flyIn([node]);
-    this.select(magnet.id);
+    const size = { w: node.offsetWidth, h: node.offsetHeight };
+    const room = { width, height, gap: Math.round(size.h * 0.25), margin: Math.max(8, Math.round(width * 0.03)) };
+    const others = this.boxesBut(magnet.id);
+    const spot = at
+      ? freeSpot(others, size, { ...room, gap: 0, margin: 0, prefer: [at], target: at })
+      : placeNear(others, size, this.last && this.shown.get(this.last), room);
+    this.store(magnet, spot.x, spot.y);
+    this.shown.set(magnet.id, { x: spot.x, y: spot.y, ...size });
+    this.draw(node, spot);
+    this.last = magnet.id;
+    this.reveal(node);
     return magnet;
   }
 
-  /** Removes a magnet with a short shrink and fade. */
-  remove(id) {
+  /** Scrolls a magnet into view and makes it glow for a moment. */
+  reveal(node) {
+    const box = node.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > innerHeight) node.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
+    node.classList.remove('is-new');
+    void node.offsetWidth; // restarts the glow
+    node.classList.add('is-new');
+    clearTimeout(node.glow);
+    node.glow = setTimeout(() => node.classList.remove('is-new'), 1600);
+  }
+
+  /** Stores a magnet's place from px (its top-left corner), kept inside the board. */
+  store(magnet, xPx, yPx) {
+    const node = this.nodes.get(magnet.id);
+    const { width, height } = this.size();
+    magnet.x = round(clamp(xPx, 0, Math.max(0, width - node.offsetWidth)) / width);
+    magnet.y = round(clamp(yPx, 0, Math.max(0, height - node.offsetHeight)) / height);
+  }
+
+  /** After a drop: a magnet let go on another moves to the nearest free place. */
+  settle(magnet) {
+    const box = this.shown.get(magnet.id);
+    if (!box) return;
+    const others = this.boxesBut(magnet.id);
+    if (!others.some((b) => overlaps(box, b))) return;
+    const { width, height } = this.size();
+    const spot = freeSpot(others, box, { width, height, target: box });
+    if (!spot.free) return;
+    this.move(magnet, spot.x, spot.y);
+  }
+
+  /** Takes a magnet off the board (back to the tray), with a short shrink and fade. */
+  remove(id, { undoKey = true } = {}) {
     const index = this.data.magnets.findIndex((m) => m.id === id);
     if (index < 0) return;
-    this.onBefore(`remove:${id}`);
+    if (undoKey) this.onBefore(`remove:${id}`);
     const node = this.nodes.get(id);
     const hadFocus = node.contains(document.activeElement) || this.tools?.contains(document.activeElement);
     const order = [...this.nodes.keys()];
     this.data.magnets.splice(index, 1);
     this.nodes.delete(id);
+    this.shown.delete(id);
+    if (this.last === id) this.last = null;
     if (this.selected === id) this.select(null);
     node.removeAttribute('tabindex');
     node.classList.add('is-leaving');
@@ -239,12 +287,15 @@ export class Board {
     this.changed();
   }
 
+  /** Moves a magnet to px (its top-left corner, kept inside the board): stored and drawn there. */
   move(magnet, xPx, yPx) {
     const node = this.nodes.get(magnet.id);
     const { width, height } = this.size();
-    magnet.x = round(clamp(xPx, 0, Math.max(0, width - node.offsetWidth)) / width);
-    magnet.y = round(clamp(yPx, 0, Math.max(0, height - node.offsetHeight)) / height);
-    this.place(node, magnet);
+    this.store(magnet, xPx, yPx);
+    const box = { x: magnet.x * width, y: magnet.y * height, w: node.offsetWidth, h: node.offsetHeight };
+    this.shown.set(magnet.id, box);
+    this.draw(node, box);
+    this.last = magnet.id;
     if (magnet.id === this.selected) this.placeTools();
   }
 
@@ -272,13 +323,15 @@ export class Board {
     this.tools.hidden = !node;
     if (!node) return;
     const style = this.tools.style;
-    style.left = `${magnet.x * 100}%`;
-    style.top = `${magnet.y * 100}%`;
+    const at = this.shown.get(magnet.id) || { x: 0, y: 0 };
+    style.left = `${at.x}px`;
+    style.top = `${at.y}px`;
+    style.setProperty('--pm-rot', `${magnet.rotation || 0}deg`);
     style.width = `${node.offsetWidth}px`;
     style.height = `${node.offsetHeight}px`;
     style.rotate = magnet.rotation ? `${magnet.rotation}deg` : '';
     // Near the top edge the tools go below the word, where the board does not cut them off.
-    this.tools.classList.toggle('is-below', magnet.y * this.el.clientHeight < node.offsetHeight + 16);
+    this.tools.classList.toggle('is-below', at.y < node.offsetHeight + 16);
   }
 
   // ---------- Input ----------
@@ -321,7 +374,7 @@ export class Board {
     if (this.drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
     if (target.closest('.pm-rotate')) return this.startRotate(e);
     if (target.closest('.pm-tool')) return;
-    const node = target.closest('.pm-magnet');
+    const node = this.pick(e.clientX, e.clientY) || target.closest('.pm-magnet');
     if (!node || !this.nodes.has(node.dataset.id)) {
       if (!target.closest('.pm-tools')) this.select(null);
       return;
@@ -330,12 +383,34 @@ export class Board {
     node.focus({ preventScroll: true });
     node.setPointerCapture(e.pointerId);
     const magnet = this.magnet(node.dataset.id);
-    const { width, height } = this.size();
+    const at = this.shown.get(magnet.id);
     this.drag = {
       kind: 'move', id: magnet.id, node, pointerId: e.pointerId, startX: e.clientX, startY: e.clientY,
-      x: e.clientX, y: e.clientY, originX: magnet.x * width, originY: magnet.y * height, moved: false, changed: false,
+      x: e.clientX, y: e.clientY, originX: at.x, originY: at.y, moved: false, changed: false,
     };
     this.el.classList.add('is-holding');
+  }
+
+  /**
+   * The magnet a press at (x, y) takes: of those whose touch area (at least 44 x 44 px) is under it, the
+   * one whose tile is under it, else the nearest; the one drawn on top where they tie.
+   */
+  pick(x, y) {
+    const hits = document.elementsFromPoint(x, y).map((n) => n.closest?.('.pm-magnet')).filter((n, i, all) => n && all.indexOf(n) === i && this.nodes.get(n.dataset.id) === n);
+    if (hits.length < 2) return hits[0] || null;
+    const distance = (n) => {
+      const r = n.querySelector('.pm-word').getBoundingClientRect();
+      return Math.hypot(Math.max(r.left - x, 0, x - r.right), Math.max(r.top - y, 0, y - r.bottom));
+    };
+    // elementsFromPoint lists what is drawn on top first; sort keeps that order among equals.
+    return hits.map((n) => [n, distance(n)]).sort((a, b) => a[1] - b[1])[0][0];
+  }
+
+  /** Whether a point (client px) is over the tray. */
+  overTray(x, y) {
+    if (!this.tray) return false;
+    const r = this.tray.getBoundingClientRect();
+    return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
   }
 
   startRotate(e) {
@@ -355,7 +430,8 @@ export class Board {
   centre(magnet) {
     const rect = this.el.getBoundingClientRect();
     const node = this.nodes.get(magnet.id);
-    return { x: rect.left + this.el.clientLeft + magnet.x * this.el.clientWidth + node.offsetWidth / 2, y: rect.top + this.el.clientTop + magnet.y * this.el.clientHeight + node.offsetHeight / 2 };
+    const at = this.shown.get(magnet.id) || { x: 0, y: 0 };
+    return { x: rect.left + this.el.clientLeft + at.x + node.offsetWidth / 2, y: rect.top + this.el.clientTop + at.y + node.offsetHeight / 2 };
   }
 
   angle(x, y) {
@@ -397,6 +473,9 @@ export class Board {
     }
     drag.x = e.clientX;
     drag.y = e.clientY;
+    const back = this.overTray(e.clientX, e.clientY);
+    this.tray?.classList.toggle('is-drop-target', back);
+    drag.node.classList.toggle('is-going-back', back);
     this.move(magnet, drag.originX + e.clientX - drag.startX, drag.originY + e.clientY - drag.startY);
     if (this.twist) this.applyTwist(magnet);
   }
@@ -418,9 +497,13 @@ export class Board {
     this.drag = null;
     this.twist = null;
     this.el.classList.remove('is-holding');
-    drag.node?.classList.remove('is-dragging');
-    if (drag.changed) {
+    drag.node?.classList.remove('is-dragging', 'is-going-back');
+    this.tray?.classList.remove('is-drop-target');
+    if (drag.changed && drag.kind === 'move' && !cancelled && this.overTray(e.clientX, e.clientY)) {
+      this.remove(drag.id, { undoKey: false }); // dropped on the tray: the word goes back there
+    } else if (drag.changed) {
       if (drag.kind === 'rotate') this.skipClick = true;
+      else this.settle(this.magnet(drag.id));
       this.changed();
     } else if (!cancelled && drag.kind === 'move') {
       this.select(this.selected === drag.id ? null : drag.id);
@@ -447,7 +530,8 @@ export class Board {
       e.preventDefault();
       const [dx, dy] = nudges[e.key];
       this.onBefore(`nudge:${magnet.id}`);
-      this.move(magnet, magnet.x * width + dx * step * width, magnet.y * height + dy * step * height);
+      const at = this.shown.get(magnet.id);
+      this.move(magnet, at.x + dx * step * width, at.y + dy * step * height);
       this.changed();
     } else if (e.key === '[' || e.key === ']') {
       e.preventDefault();

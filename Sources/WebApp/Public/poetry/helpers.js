@@ -2,24 +2,7 @@
 // line). When the server has no pronunciation data (404 not_imported) they stay hidden.
 import { api } from '../js/api.js';
 import { $, el } from './dom.js';
-
-/**
- * A row of magnets as text. A suffix magnet such as "-ing" put against the word before it (less than
- * a fifth of a magnet's height apart, or overlapping) joins that word: "walk" "-ing" reads "walking".
- * `items`: [{word, x, w, h}] in reading order (or plain words, which never join).
- */
-export function lineText(items) {
-  let line = '';
-  let previous = null;
-  for (const item of items) {
-    const word = typeof item === 'string' ? item : item.word;
-    const touching = previous && typeof item === 'object' && item.x - (previous.x + previous.w) <= 0.2 * item.h;
-    if (/^-\p{L}/u.test(word) && touching) line += word.slice(1);
-    else line += (line ? ' ' : '') + word;
-    previous = typeof item === 'object' ? item : null;
-  }
-  return line;
-}
+import { poemLines } from './spelling.js';
 
 /** The word a pronunciation dictionary knows: lower case, no surrounding punctuation ('' for emoji). */
 export function spoken(word) {
@@ -83,6 +66,7 @@ export class Helpers {
       this.chips('rhymes', rhymes);
       this.chips('alliterations', alliterations);
       this.panel.hidden = !rhymes.length && !alliterations.length;
+      $('helpers-hint').hidden = !this.panel.hidden;
       this.board.highlight(new Set(rhymes.map((w) => w.toLowerCase())));
     } catch (error) {
       if (!this.unavailable(error)) this.panel.hidden = true;
@@ -104,7 +88,8 @@ export class Helpers {
 
   async count() {
     if (this.available === false || !this.board.data) return;
-    const lines = this.board.rows().map(lineText);
+    // Lines of the poem on the board (the tray is not the poem), suffixes joined as they are read.
+    const lines = poemLines(this.board.rows().map((row) => row.map((item) => item.word)));
     const words = lines.flatMap((line) => line.split(/\s+/)).map(spoken).filter(Boolean);
     const missing = [...new Set(words)].filter((w) => !this.syllables.has(w));
     try {

@@ -1,67 +1,90 @@
-// Magnetic Poetry at /poetry. Everything loads from /api/v1/poetry after the first paint: the word
-// sets, the poems (the newest opens; a first visit makes one), and every change saves the whole board
-// (debounced; with keepalive when the page goes away; on a version conflict the later save wins).
+// Magnetic Poetry at /poetry. Two places: the tray of words not used yet (tray.js) and the free writing
+// surface, the board (board.js), whose magnets are the poem. The tray is derived: the word set's words and
+// the board's added words, less those on the board. Everything loads from /api/v1/poetry after the first
+// paint; every change saves the whole board through the offline layer (save.js).
 import { api, toast } from '../js/api.js';
-import { Board, DEFAULT_SCALE, FONTS } from './board.js';
-import { WordSets } from './wordsets.js';
-import { Helpers, lineText } from './helpers.js';
-import { $, el, copyText, wordLength } from './dom.js';
+import { $, confirmDialog } from '../js/dom.js';
+import { plural } from '../js/format.js';
+import { read, waitingNow } from '../js/sync.js';
+import { isTemp } from '../js/sync-logic.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
+import { Board, DEFAULT_SCALE, FONTS } from './board.js';
+import { Tray } from './tray.js';
+import { WordSets } from './wordsets.js';
+import { Helpers } from './helpers.js';
+import { Saver, SCOPE, pendingPoems } from './save.js';
+import { poemLines } from './spelling.js';
+import { el, copyText, wordLength } from './dom.js';
 
 const API = '/api/v1/poetry';
-const PENDING = 'trove.poetry.pending';
+const UNDO = 'trove.poetry.undo';
+const UNDO_STEPS = 20;
 const ui = Object.fromEntries([
-  'poem-title', 'save-state', 'undo', 'copy-text', 'share', 'board', 'board-bg', 'poem-text', 'announce', 'add-word-form',
-  'add-word', 'add-word-error', 'wordset', 'font', 'font-size', 'font-size-value', 'background-input', 'background-error',
-  'background-remove', 'download-png', 'png-link', 'publish', 'unpublish', 'publish-box', 'publish-link', 'copy-link',
-  'new-poem', 'poems', 'confirm-dialog', 'confirm-title', 'confirm-text', 'confirm-ok',
+  'poetry-main', 'poem-title', 'save-state', 'undo', 'copy-text', 'share', 'board', 'board-bg', 'board-empty', 'poem-text', 'announce',
+  'add-word-form', 'add-word', 'add-word-error', 'wordset', 'set-note', 'edit-sets', 'font', 'font-size', 'font-size-value',
+  'background-input', 'background-error', 'background-remove', 'download-png', 'png-link', 'publish', 'unpublish', 'publish-box',
+  'publish-link', 'copy-link', 'open-publish', 'new-poem', 'poems', 'tray', 'tray-empty', 'share-panel', 'wordsets-panel',
 ].map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), $(id)]));
 
 const state = {
   poems: [], // summaries, newest first
   poem: null, // the open poem's fields; its board is board.data
   undo: [],
-  dirty: false,
-  seq: 0, // counts changes, to tell whether a save covered the latest
-  timer: 0,
-  running: null, // the save on its way
-  offline: false,
-  noted: false,
 };
 
-function say(message) {
+const say = (message) => {
   ui.announce.textContent = '';
   setTimeout(() => { ui.announce.textContent = message; }, 50);
-}
-
-function confirmDialog(title, text, ok) {
-  ui.confirmTitle.textContent = title;
-  ui.confirmText.textContent = text;
-  ui.confirmOk.textContent = ok;
-  return new Promise((resolve) => {
-    ui.confirmDialog.addEventListener('close', () => resolve(ui.confirmDialog.returnValue === 'ok'), { once: true });
-    ui.confirmDialog.returnValue = '';
-    ui.confirmDialog.showModal();
-  });
-}
-
+};
+const ask = (title, text, ok) => confirmDialog({ title, text, ok });
 const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso) => (Number.isNaN(Date.parse(iso)) ? '' : dates.format(new Date(iso)));
 const fail = (error) => toast(error.message);
 
 const board = new Board(ui.board, {
   editable: true,
+  tray: ui.tray,
   onBefore: (key) => remember(key),
   onChange: () => changed(),
   onSelect: (magnet) => helpers.select(magnet),
 });
+const tray = new Tray(ui.tray, {
+  onTap: (word) => placeWord(word),
+  onDrop: (word, x, y) => placeWord(word, { x, y }),
+  over: (x, y) => {
+    const r = ui.board.getBoundingClientRect();
+    return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  },
+});
 const sets = new WordSets({
-  api: API, confirm: confirmDialog, onCreated: (set) => useSet(set.id), onEdited: setEdited, onDeleting: leaveSet, onDeleted: () => sync(),
+  api: API, confirm: ask, onCreated: (set) => useSet(set.id), onEdited: setEdited, onDeleting: leaveSet, onDeleted: () => sync(),
 });
 const helpers = new Helpers({ api: API, board, onPick: (word) => addWord(word) });
+const saver = new Saver({
+  base: API,
+  body: () => ({ title: ui.poemTitle.value.trim(), board: board.data }),
+  onSaved: (saved) => took(saved),
+  onState: (kind, message) => saveState(kind, message),
+});
 
 const currentSet = () => sets.find(board.data && board.data.wordSetId);
-const poemText = () => board.rows().map(lineText).join('\n');
+const poemRows = () => board.rows().map((row) => row.map((item) => item.word));
+const poemText = () => poemLines(poemRows()).join('\n');
+
+/** The words of the tray: the set's and the added ones, less one for each magnet on the board. */
+function trayWords() {
+  const data = board.data;
+  const set = currentSet();
+  const onBoard = new Map();
+  for (const m of data.magnets) onBoard.set(m.word, (onBoard.get(m.word) || 0) + 1);
+  const words = [];
+  for (const word of [...(set ? set.words : []), ...data.extraWords.filter((w) => !(set && set.words.includes(w)))]) {
+    const left = onBoard.get(word) || 0;
+    if (left) onBoard.set(word, left - 1);
+    else words.push(word);
+  }
+  return words;
+}
 
 /** The controls show the board's word set, font and size. */
 function sync() {
@@ -70,10 +93,31 @@ function sync() {
   ui.fontSize.value = String(data.fontScale);
   ui.fontSizeValue.textContent = `${Math.round(data.fontScale * 100)}%`;
   sets.fill(ui.wordset, data.wordSetId);
-  ui.undo.disabled = !state.undo.length;
+  styleTray();
+  derived();
 }
 
-// ---------- Undo ----------
+function styleTray() {
+  for (const name of Object.keys(FONTS)) ui.tray.classList.toggle(`pm-font-${name}`, name === board.data.font);
+  ui.tray.style.setProperty('--pm-scale', String(board.data.fontScale));
+  ui.tray.style.setProperty('--pm-board-width', `${ui.board.clientWidth}px`);
+}
+
+// ---------- Undo (the last 20 steps, kept on the device so they survive a reload) ----------
+
+function storedUndo() {
+  try { return JSON.parse(localStorage.getItem(UNDO)) || {}; } catch { return {}; }
+}
+
+function keepUndo() {
+  if (!state.poem) return;
+  const all = storedUndo();
+  delete all[state.poem.id];
+  all[state.poem.id] = state.undo.slice(-UNDO_STEPS); // newest last, so the oldest poems go first
+  const ids = Object.keys(all);
+  for (const id of ids.slice(0, Math.max(0, ids.length - 10))) delete all[id];
+  try { localStorage.setItem(UNDO, JSON.stringify(all)); } catch { /* full or private: undo lasts this visit */ }
+}
 
 /** Keeps the board as it was before a change; changes with one key, close together, are one step. */
 function remember(key) {
@@ -85,13 +129,15 @@ function remember(key) {
     return;
   }
   state.undo.push({ key, at: now, board: JSON.stringify(board.data) });
-  if (state.undo.length > 100) state.undo.shift();
+  if (state.undo.length > UNDO_STEPS) state.undo.shift();
   ui.undo.disabled = false;
+  keepUndo();
 }
 
 function undo() {
   const last = state.undo.pop();
   if (!last) return;
+  keepUndo();
   board.load(JSON.parse(last.board));
   sync();
   changed();
@@ -106,32 +152,20 @@ function saveState(kind, message = '') {
   ui.saveState.title = message;
 }
 
-const poemPath = (poem) => `${API}/poems/${encodeURIComponent(poem.id)}`;
-const body = (version) => ({ version, title: ui.poemTitle.value.trim(), board: board.data });
-
-/** The unsaved board also waits in localStorage, for when the page closes offline. */
-function keep(on = true) {
-  try {
-    if (on && state.poem) localStorage.setItem(PENDING, JSON.stringify({ id: state.poem.id, ...body(state.poem.version) }));
-    else if (!on) localStorage.removeItem(PENDING);
-  } catch { /* private mode: the server copy is all there is */ }
-}
-
 /** After every change of the board or the title. */
 function changed() {
   if (!state.poem) return;
-  state.dirty = true;
-  state.seq += 1;
-  keep();
-  if (!state.offline) saveState('saving');
-  clearTimeout(state.timer);
-  state.timer = setTimeout(saveNow, 300);
+  saver.changed();
   derived();
 }
 
-/** What follows from the board: the undo button, the poem as text, the syllable count. */
+/** What follows from the board: the tray, the undo button, the poem as text, the syllable count. */
 function derived() {
   ui.undo.disabled = !state.undo.length;
+  const words = trayWords();
+  tray.show(words);
+  ui.trayEmpty.hidden = words.length > 0;
+  ui.boardEmpty.hidden = board.data.magnets.length > 0;
   ui.poemText.textContent = poemText();
   helpers.boardChanged();
 }
@@ -146,85 +180,6 @@ function took(saved) {
   renderPoems();
 }
 
-/** PUT; on a version conflict take the server's version and send this board again: the later save wins. */
-async function put(poem, attempt = 0) {
-  try {
-    return await api('PUT', poemPath(poem), body(poem.version));
-  } catch (error) {
-    if (error.code !== 'version_conflict' || attempt >= 3) throw error;
-    poem.version = (await api('GET', poemPath(poem))).version;
-    if (!state.noted) toast('This poem was also changed somewhere else. Your version is kept.');
-    state.noted = true;
-    return put(poem, attempt + 1);
-  }
-}
-
-async function saveNow() {
-  clearTimeout(state.timer);
-  state.timer = 0;
-  const poem = state.poem;
-  if (!poem || !state.dirty || state.running) return; // a running save sends again when it ends
-  state.dirty = false;
-  const seq = state.seq;
-  let done;
-  state.running = new Promise((resolve) => { done = resolve; });
-  try {
-    took(await put(poem));
-    state.offline = false;
-    if (seq === state.seq) keep(false);
-  } catch (error) {
-    if (error.status === 0) {
-      state.dirty = state.offline = true;
-      saveState('offline');
-    } else {
-      saveState('error', error.message);
-      fail({ message: `Not saved: ${error.message}` });
-    }
-  } finally {
-    state.running = null;
-    done();
-  }
-  if (state.dirty && !state.offline && state.poem === poem) saveNow();
-  else if (!state.dirty && !state.offline && ui.saveState.dataset.state !== 'error') saveState('saved');
-}
-
-/** The page is hidden or going away: send what is unsaved at once, with keepalive so it outlives the page. */
-function flushOnHide() {
-  const poem = state.poem;
-  if (!poem || !state.dirty) return;
-  clearTimeout(state.timer);
-  state.timer = 0;
-  keep();
-  // A save still on its way will have raised the version by one when this one arrives.
-  const payload = JSON.stringify(body(state.running ? poem.version + 1 : poem.version));
-  if (payload.length > 60000) return void saveNow(); // keepalive bodies are limited to 64 KB
-  state.dirty = false;
-  const seq = state.seq;
-  fetch(poemPath(poem), {
-    method: 'PUT', keepalive: true, credentials: 'same-origin', body: payload,
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-  })
-    .then((response) => (response.ok ? response.json() : Promise.reject(response)))
-    .then((saved) => {
-      took(saved);
-      if (seq === state.seq) {
-        keep(false);
-        if (!state.dirty) saveState('saved');
-      }
-    })
-    .catch(() => {
-      state.dirty = true; // the page is still here: save the usual way
-      if (document.visibilityState === 'visible') saveNow();
-    });
-}
-
-/** Waits until the open poem is saved (or offline). */
-async function flush() {
-  while (state.poem && (state.running || state.dirty) && !state.offline) {
-    await (state.running || saveNow());
-  }
-}
-
 // ---------- Poems ----------
 
 function renderPoems() {
@@ -232,46 +187,45 @@ function renderPoems() {
   ui.poems.replaceChildren(...state.poems.map((poem) => el('li', { className: 'pm-poem' },
     el('button', { type: 'button', className: 'pm-poem-open', 'data-open': poem.id, 'aria-current': poem.id === current ? 'true' : null },
       el('span', { className: 'pm-poem-title', text: poem.title }),
-      el('span', { className: 'pm-muted', text: when(poem.updatedAt) })),
+      el('span', { className: 'pm-muted', text: isTemp(poem.id) ? 'On this device, not sent yet' : when(poem.updatedAt) })),
     el('button', { type: 'button', className: 'button quiet', 'data-delete': poem.id, 'aria-label': `Delete “${poem.title}”`, text: 'Delete' }))));
+}
+
+/** Opening a poem, a new poem or another word set brings the writing surface into view. */
+function toBoard() {
+  const top = ui.poetryMain.getBoundingClientRect().top;
+  if (top < 0 || top > innerHeight / 3) ui.poetryMain.scrollIntoView({ block: 'start' });
 }
 
 function showPoem(poem, data) {
   const { id, title, version, updatedAt, hasBackground, publicId } = poem;
   state.poem = { id, title, version, updatedAt, hasBackground, publicId };
-  Object.assign(state, { undo: [], dirty: false, noted: false });
+  state.undo = storedUndo()[id] || [];
   ui.poemTitle.value = title;
-  if (data) board.load(data, { animate: true });
+  ui.setNote.hidden = true;
+  saver.open(state.poem);
+  board.load(data, { animate: true });
   showBackground();
   showPublished();
   renderPoems();
   sync();
-  saveState('saved');
+  closeSheets();
+  toBoard();
 }
 
 async function openPoem(id) {
-  await flush();
-  const poem = await api('GET', `${API}/poems/${encodeURIComponent(id)}`);
+  await saver.flush();
+  const pending = (await pendingPoems(API)).get(id);
+  const poem = isTemp(id) ? { id, version: 1, title: pending?.title, board: pending?.board } : await read(`${API}/poems/${encodeURIComponent(id)}`, SCOPE);
+  if (!poem || !poem.board) throw Object.assign(new Error('That poem is not here.'), { status: 404 });
+  // Saves still waiting in the outbox are newer than the server's copy.
+  if (pending) Object.assign(poem, { title: pending.title ?? poem.title, board: pending.board ?? poem.board });
   const data = poem.board;
   // A board whose own word set is gone keeps its words as added words of a built-in set.
   const repaired = !sets.find(data.wordSetId) && Object.assign(data, sets.rehome(data));
   if (!FONTS[data.font]) data.font = 'serif';
   showPoem(poem, data);
-  if (restore(poem) || repaired) changed();
-  else derived();
-}
-
-/** Changes a closed tab could not send (offline) come back, if nobody saved this poem since. */
-function restore(poem) {
-  let pending = null;
-  try { pending = JSON.parse(localStorage.getItem(PENDING) || 'null'); } catch { pending = null; }
-  if (!pending || pending.id !== poem.id || pending.version !== poem.version || !sets.find(pending.board && pending.board.wordSetId)) return false;
-  if (JSON.stringify(pending.board) === JSON.stringify(poem.board) && pending.title === poem.title) return keep(false), false;
-  board.load(pending.board);
-  ui.poemTitle.value = pending.title || poem.title;
-  sync();
-  toast('Your last changes, made offline, are back.');
-  return true;
+  if (repaired) changed();
 }
 
 // ---------- The open poem is the URL ----------
@@ -303,32 +257,32 @@ async function showFromURL(view) {
   router.go(poemView(), { replace: true, quiet: true });
 }
 
+/** A new poem: an empty board and a full tray (the word set and font of the poem before). */
 async function newPoem(focus = false) {
-  await flush();
+  await saver.flush();
   const set = currentSet() || sets.builtIns()[0];
-  board.load({ wordSetId: set.id, font: board.data ? board.data.font : 'serif', fontScale: DEFAULT_SCALE, magnets: [], extraWords: [] });
-  board.freshLayout(set.words, { animate: true });
-  const poem = await api('POST', `${API}/poems`, { title: 'Untitled poem', board: board.data });
+  const data = { wordSetId: set.id, font: board.data ? board.data.font : 'serif', fontScale: board.data ? board.data.fontScale : DEFAULT_SCALE, magnets: [], extraWords: [] };
+  const poem = await saver.create('Untitled poem', data);
   state.poems.unshift(poem);
-  showPoem(poem);
-  derived();
+  showPoem(poem, data);
   if (focus) ui.poemTitle.select();
 }
 
 async function deletePoem(id) {
   const poem = state.poems.find((p) => p.id === id);
-  if (!poem || !(await confirmDialog('Delete this poem?', `“${poem.title}” will be gone for good.`, 'Delete'))) return;
+  if (!poem || !(await ask('Delete this poem?', `“${poem.title}” will be gone for good.`, 'Delete'))) return;
   try {
     await api('DELETE', `${API}/poems/${encodeURIComponent(id)}`);
   } catch (error) {
     if (error.status !== 404) return fail(error);
   }
   state.poems = state.poems.filter((p) => p.id !== id);
+  const undoSteps = storedUndo();
+  delete undoSteps[id];
+  try { localStorage.setItem(UNDO, JSON.stringify(undoSteps)); } catch { /* nothing kept */ }
   if (state.poem && state.poem.id === id) {
     state.poem = null;
-    state.dirty = false;
-    clearTimeout(state.timer);
-    keep(false);
+    saver.close();
     await (state.poems.length ? openPoem(state.poems[0].id) : newPoem());
     router.go(poemView(), { replace: true, quiet: true }); // the deleted poem's address is gone
   }
@@ -336,9 +290,40 @@ async function deletePoem(id) {
   say('Poem deleted');
 }
 
+// A poem made on this device got its id from the server (the outbox rewrote its waiting saves and the address).
+addEventListener('trove:sync-id', ({ detail }) => {
+  if (detail.scope !== SCOPE) return;
+  for (const poem of state.poems) if (poem.id === detail.temp) poem.id = detail.id;
+  for (const set of sets.list) if (set.id === detail.temp) set.id = detail.id;
+  if (board.data && board.data.wordSetId === detail.temp) board.data.wordSetId = detail.id;
+  if (state.poem && state.poem.id === detail.temp) {
+    const steps = storedUndo()[detail.temp];
+    state.poem.id = detail.id;
+    saver.poem.id = detail.id;
+    if (steps) keepUndo();
+  }
+  renderPoems();
+  sync();
+});
+
 // ---------- Words and word sets ----------
 
-/** Adds a magnet for `raw`; answers what is wrong with it, or ''. */
+/** Puts `word` from the tray on the board: at `at` (client px, its top-left corner) or next to the last word placed. */
+function placeWord(word, at = null) {
+  const data = board.data;
+  if (!data || data.magnets.length >= 400) return toast('A board holds at most 400 magnets.');
+  remember(`add:${Math.random()}`);
+  let point = null;
+  if (at) {
+    const r = ui.board.getBoundingClientRect();
+    point = { x: at.x - r.left - ui.board.clientLeft, y: at.y - r.top - ui.board.clientTop };
+  }
+  board.add(word, point);
+  changed();
+  say(`“${word}” is on the board`);
+}
+
+/** Adds a word typed or picked from the helpers: from the tray if it is there, else as an added word. Answers what is wrong, or ''. */
 function addWord(raw) {
   const word = String(raw).trim();
   const data = board.data;
@@ -347,27 +332,35 @@ function addWord(raw) {
   const set = currentSet();
   const known = (set && set.words.includes(word)) || data.extraWords.includes(word);
   if (!known && data.extraWords.length >= 200) return 'A board holds at most 200 added words.';
-  remember(`add:${Math.random()}`);
   if (!known) data.extraWords.push(word);
-  board.add(word);
-  changed();
-  say(`Added “${word}”`);
+  placeWord(word);
   return '';
 }
 
+/** Another word set in the tray. The poem on the board stays; its words from the set before stay with it. */
 function useSet(id) {
   const set = sets.find(id);
-  if (!set || !board.data) return;
+  const data = board.data;
+  if (!set || !data || set.id === data.wordSetId) return sync();
+  const before = currentSet();
   remember('wordset');
-  Object.assign(board.data, { wordSetId: set.id, extraWords: [], fontScale: Math.max(board.data.fontScale, DEFAULT_SCALE) });
-  board.applyStyle();
-  board.freshLayout(set.words, { animate: true });
+  const onBoard = new Set(data.magnets.map((m) => m.word));
+  const carried = [...onBoard].filter((w) => !set.words.includes(w));
+  const extra = [...new Set([...data.extraWords.filter((w) => onBoard.has(w) && !set.words.includes(w)), ...carried])].slice(0, 200);
+  const keep = new Set([...set.words, ...extra]);
+  Object.assign(data, { wordSetId: set.id, extraWords: extra, magnets: data.magnets.filter((m) => keep.has(m.word)) });
+  board.load(data);
+  ui.setNote.hidden = !carried.length;
+  ui.setNote.textContent = carried.length
+    ? `${plural(carried.length, 'word')} on the board came from ${before ? `“${before.name}”` : 'another set'} and stay${carried.length === 1 ? 's' : ''} there.`
+    : '';
   sync();
   changed();
-  say(`${set.name}: ${set.words.length} words`);
+  toBoard();
+  say(`${set.name}: ${plural(set.words.length, 'word')} in the tray${carried.length ? `; the poem keeps ${plural(carried.length, 'word')} from before` : ''}`);
 }
 
-/** One of the person's sets changed: the board keeps its magnets, and new words come on as magnets. */
+/** One of the person's sets changed: the board keeps its magnets; the tray shows the set's words now. */
 function setEdited(before, after) {
   const data = board.data;
   if (!data || data.wordSetId !== after.id) return sync();
@@ -375,7 +368,6 @@ function setEdited(before, after) {
   for (const word of before.words) {
     if (!after.words.includes(word) && data.magnets.some((m) => m.word === word) && !data.extraWords.includes(word)) data.extraWords.push(word);
   }
-  for (const word of after.words) if (!before.words.includes(word)) board.add(word);
   sync();
   changed();
 }
@@ -389,10 +381,40 @@ async function leaveSet(set) {
   board.load(data);
   sync();
   changed();
-  await flush();
+  await saver.flush();
+}
+
+// ---------- Sheets: the controls over the board, opened from the bar ----------
+
+const sheetButtons = [...document.querySelectorAll('.pm-bar [data-sheet]')];
+
+function openSheet(id) {
+  for (const button of sheetButtons) {
+    const open = button.dataset.sheet === id && button.getAttribute('aria-expanded') !== 'true';
+    button.setAttribute('aria-expanded', String(open));
+    $(button.dataset.sheet).hidden = !open;
+    if (open) $(button.dataset.sheet).querySelector('input, select, button:not([data-close])')?.focus({ preventScroll: true });
+  }
+}
+
+function closeSheets() {
+  for (const button of sheetButtons) {
+    button.setAttribute('aria-expanded', 'false');
+    $(button.dataset.sheet).hidden = true;
+  }
+}
+
+/** Opens a panel below the board (word sets, the public link) and scrolls to it. */
+function showPanel(panel) {
+  closeSheets();
+  panel.open = true;
+  panel.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+  panel.querySelector('summary').focus({ preventScroll: true });
 }
 
 // ---------- Background ----------
+
+const poemPath = (poem) => `${API}/poems/${encodeURIComponent(poem.id)}`;
 
 function showBackground() {
   const poem = state.poem;
@@ -407,7 +429,9 @@ async function uploadBackground(file) {
   const error = ui.backgroundError;
   error.textContent = '';
   if (!file || !poem) return;
+  if (isTemp(poem.id)) return void (error.textContent = 'This poem is not on Trove yet. Add a picture once you are back online.');
   if (file.size > 10 * 1024 * 1024) return void (error.textContent = 'That picture is larger than 10 MB. Please choose a smaller one.');
+  await saver.flush();
   let response;
   let data = null;
   try {
@@ -425,7 +449,7 @@ async function uploadBackground(file) {
   }
   if (state.poem !== poem) return;
   poem.hasBackground = true;
-  if (data && typeof data.version === 'number' && !state.running) poem.version = data.version;
+  if (data && typeof data.version === 'number' && !saver.running) saver.poem.version = poem.version = data.version;
   showBackground();
   say('Background set');
 }
@@ -433,7 +457,7 @@ async function uploadBackground(file) {
 /** After a 204 that may have raised the version. */
 async function refreshVersion(poem) {
   const fresh = await api('GET', poemPath(poem)).catch(() => null);
-  if (fresh && state.poem === poem && !state.running) poem.version = fresh.version;
+  if (fresh && state.poem === poem && !saver.running) saver.poem.version = poem.version = fresh.version;
 }
 
 async function removeBackground() {
@@ -453,17 +477,19 @@ async function removeBackground() {
 
 // ---------- Picture and link ----------
 
-/** The board as a PNG (share.js loads when first needed) and that module. */
+const poemTitle = () => ui.poemTitle.value.trim() || 'Untitled poem';
+
+/** The board as a PNG with the poem's title (share.js loads when first needed) and that module. */
 async function picture() {
   const share = await import('./share.js');
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  return [await share.renderPNG(board.snapshot(), { background: state.poem.hasBackground ? ui.boardBg : null, dark }), share];
+  return [await share.renderPNG(board.snapshot(), { background: state.poem.hasBackground ? ui.boardBg : null, dark, title: poemTitle() }), share];
 }
 
 async function share() {
   const [png, module] = await picture();
-  const result = await module.shareOrDownload(png, { title: ui.poemTitle.value.trim() || 'A poem', link: ui.pngLink });
-  if (result === 'downloaded') toast('Picture saved as poem.png');
+  const result = await module.shareOrDownload(png, { title: poemTitle(), link: ui.pngLink });
+  if (result === 'downloaded') toast(`Picture saved as ${ui.pngLink.download}`);
 }
 
 function showPublished() {
@@ -475,11 +501,13 @@ function showPublished() {
 
 async function publish() {
   const poem = state.poem;
-  await flush();
+  await saver.flush();
+  if (isTemp(poem.id) || waitingNow(SCOPE)) return toast('This poem is not on Trove yet. Publish it once you are back online.');
   const saved = await api('POST', `${poemPath(poem)}/publish`);
   poem.publicId = saved.publicId;
-  if (typeof saved.version === 'number' && !state.running) poem.version = saved.version;
+  if (typeof saved.version === 'number' && !saver.running) saver.poem.version = poem.version = saved.version;
   showPublished();
+  ui.sharePanel.open = true;
   toast((await copyText(ui.publishLink.href)) ? 'Published. Link copied.' : 'Published.');
   ui.unpublish.focus();
 }
@@ -503,16 +531,31 @@ async function unpublish() {
 const on = (node, type, handler) => node.addEventListener(type, (e) => Promise.resolve(handler(e)).catch(fail));
 
 on(ui.undo, 'click', undo);
+for (const button of sheetButtons) on(button, 'click', () => openSheet(button.dataset.sheet));
+document.querySelectorAll('.pm-sheet [data-close]').forEach((button) => on(button, 'click', () => {
+  const opener = sheetButtons.find((b) => b.dataset.sheet === button.closest('.pm-sheet').id);
+  closeSheets();
+  opener?.focus();
+}));
+on(document.querySelector('.pm-stage'), 'keydown', (e) => {
+  if (e.key !== 'Escape' || !e.target.closest('.pm-sheet')) return;
+  const opener = sheetButtons.find((b) => b.dataset.sheet === e.target.closest('.pm-sheet').id);
+  closeSheets();
+  opener?.focus();
+});
 on(ui.copyText, 'click', async () => {
   const text = poemText();
   ui.poemText.textContent = text;
+  if (!text) return toast('The board is empty: put some words on it first.');
   toast((await copyText(text)) ? 'Poem copied as text' : text);
 });
 on(ui.share, 'click', share);
 on(ui.downloadPng, 'click', async () => {
   const [png, module] = await picture();
-  module.download(png, ui.pngLink);
+  module.download(png, ui.pngLink, poemTitle());
 });
+on(ui.openPublish, 'click', () => showPanel(ui.sharePanel));
+on(ui.editSets, 'click', () => showPanel(ui.wordsetsPanel));
 on(ui.publish, 'click', publish);
 on(ui.unpublish, 'click', unpublish);
 on(ui.copyLink, 'click', async () => toast((await copyText(ui.publishLink.href)) ? 'Link copied' : ui.publishLink.href));
@@ -533,6 +576,7 @@ on(ui.font, 'change', () => {
   remember('font');
   board.data.font = ui.font.value;
   board.applyStyle();
+  sync();
   changed();
 });
 on(ui.fontSize, 'input', () => {
@@ -540,11 +584,7 @@ on(ui.fontSize, 'input', () => {
   board.data.fontScale = Number(ui.fontSize.value);
   ui.fontSizeValue.textContent = `${Math.round(board.data.fontScale * 100)}%`;
   board.applyStyle();
-  changed();
-});
-on(ui.fontSize, 'change', () => {
-  const { width, height } = board.size(); // bigger words must still end inside the board
-  for (const m of board.data.magnets) board.move(m, m.x * width, m.y * height);
+  sync();
   changed();
 });
 
@@ -569,25 +609,27 @@ document.addEventListener('keydown', (e) => {
   undo();
 });
 
-addEventListener('pagehide', flushOnHide);
-document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? flushOnHide() : state.dirty && saveNow()));
-addEventListener('online', () => {
-  if (!state.offline) return;
-  state.offline = false;
-  saveState('saving');
-  saveNow();
-});
-// 'online' does not always fire: try again now and then.
-setInterval(() => {
-  if (state.offline && state.dirty && !state.running) {
-    state.offline = false;
-    saveNow();
-  }
-}, 5000);
+addEventListener('pagehide', () => saver.leaving());
+document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? saver.leaving() : saver.dirty && saver.saveNow()));
+
+/** The app's column fills the screen below the header: tray, board and bar all in view. */
+function fitToScreen() {
+  const top = ui.poetryMain.getBoundingClientRect().top + scrollY;
+  ui.poetryMain.style.setProperty('--pm-top', `${Math.round(top)}px`);
+  if (board.data) styleTray();
+}
+new ResizeObserver(fitToScreen).observe(document.querySelector('.site-header'));
+addEventListener('resize', fitToScreen);
+fitToScreen();
 
 async function start() {
+  await saver.sendLeft();
   await sets.load();
-  state.poems = await api('GET', `${API}/poems`);
+  const pending = await pendingPoems(API);
+  state.poems = await read(`${API}/poems`, SCOPE);
+  for (const [id, poem] of pending) {
+    if (poem.created && !state.poems.some((p) => p.id === id)) state.poems.unshift({ id, title: poem.title, version: 1, updatedAt: new Date().toISOString() });
+  }
   router.start();
   await showFromURL(router.view);
   for (const id of ['poemTitle', 'copyText', 'share', 'wordset', 'font', 'fontSize', 'downloadPng', 'publish', 'newPoem']) ui[id].disabled = false;

@@ -1,7 +1,7 @@
 // Magnetic Poetry: a published poem, read-only, drawn with the same board code as the editor.
 import { api } from '../js/api.js';
 import { Board, FONTS } from './board.js';
-import { lineText } from './helpers.js';
+import { poemLines } from './spelling.js';
 
 const root = document.getElementById('poetry-public');
 const element = document.getElementById('board');
@@ -20,7 +20,7 @@ async function show() {
   }
   const board = new Board(element);
   board.load(data, { animate: true });
-  const lines = board.rows().map(lineText);
+  const lines = poemLines(board.rows().map((row) => row.map((item) => item.word)));
   text.replaceChildren(...lines.flatMap((line, i) => (i ? [document.createElement('br'), line] : [line])));
   element.setAttribute('aria-label', `The poem on a fridge door: ${lines.join(' / ')}`);
   element.removeAttribute('aria-busy');

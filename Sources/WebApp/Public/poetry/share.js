@@ -2,15 +2,27 @@
 
 /**
  * Draws `snapshot` (Board#snapshot(): px boxes of the magnets as shown) over `background` (a loaded
- * <img>, or null for the plain fridge door) at `width` px wide, and resolves with a PNG Blob.
+ * <img>, or null for the plain fridge door) at `width` px wide, under a band with the poem's `title`,
+ * and resolves with a PNG Blob.
  */
-export function renderPNG(snapshot, { background = null, width = 1080, dark = false } = {}) {
+export function renderPNG(snapshot, { background = null, width = 1080, dark = false, title = '' } = {}) {
   const k = width / (snapshot.width || 1);
+  const band = title ? Math.round(width * 0.1) : 0;
   const height = Math.round(snapshot.height * k);
   const canvas = document.createElement('canvas');
   canvas.width = width;
-  canvas.height = height;
+  canvas.height = height + band;
   const ctx = canvas.getContext('2d');
+  if (band) {
+    ctx.fillStyle = dark ? '#141519' : '#f6f3ec';
+    ctx.fillRect(0, 0, width, band);
+    ctx.fillStyle = dark ? '#f1eee7' : '#1d1b18';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = `700 ${Math.round(band * 0.42)}px ${snapshot.family}`;
+    ctx.fillText(title, width / 2, band / 2, width * 0.92);
+    ctx.translate(0, band);
+  }
 
   if (background && background.complete && background.naturalWidth) {
     const cover = Math.max(width / background.naturalWidth, height / background.naturalHeight);
@@ -53,9 +65,12 @@ export function renderPNG(snapshot, { background = null, width = 1080, dark = fa
   });
 }
 
+/** A file name from a poem's title: "Night song" → "Night song.png". */
+export const fileName = (title) => `${String(title || '').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().slice(0, 80) || 'poem'}.png`;
+
 /** Shares `blob` as a file where the browser can (phones), else downloads it through `link` (an <a download>). */
 export async function shareOrDownload(blob, { title, link }) {
-  const file = new File([blob], 'poem.png', { type: 'image/png' });
+  const file = new File([blob], fileName(title), { type: 'image/png' });
   if (navigator.canShare && navigator.share && navigator.canShare({ files: [file] })) {
     try {
       await navigator.share({ files: [file], title });
@@ -64,13 +79,14 @@ export async function shareOrDownload(blob, { title, link }) {
       if (error && error.name === 'AbortError') return 'cancelled';
     }
   }
-  download(blob, link);
+  download(blob, link, title);
   return 'downloaded';
 }
 
 /** Points `link` at a fresh blob URL for `blob` (revoking the previous one), shows it and clicks it. */
-export function download(blob, link) {
+export function download(blob, link, title) {
   if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
+  link.download = link.textContent = fileName(title);
   link.href = URL.createObjectURL(blob);
   link.hidden = false;
   link.click();

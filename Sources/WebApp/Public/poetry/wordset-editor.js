@@ -1,12 +1,20 @@
 // Magnetic Poetry: the "Word sets" panel, loaded the first time it opens. A person makes, renames and
 // deletes sets of their own and adds or removes their words; the server checks the rules (1–60
-// character names, 1–40 character words, no duplicates) and its messages are shown.
-import { api, toast } from '../js/api.js';
+// character names, 1–40 character words, one set of a name) and its messages are shown. The writes go
+// through the offline layer: without the network they wait on the device (a new set has a tmp- id until
+// the server answers) and the panel shows them as done.
+import { toast } from '../js/api.js';
+import { send } from '../js/sync.js';
+import { tempId } from '../js/sync-logic.js';
+import { plural } from '../js/format.js';
 import { $, el } from './dom.js';
 
-/** Words typed one per line or separated by commas. */
+const SCOPE = 'poetry';
+const WAITS = 'Saved on this device; it goes to Trove when you are back online.';
+
+/** Words typed one per line or separated by commas, each once. */
 export function parseWords(text) {
-  return String(text).split(/[\n,]/).map((w) => w.trim()).filter(Boolean);
+  return [...new Set(String(text).split(/[\n,]/).map((w) => w.trim()).filter(Boolean))];
 }
 
 class Editor {
@@ -39,7 +47,7 @@ class Editor {
     const nameId = `set-name-${set.id}`;
     const addId = `set-add-${set.id}`;
     const details = el('details', { className: 'pm-set', 'data-set': set.id, open },
-      el('summary', {}, el('span', { className: 'pm-set-name', text: set.name }), el('span', { className: 'pm-muted', text: ` · ${set.words.length} words` })),
+      el('summary', {}, el('span', { className: 'pm-set-name', text: set.name }), el('span', { className: 'pm-muted', text: `· ${plural(set.words.length, 'word')}` })),
       el('form', { className: 'pm-inline-form', 'data-action': 'rename', novalidate: true },
         el('div', { className: 'field' }, el('label', { for: nameId, text: 'Name' }),
           el('div', { className: 'pm-inline' }, el('input', { id: nameId, name: 'name', type: 'text', maxlength: '60', autocomplete: 'off', value: set.name }),
@@ -75,22 +83,33 @@ class Editor {
     error.textContent = '';
     if (!name) { error.textContent = 'Give the set a name.'; $('new-set-name').focus(); return; }
     if (!words.length) { error.textContent = 'Write at least one word.'; $('new-set-words').focus(); return; }
+    if (this.sets.list.some((s) => !s.builtIn && s.name.toLowerCase() === name.toLowerCase())) {
+      error.textContent = `You already have a word set named “${name}”. Give this one another name.`;
+      $('new-set-name').focus();
+      return;
+    }
     try {
-      const set = await api('POST', this.base, { name, words });
+      const id = tempId();
+      const result = await send('POST', this.base, { name, words }, { scope: SCOPE, creates: id, idFrom: 'id', label: `the word set “${name}”` });
+      const set = result.data || { id, name, words, builtIn: false };
       this.sets.list.push(set);
       this.render();
       this.form.reset();
-      toast(`“${set.name}” is ready, with ${set.words.length} words.`);
+      toast(result.data ? `“${set.name}” is ready, with ${plural(set.words.length, 'word')}.` : `“${set.name}”: ${WAITS}`);
       this.sets.onCreated(set);
     } catch (failure) {
       error.textContent = failure.message;
+      $('new-set-name').focus();
     }
   }
 
   /** PUT replaces name and words: that is how rename, add and remove all work. */
   async update(set, name, words, focusSelector) {
     try {
-      const saved = await api('PUT', `${this.base}/${encodeURIComponent(set.id)}`, { name, words });
+      const result = await send('PUT', `${this.base}/${encodeURIComponent(set.id)}`, { name, words },
+        { scope: SCOPE, replace: `wordset:${set.id}`, label: `the word set “${name}”` });
+      const saved = result.data || { ...set, name, words };
+      if (result.queued) toast(WAITS);
       const before = { ...set, words: [...set.words] };
       Object.assign(set, saved);
       this.render();
@@ -117,7 +136,7 @@ class Editor {
     } else {
       const words = parseWords(input.value);
       if (!words.length) { this.showError(set, 'Write a word to add.'); return; }
-      await this.update(set, set.name, [...set.words, ...words], 'form[data-action="add"] input');
+      await this.update(set, set.name, [...new Set([...set.words, ...words])], 'form[data-action="add"] input');
     }
   }
 
@@ -132,11 +151,11 @@ class Editor {
       await this.update(set, set.name, set.words.filter((w) => w !== word), 'form[data-action="add"] input');
       return;
     }
-    if (!(await this.sets.confirm('Delete this word set?', `“${set.name}” and its ${set.words.length} words will be gone. This poem keeps the words it uses.`, 'Delete'))) return;
+    if (!(await this.sets.confirm('Delete this word set?', `“${set.name}” and its ${plural(set.words.length, 'word')} will be gone. This poem keeps the words it uses.`, 'Delete'))) return;
     // The server refuses to delete a set a poem uses: this poem moves off it first.
     await this.sets.onDeleting(set);
     try {
-      await api('DELETE', `${this.base}/${encodeURIComponent(set.id)}`);
+      await send('DELETE', `${this.base}/${encodeURIComponent(set.id)}`, undefined, { scope: SCOPE, label: `deleting the word set “${set.name}”` });
     } catch (failure) {
       if (failure.status !== 404) { this.showError(set, failure.message); return; }
     }

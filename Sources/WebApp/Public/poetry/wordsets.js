@@ -1,7 +1,9 @@
 // Magnetic Poetry: the word sets, built in and the person's own. Fills the word set picker; the
 // "Word sets" panel that edits them (wordset-editor.js) loads the first time it is opened.
-import { api, toast } from '../js/api.js';
+import { toast } from '../js/api.js';
+import { read } from '../js/sync.js';
 import { $, el } from './dom.js';
+import { plural } from '../js/format.js';
 
 export class WordSets {
   constructor({ api: base, onCreated, onEdited, onDeleting, onDeleted, confirm }) {
@@ -21,7 +23,7 @@ export class WordSets {
   }
 
   async load() {
-    const list = await api('GET', this.base);
+    const list = await read(this.base, 'poetry');
     this.list = Array.isArray(list) ? list : [];
   }
 
@@ -36,7 +38,7 @@ export class WordSets {
   /** Fills a <select> with the built-in sets and the person's own, `selected` chosen. */
   fill(select, selected) {
     const group = (label, items) => el('optgroup', { label }, ...items.map((set) => {
-      const option = el('option', { value: set.id, text: `${set.name} (${set.words.length})` });
+      const option = el('option', { value: set.id, text: `${set.name} (${plural(set.words.length, 'word')})` });
       option.selected = set.id === selected;
       return option;
     }));

@@ -1,0 +1,205 @@
+// Magnetic Poetry: saving poems through Trove's one offline layer (js/sync.js, js/outbox.js). A change
+// saves the whole board (debounced). Each save is a write of the outbox: sent at once when nothing of
+// Poetry waits, else queued with its Idempotency-Key (the newest save of a poem replaces a waiting one),
+// so a poem written with the network gone reaches the server exactly once when it is back. A poem made
+// offline has a tmp- id until its create is answered. A save meeting a newer version takes that version
+// and is sent again: the later save wins. A save still unsent as the page goes away is sent with
+// keepalive and kept (localStorage, read synchronously) to go through the outbox, with the same key,
+// when the page opens next.
+import { api, toast } from '../js/api.js';
+import { send, all, waitingNow, update } from '../js/sync.js';
+import { isTemp, tempId } from '../js/sync-logic.js';
+
+export const SCOPE = 'poetry';
+const LEFT = 'trove.poetry.left';
+
+const readLeft = () => { try { return JSON.parse(localStorage.getItem(LEFT)) || []; } catch { return []; } };
+const writeLeft = (list) => { try { localStorage.setItem(LEFT, JSON.stringify(list)); } catch { /* private mode */ } };
+
+export class Saver {
+  /**
+   * `base`: the Poetry API; `body()`: {title, board} of the open poem; `onSaved(poem)`: the server's
+   * answer to a save; `onState(kind, message)`: saved, saving, offline or error.
+   */
+  constructor({ base, body, onSaved, onState }) {
+    this.base = base;
+    this.body = body;
+    this.onSaved = onSaved;
+    this.onState = onState;
+    this.poem = null; // {id, version, title}
+    this.dirty = false;
+    this.timer = 0;
+    this.running = null;
+    this.queued = false; // the open poem's latest save waits in the outbox
+    this.noted = false;
+    addEventListener('trove:synced', ({ detail }) => { if (detail.scopes.includes(SCOPE)) this.synced(); });
+    addEventListener('trove:sync-dropped', ({ detail }) => this.dropped(detail));
+  }
+
+  path(id = this.poem.id) {
+    return `${this.base}/poems/${encodeURIComponent(id)}`;
+  }
+
+  /** Starts with another poem: nothing of the one before is pending any more (flush it first). */
+  open(poem) {
+    clearTimeout(this.timer);
+    this.poem = { id: poem.id, version: poem.version, title: poem.title };
+    Object.assign(this, { dirty: false, noted: false, queued: waitingNow(SCOPE) });
+    this.onState(this.queued ? 'offline' : 'saved');
+  }
+
+  close() {
+    clearTimeout(this.timer);
+    this.poem = null;
+    this.dirty = false;
+  }
+
+  /** After every change of the board or the title. */
+  changed() {
+    if (!this.poem) return;
+    this.dirty = true;
+    if (!this.queued) this.onState('saving');
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.saveNow(), 300);
+  }
+
+  options(poem, title) {
+    return { scope: SCOPE, replace: `poem:${poem.id}`, label: `the poem “${title || 'Untitled poem'}”` };
+  }
+
+  async saveNow() {
+    clearTimeout(this.timer);
+    const poem = this.poem;
+    if (!poem || !this.dirty || this.running) return this.running;
+    this.dirty = false;
+    this.running = (async () => {
+      try {
+        const result = await this.put(poem);
+        if (poem !== this.poem) return;
+        if (result.queued) {
+          this.queued = true;
+          this.onState('offline');
+        } else {
+          this.queued = false;
+          poem.version = result.data.version;
+          this.onSaved(result.data);
+          if (!this.dirty) this.onState('saved');
+        }
+      } catch (error) {
+        this.onState('error', error.message);
+        toast(`Not saved: ${error.message}`);
+      } finally {
+        this.running = null;
+      }
+      if (this.dirty) await this.saveNow();
+    })();
+    return this.running;
+  }
+
+  /** PUT through the outbox; a version conflict (sent at once) takes the server's version and sends again. */
+  async put(poem, attempt = 0) {
+    const { title, board } = this.body();
+    try {
+      return await send('PUT', this.path(poem.id), { version: poem.version, title, board }, this.options(poem, title));
+    } catch (error) {
+      if (error.code !== 'version_conflict' || attempt >= 3) throw error;
+      poem.version = (await api('GET', this.path(poem.id))).version;
+      if (!this.noted) toast('This poem was also changed somewhere else. Your version is kept.');
+      this.noted = true;
+      return this.put(poem, attempt + 1);
+    }
+  }
+
+  /** Waits until the open poem's changes are saved or queued. */
+  async flush() {
+    while (this.poem && (this.running || this.dirty)) await (this.running || this.saveNow());
+  }
+
+  /** A new poem: made at once, or on this device (a tmp- id) with its create queued. */
+  async create(title, board) {
+    const id = tempId();
+    const result = await send('POST', `${this.base}/poems`, { title, board }, { scope: SCOPE, creates: id, idFrom: 'id', label: `the new poem “${title}”` });
+    if (result.data) return result.data;
+    return { id, title, version: 1, updatedAt: new Date().toISOString(), hasBackground: false, publicId: null, board };
+  }
+
+  /** The outbox sent Poetry's writes: the open poem takes the version the server has now. */
+  async synced() {
+    if (!this.poem || isTemp(this.poem.id) || waitingNow(SCOPE)) return;
+    const poem = this.poem;
+    const fresh = await api('GET', this.path(poem.id)).catch(() => null);
+    if (!fresh || poem !== this.poem) return;
+    if (!this.running) poem.version = fresh.version;
+    this.onSaved(fresh);
+    if (this.queued) {
+      this.queued = false;
+      if (!this.dirty && !this.running) this.onState('saved');
+    }
+    if (this.dirty) this.saveNow();
+  }
+
+  /** A queued save met a newer version (saved on another device meanwhile): the later save wins. */
+  async dropped({ entry, error }) {
+    if (entry.scope !== SCOPE || error.code !== 'version_conflict' || !this.poem || entry.path !== this.path()) return;
+    const fresh = await api('GET', this.path()).catch(() => null);
+    if (!fresh) return;
+    this.poem.version = fresh.version;
+    this.dirty = true;
+    this.saveNow();
+  }
+
+  /** The page goes away: what is not saved yet is sent with keepalive and kept for the next visit. */
+  leaving() {
+    const poem = this.poem;
+    if (!poem || !(this.dirty || this.running)) return;
+    clearTimeout(this.timer);
+    const { title, board } = this.body();
+    // A save still on its way will have raised the version by one when this one arrives.
+    const body = { version: this.running ? poem.version + 1 : poem.version, title, board };
+    const key = crypto.randomUUID();
+    const path = this.path(poem.id);
+    writeLeft([...readLeft().filter((w) => w.path !== path), { path, body, key, ...this.options(poem, title) }]);
+    this.dirty = false;
+    const payload = JSON.stringify(body);
+    if (isTemp(poem.id) || payload.length > 60000) return; // keepalive bodies are limited to 64 KB
+    fetch(path, {
+      method: 'PUT', keepalive: true, credentials: 'same-origin', body: payload,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': key },
+    }).then((response) => (response.ok ? response.json() : Promise.reject(response)))
+      .then((saved) => {
+        writeLeft(readLeft().filter((w) => w.key !== key));
+        if (poem === this.poem) { poem.version = saved.version; this.onSaved(saved); if (!this.dirty) this.onState('saved'); }
+      })
+      .catch(() => {
+        if (document.visibilityState === 'visible' && poem === this.poem) { this.dirty = true; this.saveNow(); }
+      });
+  }
+
+  /** Saves kept as a page went away go through the outbox now (the server answers a repeat as the first). */
+  async sendLeft() {
+    for (const w of readLeft()) {
+      const { path, body, key, ...options } = w;
+      await send('PUT', path, body, { ...options, key }).catch(() => {});
+      writeLeft(readLeft().filter((x) => x.key !== key));
+    }
+    await update();
+  }
+}
+
+/**
+ * What waits in the outbox for Poetry, as the device's own newer copy: the poems made here (by tmp id)
+ * and the latest title and board of each poem whose save waits. Answers Map id → {title, board, created}.
+ */
+export async function pendingPoems(base) {
+  const found = new Map();
+  for (const entry of await all()) {
+    if (entry.scope !== SCOPE || !entry.body) continue;
+    if (entry.method === 'POST' && entry.path === `${base}/poems` && entry.creates) {
+      found.set(entry.creates, { title: entry.body.title, board: entry.body.board, created: true });
+    } else if (entry.method === 'PUT' && entry.path.startsWith(`${base}/poems/`)) {
+      const id = decodeURIComponent(entry.path.slice(`${base}/poems/`.length));
+      found.set(id, { ...found.get(id), title: entry.body.title, board: entry.body.board });
+    }
+  }
+  return found;
+}
