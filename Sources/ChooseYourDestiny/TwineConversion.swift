@@ -1,0 +1,191 @@
+import Foundation
+
+/// A Twine story as today's `Story`, and whether reading it needs `TwineInterpreter`.
+public struct TwineImport: Sendable, Equatable {
+    public let twine: TwineStory
+    /// One chapter per passage (the format's special passages left out). Without state, each chapter is the
+    /// passage as the reader sees it and plays in today's reader unchanged; with state, its choices are every
+    /// passage a link or a link/goto macro names (so maps and reachability see them) and its text the
+    /// passage's prose with the links taken out.
+    public let story: Story
+    /// The story keeps variables, tests conditions, or jumps with (goto:)/<<goto>>: play it with `TwineInterpreter`.
+    public let needsInterpreter: Bool
+    public let warnings: [String]
+}
+
+extension TwineStory {
+    static let statefulHarlowe: Set<String> = [
+        "set", "put", "move", "if", "unless", "elseif", "else", "print", "goto", "history", "visited", "random", "either", "linkundo",
+        "undo", "link", "linkreveal", "linkrerun", "linkrepeat", "linkrevealgoto", "cond", "count", "num", "number", "str", "string", "text",
+    ]
+    static let statefulSugarCube: Set<String> = [
+        "set", "unset", "run", "if", "switch", "print", "=", "-", "goto", "back", "return", "link", "button", "linkreplace", "linkappend",
+        "linkprepend", "silently", "capture",
+    ]
+    static let supportedHarlowe: Set<String> = Set([
+        "set", "put", "move", "if", "unless", "elseif", "else", "print", "display", "goto", "linkgoto", "clickgoto", "linkrevealgoto",
+        "link", "linkreveal", "linkrerun", "linkrepeat", "linkundo", "undo", "hidden", "collapse", "nobr", "verbatim", "v6m",
+    ]).union(TwineRun.harloweValues).union(TwineRun.harloweStyling)
+    static let supportedSugarCube: Set<String> = [
+        "set", "run", "unset", "print", "=", "-", "if", "elseif", "else", "switch", "case", "default", "include", "display", "goto", "link",
+        "button", "linkreplace", "linkappend", "linkprepend", "back", "return", "actions", "choice", "nobr", "silently", "capture",
+    ]
+
+    /// What a static reading of a passage finds: the passages its links and link/goto macros name (whatever the
+    /// state), the passages it includes, the macros it uses, and whether it depends on state.
+    struct Scan {
+        var choices: [Choice] = []
+        var includes: [String] = []
+        var macros: [String] = []
+        var usesState = false
+    }
+
+    func scan(_ passage: Passage) -> Scan {
+        var result = Scan()
+        let s = Array(passage.text.unicodeScalars)
+        var i = 0
+        /// A `(link:)` hook or a `<<link>>` body being read, with the link's words for a `(goto:)` inside it.
+        var linkWords: (text: String, end: Int)?
+        func add(_ target: String, _ text: String?) {
+            let words = text ?? (linkWords.flatMap { i < $0.end ? $0.text : nil }) ?? target
+            result.choices.append(Choice(chapterID: target, text: words))
+        }
+        func literalStrings(_ args: String) -> [String?] {
+            ((try? TwineParser.arguments(args, harlowe: true)) ?? []).map { if case .literal(.string(let text)) = $0 { text } else { nil } }
+        }
+        while i < s.count {
+            let c = s[i]
+            if c == "[", TwineMarkup.starts("[[", s, i), !TwineMarkup.starts("[[[", s, i), let close = TwineMarkup.find("]]", s, i + 2, s.count) {
+                let link = TwineRun.link(String(String.UnicodeScalarView(s[(i + 2)..<close])))
+                if link.setter != nil { result.usesState = true }
+                if link.target.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) == nil { add(link.target, link.text) }
+                i = close + 2
+                continue
+            }
+            if (c == "$" || c == "_"), i + 1 < s.count, TwineMarkup.isWordStart(s[i + 1]), c == "$" || i == 0 || !TwineMarkup.isWord(s[i - 1]) {
+                if format == .harlowe || format == .sugarcube { result.usesState = true }
+            }
+            if format == .harlowe, c == "(", let (raw, argsStart) = TwineMarkup.macroName(s, i, s.count), let close = TwineMarkup.matchParen(s, i, s.count) {
+                let name = TwineExpression.fold(raw)
+                let args = String(String.UnicodeScalarView(s[argsStart..<close]))
+                if !result.macros.contains("(\(raw):)") { result.macros.append("(\(raw):)") }
+                if Self.statefulHarlowe.contains(name) { result.usesState = true }
+                let strings = literalStrings(args)
+                switch name {
+                case "linkgoto", "clickgoto", "linkrevealgoto":
+                    if strings.count > 1, let target = strings[1] { add(target, strings[0]) } else if strings.count == 1, let target = strings[0] { add(target, target) }
+                case "goto":
+                    if let target = strings.first ?? nil { add(target, nil) }
+                case "display":
+                    if let target = strings.first ?? nil { result.includes.append(target) }
+                case "link", "linkreveal", "linkrerun", "linkrepeat":
+                    if let text = strings.first ?? nil, close + 1 < s.count, s[close + 1] == "[", let end = TwineMarkup.matchHook(s, close + 1, s.count) {
+                        linkWords = (text, end)
+                    }
+                default: break
+                }
+                // Inside the arguments only strings; the walk goes on inside hooks.
+                i = close + 1
+                continue
+            }
+            if format == .sugarcube, c == "<", let macro = TwineMarkup.sugarMacro(s, i, s.count) {
+                let name = macro.name
+                if !name.hasPrefix("/"), !result.macros.contains("<<\(name)>>") { result.macros.append("<<\(name)>>") }
+                if Self.statefulSugarCube.contains(name) { result.usesState = true }
+                let arguments = TwineMarkup.sugarArguments(macro.args)
+                func target(_ argument: TwineMarkup.SugarArgument) -> String? {
+                    switch argument {
+                    case .link(_, let target, _): target
+                    case .text(let text): text
+                    case .expression: nil
+                    }
+                }
+                func words(_ argument: TwineMarkup.SugarArgument) -> String? {
+                    switch argument {
+                    case .link(let text, _, _), .text(let text): text
+                    case .expression: nil
+                    }
+                }
+                switch name {
+                case "link", "button":
+                    if arguments.count > 1, let to = target(arguments[1]) {
+                        add(to, arguments.first.flatMap(words))
+                    } else if let first = arguments.first, case .link(let text, let to, _) = first {
+                        add(to, text)
+                    } else if let text = arguments.first.flatMap(words), let body = TwineMarkup.sugarBody(name, s, macro.end, s.count) {
+                        linkWords = (text, body.bodyEnd)
+                    }
+                case "goto":
+                    if let to = arguments.first.flatMap(target) { add(to, nil) }
+                case "include", "display":
+                    if let to = arguments.first.flatMap(target) { result.includes.append(to) }
+                case "actions", "choice":
+                    for argument in arguments { if let to = target(argument) { add(to, words(argument)) } }
+                default: break
+                }
+                i = macro.end
+                continue
+            }
+            i += 1
+        }
+        return result
+    }
+
+    /// Today's `Story` for this Twine story; see `TwineImport`.
+    public func troveStory() -> TwineImport {
+        var warnings = self.warnings
+        let shown = passages.filter { !TwineSpecial.isHidden($0, format: format) }
+        let scans = Dictionary(shown.map { ($0.name, scan($0)) }, uniquingKeysWith: { _, later in later })
+        let needsInterpreter = passages.contains { TwineSpecial.isStartup($0, format: format) || TwineSpecial.isReady($0, format: format) }
+            || scans.values.contains { $0.usesState }
+        let names = Set(shown.map(\.name))
+        let interpreter = TwineInterpreter(self)
+        var chapters: [Chapter] = []
+        for passage in shown {
+            let scan = scans[passage.name] ?? Scan()
+            for macro in scan.macros where !isSupported(macro) {
+                warnings.append("Passage \"\(passage.name)\" uses \(macro), which Trove shows as text.")
+            }
+            var text: String
+            var choices: [Choice] = []
+            if needsInterpreter {
+                text = Twee.links(in: passage.text).text
+                for choice in scan.choices where !choices.contains(where: { $0.chapterID == choice.chapterID }) {
+                    if names.contains(choice.chapterID) {
+                        choices.append(choice)
+                    } else {
+                        warnings.append("Passage \"\(passage.name)\" leads to \"\(choice.chapterID)\", which does not exist.")
+                    }
+                }
+            } else {
+                let rendered = interpreter.render(passage: passage.name, state: ReaderState())
+                text = rendered.text
+                choices = rendered.choices.map { Choice(chapterID: $0.target, text: $0.text) }
+                for warning in rendered.warnings where !warnings.contains(warning) { warnings.append(warning) }
+            }
+            if choices.count > StoryValidation.Limits.choicesPerChapter {
+                warnings.append("Passage \"\(passage.name)\" names \(choices.count) passages; the map shows the first \(StoryValidation.Limits.choicesPerChapter).")
+                choices = Array(choices.prefix(StoryValidation.Limits.choicesPerChapter))
+            }
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { text = passage.name.trimmingCharacters(in: .whitespaces) }
+            chapters.append(Chapter(id: passage.name, name: passage.name, isFirst: passage.name == start, text: text, choices: choices))
+        }
+        let story = Story(id: ifid?.lowercased() ?? Twee.slug(name), name: name, chapters: chapters)
+        return TwineImport(twine: self, story: story, needsInterpreter: needsInterpreter, warnings: warnings)
+    }
+
+    /// Passages only `(display:)`/`<<include>>` reach: not unreachable, though no choice leads there.
+    public func includedPassages() -> Set<String> {
+        var included = Set<String>()
+        for passage in passages { included.formUnion(scan(passage).includes) }
+        return included
+    }
+
+    func isSupported(_ macro: String) -> Bool {
+        if macro.hasPrefix("<<") {
+            let name = String(macro.dropFirst(2).dropLast(2))
+            return Self.supportedSugarCube.contains(name) || name.hasPrefix("end")
+        }
+        return Self.supportedHarlowe.contains(TwineExpression.fold(macro.dropFirst().dropLast(2)))
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+
+/// Harlowe 3 markup: macros `(name: …)` with their hooks `[…]`, `[[links]]`, naked `$var`/`_var`, `{ }` whitespace
+/// collapsing, named hooks, verbatim `` ` ``, HTML comments and tags.
+extension TwineRun {
+    static let harloweStyling: Set<String> = [
+        "textstyle", "textcolour", "textcolor", "colour", "color", "background", "bg", "align", "font", "css", "transition", "t8n",
+        "transitiontime", "t8ntime", "transitiondelay", "t8ndelay", "transitionskip", "textsize", "size", "textrotate", "textrotatez",
+        "hoverstyle", "box", "float", "textindent", "opacity", "charstyle", "linestyle", "linkstyle", "border", "bordercolour",
+        "bordercolor", "bordersize", "cornerradius", "textcolour", "transitionarrive", "transitiondepart", "t8narrive", "t8ndepart",
+    ]
+    static let harloweValues: Set<String> = [
+        "history", "visited", "a", "array", "str", "string", "text", "num", "number", "random", "either", "cond", "min", "max",
+        "round", "floor", "ceil", "abs", "count", "lowercase", "uppercase",
+    ]
+    /// Macros that never take a hook: a `[` after them starts text (or a link).
+    static let harloweNoHook: Set<String> = Set(["set", "put", "move", "print", "display", "goto", "linkgoto", "clickgoto", "linkundo", "undo", "unset"])
+        .union(harloweValues)
+
+    mutating func renderHarlowe(_ s: [Unicode.Scalar], _ from: Int, _ to: Int) throws(TwineInterrupt) {
+        var i = from
+        /// Whether an earlier hook in this (if:)/(else-if:)/(else:) chain was shown.
+        var chainShown: Bool?
+        while i < to {
+            let c = s[i]
+            if c == "[", i + 1 < to, s[i + 1] == "[", !(i + 2 < to && s[i + 2] == "["), let close = TwineMarkup.find("]]", s, i + 2, to) {
+                let (text, target, _) = Self.link(String(String.UnicodeScalarView(s[(i + 2)..<close])))
+                addChoice(TwineChoice(text: text, target: target), macro: "a link")
+                i = close + 2
+                continue
+            }
+            if c == "(", let (rawName, argsStart) = TwineMarkup.macroName(s, i, to), let close = TwineMarkup.matchParen(s, i, to) {
+                let name = TwineExpression.fold(rawName)
+                let args = String(String.UnicodeScalarView(s[argsStart..<close]))
+                var hook: Range<Int>?
+                var after = close + 1
+                if !Self.harloweNoHook.contains(name) {
+                    var k = after
+                    while k < to, s[k] == " " || s[k] == "\t" { k += 1 }
+                    if k < to, s[k] == "[", let end = TwineMarkup.matchHook(s, k, to) {
+                        hook = (k + 1)..<end
+                        after = end + 1
+                    }
+                }
+                try harloweMacro(name, raw: String(String.UnicodeScalarView(s[i...close])), args: args, hook: hook, in: s, chainShown: &chainShown)
+                i = after
+                continue
+            }
+            if c == "$" || (c == "_" && (i == from || !TwineMarkup.isWord(s[i - 1]))), i + 1 < to, TwineMarkup.isWordStart(s[i + 1]) {
+                var j = i + 1
+                while j < to, TwineMarkup.isWord(s[j]) { j += 1 }
+                let name = String(String.UnicodeScalarView(s[(i + 1)..<j]))
+                if c == "$" {
+                    output += (state.variables[name] ?? .number(0)).text
+                } else if let value = temporaries[name] {
+                    output += value.text
+                } else {
+                    output += "_" + name
+                }
+                i = j
+                continue
+            }
+            if c == "{", let close = TwineMarkup.matchBrace(s, i, to) {
+                let saved = output
+                output = ""
+                try renderHarlowe(s, i + 1, close)
+                let collapsed = output.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+                output = saved + collapsed
+                i = close + 1
+                continue
+            }
+            if c == "|", let (hookStart, _) = TwineMarkup.nametag(s, i, to) {
+                // `|name>[…]`: the name is for (show:)/(replace:), which Trove does not run; the hook is shown.
+                i = hookStart
+                continue
+            }
+            if c == "[", let end = TwineMarkup.matchHook(s, i, to) {
+                try renderHarlowe(s, i + 1, end)
+                i = end + 1
+                // `[…]<name|`
+                if i < to, s[i] == "<", let bar = TwineMarkup.findScalar("|", s, i + 1, min(to, i + 40)),
+                   s[(i + 1)..<bar].allSatisfy(TwineMarkup.isWord) {
+                    i = bar + 1
+                }
+                continue
+            }
+            if c == "`" {
+                var run = 0
+                while i + run < to, s[i + run] == "`" { run += 1 }
+                let fence = String(repeating: "`", count: run)
+                if let close = TwineMarkup.find(fence, s, i + run, to) {
+                    output += String(String.UnicodeScalarView(s[(i + run)..<close]))
+                    i = close + run
+                    continue
+                }
+            }
+            if c == "<", let next = try htmlMarkup(s, i, to) {
+                i = next
+                continue
+            }
+            if c == "\\", i + 1 < to, s[i + 1] == "\n" {
+                i += 2
+                continue
+            }
+            output.unicodeScalars.append(c)
+            i += 1
+        }
+    }
+
+    mutating func harloweMacro(
+        _ name: String, raw: String, args: String, hook: Range<Int>?, in s: [Unicode.Scalar], chainShown: inout Bool?
+    ) throws(TwineInterrupt) {
+        let label = "(\(name):)"
+        do {
+            switch name {
+            case "set":
+                try run(try TwineParser.assignments(args, harlowe: true))
+            case "put", "move":
+                try run(try TwineParser.puts(args))
+            case "if", "unless", "elseif", "else":
+                let show: Bool
+                switch name {
+                case "else":
+                    show = chainShown == false
+                case "elseif":
+                    show = chainShown == false ? try condition(args) : false
+                default:
+                    let holds = try condition(args)
+                    show = name == "if" ? holds : !holds
+                }
+                chainShown = (name == "if" || name == "unless") ? show : ((chainShown ?? true) || show)
+                guard let hook else {
+                    warn("Passage \"\(passage)\": \(label) has no hook [ ] after it to show or hide.")
+                    return
+                }
+                if show { try renderHarlowe(s, hook.lowerBound, hook.upperBound) }
+            case "print":
+                output += try value(of: try TwineParser.expression(args, harlowe: true)).text
+            case "display":
+                try include(try text(args), macro: label)
+            case "goto":
+                throw TwineInterrupt.goto(try text(args))
+            case "linkgoto", "clickgoto", "linkrevealgoto":
+                let values = try arguments(args)
+                guard let first = values.first else { throw TwineEvalError(description: "\(label) needs the link's text and a passage name") }
+                let target = values.count > 1 ? values[1].text : first.text
+                let effect = hook.map { String(String.UnicodeScalarView(s[$0])) }
+                addChoice(TwineChoice(text: first.text, target: target, effect: effect), macro: label)
+            case "link", "linkreveal", "linkrerun", "linkrepeat":
+                guard let hook else { throw TwineEvalError(description: "\(label) needs a hook [ ] to show when it is clicked") }
+                let linkText = try text(args)
+                let body = String(String.UnicodeScalarView(s[hook]))
+                if let target = try harloweGotoTarget(in: body) {
+                    addChoice(TwineChoice(text: linkText, target: target, effect: body), macro: label)
+                } else {
+                    warn("Passage \"\(passage)\": \(label) \"\(linkText)\" leads nowhere, so Trove shows what it reveals at once.")
+                    try renderHarlowe(s, hook.lowerBound, hook.upperBound)
+                }
+            case "linkundo", "undo":
+                let previous = previousPassages.last
+                guard let previous else { return }
+                let linkText = name == "linkundo" ? (try? text(args)) ?? "Back" : "Back"
+                choices.append(TwineChoice(text: linkText, target: previous, kind: .back))
+            case "hidden":
+                chainShown = false
+            case "collapse", "nobr":
+                if let hook {
+                    let saved = output
+                    output = ""
+                    try renderHarlowe(s, hook.lowerBound, hook.upperBound)
+                    output = saved + output.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+                }
+            case "verbatim", "v6m":
+                if let hook { output += String(String.UnicodeScalarView(s[hook])) }
+            case _ where Self.harloweValues.contains(name):
+                output += try value(of: .call(name, try TwineParser.arguments(args, harlowe: true))).text
+            case _ where Self.harloweStyling.contains(name):
+                warn("Passage \"\(passage)\" uses \(label), whose styling Trove leaves out.")
+                if let hook { try renderHarlowe(s, hook.lowerBound, hook.upperBound) }
+            default:
+                unsupported(label)
+                output += raw
+                if let hook {
+                    output += "["
+                    try renderHarlowe(s, hook.lowerBound, hook.upperBound)
+                    output += "]"
+                }
+            }
+        } catch let interrupt as TwineInterrupt {
+            throw interrupt
+        } catch {
+            warn("Passage \"\(passage)\": \(label) \(error).")
+        }
+    }
+
+    mutating func condition(_ args: String) throws -> Bool {
+        try value(of: try TwineParser.expression(args, harlowe: harlowe)).isTruthy
+    }
+
+    mutating func text(_ args: String) throws -> String {
+        try value(of: try TwineParser.expression(args, harlowe: harlowe)).text
+    }
+
+    mutating func arguments(_ args: String) throws -> [TwineValue] {
+        try values(try TwineParser.arguments(args, harlowe: harlowe))
+    }
+
+    /// Where a `(link:)` hook leads: its first `(goto:)`, if any.
+    mutating func harloweGotoTarget(in body: String) throws -> String? {
+        let s = Array(body.unicodeScalars)
+        var i = 0
+        while let open = TwineMarkup.findScalar("(", s, i, s.count) {
+            if let (name, argsStart) = TwineMarkup.macroName(s, open, s.count), TwineExpression.fold(name) == "goto",
+               let close = TwineMarkup.matchParen(s, open, s.count) {
+                return try text(String(String.UnicodeScalarView(s[argsStart..<close])))
+            }
+            i = open + 1
+        }
+        return nil
+    }
+
+    /// HTML in a passage: `<br>` is a line break, `<p>` a paragraph, comments and other tags are dropped, and a
+    /// `<script>` is kept as text with a warning. Nil when `<` starts no tag.
+    mutating func htmlMarkup(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) throws(TwineInterrupt) -> Int? {
+        if TwineMarkup.starts("<!--", s, i) {
+            return (TwineMarkup.find("-->", s, i + 4, to).map { $0 + 3 }) ?? to
+        }
+        var j = i + 1
+        let closing = j < to && s[j] == "/"
+        if closing { j += 1 }
+        guard j < to, s[j].properties.isAlphabetic else { return nil }
+        var k = j
+        while k < to, TwineMarkup.isWord(s[k]) || s[k] == "-" { k += 1 }
+        let tag = String(String.UnicodeScalarView(s[j..<k])).lowercased()
+        guard let end = TwineMarkup.findScalar(">", s, k, to) else { return nil }
+        switch tag {
+        case "br": output += "\n"
+        case "p", "div": output += "\n\n"
+        case "script":
+            guard !closing else { return end + 1 }
+            unsupported("<script>")
+            let close = TwineMarkup.find("</script>", s, end + 1, to).map { $0 + 9 } ?? to
+            output += String(String.UnicodeScalarView(s[i..<close]))
+            return close
+        case "b", "strong": output += "**"
+        case "i", "em": output += "*"
+        default: break
+        }
+        return end + 1
+    }
+}
+

@@ -1,0 +1,205 @@
+import Foundation
+
+/// What the reader carries from passage to passage: the story variables, the passages seen (oldest first, the
+/// current one last; Harlowe's `(history:)`, SugarCube's `visited()`), and the seed of `random`/`either`, so
+/// that replaying the same choices gives the same story.
+public struct ReaderState: Codable, Sendable, Equatable {
+    public var variables: [String: TwineValue]
+    public var history: [String]
+    public var seed: UInt64
+
+    public init(variables: [String: TwineValue] = [:], history: [String] = [], seed: UInt64 = 0) {
+        self.variables = variables
+        self.history = history
+        self.seed = seed
+    }
+}
+
+public struct TwineChoice: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        /// On to `target`.
+        case go
+        /// SugarCube `<<back>>`, Harlowe `(link-undo:)`: undo the last step (`target` names the passage it returns to).
+        case back
+    }
+
+    public var text: String
+    public var target: String
+    public var kind: Kind
+    /// Markup run when the choice is taken, before going on: a setter link's `<<set>>`, a `(link:)` hook, a
+    /// `<<link>>` body. A `(goto:)`/`<<goto>>` in it decides where the choice leads.
+    public var effect: String?
+
+    public init(text: String, target: String, kind: Kind = .go, effect: String? = nil) {
+        self.text = text
+        self.target = target
+        self.kind = kind
+        self.effect = effect
+    }
+}
+
+/// One passage as the reader sees it, after its macros ran.
+public struct RenderedPassage: Sendable, Equatable {
+    /// The passage shown: the one entered, or where its `(goto:)`s led.
+    public var passage: String
+    /// Plain text with Trove's Markdown subset (`*emphasis*`, `**strong**`), one entry a paragraph.
+    public var paragraphs: [String]
+    public var choices: [TwineChoice]
+    /// After the passage's own `(set:)`s, with the passage (and any passage a `(goto:)` went through) in the history.
+    public var state: ReaderState
+    /// Unsupported macros and errors, each naming its passage.
+    public var warnings: [String]
+    /// The passage was cut short: a `(goto:)` loop or too deep an `(display:)`.
+    public var stopped: Bool
+
+    public var isEnding: Bool { choices.isEmpty }
+    public var text: String { paragraphs.joined(separator: "\n\n") }
+}
+
+/// Where a reader is in a Twine story, small enough to save with reading progress: the choices taken from the
+/// start (indexes into each passage's `choices`), the passage entered last and the state on entering it.
+/// Rewinding replays the choices from the start (the interpreter is deterministic, `random` included), so the
+/// variables are exactly as they were at that step.
+public struct TwineReading: Codable, Sendable, Equatable {
+    public var seed: UInt64
+    public var choices: [Int]
+    public var passage: String
+    public var entry: ReaderState
+
+    public init(seed: UInt64, choices: [Int], passage: String, entry: ReaderState) {
+        self.seed = seed
+        self.choices = choices
+        self.passage = passage
+        self.entry = entry
+    }
+}
+
+public enum TwinePlayError: Error, Equatable, Sendable, CustomStringConvertible {
+    case noSuchChoice(step: Int, passage: String, index: Int)
+    case noSuchStep(Int)
+
+    public var description: String {
+        switch self {
+        case .noSuchChoice(let step, let passage, let index): "Step \(step + 1): passage \"\(passage)\" has no choice \(index + 1)."
+        case .noSuchStep(let step): "There is no step \(step) on this path."
+        }
+    }
+}
+
+/// Plays a Twine story (Harlowe 3 or SugarCube 2) passage by passage. Pure: nothing outside the story and the
+/// state is read, and no JavaScript runs.
+public struct TwineInterpreter: Sendable {
+    public let story: TwineStory
+    /// `(goto:)`s followed in one step before the reader is told the story loops.
+    public static let gotoLimit = 100
+    /// `(display:)`/`<<include>>` nesting.
+    public static let includeDepthLimit = 40
+
+    public init(_ story: TwineStory) {
+        self.story = story
+    }
+
+    /// The state before the first passage: SugarCube's `StoryInit` and Harlowe's `startup` passages have run.
+    public func initialState(seed: UInt64 = 0) -> ReaderState {
+        var run = TwineRun(story: story, passage: story.start, state: ReaderState(seed: seed))
+        for passage in story.passages where TwineSpecial.isStartup(passage, format: story.format) {
+            run.passage = passage.name
+            _ = run.renderSilently(passage.text)
+        }
+        return run.state
+    }
+
+    /// Enters `passage` with `state` (its history not yet holding `passage`), runs its macros, follows its
+    /// `(goto:)`s.
+    public func render(passage: String, state: ReaderState) -> RenderedPassage {
+        var name = passage
+        var state = state
+        var warnings: [String] = []
+        var gotos = 0
+        while true {
+            state.history.append(name)
+            var run = TwineRun(story: story, passage: name, state: state)
+            let outcome = run.renderPassage()
+            warnings += run.warnings
+            state = run.state
+            switch outcome {
+            case .done(let text):
+                return RenderedPassage(passage: name, paragraphs: TwineText.paragraphs(text), choices: run.choices, state: state, warnings: warnings, stopped: false)
+            case .goto(let target):
+                gotos += 1
+                guard story.passage(named: target) != nil, gotos <= Self.gotoLimit else {
+                    let message = story.passage(named: target) == nil
+                        ? "The story stopped here: passage \"\(name)\" goes to \"\(target)\", which does not exist."
+                        : "The story stopped here: it went from passage to passage through (goto:) \(Self.gotoLimit) times without a choice (from \"\(passage)\", now at \"\(name)\"), so it would never stop."
+                    warnings.append(message)
+                    return RenderedPassage(passage: name, paragraphs: TwineText.paragraphs(run.output) + [message], choices: [], state: state, warnings: warnings, stopped: true)
+                }
+                name = target
+            case .stopped(let message):
+                warnings.append(message)
+                return RenderedPassage(passage: name, paragraphs: TwineText.paragraphs(run.output) + [message], choices: [], state: state, warnings: warnings, stopped: true)
+            }
+        }
+    }
+
+    /// The state on entering the passage `choice` leads to (the choice's effect has run), and that passage's
+    /// name. A `.back` choice is not followed here: it is `rewind`.
+    public func follow(_ choice: TwineChoice, from current: RenderedPassage) -> (passage: String, entry: ReaderState) {
+        guard let effect = choice.effect else { return (choice.target, current.state) }
+        var run = TwineRun(story: story, passage: current.passage, state: current.state)
+        switch run.renderSilently(effect) {
+        case .goto(let target): return (target, run.state)
+        case .done, .stopped: return (choice.target, run.state)
+        }
+    }
+
+    // MARK: Reading step by step
+
+    public func start(seed: UInt64 = 0) -> (reading: TwineReading, passage: RenderedPassage) {
+        let entry = initialState(seed: seed)
+        let reading = TwineReading(seed: seed, choices: [], passage: story.start, entry: entry)
+        return (reading, render(passage: story.start, state: entry))
+    }
+
+    /// The passage the reader is at (one render).
+    public func current(_ reading: TwineReading) -> RenderedPassage {
+        render(passage: reading.passage, state: reading.entry)
+    }
+
+    /// Takes choice `index` of the current passage. A back choice rewinds one step.
+    public func choose(_ index: Int, in reading: TwineReading) throws(TwinePlayError) -> (reading: TwineReading, passage: RenderedPassage) {
+        let here = current(reading)
+        guard here.choices.indices.contains(index) else {
+            throw .noSuchChoice(step: reading.choices.count, passage: here.passage, index: index)
+        }
+        let choice = here.choices[index]
+        if choice.kind == .back {
+            return try rewind(reading, to: max(0, reading.choices.count - 1))
+        }
+        let (target, entry) = follow(choice, from: here)
+        let next = TwineReading(seed: reading.seed, choices: reading.choices + [index], passage: target, entry: entry)
+        return (next, render(passage: target, state: entry))
+    }
+
+    /// Back to step `step` (0 is the start), with the variables as they were there.
+    public func rewind(_ reading: TwineReading, to step: Int) throws(TwinePlayError) -> (reading: TwineReading, passage: RenderedPassage) {
+        guard (0...reading.choices.count).contains(step) else { throw .noSuchStep(step) }
+        let (replayed, passages) = try replay(seed: reading.seed, choices: Array(reading.choices.prefix(step)))
+        return (replayed, passages[passages.count - 1])
+    }
+
+    /// Every passage along `choices` from the start (the first is the start), and where that leaves the reader.
+    public func replay(seed: UInt64 = 0, choices: [Int]) throws(TwinePlayError) -> (reading: TwineReading, passages: [RenderedPassage]) {
+        var (reading, passage) = start(seed: seed)
+        var passages = [passage]
+        for index in choices {
+            (reading, passage) = try choose(index, in: reading)
+            if reading.choices.count < passages.count - 1 {
+                passages.removeLast()
+            } else {
+                passages.append(passage)
+            }
+        }
+        return (reading, passages)
+    }
+}

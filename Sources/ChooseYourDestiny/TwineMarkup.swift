@@ -1,0 +1,229 @@
+/// Scanning passage markup (as Unicode scalars): brackets, strings inside macro calls, macro names.
+enum TwineMarkup {
+    static func isWordStart(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || c == "_" }
+    static func isWord(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" }
+
+    static func starts(_ pattern: String, _ s: [Unicode.Scalar], _ i: Int) -> Bool {
+        var j = i
+        for p in pattern.unicodeScalars {
+            guard j < s.count, s[j] == p else { return false }
+            j += 1
+        }
+        return true
+    }
+
+    static func find(_ pattern: String, _ s: [Unicode.Scalar], _ from: Int, _ to: Int) -> Int? {
+        guard let first = pattern.unicodeScalars.first else { return nil }
+        var i = from
+        while i < to {
+            if s[i] == first, starts(pattern, s, i), i + pattern.unicodeScalars.count <= to { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    static func findScalar(_ c: Unicode.Scalar, _ s: [Unicode.Scalar], _ from: Int, _ to: Int) -> Int? {
+        var i = from
+        while i < to {
+            if s[i] == c { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// `(name:` at `i`: the name as written and where the arguments start.
+    static func macroName(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> (String, Int)? {
+        guard s[i] == "(" else { return nil }
+        var j = i + 1
+        guard j < to, s[j].properties.isAlphabetic else { return nil }
+        while j < to, isWord(s[j]) || s[j] == "-" { j += 1 }
+        guard j < to, s[j] == ":" else { return nil }
+        return (String(String.UnicodeScalarView(s[(i + 1)..<j])), j + 1)
+    }
+
+    /// The index after a string starting at `i` (quote at `i`), or nil when it does not close before `to`.
+    static func skipString(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
+        let quote = s[i]
+        var j = i + 1
+        while j < to {
+            if s[j] == "\\" { j += 2; continue }
+            if s[j] == quote { return j + 1 }
+            j += 1
+        }
+        return nil
+    }
+
+    /// The `)` closing the `(` at `i`, across nested parentheses and strings.
+    static func matchParen(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
+        var depth = 0, j = i
+        while j < to {
+            switch s[j] {
+            case "\"", "'", "`":
+                guard let next = skipString(s, j, to) else { return nil }
+                j = next
+                continue
+            case "(": depth += 1
+            case ")":
+                depth -= 1
+                if depth == 0 { return j }
+            default: break
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    /// The `]` closing the hook `[` at `i`; macro calls inside are skipped whole, so their strings may hold brackets.
+    static func matchHook(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
+        var depth = 0, j = i
+        while j < to {
+            let c = s[j]
+            if c == "(", macroName(s, j, to) != nil, let close = matchParen(s, j, to) {
+                j = close + 1
+                continue
+            }
+            if c == "[" { depth += 1 }
+            if c == "]" {
+                depth -= 1
+                if depth == 0 { return j }
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    static func matchBrace(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
+        var depth = 0, j = i
+        while j < to {
+            let c = s[j]
+            if c == "(", macroName(s, j, to) != nil, let close = matchParen(s, j, to) {
+                j = close + 1
+                continue
+            }
+            if c == "{" { depth += 1 }
+            if c == "}" {
+                depth -= 1
+                if depth == 0 { return j }
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    /// A Harlowe nametag `|name>` (or `|name)`) directly before a hook: the hook's `[` and the name.
+    static func nametag(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> (Int, String)? {
+        var j = i + 1
+        while j < to, isWord(s[j]) || s[j] == "-" { j += 1 }
+        guard j > i + 1, j + 1 < to, s[j] == ">" || s[j] == ")", s[j + 1] == "[" else { return nil }
+        return (j + 1, String(String.UnicodeScalarView(s[(i + 1)..<j])))
+    }
+
+    // MARK: SugarCube
+
+    /// A SugarCube macro `<<name args>>` at `i`: its name, arguments and the index after `>>`.
+    static func sugarMacro(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> (name: String, args: String, end: Int)? {
+        guard starts("<<", s, i) else { return nil }
+        var j = i + 2
+        let nameStart = j
+        if j < to, s[j] == "/" || s[j] == "=" || s[j] == "-" { j += 1 }
+        while j < to, isWord(s[j]) || s[j] == "-" || s[j] == ":" { j += 1 }
+        guard j > nameStart else { return nil }
+        let name = String(String.UnicodeScalarView(s[nameStart..<j]))
+        let argsStart = j
+        var k = j
+        while k < to {
+            switch s[k] {
+            case "\"", "'", "`":
+                guard let next = skipString(s, k, to) else { return nil }
+                k = next
+                continue
+            case "[" where k + 1 < to && s[k + 1] == "[":
+                guard let close = find("]]", s, k + 2, to) else { return nil }
+                k = close + 2
+                continue
+            case ">" where k + 1 < to && s[k + 1] == ">":
+                return (name, String(String.UnicodeScalarView(s[argsStart..<k])).trimmingCharacters(in: .whitespacesAndNewlines), k + 2)
+            default:
+                k += 1
+            }
+        }
+        return nil
+    }
+
+    /// The body of the container macro `name` whose opening tag ends at `from`: where it ends, where its closing tag
+    /// ends, and the clauses inside it at its own depth (`<<elseif>>`, `<<else>>`, `<<case>>`…).
+    static func sugarBody(
+        _ name: String, _ s: [Unicode.Scalar], _ from: Int, _ to: Int, clauses: Set<String> = []
+    ) -> (bodyEnd: Int, end: Int, clauses: [(name: String, args: String, start: Int, end: Int)])? {
+        var depth = 1, i = from
+        var found: [(name: String, args: String, start: Int, end: Int)] = []
+        while i < to {
+            guard s[i] == "<", let macro = sugarMacro(s, i, to) else {
+                i += 1
+                continue
+            }
+            var macroName = macro.name
+            if macroName == "else", macro.args.hasPrefix("if ") { macroName = "elseif" }
+            if macroName == name {
+                depth += 1
+            } else if macroName == "/" + name || macroName == "end" + name {
+                depth -= 1
+                if depth == 0 { return (i, macro.end, found) }
+            } else if depth == 1, clauses.contains(macroName) {
+                found.append((macroName, macroName == "elseif" && macro.name == "else" ? String(macro.args.dropFirst(3)) : macro.args, i, macro.end))
+            }
+            i = macro.end
+        }
+        return nil
+    }
+
+    enum SugarArgument: Equatable {
+        case text(String)
+        case link(text: String, target: String, setter: String?)
+        case expression(String)
+    }
+
+    /// SugarCube macro arguments: quoted strings, `[[links]]`, `` `expressions` ``, `$variables`, bare words.
+    static func sugarArguments(_ args: String) -> [SugarArgument] {
+        let s = Array(args.unicodeScalars)
+        var list: [SugarArgument] = []
+        var i = 0
+        while i < s.count {
+            let c = s[i]
+            if c.properties.isWhitespace {
+                i += 1
+            } else if c == "\"" || c == "'" || c == "`", let end = skipString(s, i, s.count) {
+                let inner = String(String.UnicodeScalarView(s[(i + 1)..<(end - 1)]))
+                list.append(c == "`" ? .expression(inner) : .text(unescape(inner)))
+                i = end
+            } else if starts("[[", s, i), let close = find("]]", s, i + 2, s.count) {
+                let link = TwineRun.link(String(String.UnicodeScalarView(s[(i + 2)..<close])))
+                list.append(.link(text: link.text, target: link.target, setter: link.setter))
+                i = close + 2
+            } else {
+                var j = i
+                while j < s.count, !s[j].properties.isWhitespace { j += 1 }
+                let word = String(String.UnicodeScalarView(s[i..<j]))
+                list.append(c == "$" || c == "_" || Double(word) != nil || ["true", "false", "null", "undefined"].contains(word) ? .expression(word) : .text(word))
+                i = j
+            }
+        }
+        return list
+    }
+
+    static func unescape(_ text: String) -> String {
+        guard text.contains("\\") else { return text }
+        var out = "", escaped = false
+        for c in text {
+            if escaped {
+                out.append(c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+}
