@@ -159,6 +159,13 @@ export function renderFavourites() {
   const list = state.favourites || [];
   ui.favEmpty.hidden = list.length > 0;
   ui.favEmpty.textContent = 'No favourites yet. Draw a card and choose “Add to favourites” to keep it here.';
+  // The view draws what it has at once, then again once the list is read: only when the cards differ, or the
+  // Remove button under a finger would be swapped for an identical new one.
+  const shown = [...ui.favList.children].map((li) => [li.querySelector('[data-remove]')?.dataset.remove, li.querySelector('.os-item span')?.textContent]);
+  if (JSON.stringify(shown) === JSON.stringify(list.map((card) => [String(card.id), card.strategy]))) {
+    for (const card of list) state.known.set(card.id, card);
+    return;
+  }
   ui.favList.replaceChildren(...list.map((card) => make('li', { className: 'os-row' },
     cardButton(card),
     make('button', {
