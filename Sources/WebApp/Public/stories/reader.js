@@ -5,7 +5,7 @@
 // outbox (js/outbox.js), sent in order when the server can be reached again.
 // Opening a story to read it puts it in the library (the original app downloaded it there).
 import { api, toast } from '../js/api.js';
-import { read, keep, kept, send, waiting } from '../js/sync.js';
+import { keep, kept, send, waiting } from '../js/sync.js';
 import { plural } from '../js/format.js';
 import { $, make, render, say, confirmDialog } from './dom.js';
 import { chooseBody, backBody, rewindBody, restartBody, resumePath, localProgress, moveOptions, placeCopy, visitedAfter, trail, readLine, endingsLine, progressBody, advance, rewindTo, stepBack } from './logic.js';
@@ -239,15 +239,20 @@ async function restart() {
 
 async function loadProgress() {
   state.visited = (await kept(VISITED_KEY)) || [];
+  // The server's place; this device's copy while moves made here wait for the server or it cannot be reached.
   const waits = (await waiting('stories')) > 0;
-  try {
-    // The server's place, or this device's copy while its moves wait or the server cannot be reached.
-    accept(await read(PROGRESS, 'stories'));
-  } catch (error) {
-    if (error.status) throw error;
-    accept({ path: [] });
+  let progress = null;
+  let reached = true;
+  if (!waits) {
+    try {
+      progress = await api('GET', PROGRESS);
+    } catch (error) {
+      if (error.status) throw error;
+      reached = false;
+    }
   }
-  offline(waits);
+  accept(progress || (await kept(PROGRESS)) || { path: [] });
+  offline(waits || !reached);
 }
 
 /** Reading a story from the catalog adds it to the library (and so keeps it for reading offline). */
