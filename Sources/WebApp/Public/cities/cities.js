@@ -6,12 +6,13 @@ setTimeout(sync, 3000);
 // The modules loaded on demand are kept by the service worker from the first visit, for offline use.
 navigator.serviceWorker?.ready.then(({ active }) => active?.postMessage({ type: 'trove:keep',
   urls: ['./commit.js', './place.js'].map((p) => new URL(p, import.meta.url).pathname) }), () => {});
-import { formatNumber } from './logic.js';
+import { $ } from '../js/dom.js';
+import { formatNumber } from '../js/format.js';
+import { forgetScene, readScene, storeScene } from './logic.js';
 import { SceneView } from './scene.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
 
 const API = '/api/v1/cities';
-const $ = (id) => document.getElementById(id);
 const root = $('cities');
 const status = (text) => { $('welcome-status').textContent = text; };
 const fixed = (n) => Math.abs(n).toFixed(2);
@@ -21,10 +22,21 @@ let hash = ''; // the scene's view while one is shown
 let leaving = false;
 let busy = false;
 
+// Every change to a scene is kept with its history entry and in session storage: opening a city and
+// coming Back, or a reload, finds the list as it was.
+let keepTimer = 0;
 const scene = new SceneView({
   onCommitted(count, imported) {
     showCollection(count);
+    forgetScene(sessionStorage, hash);
     if (imported) goBack(true);
+  },
+  onChange(snapshot) {
+    if (!hash) return;
+    const kept = { ...snapshot, view: hash };
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(() => { if (hash === kept.view) router.remember({ scene: kept }); }, 150);
+    storeScene(sessionStorage, hash, kept);
   },
 });
 
@@ -32,6 +44,7 @@ function showCollection(count) {
   root.dataset.collectionCount = count;
   $('browse').hidden = count <= 0;
   $('collection-count').textContent = `${formatNumber(count)} in your collection`;
+  root.classList.toggle('has-collection', count > 0);
 }
 
 // ---------- Scenes and history ----------
@@ -40,16 +53,27 @@ function showCollection(count) {
 const router = createRouter({ onView: (view, how) => showView(view, how) });
 const point = (lat, lon) => `${Number(lat).toFixed(4)},${Number(lon).toFixed(4)}`;
 
-function openScene(view, kind, cities, labels, push = true) {
+function openScene(view, kind, cities, labels, push = true, kept = null) {
   if (push) router.go(view, { quiet: true });
   else if (router.view !== view) router.go(view, { replace: true, quiet: true });
   hash = view;
   status('');
-  scene.show(kind, cities, labels);
+  if (!kept?.state) forgetScene(sessionStorage, view);
+  scene.show(kind, cities, labels, kept);
+  if (scene.state.kind === 'import') markCollected();
+}
+
+/** Marks the cities of an import that are already in the collection (the device's copy offline). */
+async function markCollected() {
+  const state = scene.state;
+  try {
+    const data = await (await sync()).read(`${API}/collection`, 'cities');
+    if (scene.state === state) scene.setStored(new Map(data.cities.map((c) => [c.geonameid, c.favourite])));
+  } catch { /* not known: no marks */ }
 }
 
 /** Shows the scene a URL names (at start, and on Back and Forward). */
-async function showView(view, how) {
+async function showView(view, how, data) {
   if (how === 'push') return; // the app opened it itself
   if (hash && view !== hash && how === 'pop') {
     if (!leaving && scene.state?.unsaved) {
@@ -59,11 +83,17 @@ async function showView(view, how) {
     }
   }
   leaving = false;
+  const kept = readScene(sessionStorage, view, data);
+  if (kept && (kept.state.kind === 'import' || kept.state.dirty)) {
+    if (hash !== view) openScene(view, kept.state.kind, [], kept.labels, false, kept);
+    return;
+  }
   const { name, args: [at = ''], query } = parseView(view);
   const [lat, lon] = at.split(',').map(Number);
   const located = Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
   if (name === 'browse' && Number(root.dataset.collectionCount) > 0) {
-    if (hash !== view) await browse(false);
+    // An untouched My cities is read again (a city's page may have changed it), in the way it was shown.
+    if (hash !== view) await browse(false, kept && { ...kept, state: null });
   } else if ((name === 'around' || name === 'surprise') && located && $('around-me').disabled === false) {
     if (hash === view) return;
     await run($('around-me'), () => (name === 'around'
@@ -82,23 +112,24 @@ function showWelcome() {
   $('welcome-title').focus();
 }
 
-/** A surprise's scene opened again: the cities of its country around its point. */
+/** A surprise's scene opened again (a link, no kept scene): the cities around its point. */
 async function surpriseAgain(lat, lon, query, view) {
   const data = await api('GET', `${API}/nearby?lat=${lat}&lon=${lon}&radius_km=10&limit=30`);
-  const cities = query.iso ? data.cities.filter((c) => c.country_code === query.iso) : data.cities;
-  const n = cities.length;
-  openScene(view, 'import', cities, {
-    title: `Surprise: ${query.country || 'somewhere'}`,
-    sub: `${n === 1 ? '1 city' : `${n} cities`} in ${query.country || 'this country'}, around ${coordinates(lat, lon)}`,
-  }, false);
+  openScene(view, 'import', data.cities, surpriseLabels(query.country, query.iso, lat, lon), false);
 }
+
+const surpriseLabels = (country, iso, lat, lon, tries = 1) => ({
+  title: `Surprise: ${country || 'somewhere'}`,
+  tail: `around ${coordinates(lat, lon)}${country ? ` in ${country}` : ''}${tries > 1 ? ` (found on try ${tries})` : ''}`,
+  country: iso,
+});
 
 function confirmLeave() {
   const dialog = $('leave-dialog');
   const importing = scene.state?.kind === 'import';
   $('leave-title').textContent = importing ? 'Leave without importing?' : 'Leave without saving?';
   $('leave-text').textContent = importing
-    ? 'These cities are not in your collection yet. Leave them behind?'
+    ? 'Your stars and deletions here are not in your collection yet. Leave them behind?'
     : 'Your changes to your cities are not saved yet. Leave them unsaved?';
   dialog.returnValue = '';
   dialog.showModal();
@@ -108,11 +139,16 @@ function confirmLeave() {
 async function goBack(force = false) {
   if (!force && scene.state?.unsaved && !(await confirmLeave())) return;
   leaving = true;
+  forgetScene(sessionStorage, hash);
   router.back();
 }
 
+// Reloading or closing the tab with unsaved work asks (the browser's own question); opening a city of
+// the list does not: the scene is kept, and Back finds it.
+let toCity = false;
+$('rows').addEventListener('click', (e) => { if (e.target.closest('a.cr-name')) { toCity = true; setTimeout(() => { toCity = false; }, 1000); } });
 addEventListener('beforeunload', (e) => {
-  if (hash && scene.state?.unsaved) {
+  if (hash && scene.state?.unsaved && !toCity) {
     e.preventDefault();
     e.returnValue = '';
   }
@@ -147,7 +183,8 @@ async function nearby(latitude, longitude, title, push = true) {
   }
   openScene(viewPath('around', point(latitude, longitude), { title }), 'import', data.cities, {
     title,
-    sub: `${data.cities.length === 1 ? '1 city' : `${data.cities.length} cities`} within 10 km of ${coordinates(latitude, longitude)}`,
+    tail: `within 10 km of ${coordinates(latitude, longitude)}`,
+    here: { latitude, longitude, radiusKm: 10 },
   }, push);
 }
 
@@ -200,13 +237,9 @@ async function surprise() {
     $('surprise-again').focus();
     return;
   }
-  const n = data.cities.length;
-  const view = viewPath('surprise', point(data.center.latitude, data.center.longitude), { iso: data.country.iso, country: data.country.name });
-  openScene(view, 'import', data.cities, {
-    title: `Surprise: ${data.country.name}`,
-    sub: `${n === 1 ? '1 city' : `${n} cities`} in ${data.country.name}, around ${coordinates(data.center.latitude, data.center.longitude)}`
-      + (data.tries > 1 ? ` (found on try ${data.tries})` : ''),
-  });
+  const { latitude, longitude } = data.center;
+  const view = viewPath('surprise', point(latitude, longitude), { iso: data.country.iso, country: data.country.name });
+  openScene(view, 'import', data.cities, surpriseLabels(data.country.name, data.country.iso, latitude, longitude, data.tries));
 }
 
 $('surprise-me').addEventListener('click', (e) => run(e.currentTarget, surprise));
@@ -214,17 +247,22 @@ $('surprise-again').addEventListener('click', (e) => run(e.currentTarget, surpri
 
 // ---------- Browse my cities ----------
 
-function browse(push = true) {
+function browse(push = true, kept = null) {
   return run($('browse'), async () => {
     status('Opening your cities…');
     const data = await (await sync()).read(`${API}/collection`, 'cities'); // offline: the device's copy
     showCollection(data.cities.length);
-    openScene('browse', 'browse', data.cities, { title: 'My cities', sub: '' }, push);
+    openScene('browse', 'browse', data.cities, { title: 'My cities', tail: 'in your collection' }, push, kept);
   });
 }
 
 $('browse').addEventListener('click', () => browse());
 
+// The welcome screen's picture fades in and its buttons come in after it, on arrival only.
+if (!location.hash) {
+  root.classList.add('is-intro');
+  setTimeout(() => root.classList.remove('is-intro'), 2000);
+}
 router.start();
 
 root.dataset.ready = 'true';

@@ -3,12 +3,13 @@
 // when asked and allowed), the favourite star or "Add to my cities", and a small map.
 import { toast } from '../js/api.js';
 const send = (...args) => import('../js/sync.js').then((sync) => sync.send(...args));
+import { $ } from '../js/dom.js';
+import { formatNumber } from '../js/format.js';
 import { distanceKm } from './geo.js';
-import { formatLocalTime, formatNumber } from './logic.js';
+import { formatLocalTime } from './logic.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
 import { getUnit, paintWeather, setUnit, weatherFor } from './weather.js';
 
-const $ = (id) => document.getElementById(id);
 const page = $('city');
 const data = page.dataset;
 const id = Number(data.geonameid);
@@ -42,7 +43,7 @@ let unit = getUnit();
 let weather;
 const paint = () => {
   paintWeather($('weather'), weather, unit);
-  $('weather-text').textContent = weather === null ? 'Weather unavailable' : weather ? weather.description || 'Weather' : 'Weather';
+  $('weather-text').textContent = weather?.error ? `Weather unavailable: ${weather.error}` : weather?.description || 'Weather';
 };
 for (const input of document.getElementsByName('unit')) input.checked = input.value === unit;
 document.addEventListener('change', (e) => {

@@ -1,14 +1,20 @@
 // City Roulette: Import and Save of a scene (scene.js loads this with the first), through the outbox
 // (js/sync.js): without the server, kept on this device and sent when it answers.
 import { toast } from '../js/api.js';
+import { confirmDialog } from '../js/dom.js';
+import { plural } from '../js/format.js';
 import { keep, kept, read, send } from '../js/sync.js';
-import { plural } from './scene.js';
+import { describePlan } from './logic.js';
 
 const collection = '/api/v1/cities/collection';
 const later = ' It reaches your collection when the connection is back.';
 
 export async function commit(view, state) {
   if (state.kind === 'import') {
+    // Cities already collected are replaced (their star too): say so first.
+    const plan = view.stored ? state.importPlan(view.stored) : { added: state.size, replaced: 0, stars: [] };
+    const text = describePlan(plan);
+    if (text && !(await confirmDialog({ title: `Import ${plural(state.size, 'city', 'cities')}?`, text, ok: 'Import', cancel: 'Not yet' }))) return;
     const sent = await send('POST', `${collection}/import`, state.payload(), { label: 'the imported cities', scope: 'cities' });
     state.markSaved();
     if (sent.queued) {
@@ -21,7 +27,8 @@ export async function commit(view, state) {
     } else {
       const result = sent.data;
       read(collection, 'cities').catch(() => {});
-      toast(`Imported ${plural(result.imported, 'city', 'cities')}. Your collection has ${result.count}.`);
+      toast(`Imported ${plural(result.imported, 'city', 'cities')}`
+        + (plan.replaced ? ` (${plan.added} new, ${plan.replaced} replaced)` : '') + `. Your collection has ${result.count}.`);
       view.onCommitted(result.count, true);
     }
     return;

@@ -34,7 +34,7 @@ export function decodePoints(int16) {
 }
 
 /** The view showing every point inside width × height, `padding` px around, zoomed in at most to maxScale. */
-export function fitView(points, width, height, { padding = 32, maxScale = TILE * 2 ** 13 } = {}) {
+export function fitView(points, width, height, { padding = 32, maxScale = TILE * 2 ** 13, minSpan = 1e-9 } = {}) {
   if (!points.length) return { cx: 0.5, cy: 0.5, scale: clampScale(Math.min(width, height), height) };
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const p of points) {
@@ -43,7 +43,7 @@ export function fitView(points, width, height, { padding = 32, maxScale = TILE *
   }
   const w = Math.max(1, width - 2 * padding);
   const h = Math.max(1, height - 2 * padding);
-  const scale = Math.min(maxScale, w / Math.max(x1 - x0, 1e-9), h / Math.max(y1 - y0, 1e-9));
+  const scale = Math.min(maxScale, w / Math.max(x1 - x0, minSpan), h / Math.max(y1 - y0, minSpan));
   return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, scale: clampScale(scale, height) };
 }
 
@@ -82,6 +82,9 @@ export function zoomAt(view, factor, sx, sy, width, height) {
 export function panBy(view, dx, dy, height = 0) {
   return clampView({ cx: view.cx - dx / view.scale, cy: view.cy - dy / view.scale, scale: view.scale }, height);
 }
+
+/** Metres on the ground per CSS px at a latitude (Web Mercator stretches by 1 / cos φ). */
+export const metresPerPixel = (scale, latitude) => (40075016.686 * Math.cos((latitude * Math.PI) / 180)) / scale;
 
 /** Great-circle distance in km (haversine, mean Earth radius). */
 export function distanceKm(lat1, lon1, lat2, lon2) {

@@ -53,10 +53,20 @@ export class SceneState {
   /** Import is always enabled; Save once anything has changed, and from then on. */
   get saveEnabled() { return this.kind === 'import' || this.changed; }
 
-  /** Whether leaving now loses something: unsaved changes, or results never imported. */
-  get unsaved() {
-    if (this.kind === 'import') return !this.imported && this.rows.size > 0;
-    return this.dirty;
+  /** Whether leaving now loses a person's work: a change not saved or imported (untouched results never ask). */
+  get unsaved() { return this.dirty && (this.kind === 'browse' || this.rows.size > 0); }
+
+  /** Everything needed to rebuild this state (history state and session storage keep it). */
+  snapshot() {
+    const { kind, changed, dirty, imported, order } = this;
+    return { kind, changed, dirty, imported, rows: order.map((id) => this.rows.get(id)) };
+  }
+
+  static from(snap) {
+    const state = new SceneState(snap.kind, []);
+    for (const row of snap.rows) { state.rows.set(row.geonameid, row); state.order.push(row.geonameid); }
+    Object.assign(state, { changed: !!snap.changed, dirty: !!snap.dirty, imported: !!snap.imported });
+    return state;
   }
 
   touch() {
@@ -142,6 +152,53 @@ export class SceneState {
     this.dirty = false;
     if (this.kind === 'import') this.imported = true;
   }
+
+  /**
+   * What an import would do to a collection (Map geonameid → stored favourite): how many cities are new,
+   * which are replaced, and the replaced ones whose star changes ({ name, favourite } with the new star).
+   */
+  importPlan(stored) {
+    const plan = { added: 0, replaced: 0, stars: [] };
+    for (const row of this.myOrder()) {
+      if (!stored.has(row.geonameid)) { plan.added += 1; continue; }
+      plan.replaced += 1;
+      if (stored.get(row.geonameid) !== row.favourite) plan.stars.push({ name: row.name, favourite: row.favourite });
+    }
+    return plan;
+  }
+}
+
+/** A sentence for an import plan, or '' when nothing is replaced. */
+export function describePlan({ added, replaced, stars }) {
+  if (!replaced) return '';
+  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+  const gain = stars.filter((s) => s.favourite).map((s) => s.name);
+  const lose = stars.filter((s) => !s.favourite).map((s) => s.name);
+  return [
+    `${n(added, 'city is', 'cities are')} new; ${n(replaced, 'city is', 'cities are')} already in your collection and will be replaced.`,
+    lose.length ? `${lose.join(', ')} will lose ${lose.length === 1 ? 'its' : 'their'} star.` : '',
+    gain.length ? `${gain.join(', ')} will be starred.` : '',
+  ].filter(Boolean).join(' ');
+}
+
+// A scene is kept under its view in session storage (a reload, or Back from a city's page, finds it).
+const SCENE_KEY = 'trove.cities.scene:';
+
+export function storeScene(storage, view, scene) {
+  try { storage?.setItem(SCENE_KEY + view, JSON.stringify(scene)); } catch { /* full or private: history state keeps it */ }
+}
+
+/** The scene kept for `view`: from the history entry's data first, else from session storage; null if none. */
+export function readScene(storage, view, data) {
+  if (data?.scene?.view === view) return data.scene;
+  try {
+    const scene = JSON.parse(storage?.getItem(SCENE_KEY + view) ?? 'null');
+    return scene?.view === view ? scene : null;
+  } catch { return null; }
+}
+
+export function forgetScene(storage, view) {
+  try { storage?.removeItem(SCENE_KEY + view); } catch { /* nothing kept */ }
 }
 
 /**
@@ -162,7 +219,9 @@ export function parseCoordinates(text) {
   return { latitude, longitude };
 }
 
-export const formatNumber = (n) => new Intl.NumberFormat('en').format(n);
+/** Whether a text is two numbers (typed as coordinates) that no place can have ("999, 999"). */
+export const outOfRange = (text) => !parseCoordinates(text)
+  && /^\s*-?\d+(?:[.,]\d+)?\s*°?\s*[NS]?\s*[,;\s]\s*-?\d+(?:[.,]\d+)?\s*°?\s*[EW]?\s*$/i.test(text);
 
 /** "12 °C" or "54 °F" from degrees Celsius. */
 export function formatTemperature(celsius, unit = 'C') {

@@ -1,9 +1,13 @@
-// City Roulette: the offline map, a Web Mercator <canvas>: the world's cities as faint dots (loaded after the
-// first paint), the scene's marked, the selected one labelled; OpenStreetMap tiles only with "Street map" on.
-import { decodePoints, fitView, fromScreen, nearestIndex, panBy, project, toScreen, unproject, zoomAt } from './geo.js';
-import { formatNumber } from './logic.js';
+// City Roulette: the map, a Web Mercator <canvas>. Under everything Trove's own basemap (land, sea, borders);
+// over it a street map's tiles when they load (tiles.js; a note says when they cannot); the world's cities
+// as faint dots; the scene's cities named (labels.js); "you are here" with the search radius; a scale bar.
+import { formatNumber } from '../js/format.js';
+import { loadBasemap } from './basemap.js';
+import { decodePoints, fitView, metresPerPixel, nearestIndex, panBy, project, toScreen, unproject, zoomAt } from './geo.js';
+import { overlaps, placeLabels, scaleBar } from './labels.js';
 
 let worldPromise = null;
+const STREET_KEY = 'trove.cities.street';
 
 /** The world's cities as world coordinates (fetched once per page; an empty array when that fails). */
 export function loadWorld() {
@@ -15,28 +19,36 @@ export function loadWorld() {
 }
 
 export class CityMap {
-  constructor(canvas, { onSelect = () => {}, maxScale } = {}) {
+  constructor(canvas, { onSelect = () => {}, maxScale, onTiles = () => {} } = {}) {
     this.canvas = canvas;
     canvas.cityMap = this; // for tools and tests
     this.ctx = canvas.getContext('2d');
-    this.onSelect = onSelect;
-    this.maxScale = maxScale;
+    Object.assign(this, { onSelect, maxScale, onTiles });
     this.cities = [];
     this.points = [];
+    this.labels = [];
     this.world = new Float32Array(0);
+    this.basemap = null;
+    this.here = null;
     this.view = { cx: 0.5, cy: 0.5, scale: 256 };
     this.selected = null;
     this.street = false;
+    this.tiles = 'off'; // 'off', 'loading', 'ok' or 'failed'
     this.pointers = new Map();
     this.frame = 0;
     this.width = 0;
     this.height = 0;
+    this.labelOf = (c) => c.name;
     this.listen();
     new ResizeObserver(() => this.resize()).observe(canvas);
     this.resize();
+    loadBasemap().then((b) => { this.basemap = b; this.draw(); });
   }
 
   setWorld(points) { this.world = points; this.draw(); }
+
+  /** "You are here" and the search radius: { latitude, longitude, radiusKm }, or null. */
+  setHere(here) { this.here = here && { ...here, point: project(here.longitude, here.latitude) }; }
 
   setCities(cities, { fit = true } = {}) {
     this.cities = cities;
@@ -46,8 +58,16 @@ export class CityMap {
     this.draw();
   }
 
+  /** Every city in view; around a point, its whole circle; one city with its region around it. */
   fit() {
-    this.view = fitView(this.points, this.width || 300, this.height || 200, { maxScale: this.maxScale });
+    const points = [...this.points];
+    const { here } = this;
+    if (here) {
+      const dLat = here.radiusKm / 111.2;
+      const dLon = dLat / Math.cos((here.latitude * Math.PI) / 180);
+      points.push(project(here.longitude - dLon, here.latitude + dLat), project(here.longitude + dLon, here.latitude - dLat));
+    }
+    this.view = fitView(points, this.width || 300, this.height || 200, { maxScale: this.maxScale, minSpan: here ? 1e-9 : 0.012 });
     this.draw();
   }
 
@@ -56,17 +76,29 @@ export class CityMap {
     const i = this.cities.findIndex((c) => c.geonameid === id);
     if (reveal && i >= 0) {
       const [x, y] = this.screen(i);
-      if (x < 20 || y < 20 || x > this.width - 20 || y > this.height - 20) {
+      if (x < 24 || y < 24 || x > this.width - 24 || y > this.height - 24) {
         this.view = { ...this.view, cx: this.points[i].x, cy: this.points[i].y };
       }
     }
     this.draw();
   }
 
-  /** Street map on or off: its tiles are painted by tiles.js, loaded when first turned on. */
-  setStreet(on) {
+  /** The street map on or off (tiles.js, loaded when first on); `url` a {z}/{x}/{y} template. */
+  setStreet(on, url) {
     this.street = on;
-    if (on) this.tileLayer ??= import('./tiles.js').then((t) => t.tileLayer(this), () => { this.tileLayer = null; });
+    if (on && !this.tileLayer) {
+      this.setTiles('loading');
+      this.tileLayer = import('./tiles.js').then((t) => t.tileLayer(this, url), () => { this.tileLayer = null; this.setTiles('failed'); });
+    }
+    if (!on) this.setTiles('off');
+    else if (this.tiles === 'off' || this.tiles === 'failed') this.retryTiles?.();
+    this.draw();
+  }
+
+  setTiles(state) {
+    if (state === this.tiles) return;
+    this.tiles = state;
+    this.onTiles(state);
     this.draw();
   }
 
@@ -103,8 +135,9 @@ export class CityMap {
     ctx.setTransform(this.canvas.width / w, 0, 0, this.canvas.height / h, 0, 0);
     ctx.fillStyle = color('--cr-sea');
     ctx.fillRect(0, 0, w, h);
-    if (this.street && navigator.onLine && this.paintTiles) this.paintTiles();
-    else this.paintGrid(color('--cr-grid'));
+    this.paintBasemap(color);
+    const streets = this.street && this.tiles !== 'failed' && this.paintTiles;
+    if (streets) this.paintTiles();
 
     // The world's cities, the most populous first: far out, only the first ones.
     const world = this.world;
@@ -119,36 +152,62 @@ export class CityMap {
       if (x >= 0 && y >= 0 && x <= w && y <= h) ctx.fillRect(x, y, size, size);
     }
 
+    this.paintHere(color);
     let chosen = -1;
     this.cities.forEach((city, i) => {
       if (city.geonameid === this.selected) { chosen = i; return; }
       const [x, y] = this.screen(i);
       this.dot(x, y, 5, color(city.favourite ? '--cr-fav' : '--cr-mark'), color('--cr-halo'));
     });
-    if (chosen >= 0) this.paintSelected(chosen, color);
+    const taken = chosen >= 0 ? this.paintSelected(chosen, color) : null;
+    this.paintLabels(color, taken);
+    this.paintScale(color);
   }
 
-  /** Faint meridians and parallels, a round number of degrees apart. */
-  paintGrid(stroke) {
+  /** Land, then every border, in two paths of the countries in view. */
+  paintBasemap(color) {
+    if (!this.basemap) return;
     const { ctx, width: w, height: h, view } = this;
-    const span = (w / view.scale) * 360;
-    const step = [60, 30, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01].find((s) => span / s >= 3) ?? 0.01;
-    const a = fromScreen(view, w, h, 0, h);
-    const b = fromScreen(view, w, h, w, 0);
-    const [west, south] = [unproject(a.x, a.y).longitude, unproject(a.x, Math.min(1, a.y)).latitude];
-    const [east, north] = [unproject(b.x, b.y).longitude, unproject(b.x, Math.max(0, b.y)).latitude];
+    const s = view.scale;
+    const ox = w / 2 - view.cx * s;
+    const oy = h / 2 - view.cy * s;
+    const seen = [-ox / s, -oy / s, (w - ox) / s, (h - oy) / s];
     ctx.beginPath();
-    for (let d = Math.ceil(Math.max(-180, west) / step) * step; d <= Math.min(180, east); d += step) {
-      const [x] = toScreen(view, w, h, project(d, 0).x, 0);
-      ctx.moveTo(x, 0); ctx.lineTo(x, h);
+    for (const country of this.basemap) {
+      if (!overlaps(country.box, seen)) continue;
+      for (const ring of country.rings) {
+        ctx.moveTo(ring[0] * s + ox, ring[1] * s + oy);
+        for (let i = 2; i < ring.length; i += 2) ctx.lineTo(ring[i] * s + ox, ring[i + 1] * s + oy);
+        ctx.closePath();
+      }
     }
-    for (let d = Math.ceil(Math.max(-85, south) / step) * step; d <= Math.min(85, north); d += step) {
-      const [, y] = toScreen(view, w, h, 0, project(0, d).y);
-      ctx.moveTo(0, y); ctx.lineTo(w, y);
-    }
-    ctx.lineWidth = 1;
-    ctx.strokeStyle = stroke;
+    ctx.fillStyle = color('--cr-land');
+    ctx.fill();
+    ctx.lineWidth = 0.8;
+    ctx.lineJoin = 'round';
+    ctx.strokeStyle = color('--cr-border');
     ctx.stroke();
+  }
+
+  paintHere(color) {
+    const { here, ctx } = this;
+    if (!here) return;
+    const [x, y] = toScreen(this.view, this.width, this.height, here.point.x, here.point.y);
+    const r = (here.radiusKm * 1000) / metresPerPixel(this.view.scale, here.latitude);
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+    ctx.fillStyle = color('--cr-radius-fill');
+    ctx.fill();
+    ctx.setLineDash([6, 4]);
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = color('--cr-radius');
+    ctx.stroke();
+    ctx.setLineDash([]);
+    this.dot(x, y, 8, color('--cr-here'), color('--cr-halo'));
+    ctx.beginPath();
+    ctx.arc(x, y, 3, 0, Math.PI * 2);
+    ctx.fillStyle = color('--cr-halo');
+    ctx.fill();
   }
 
   dot(x, y, r, fill, stroke) {
@@ -162,6 +221,7 @@ export class CityMap {
     ctx.stroke();
   }
 
+  /** The selected city: a ringed dot and a boxed label with its population; returns the boxes they cover. */
   paintSelected(i, color) {
     const { ctx } = this;
     const city = this.cities[i];
@@ -172,7 +232,8 @@ export class CityMap {
     ctx.lineWidth = 2.5;
     ctx.strokeStyle = color('--cr-sel');
     ctx.stroke();
-    const text = city.population ? `${city.name} · ${formatNumber(city.population)}` : city.name;
+    const name = this.labelOf(city);
+    const text = city.population ? `${name} · ${formatNumber(city.population)}` : name;
     ctx.font = `600 13px ${color('--font') || 'system-ui'}`;
     const tw = ctx.measureText(text).width + 12;
     const lx = Math.max(4, Math.min(this.width - tw - 4, x - tw / 2));
@@ -182,6 +243,55 @@ export class CityMap {
     ctx.fillStyle = color('--cr-label');
     ctx.textBaseline = 'middle';
     ctx.fillText(text, lx + 6, ly + 11);
+    return [[lx, ly, lx + tw, ly + 22], [x - 12, y - 12, x + 12, y + 12]];
+  }
+
+  /** The other cities' names, the most populous first, none over another or over a dot. */
+  paintLabels(color, taken) {
+    const { ctx, width: w, height: h } = this;
+    ctx.font = `600 12px ${color('--font') || 'system-ui'}`;
+    const items = [];
+    this.cities.forEach((city, i) => {
+      const [x, y] = this.screen(i);
+      if (city.geonameid !== this.selected && x > -40 && y > -20 && x < w + 40 && y < h + 20) {
+        items.push({ x, y, text: this.labelOf(city), population: city.population ?? 0, id: city.geonameid });
+      }
+    });
+    items.sort((a, b) => b.population - a.population);
+    const measure = (text) => ctx.measureText(text).width;
+    this.labels = placeLabels(items, { width: w, height: h, measure, taken: taken ?? [] })
+      .map((l) => ({ ...l, id: items[l.index].id }));
+    ctx.textBaseline = 'middle';
+    ctx.lineJoin = 'round';
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = color('--cr-halo');
+    ctx.fillStyle = color('--cr-text');
+    for (const l of this.labels) {
+      ctx.strokeText(l.text, l.x, l.y);
+      ctx.fillText(l.text, l.x, l.y);
+    }
+  }
+
+  paintScale(color) {
+    const { ctx, height: h, view } = this;
+    const latitude = unproject(view.cx, view.cy).latitude;
+    const bar = scaleBar(metresPerPixel(view.scale, latitude), 90);
+    const x = 10;
+    const y = h - 10;
+    ctx.font = `600 11px ${color('--font') || 'system-ui'}`;
+    ctx.textBaseline = 'bottom';
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = color('--cr-halo');
+    ctx.strokeText(bar.text, x, y - 6);
+    ctx.fillStyle = color('--cr-text');
+    ctx.fillText(bar.text, x, y - 6);
+    ctx.beginPath();
+    ctx.moveTo(x, y - 5); ctx.lineTo(x, y); ctx.lineTo(x + bar.px, y); ctx.lineTo(x + bar.px, y - 5);
+    ctx.stroke();
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = color('--cr-text');
+    ctx.stroke();
+    this.scale = bar;
   }
 
   pick(sx, sy) {
@@ -242,7 +352,7 @@ export class CityMap {
       if (step) this.view = panBy(this.view, step[0], step[1], this.height);
       else if (e.key === '+' || e.key === '=') this.view = zoomAt(this.view, 1.6, this.width / 2, this.height / 2, this.width, this.height);
       else if (e.key === '-') this.view = zoomAt(this.view, 1 / 1.6, this.width / 2, this.height / 2, this.width, this.height);
-      else if (e.key === '0') this.view = fitView(this.points, this.width, this.height, { maxScale: this.maxScale });
+      else if (e.key === '0') { this.fit(); return; }
       else return;
       e.preventDefault();
       this.draw();
@@ -250,21 +360,40 @@ export class CityMap {
   }
 }
 
-/** Wires the +, − and "fit" buttons and the street-map switch found inside `root` to a map. */
-export function wireMapControls(root, map, { onStreet } = {}) {
-  root.querySelector('[data-zoom="in"]')?.addEventListener('click', () => map.zoom(1.6));
-  root.querySelector('[data-zoom="out"]')?.addEventListener('click', () => map.zoom(1 / 1.6));
-  root.querySelector('[data-zoom="fit"]')?.addEventListener('click', () => map.fit());
-  const street = root.querySelector('[data-street]');
-  const credit = root.querySelector('[data-osm-credit]');
+/** Whether the street map is wanted (on unless turned off on this device). */
+export const wantsStreet = () => { try { return localStorage.getItem(STREET_KEY) !== 'off'; } catch { return true; } };
+
+/**
+ * Wires the +, − and "fit" buttons, the street-map switch and its note and credit found inside `root`.
+ * The street map shows when wanted and online; when its tiles fail, the note says the map is Trove's own.
+ */
+export function wireMapControls(root, map) {
+  const $in = (s) => root.querySelector(s);
+  $in('[data-zoom="in"]')?.addEventListener('click', () => map.zoom(1.6));
+  $in('[data-zoom="out"]')?.addEventListener('click', () => map.zoom(1 / 1.6));
+  $in('[data-zoom="fit"]')?.addEventListener('click', () => map.fit());
+  const street = $in('[data-street]');
+  const credit = $in('[data-osm-credit]');
+  const note = $in('[data-map-note]');
   if (!street) return;
+  street.checked = wantsStreet();
+  const url = map.canvas.dataset.tileUrl || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+  map.onTiles = (state) => {
+    if (credit) credit.hidden = state !== 'ok' && state !== 'loading';
+    if (note) {
+      note.hidden = state !== 'failed' && !(street.checked && !navigator.onLine);
+      note.textContent = navigator.onLine
+        ? 'The street map could not be loaded: this is Trove’s own map.'
+        : 'Offline: this is Trove’s own map.';
+    }
+  };
   const apply = () => {
-    const on = street.checked && navigator.onLine;
-    map.setStreet(on);
-    if (credit) credit.hidden = !on;
-    onStreet?.(street.checked);
+    try { localStorage.setItem(STREET_KEY, street.checked ? 'on' : 'off'); } catch { /* this page only */ }
+    map.setStreet(street.checked && navigator.onLine, url);
+    map.onTiles(map.tiles);
   };
   street.addEventListener('change', apply);
   addEventListener('online', apply);
   addEventListener('offline', apply);
+  apply();
 }

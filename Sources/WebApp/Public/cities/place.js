@@ -1,8 +1,8 @@
 // City Roulette: a place typed by hand, when the location is not shared (cities.js loads this when asked).
 import { api } from '../js/api.js';
-import { parseCoordinates } from './logic.js';
+import { $ } from '../js/dom.js';
+import { outOfRange, parseCoordinates } from './logic.js';
 
-const $ = (id) => document.getElementById(id);
 let searchSeq = 0;
 let places = [];
 let typingTimer = 0;
@@ -14,7 +14,7 @@ export function init({ status, coordinates, run, nearby }) {
     const point = parseCoordinates(text);
     if (point) {
       places = [{ name: coordinates(point.latitude, point.longitude), ...point, coordinates: true }];
-    } else if (text.trim().length >= 2) {
+    } else if (text.trim().length >= 2 && !outOfRange(text)) {
       let data;
       try {
         data = await api('GET', `/api/v1/cities/search?q=${encodeURIComponent(text.trim())}&limit=8`);
@@ -43,7 +43,8 @@ export function init({ status, coordinates, run, nearby }) {
       li.append(button);
       return li;
     }));
-    if (text.trim() && !places.length) status(`No place called “${text.trim()}” was found.`);
+    if (outOfRange(text)) status(`“${text.trim()}” are coordinates out of range: latitude goes from −90 to 90, longitude from −180 to 180.`);
+    else if (text.trim() && !places.length) status(`No place called “${text.trim()}” was found.`);
     else status('');
     return places;
   }

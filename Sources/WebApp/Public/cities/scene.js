@@ -1,15 +1,18 @@
 // City Roulette: the map + list scene of an import or of the collection; the rules are in logic.js.
 import { toast, undoable } from '../js/api.js';
-import { SceneState, formatNumber } from './logic.js';
+import { $ } from '../js/dom.js';
+import { formatNumber, plural } from '../js/format.js';
+import { SceneState } from './logic.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
 import { dropPending, getUnit, paintWeather, setUnit, weatherFor } from './weather.js';
 
-const $ = (id) => document.getElementById(id);
-export const plural = (n, one, many) => `${formatNumber(n)} ${n === 1 ? one : many}`;
+const smooth = () => (matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
 
 export class SceneView {
-  constructor({ onCommitted }) {
+  constructor({ onCommitted, onChange }) {
     this.onCommitted = onCommitted;
+    this.onChange = onChange; // (scene snapshot) after every change, to keep it
+    this.stored = null; // for an import: the collection, geonameid → favourite
     this.state = null;
     this.els = new Map(); // geonameid → <li>
     this.weather = new Map(); // geonameid → weather (null: unavailable)
@@ -25,21 +28,25 @@ export class SceneView {
 
   get open() { return !$('scene').hidden; }
 
-  /** Shows a scene: kind 'import' or 'browse', the cities, a title and a line under it. */
-  show(kind, cities, { title, sub = '' }) {
+  /**
+   * Shows a scene: kind 'import' or 'browse', the cities, its labels { title, tail (after the count),
+   * country (ISO code of the title's country), here ({ latitude, longitude, radiusKm } for Around Me) },
+   * and a kept snapshot (from `snapshot()`) to continue instead, when there is one.
+   */
+  show(kind, cities, labels, kept = null) {
     this.close();
-    this.state = new SceneState(kind, cities);
-    this.selected = null;
-    this.editing = false;
-    this.form.filter.value = '';
-    this.setRadio('scope', 'all');
-    this.setRadio('sort', 'seed');
+    this.labels = labels;
+    this.state = kept?.state ? SceneState.from(kept.state) : new SceneState(kind, cities);
+    this.selected = kept?.selected ?? null;
+    this.editing = !!kept?.editing;
+    this.form.filter.value = kept?.form?.query ?? '';
+    this.setRadio('scope', kept?.form?.scope ?? 'all');
+    this.setRadio('sort', kept?.form?.sort ?? 'seed');
     this.setRadio('unit', this.unit);
-    $('sort-near').hidden = !cities.some((c) => typeof c.distance_km === 'number');
-    $('scene-title').textContent = title;
-    $('scene-sub').textContent = sub;
-    this.commitButton.textContent = kind === 'import' ? 'Import' : 'Save';
-    $('exports').hidden = kind !== 'browse';
+    $('sort-near').hidden = ![...this.state.rows.values()].some((c) => typeof c.distance_km === 'number');
+    $('scene-title').textContent = labels.title;
+    this.commitButton.textContent = this.state.kind === 'import' ? 'Import' : 'Save';
+    $('exports').hidden = this.state.kind !== 'browse';
     $('welcome').hidden = true;
     $('scene').hidden = false;
     $('map-status').textContent = '';
@@ -48,9 +55,32 @@ export class SceneView {
       wireMapControls($('scene'), this.map);
       loadWorld().then((points) => this.map.setWorld(points));
     }
+    const country = labels.country;
+    this.map.labelOf = (c) => (country && c.country_code !== country ? `${c.name} (${c.country_name || c.country_code})` : c.name);
+    this.map.setHere(labels.here ?? null);
     this.render();
     this.map.setCities(this.shownRows(), { fit: true });
-    $('scene-title').focus();
+    if (this.selected != null) this.select(this.selected, 'restore');
+    $('scene-title').focus({ preventScroll: !!kept });
+  }
+
+  /** What `show` needs to continue this scene as it is. */
+  snapshot() {
+    const { state, labels, selected, editing, form } = this;
+    return { labels, selected, editing, state: state.snapshot(), form: { query: form.filter.value, scope: form.scope, sort: form.sort } };
+  }
+
+  /** The collection's stars (geonameid → favourite), to mark the cities of an import already in it. */
+  setStored(stored) {
+    this.stored = stored;
+    for (const [id, li] of this.els) this.markStored(id, li);
+  }
+
+  markStored(id, li) {
+    const mark = li.querySelector('.cr-have');
+    const have = this.state?.kind === 'import' && this.stored?.has(id);
+    mark.hidden = !have;
+    if (have) mark.textContent = this.stored.get(id) ? 'In my cities, starred' : 'In my cities';
   }
 
   close() {
@@ -58,6 +88,8 @@ export class SceneView {
     for (const li of this.els.values()) li.remove();
     this.els.clear();
     this.state = null;
+    this.stored = null;
+    $('wx-status').textContent = '';
     $('scene').hidden = true;
   }
 
@@ -97,14 +129,18 @@ export class SceneView {
 
     const total = state.size;
     const count = visible.size;
+    $('scene-sub').textContent = `${plural(total, 'city', 'cities')} ${this.labels.tail}`;
+    if (this.selected != null && !state.get(this.selected)) { this.selected = null; $('map-status').textContent = ''; }
     $('list-status').textContent = !total ? 'No cities here.'
       : count === total ? plural(total, 'city', 'cities')
         : count ? `${count} of ${plural(total, 'city', 'cities')}` : `No city matches, of ${plural(total, 'city', 'cities')}.`;
     this.commitButton.disabled = !state.saveEnabled;
     $('edit').setAttribute('aria-pressed', String(this.editing));
+    $('edit').textContent = this.editing ? 'Done' : 'Edit';
     $('edit-bar').hidden = !this.editing || !state.myOrder().some((r) => !r.favourite);
     $('order-hint').hidden = !mine;
     this.map?.setCities(shown, { fit: false });
+    this.onChange?.(this.snapshot());
   }
 
   makeRow(row) {
@@ -116,6 +152,7 @@ export class SceneView {
     name.href = `/cities/${id}`;
     name.textContent = row.name;
     const facts = [row.country_name || row.country_code];
+    if (this.labels.country && row.country_code !== this.labels.country) li.classList.add('is-abroad');
     if (row.population) facts.push(`${formatNumber(row.population)} people`);
     if (typeof row.distance_km === 'number') facts.push(`${row.distance_km.toFixed(1)} km away`);
     q('.cr-where').textContent = facts.join(' · ');
@@ -123,8 +160,9 @@ export class SceneView {
       const wiki = q('.cr-wiki');
       wiki.href = row.wikipedia_url;
       wiki.hidden = false;
-      wiki.setAttribute('aria-label', `${row.name} on Wikipedia (opens in a new tab)`);
+      wiki.setAttribute('aria-label', `Search Wikipedia for ${row.name} (opens in a new tab)`);
     }
+    this.markStored(id, li);
     q('.cr-star').setAttribute('aria-label', `Favourite: ${row.name}`);
     q('.cr-del').setAttribute('aria-label', `Delete ${row.name}`);
     q('.cr-grip').setAttribute('aria-label', `Move ${row.name}: drag it, or press the up and down arrow keys`);
@@ -139,7 +177,7 @@ export class SceneView {
     const cell = li.querySelector('.cr-wx');
     const known = this.weather.get(id);
     paintWeather(cell, refresh ? undefined : known, this.unit);
-    if (known !== undefined && !refresh) return Promise.resolve();
+    if (known !== undefined && !known.error && !refresh) return Promise.resolve();
     return weatherFor(id, refresh).then((data) => {
       if (data === undefined) return;
       this.weather.set(id, data);
@@ -154,8 +192,16 @@ export class SceneView {
     if (!row) return;
     $('map-status').textContent = `${row.name}, ${row.country_name || row.country_code}: `
       + (row.population ? `population ${formatNumber(row.population)}` : 'population unknown');
-    if (from === 'map') this.els.get(id)?.scrollIntoView({ block: 'nearest', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    if (from === 'map') this.els.get(id)?.scrollIntoView({ block: 'nearest', behavior: smooth() });
     else this.map.select(id, { reveal: true });
+    if (from === 'list') this.revealMap();
+    if (from !== 'restore') this.onChange?.(this.snapshot());
+  }
+
+  /** On a phone the map sits above the list: when it is off screen, bring it back to show the dot. */
+  revealMap() {
+    const box = $('map').getBoundingClientRect();
+    if (box.bottom < 40 || box.top > innerHeight - 40) $('map').scrollIntoView({ block: 'nearest', behavior: smooth() });
   }
 
   // ---------- Changes ----------
@@ -217,14 +263,31 @@ export class SceneView {
     }
   }
 
+  /** Refresh weather: the button says how far it got, then a line says how it went. */
   async refresh() {
-    if (!this.state) return;
+    const { state } = this;
+    if (!state || this.refreshing) return;
+    this.refreshing = true;
     const button = $('refresh');
-    button.disabled = true;
-    $('list-status').textContent = 'Refreshing the weather…';
-    await Promise.all([...this.els].map(([id, li]) => this.loadWeather(id, li, true)));
-    button.disabled = false;
-    this.render();
+    const label = button.lastChild;
+    const out = $('wx-status');
+    button.setAttribute('aria-busy', 'true');
+    const rows = [...this.els];
+    let done = 0;
+    label.textContent = `Refreshing 0 of ${rows.length}…`;
+    out.textContent = 'Refreshing the weather…';
+    await Promise.all(rows.map(([id, li]) => this.loadWeather(id, li, true).then(() => {
+      done += 1;
+      label.textContent = `Refreshing ${done} of ${rows.length}…`;
+    })));
+    label.textContent = 'Refresh weather';
+    button.removeAttribute('aria-busy');
+    this.refreshing = false;
+    if (this.state !== state) return;
+    const off = rows.filter(([id]) => this.weather.get(id)?.error);
+    out.textContent = !off.length ? `Weather refreshed for ${plural(rows.length, 'city', 'cities')}.`
+      : off.length === rows.length ? `The weather is unavailable: ${this.weather.get(off[0][0]).error}`
+        : `Weather refreshed for ${plural(rows.length - off.length, 'city', 'cities')}; unavailable for ${off.length}.`;
   }
 
   // ---------- Listening ----------
@@ -258,7 +321,9 @@ export class SceneView {
       const li = e.target.closest('.cr-row');
       if (!li || swiped) { swiped = false; return; }
       const id = Number(li.dataset.id);
-      if (e.target.closest('.cr-star')) this.toggle(id);
+      const wx = e.target.closest('.cr-wx');
+      if (wx) toast(wx.dataset.why && wx.classList.contains('is-off') ? `No weather for ${this.state.get(id).name}: ${wx.dataset.why}` : `${this.state.get(id).name}: ${wx.title}`);
+      else if (e.target.closest('.cr-star')) this.toggle(id);
       else if (e.target.closest('.cr-del')) this.remove(id);
       else if (e.target.closest('.cr-up')) this.move(id, -1, '.cr-up');
       else if (e.target.closest('.cr-down')) this.move(id, 1, '.cr-down');

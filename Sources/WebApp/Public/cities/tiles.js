@@ -1,7 +1,9 @@
-// City Roulette: the street map, OpenStreetMap's tiles under a map (map.js loads this when "Street map" is turned on).
+// City Roulette: the street map, raster tiles under a map's cities (map.js loads this when the street map
+// is on). Only the tiles in view are fetched, each once (no prefetching, as OpenStreetMap's policy asks);
+// when none loads (two errors first, or nothing within 8 s), the map is told, and falls back to its own.
 import { TILE, fromScreen, toScreen } from './geo.js';
 
-/** The OpenStreetMap tiles covering the view: { z, x, y, left, top, size } in screen px. */
+/** The tiles covering the view: { z, x, y, left, top, size } in screen px. */
 export function tilesFor(view, width, height) {
   const z = Math.min(19, Math.max(0, Math.round(Math.log2(view.scale / TILE))));
   const n = 2 ** z;
@@ -18,9 +20,16 @@ export function tilesFor(view, width, height) {
   return tiles;
 }
 
-/** Gives a CityMap its paintTiles(), drawing the tiles it has (fetched once each) under the cities. */
-export function tileLayer(map) {
-  const images = new Map();
+/** Gives a CityMap its paintTiles() and retryTiles(), reporting 'ok' or 'failed' through map.setTiles. */
+export function tileLayer(map, template) {
+  let images = new Map();
+  let loaded = 0;
+  let failed = 0;
+  let timer = 0;
+  const watch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => { if (!loaded) map.setTiles('failed'); }, 8000);
+  };
   map.paintTiles = () => {
     for (const t of tilesFor(map.view, map.width, map.height)) {
       const key = `${t.z}/${t.x}/${t.y}`;
@@ -28,12 +37,21 @@ export function tileLayer(map) {
       if (!img) {
         if (images.size > 300) images.clear();
         img = new Image();
-        img.onload = () => map.draw();
-        img.src = `https://tile.openstreetmap.org/${key}.png`;
+        img.onload = () => { loaded += 1; clearTimeout(timer); map.setTiles('ok'); map.draw(); };
+        img.onerror = () => { failed += 1; if (!loaded && failed >= 2) map.setTiles('failed'); };
+        img.src = template.replace('{z}', t.z).replace('{x}', t.x).replace('{y}', t.y);
         images.set(key, img);
       }
       if (img.complete && img.naturalWidth) map.ctx.drawImage(img, t.left, t.top, t.size + 0.5, t.size + 0.5);
     }
   };
+  map.retryTiles = () => {
+    images = new Map();
+    loaded = 0;
+    failed = 0;
+    map.setTiles('loading');
+    watch();
+  };
+  watch();
   map.draw();
 }

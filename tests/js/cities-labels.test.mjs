@@ -1,0 +1,73 @@
+// Unit tests for City Roulette's map labels and scale bar (Public/cities/labels.js) and the basemap's
+// decoding (Public/cities/basemap.js): `node --test tests/js/*.test.mjs`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { overlaps, placeLabels, scaleBar } from '../../Sources/WebApp/Public/cities/labels.js';
+import { decodeBasemap } from '../../Sources/WebApp/Public/cities/basemap.js';
+import { project } from '../../Sources/WebApp/Public/cities/geo.js';
+
+const measure = (text) => text.length * 7;
+const view = { width: 300, height: 200, measure };
+
+test('a lone city is named to the right of its dot', () => {
+  const [label] = placeLabels([{ x: 100, y: 100, text: 'Florence' }], view);
+  assert.equal(label.text, 'Florence');
+  assert.ok(label.x > 100 && Math.abs(label.y - 100) < 1, JSON.stringify(label));
+});
+
+test('no two labels overlap, and none covers another city\'s dot', () => {
+  const items = [];
+  for (let i = 0; i < 40; i += 1) items.push({ x: 20 + (i % 8) * 35, y: 20 + Math.floor(i / 8) * 35, text: `Town ${i}` });
+  const placed = placeLabels(items, view);
+  assert.ok(placed.length > 5 && placed.length < items.length, `${placed.length} placed`);
+  for (const a of placed) {
+    for (const b of placed) if (a !== b) assert.ok(!overlaps(a.box, b.box), `${a.text} overlaps ${b.text}`);
+    items.forEach((it, j) => {
+      if (j !== a.index) assert.ok(!overlaps(a.box, [it.x - 5, it.y - 5, it.x + 5, it.y + 5]), `${a.text} covers ${it.text}'s dot`);
+    });
+  }
+});
+
+test('the most important city keeps its first choice; a close neighbour is named on the other side', () => {
+  const placed = placeLabels([{ x: 100, y: 100, text: 'Florence' }, { x: 100, y: 112, text: 'Fiesole' }], view);
+  const [florence, fiesole] = placed;
+  assert.equal(florence.text, 'Florence');
+  assert.ok(florence.x > 100, 'Florence keeps the right-hand side');
+  assert.equal(fiesole.text, 'Fiesole');
+  assert.ok(fiesole.box[2] < 100, 'Fiesole goes to the left');
+  assert.ok(!overlaps(fiesole.box, florence.box));
+});
+
+test('labels stay on the canvas: a city at the right edge is named on its left', () => {
+  const [label] = placeLabels([{ x: 290, y: 100, text: 'Edge' }], view);
+  assert.ok(label.box[2] <= 300 && label.x < 290, JSON.stringify(label));
+  assert.deepEqual(placeLabels([{ x: 5, y: 5, text: 'A very long name that fits nowhere at all here' }], view), []);
+});
+
+test('boxes already taken (the selected city\'s label) are avoided', () => {
+  const placed = placeLabels([{ x: 100, y: 100, text: 'Fiesole' }], { ...view, taken: [[100, 80, 200, 120]] });
+  assert.equal(placed.length, 1);
+  assert.ok(!overlaps(placed[0].box, [100, 80, 200, 120]));
+});
+
+test('the scale bar is a round distance no longer than its room', () => {
+  assert.deepEqual(scaleBar(10, 100), { metres: 1000, px: 100, text: '1 km' });
+  const bar = scaleBar(37, 100);
+  assert.equal(bar.metres, 2000);
+  assert.ok(bar.px <= 100 && bar.px > 50);
+  assert.equal(scaleBar(0.3, 100).text, '20 m');
+  assert.equal(scaleBar(60000, 100).text, '5000 km');
+});
+
+test('a basemap decodes its delta-encoded rings into world coordinates with a bounding box', () => {
+  const json = { format: 'trove-basemap-1', unit: 0.01, countries: [{ iso: 'IS', name: 'Iceland', rings: [[-2430, 6560, 330, 70, 600, 20, 140, -140]] }] };
+  const [iceland] = decodeBasemap(json);
+  assert.equal(iceland.iso, 'IS');
+  assert.equal(iceland.rings[0].length, 8);
+  const last = project(-13.6, 65.1);
+  assert.ok(Math.abs(iceland.rings[0][6] - last.x) < 1e-6 && Math.abs(iceland.rings[0][7] - last.y) < 1e-6);
+  const west = project(-24.3, 65.6);
+  assert.ok(Math.abs(iceland.box[0] - west.x) < 1e-6);
+  assert.equal(decodeBasemap({ format: 'other' }), null);
+});
