@@ -13,6 +13,8 @@ const ada2 = { id: 'owl', name: 'The Owl', author: 'ada', author_account: 'ada',
 const bob = { id: 'bee', name: 'Bees', author: 'Bob', author_account: 'Bob', pen_name: null };
 // An uploader who wrote "Trove" in their file: the byline is still their account's.
 const faker = { id: 'fake', name: 'Fake', author: 'mallory', author_account: 'mallory', pen_name: 'Trove' };
+// A GitHub author's story (from `trove stories sync`): no account, the name written in it.
+const octo = { id: 'octo', name: 'Octo', author: 'ada', author_account: null, pen_name: null };
 
 test("the byline is the account's name, a pen name beside it only when it differs", () => {
   assert.deepEqual(byline(ada), { name: 'ada', account: 'ada', house: false, penName: 'Lady Lovelace' });
@@ -21,22 +23,23 @@ test("the byline is the account's name, a pen name beside it only when it differ
   assert.deepEqual(byline(faker), { name: 'mallory', account: 'mallory', house: false, penName: 'Trove' }, 'the house name never replaces an account');
 });
 
-test('a server from before bylines: the author stands for itself, and none at all is the house', () => {
-  assert.deepEqual(byline({ author: 'A. Tester' }), { name: 'A. Tester', account: null, house: false, penName: null });
-  assert.equal(byline({ author: 'Trove' }).house, true);
+test('a story no account owns: a GitHub author by the name in it, the house when that is "Trove" or none', () => {
+  assert.deepEqual(byline({ author: 'octocat', author_account: null }), { name: 'octocat', account: null, house: false, penName: null });
+  assert.equal(byline({ author: 'Trove', author_account: null }).house, true);
   assert.equal(byline({ author: null }).house, true);
-  assert.deepEqual(authorQuery({ author: 'A. Tester' }), { author: 'A. Tester' });
+  assert.deepEqual(authorQuery({ author: 'octocat', author_account: null }), { author: 'octocat' });
 });
 
 test('an author query narrows the catalog to that account, or to the house', () => {
-  const all = [house, ada, bob, ada2, faker];
-  assert.deepEqual(all.filter((s) => byAuthor(s, { author: 'ada' })).map((s) => s.id), ['fox', 'owl']);
+  const all = [house, ada, bob, ada2, faker, octo];
+  assert.deepEqual(all.filter((s) => byAuthor(s, { account: 'ada' })).map((s) => s.id), ['fox', 'owl']);
+  assert.deepEqual(all.filter((s) => byAuthor(s, { author: 'ada' })).map((s) => s.id), ['octo'], 'a GitHub author is not the account of that name');
   assert.deepEqual(all.filter((s) => byAuthor(s, { house: 'true' })).map((s) => s.id), ['gull-rock']);
-  assert.deepEqual(all.filter((s) => byAuthor(s, { author: 'Trove' })).map((s) => s.id), [], "an account named like the house is not the house");
-  assert.equal(all.filter((s) => byAuthor(s, {})).length, 5);
+  assert.deepEqual(all.filter((s) => byAuthor(s, { author: 'Trove' })).map((s) => s.id), [], 'nobody else is the house');
+  assert.equal(all.filter((s) => byAuthor(s, {})).length, 6);
   assert.deepEqual(authorQuery(house), { house: 'true' });
-  assert.deepEqual(authorQuery(ada), { author: 'ada' });
-  assert.equal(authorHeading(all, { author: 'ada' }), 'Stories by ada');
+  assert.deepEqual(authorQuery(ada), { account: 'ada' });
+  assert.equal(authorHeading(all, { account: 'ada' }), 'Stories by ada');
   assert.equal(authorHeading(all, { house: 'true' }), 'Stories by Trove');
 });
 
@@ -45,6 +48,7 @@ test('the authors: the house first, then A to Z, each with their stories', () =>
   assert.deepEqual(authors.map((a) => a.name), ['Trove', 'ada', 'Bob', 'mallory']);
   assert.deepEqual(authors[1].stories.map((s) => s.id), ['fox', 'owl']);
   assert.deepEqual(authors.map((a) => a.account), [null, 'ada', 'Bob', 'mallory']);
+  assert.equal(authorsOf([ada, octo]).length, 2, 'an account and a GitHub author of the same name are two authors');
   assert.deepEqual(authors[0].query, { house: 'true' });
 });
 
@@ -53,16 +57,19 @@ test('views: the catalog is the first view, one author is the catalog with a que
   assert.deepEqual(hubView(parseView('#library')), { tab: 'library', query: {} });
   assert.deepEqual(hubView(parseView('authors')), { tab: 'authors', query: {} });
   assert.deepEqual(hubView(parseView('catalog?author=ada%20b')), { tab: 'catalog', query: { author: 'ada b' } });
+  assert.deepEqual(hubView(parseView('catalog?account=ada')), { tab: 'catalog', query: { account: 'ada' } });
   assert.deepEqual(hubView(parseView('catalog?house=true&author=x')), { tab: 'catalog', query: { house: 'true' } });
   assert.deepEqual(hubView(parseView('library?author=ada')), { tab: 'library', query: {} });
   assert.deepEqual(hubView(parseView('nonsense')), { tab: 'catalog', query: {} });
 });
 
 test("progress on a library card: the server's, else this device's place; none before the first choice", () => {
-  const server = { chapter_id: '7', chapter_name: 'The Fog Bell', steps: 3, endings_found: 1, finished: false };
-  assert.deepEqual(progressOf(server, null), { chapterId: '7', chapterName: 'The Fog Bell', steps: 3, endings: 1, finished: false });
+  const server = { chapter_id: '7', chapter_name: 'The Fog Bell', steps: 2, endings_found: 1, finished: false };
+  assert.deepEqual(progressOf(server, null), { chapterId: '7', chapterName: 'The Fog Bell', steps: 2, endings: 1, finished: false });
   const copy = { chapter_id: '12', chapter_name: 'Morning Harbour', path: ['1', '3', '7', '12'], endings_found: ['12'], finished: true };
-  assert.deepEqual(progressOf(null, copy), { chapterId: '12', chapterName: 'Morning Harbour', steps: 4, endings: 1, finished: true });
+  assert.deepEqual(progressOf(null, copy), { chapterId: '12', chapterName: 'Morning Harbour', steps: 3, endings: 1, finished: true });
+  assert.equal(progressOf({ chapter_id: '3', chapter_name: 'x', steps: 1, endings_found: 0, finished: false }, null).steps, 1, 'one choice made is progress');
+  assert.equal(progressOf({ chapter_id: '1', chapter_name: 'x', steps: 0, endings_found: 0, finished: false }, null), null);
   assert.equal(progressOf(server, copy).chapterId, '7', "the server's progress wins");
   assert.equal(progressOf({ ...server, endings_found: ['12', '13'] }, null).endings, 2, 'endings found as a list count too');
   assert.equal(progressOf(null, { chapter_id: '1', path: ['1'], endings_found: [] }), null);
@@ -74,6 +81,7 @@ test("progress on a library card: the server's, else this device's place; none b
 
 test('where the stories come from, counted', () => {
   assert.equal(sourcesLine([house, ada, bob]), '1 house story from Trove · 2 stories published here by accounts');
+  assert.equal(sourcesLine([octo]), '1 story from GitHub authors');
   assert.equal(sourcesLine([ada]), '1 story published here by an account');
   assert.equal(sourcesLine([{ ...house, source: 'house' }, { ...ada, source: 'github' }, { ...bob, source: 'upload' }]),
     '1 house story from Trove · 1 story published here by an account · 1 story from GitHub authors');

@@ -9,44 +9,45 @@ export const HOUSE = 'Trove';
 // ---------- Bylines and authors ----------
 
 /**
- * Who a story is by: {name, account, house, penName}. `author` is the byline the server gives (the account's
- * name; "Trove" only for a story without an owner); `author_account` names the account (null for the house);
- * `pen_name` is the name written in the file when it differs, shown beside the byline, never instead of it.
- * A server from before bylines (no `author_account` key) gives only `author`: it stands for itself.
+ * Who a story is by: {name, account, house, penName}. `author` is the byline the server gives: the publishing
+ * account's name, or for a story no account owns the name written in it (a GitHub author's), "Trove" when none;
+ * `author_account` names the account (null without one); `pen_name` is the name written in the file when it
+ * differs, shown beside the byline, never instead of it. A server from before bylines gives only `author`.
  */
 export function byline(story) {
-  const known = Object.prototype.hasOwnProperty.call(story, 'author_account');
-  const account = known ? story.author_account || null : null;
+  const account = story.author_account || null;
   const name = String(story.author || account || '').trim() || HOUSE;
-  const house = known ? account === null : name === HOUSE;
   const pen = typeof story.pen_name === 'string' ? story.pen_name.trim() : '';
-  return { name, account, house, penName: pen && fold(pen) !== fold(name) ? pen : null };
+  return { name, account, house: !account && name === HOUSE, penName: pen && fold(pen) !== fold(name) ? pen : null };
 }
 
-/** The key of an author in a URL's query: {author: account-or-name} or {house: 'true'}. */
+/** An author in a URL's query: {account} for an account's stories, {author} for a name without one, {house}. */
 export function authorQuery(story) {
   const by = byline(story);
-  return by.house ? { house: 'true' } : { author: by.account || by.name };
+  if (by.account) return { account: by.account };
+  return by.house ? { house: 'true' } : { author: by.name };
 }
 
-/** Does `story` belong to the author a view's query names ({author} or {house})? */
+/** Does `story` belong to the author a view's query names? */
 export function byAuthor(story, query) {
   const by = byline(story);
   if (query.house === 'true') return by.house;
-  if (!query.author) return true;
-  return !by.house && (by.account || by.name) === query.author;
+  if (query.account) return by.account === query.account;
+  if (query.author) return !by.account && !by.house && by.name === query.author;
+  return true;
 }
 
 /**
- * The authors of the catalog's stories, as GET /api/v1/stories/authors lists them plus their stories:
+ * The authors of the catalog's stories, as GET /api/v1/stories/authors lists them, with their stories:
  * [{name, account, house, query, stories}], the house first, then A to Z (case and accents aside).
  */
 export function authorsOf(stories) {
   const groups = new Map();
   for (const story of stories) {
     const by = byline(story);
-    const key = by.house ? '\u0000house' : `@${by.account || by.name}`;
-    if (!groups.has(key)) groups.set(key, { name: by.name, account: by.account, house: by.house, query: authorQuery(story), stories: [] });
+    const query = authorQuery(story);
+    const key = JSON.stringify(query);
+    if (!groups.has(key)) groups.set(key, { name: by.name, account: by.account, house: by.house, query, stories: [] });
     groups.get(key).stories.push(story);
   }
   return [...groups.values()].sort((a, b) => (a.house !== b.house ? (a.house ? -1 : 1) : fold(a.name).localeCompare(fold(b.name))));
@@ -56,7 +57,7 @@ export function authorsOf(stories) {
 export function authorHeading(stories, query) {
   if (query.house === 'true') return `Stories by ${HOUSE}`;
   const one = stories.find((s) => byAuthor(s, query));
-  return `Stories by ${one ? byline(one).name : query.author}`;
+  return `Stories by ${one ? byline(one).name : query.account || query.author}`;
 }
 
 // ---------- Views ----------
@@ -65,13 +66,15 @@ export const TABS = ['library', 'catalog', 'authors'];
 
 /**
  * The hub's view from its URL hash (js/router.js parseView): {tab, query}. The catalog is the first view (no
- * hash); '#library', '#authors', and '#catalog?author=ada' (or '?house=true') for one author's stories.
+ * hash); '#library', '#authors', and one author's stories: '#catalog?account=ada' (an account),
+ * '#catalog?author=Jo%20Smith' (a name without an account: a GitHub author) or '#catalog?house=true'.
  */
 export function hubView(parsed) {
   const tab = TABS.includes(parsed.name) ? parsed.name : 'catalog';
   const query = {};
   if (tab === 'catalog' && parsed.query) {
     if (parsed.query.house === 'true') query.house = 'true';
+    else if (parsed.query.account) query.account = parsed.query.account;
     else if (parsed.query.author) query.author = parsed.query.author;
   }
   return { tab, query };
@@ -80,23 +83,24 @@ export function hubView(parsed) {
 // ---------- Progress on library cards ----------
 
 /**
- * A reader's progress in a story, from the server's summary (`progress`: {chapter_id, chapter_name, steps,
- * endings_found, finished}) or, when it has none (a server from before, or offline), from this device's copy
- * of the place ({chapter_id, chapter_name, path, endings_found, finished}). Null before the first choice.
+ * A reader's progress in a story, from the server's summary (`progress`: {chapter_id, chapter_name, steps (the
+ * choices made), endings_found (a count), finished}) or, when it has none (a server from before, or offline),
+ * from this device's copy of the place ({chapter_id, chapter_name, path, endings_found: [ids], finished}).
+ * Null before the first choice.
  */
 export function progressOf(summary, copy) {
   const from = summary || copy;
   if (!from || !from.chapter_id) return null;
-  const steps = Number.isFinite(from.steps) ? from.steps : Array.isArray(from.path) ? from.path.length : 1;
+  const steps = Number.isFinite(from.steps) ? from.steps : Array.isArray(from.path) ? Math.max(0, from.path.length - 1) : 0;
   const endings = Array.isArray(from.endings_found) ? from.endings_found.length : Number(from.endings_found) || 0;
-  if (steps <= 1 && !endings && !from.finished) return null;
+  if (!steps && !endings && !from.finished) return null;
   return { chapterId: from.chapter_id, chapterName: from.chapter_name || '', steps, endings, finished: !!from.finished };
 }
 
 /** The card's lines for a progress: "At: The Tower" (or "Finished at: …") and "Endings found: 1 of 4". */
 export function progressLines(progress, endingCount) {
   if (!progress) return [];
-  const where = progress.chapterName ? `${progress.finished ? 'Finished at' : 'At'}: ${progress.chapterName}` : progress.finished ? 'Finished' : `${plural(progress.steps, 'chapter')} read`;
+  const where = progress.chapterName ? `${progress.finished ? 'Finished at' : 'At'}: ${progress.chapterName}` : `${plural(progress.steps, 'choice')} made`;
   return [where, `Endings found: ${progress.endings} of ${endingCount}`];
 }
 
@@ -104,13 +108,14 @@ export function progressLines(progress, endingCount) {
 
 /**
  * "2 house stories · 1 uploaded by an account · 3 from GitHub authors": the catalog's stories counted by
- * where they come from (`source`: 'house' | 'upload' | 'github' when the server says; else the house is the
- * stories without an owner and the rest are uploads).
+ * where they come from (`source`: 'house' | 'upload' | 'github' when the server says; else an account's story is
+ * an upload, one without an account is the house's when it is by "Trove" and a GitHub author's otherwise).
  */
 export function sourcesLine(stories) {
   const count = { house: 0, upload: 0, github: 0 };
   for (const story of stories) {
-    const source = ['house', 'upload', 'github'].includes(story.source) ? story.source : byline(story).house ? 'house' : 'upload';
+    const by = byline(story);
+    const source = ['house', 'upload', 'github'].includes(story.source) ? story.source : by.house ? 'house' : by.account ? 'upload' : 'github';
     count[source] += 1;
   }
   const parts = [];

@@ -52,6 +52,8 @@ async function publish(e) {
   await busy($('publish-submit'), async () => {
     try {
       const answer = await upload('POST', '/api/v1/stories', file);
+      // The server puts a published story in its author's library; asking again is harmless (a PUT).
+      await api('PUT', `/api/v1/stories/${encodeURIComponent(answer.id)}/library`).catch(() => {});
       await reload();
       const story = catalog().find((s) => s.id === answer.id);
       showResult(`Published “${story ? story.name : answer.id}”. It is in your library too.`, answer.warnings || []);
