@@ -6,12 +6,20 @@ public enum StoryIntake {
     public enum Format: Sendable {
         case storyJSON
         case twee
+        /// A Twine 2 published story (`<tw-storydata>`), played with `TwineInterpreter` when it keeps state.
+        case twineHTML
+        /// Twee read as a Twine story (macros run) rather than as plain links.
+        case twineTwee
     }
 
     public struct Accepted: Sendable {
         public let id: String
         public let story: Story
         public let warnings: [String]
+        /// The Twine story behind `story` (Twine formats only).
+        public var twine: TwineStory? = nil
+        /// The story keeps variables or jumps with (goto:): read it through `TwineInterpreter`, not `story`'s choices.
+        public var needsInterpreter = false
     }
 
     public static let maximumBytes = 2 << 20
@@ -31,10 +39,35 @@ public enum StoryIntake {
             } catch {
                 throw .unreadable(error.description)
             }
+        case .twineHTML, .twineTwee:
+            return try acceptTwine(text, format: format)
         }
         let validation = StoryValidation(story)
         guard validation.isValid else { throw .invalid(validation.errors) }
         return Accepted(id: identifier(for: story), story: story, warnings: warnings + validation.warnings)
+    }
+
+    /// A Twine story need not end (many offer "play again"), and a passage only `(display:)`ed is not lost.
+    static func acceptTwine(_ text: String, format: Format) throws(StoryError) -> Accepted {
+        let twine: TwineStory
+        do {
+            twine = format == .twineHTML ? try TwineHTML.read(text) : try TwineStory.read(twee: text)
+        } catch {
+            throw .unreadable(error.description)
+        }
+        let imported = twine.troveStory()
+        let validation = StoryValidation(imported.story)
+        let endless = ["The story has no ending: every chapter offers choices.", "No ending can be reached from the first chapter."]
+        let errors = validation.errors.filter { !endless.contains($0) }
+        guard errors.isEmpty else { throw .invalid(errors) }
+        let included = twine.includedPassages()
+        let validationWarnings = validation.errors.filter { endless.contains($0) } + validation.warnings.filter { warning in
+            !included.contains { warning.hasPrefix("Chapter \"\($0)\"") && warning.hasSuffix("cannot be reached from the first chapter.") }
+        }
+        var accepted = Accepted(id: identifier(for: imported.story), story: imported.story, warnings: imported.warnings + validationWarnings)
+        accepted.twine = twine
+        accepted.needsInterpreter = imported.needsInterpreter
+        return accepted
     }
 
     /// A readable, URL-safe id: the story's own id when it is a word ("the-lighthouse"), else from its name

@@ -47,6 +47,7 @@ extension TwineStory {
         /// A `(link:)` hook or a `<<link>>` body being read, with the link's words for a `(goto:)` inside it.
         var linkWords: (text: String, end: Int)?
         func add(_ target: String, _ text: String?) {
+            let target = resolve(target) ?? target
             let words = text ?? (linkWords.flatMap { i < $0.end ? $0.text : nil }) ?? target
             result.choices.append(Choice(chapterID: target, text: words))
         }
@@ -77,7 +78,7 @@ extension TwineStory {
                 case "goto":
                     if let target = strings.first ?? nil { add(target, nil) }
                 case "display":
-                    if let target = strings.first ?? nil { result.includes.append(target) }
+                    if let target = strings.first ?? nil { result.includes.append(resolve(target) ?? target) }
                 case "link", "linkreveal", "linkrerun", "linkrepeat":
                     if let text = strings.first ?? nil, close + 1 < s.count, s[close + 1] == "[", let end = TwineMarkup.matchHook(s, close + 1, s.count) {
                         linkWords = (text, end)
@@ -118,7 +119,7 @@ extension TwineStory {
                 case "goto":
                     if let to = arguments.first.flatMap(target) { add(to, nil) }
                 case "include", "display":
-                    if let to = arguments.first.flatMap(target) { result.includes.append(to) }
+                    if let to = arguments.first.flatMap(target) { result.includes.append(resolve(to) ?? to) }
                 case "actions", "choice":
                     for argument in arguments { if let to = target(argument) { add(to, words(argument)) } }
                 default: break

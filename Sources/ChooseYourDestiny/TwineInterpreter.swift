@@ -112,7 +112,7 @@ public struct TwineInterpreter: Sendable {
     /// Enters `passage` with `state` (its history not yet holding `passage`), runs its macros, follows its
     /// `(goto:)`s.
     public func render(passage: String, state: ReaderState) -> RenderedPassage {
-        var name = passage
+        var name = story.resolve(passage) ?? passage
         var state = state
         var warnings: [String] = []
         var gotos = 0
@@ -127,14 +127,15 @@ public struct TwineInterpreter: Sendable {
                 return RenderedPassage(passage: name, paragraphs: TwineText.paragraphs(text), choices: run.choices, state: state, warnings: warnings, stopped: false)
             case .goto(let target):
                 gotos += 1
-                guard story.passage(named: target) != nil, gotos <= Self.gotoLimit else {
-                    let message = story.passage(named: target) == nil
+                let resolved = story.resolve(target)
+                guard let resolved, gotos <= Self.gotoLimit else {
+                    let message = resolved == nil
                         ? "The story stopped here: passage \"\(name)\" goes to \"\(target)\", which does not exist."
                         : "The story stopped here: it went from passage to passage through (goto:) \(Self.gotoLimit) times without a choice (from \"\(passage)\", now at \"\(name)\"), so it would never stop."
                     warnings.append(message)
                     return RenderedPassage(passage: name, paragraphs: TwineText.paragraphs(run.output) + [message], choices: [], state: state, warnings: warnings, stopped: true)
                 }
-                name = target
+                name = resolved
             case .stopped(let message):
                 warnings.append(message)
                 return RenderedPassage(passage: name, paragraphs: TwineText.paragraphs(run.output) + [message], choices: [], state: state, warnings: warnings, stopped: true)

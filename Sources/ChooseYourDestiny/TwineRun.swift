@@ -98,7 +98,7 @@ struct TwineRun {
 
     /// `(display:)` / `<<include>>`: another passage's markup, here.
     mutating func include(_ name: String, macro: String) throws(TwineInterrupt) {
-        guard let text = story.passage(named: name)?.text else {
+        guard let resolved = story.resolve(name), let text = story.passage(named: resolved)?.text else {
             warn("Passage \"\(passage)\": \(macro) names \"\(name)\", which does not exist.")
             return
         }
@@ -119,10 +119,12 @@ struct TwineRun {
     }
 
     mutating func addChoice(_ choice: TwineChoice, macro: String) {
-        if choice.kind == .go, story.passage(named: choice.target) == nil {
+        guard let target = story.resolve(choice.target) else {
             warn("Passage \"\(passage)\": \(macro) leads to \"\(choice.target)\", which does not exist.")
             return
         }
+        var choice = choice
+        choice.target = target
         choices.append(choice)
     }
 

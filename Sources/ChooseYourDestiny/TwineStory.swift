@@ -56,6 +56,8 @@ public struct TwineStory: Sendable, Equatable {
     /// Warnings found while reading (duplicate names, JavaScript that will not run).
     public var warnings: [String]
     private var index: [String: Int]
+    /// Names without their surrounding spaces, for links written `[[Go-> Name ]]` (Twine keeps a name's spaces).
+    private var trimmedIndex: [String: Int]
 
     public init(name: String, ifid: String? = nil, format: Format, formatVersion: String? = nil, start: String, passages: [Passage], warnings: [String] = []) {
         self.name = name
@@ -78,9 +80,22 @@ public struct TwineStory: Sendable, Equatable {
         }
         self.passages = kept
         self.index = index
+        var trimmedIndex: [String: Int] = [:]
+        for (offset, passage) in kept.enumerated() {
+            let trimmed = passage.name.trimmingCharacters(in: .whitespaces)
+            if trimmedIndex[trimmed] == nil || passage.name == trimmed { trimmedIndex[trimmed] = offset }
+        }
+        self.trimmedIndex = trimmedIndex
     }
 
     public func passage(named name: String) -> Passage? { index[name].map { passages[$0] } }
+
+    /// The passage a link or macro means by `name`: that name exactly, else the one whose name differs only by
+    /// surrounding spaces.
+    public func resolve(_ name: String) -> String? {
+        if index[name] != nil { return name }
+        return trimmedIndex[name.trimmingCharacters(in: .whitespaces)].map { passages[$0].name }
+    }
 
     public static func == (left: TwineStory, right: TwineStory) -> Bool {
         left.name == right.name && left.ifid == right.ifid && left.format == right.format && left.formatVersion == right.formatVersion
