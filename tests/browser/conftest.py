@@ -238,6 +238,40 @@ def _write_cities_fixture(folder: Path) -> None:
     (folder / "countries.json").write_text(json.dumps(countries, ensure_ascii=False), encoding="utf-8")
 
 
+# A tiny basemap in the format of scripts/make-basemap.py ("trove-basemap-1"): Italy's outline roughly (with
+# Sicily and Sardinia) and Iceland, enough to tell land from sea around the fixture's cities.
+CITIES_BASEMAP = {
+    "IT": ("Italy", [
+        [(7.0, 45.9), (7.6, 44.1), (8.7, 44.4), (10.2, 43.9), (10.5, 42.9), (11.1, 42.4), (12.2, 41.8), (13.0, 41.2),
+         (14.0, 40.8), (15.6, 40.0), (15.6, 38.2), (16.1, 38.0), (16.6, 39.0), (17.1, 39.4), (16.6, 40.5), (18.5, 40.1),
+         (18.0, 40.7), (15.9, 41.9), (14.3, 42.6), (13.6, 43.6), (12.3, 44.6), (12.4, 45.4), (13.7, 45.7), (13.6, 46.5),
+         (12.1, 47.1), (10.4, 46.6), (8.4, 46.3)],
+        [(12.4, 38.1), (15.6, 38.3), (15.1, 36.7), (12.4, 37.6)],
+        [(8.4, 41.0), (9.8, 41.0), (9.7, 39.1), (8.4, 38.9)],
+    ]),
+    "IS": ("Iceland", [[(-24.3, 65.6), (-21.0, 66.3), (-15.0, 66.5), (-13.6, 65.1), (-18.8, 63.4), (-22.7, 63.8)]]),
+}
+
+
+def _write_cities_basemap(path: Path) -> None:
+    def ring(points):
+        q = [(round(lon / 0.01), round(lat / 0.01)) for lon, lat in points]
+        out = list(q[0])
+        for (x0, y0), (x1, y1) in zip(q, q[1:]):
+            out += [x1 - x0, y1 - y0]
+        return out
+    basemap = {"format": "trove-basemap-1", "source": "hand-made test outlines", "unit": 0.01,
+               "countries": [{"iso": iso, "name": name, "rings": [ring(r) for r in rings]} for iso, (name, rings) in CITIES_BASEMAP.items()]}
+    path.write_text(json.dumps(basemap), encoding="utf-8")
+
+
+def _import_cities_basemap(binary, workdir: Path, database: Path) -> None:
+    """`trove import basemap` as `make import` runs it (the fixture's outlines)."""
+    basemap = workdir / "basemap.json"
+    _write_cities_basemap(basemap)
+    _run_trove(binary, "import", "basemap", str(basemap), "--database", str(database))
+
+
 class FakeOpenMeteo:
     """A local stand-in for Open-Meteo's GET /v1/forecast, answering each fixture city's weather by latitude
     (the server asks with 4 decimals) and 500 for CITIES_WEATHER_FAILS. Each answer waits `delay` seconds,
@@ -328,6 +362,7 @@ def cities_server(open_meteo):
     _write_cities_fixture(data)
     _run_trove(binary, "migrate", "--database", str(database))
     _run_trove(binary, "import", "cities", "--from", str(data), "--database", str(database))
+    _import_cities_basemap(binary, workdir, database)
     with _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url)) as base:
         yield base
 

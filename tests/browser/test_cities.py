@@ -5,8 +5,9 @@ nine towns within 10 km of Florence, Impruneta and Prato beyond, Andorra, San Ma
 Reykjavík's area. Its weather comes from a fake Open-Meteo (`open_meteo`) that answers 500 for Galluzzo,
 so that row must say "weather unavailable"; Chromium logs that 503 (and only that) as a console error.
 Each test has a fresh browser, so a fresh guest profile with an empty collection. Locations are fixed
-with browser_support.allow_location (DevTools on Chromium, a stand-in navigator.geolocation on WebKit), and the
-map needs no internet (the street map is off).
+with browser_support.allow_location (DevTools on Chromium, a stand-in navigator.geolocation on WebKit). The map
+needs no internet: the fixture imports a small basemap (conftest.CITIES_BASEMAP: Italy and Iceland roughly), and
+open_cities turns the street map off on this device (it is on by default), except where a test is about it.
 """
 
 from __future__ import annotations
@@ -105,7 +106,19 @@ def import_cities(driver, names: list[str], favourites: tuple[str, ...] = ()) ->
     assert status == 200, f"import answered {status}: {body}"
 
 
-def open_cities(driver, base: str) -> None:
+STREET_OFF = "try { localStorage.setItem('trove.cities.street', 'off'); } catch {}"
+
+
+def street_off(driver) -> None:
+    """The street map off on this device from the next page on (tests have no internet for its tiles)."""
+    if not getattr(driver, "trove_street_off", False):
+        add_preload_script(driver, STREET_OFF)
+        driver.trove_street_off = True
+
+
+def open_cities(driver, base: str, street: bool = False) -> None:
+    if not street:
+        street_off(driver)
     driver.get(base + "/cities")
     wait(driver, lambda d: d.execute_script("return document.getElementById('cities').dataset.ready === 'true'"),
          "the City Roulette page never became ready")
@@ -310,12 +323,16 @@ def test_refused_location_a_typed_place_and_accent_insensitive_filter(cities_ser
         filter_for(browser, typed)
         wait(browser, lambda d: names(d) == ["Sant Julià de Lòria"], f"typing {typed!r} shows {names(browser)}")
 
-    # Coordinates work too, after leaving this scene (its cities were never imported: the page asks).
+    # Coordinates work too, after leaving this scene (searching is no change: Back asks nothing).
     filter_for(browser, "")
     tap(browser, browser.find_element(By.ID, "scene-back"))
-    assert answer_leave_dialog(browser, "leave") == "Leave without importing?"
     wait(browser, lambda d: shown(d, "welcome"), "leaving did not show the welcome screen")
+    assert not leave_dialog_open(browser)
     place = browser.find_element(By.ID, "place")
+    place.clear()
+    place.send_keys("999, 999", Keys.ENTER)
+    wait(browser, lambda d: "out of range" in status_text(d), f"999, 999 says {status_text(browser)!r}")
+    assert "No place called" not in status_text(browser)
     place.clear()
     place.send_keys("43.78, 11.25", Keys.ENTER)
     wait_for_scene(browser, "Around these coordinates")
@@ -406,6 +423,7 @@ def test_browse_save_stays_enabled_after_undo_and_the_saved_state_survives_a_rel
 
 
 def test_favourites_are_reordered_by_drag_and_by_keyboard_in_my_order(cities_server, browser):
+    set_viewport(browser, 375, 812, mobile=True)  # three rows with their handles below the phone's sticky map
     open_cities(browser, cities_server)
     import_cities(browser, ["Florence", "Fiesole", "Scandicci", "Prato"], favourites=("Florence", "Fiesole", "Scandicci"))
     open_cities(browser, cities_server)
@@ -418,7 +436,7 @@ def test_favourites_are_reordered_by_drag_and_by_keyboard_in_my_order(cities_ser
 
     # Drag Scandicci's handle above Florence.
     grip = row(browser, "Scandicci").find_element(By.CSS_SELECTOR, ".cr-grip")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", row(browser, "Florence"))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", row(browser, "Florence"))  # below the sticky map
     top_of_florence, grip_centre = browser.execute_script(
         "const g = arguments[1].getBoundingClientRect();"
         "return [arguments[0].getBoundingClientRect().top + 4, g.top + g.height / 2]", row(browser, "Florence"), grip)
@@ -514,9 +532,10 @@ def test_weather_icons_one_unavailable_row_units_and_refresh(cities_server, brow
     assert any("refresh=1" in url for url in browser.execute_script("return window.__weather.urls"))
     assert weather_of(browser, "Florence")["text"] == "54\u00a0°F"
 
-    # The unit is remembered: leave (and say so), come back.
+    # The unit is remembered: leave (untouched results go without a question), come back.
     tap(browser, browser.find_element(By.ID, "scene-back"))
-    answer_leave_dialog(browser, "leave")
+    wait(browser, lambda d: shown(d, "welcome"), "Back did not leave the untouched results")
+    assert not leave_dialog_open(browser)
     tap(browser, browser.find_element(By.ID, "around-me"))
     wait_for_scene(browser, "Around you")
     wait(browser, weather_settled, "the weather never loaded the second time")
@@ -568,7 +587,6 @@ def test_the_map_draws_the_cities_and_selection_links_map_and_list(cities_server
     tap(browser, browser.find_element(By.CSS_SELECTOR, "[data-zoom='out']"))
     browser.find_element(By.CSS_SELECTOR, "[data-zoom='out']").click()
     wait(browser, lambda d: map_pixels(d)["dots"]["Florence"] != before["dots"]["Florence"], "zooming out changed nothing")
-    assert not browser.find_element(By.ID, "street").is_selected(), "the street map is off until asked for"
     assert_no_console_errors(browser)
 
 
@@ -588,7 +606,11 @@ def test_surprise_me_shows_cities_of_one_country(cities_server, browser):
     country = title.removeprefix("Surprise: ")
     assert country in countries, f"the scene is titled {title!r}"
     listed = names(browser)
-    assert listed and all(FIXTURE[n]["country"] == countries[country] for n in listed), f"{country}: {listed}"
+    home = [n for n in listed if FIXTURE[n]["country"] == countries[country]]
+    assert listed and len(home) * 2 > len(listed), f"the title names the country most cities are in: {country}: {listed}"
+    abroad = browser.execute_script(
+        "return [...document.querySelectorAll('#rows .cr-row.is-abroad .cr-name')].map(a => a.textContent)")
+    assert sorted(abroad) == sorted(set(listed) - set(home)), f"cities of other countries are marked: {abroad}"
     assert country in browser.find_element(By.ID, "scene-sub").text
     assert commit_button(browser).text == "Import" and commit_button(browser).is_enabled()
     assert_no_console_errors(browser)
@@ -597,6 +619,7 @@ def test_surprise_me_shows_cities_of_one_country(cities_server, browser):
 # ---------- City card and country pages ----------
 
 def open_card(driver, base: str, name: str) -> None:
+    street_off(driver)
     driver.get(f"{base}/cities/{IDS[name]}")
     wait(driver, lambda d: d.execute_script("return document.getElementById('city').dataset.ready === 'true'"), "the card never became ready")
 
@@ -651,7 +674,8 @@ def test_the_city_card_shows_local_time_sun_weather_and_links(cities_server, bro
 
 def test_the_card_of_a_city_whose_weather_fails_says_so(cities_server, browser):
     open_card(browser, cities_server, CITIES_WEATHER_FAILS)
-    wait(browser, lambda d: d.find_element(By.ID, "weather-text").text == "Weather unavailable", "no word that the weather is unavailable")
+    wait(browser, lambda d: d.find_element(By.ID, "weather-text").text.startswith("Weather unavailable: "), "no word that the weather is unavailable")
+    assert len(browser.find_element(By.ID, "weather-text").text) > len("Weather unavailable: "), "the reason is given"
     assert browser.find_element(By.ID, "local-time").text != "--:--"
     assert_no_console_errors(browser)
 
@@ -673,6 +697,7 @@ def test_a_row_links_to_the_card_and_to_wikipedia(cities_server, browser):
 
 
 def test_the_country_page_lists_its_largest_cities(cities_server, browser):
+    street_off(browser)
     browser.get(f"{cities_server}/cities/countries/AD")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Andorra"
     items = browser.find_elements(By.CSS_SELECTOR, "#largest-cities a")

@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import {
-  SceneState, compareNearest, compareSeed, createQueue, fold, formatLocalTime, formatTemperature, matches, parseCoordinates,
-} from '../../Sources/WebApp/Public/cities/logic.js';
+import { SceneState, compareNearest, compareSeed, createQueue, fold, formatTemperature, matches } from '../../Sources/WebApp/Public/cities/logic.js';
+import { formatLocalTime } from '../../Sources/WebApp/Public/cities/clock.js';
+import { parseCoordinates } from '../../Sources/WebApp/Public/cities/coords.js';
 
 const city = (geonameid, name, population, extra = {}) => ({ geonameid, name, population, country_code: 'IT', latitude: 43.7, longitude: 11.2, ...extra });
 const names = (rows) => rows.map((r) => r.name);

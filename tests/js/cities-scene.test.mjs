@@ -3,7 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { SceneState, describePlan, forgetScene, outOfRange, readScene, storeScene } from '../../Sources/WebApp/Public/cities/logic.js';
+import { SceneState, forgetScene, readScene, storeScene } from '../../Sources/WebApp/Public/cities/logic.js';
+import { outOfRange } from '../../Sources/WebApp/Public/cities/coords.js';
+import { describePlan, importPlan } from '../../Sources/WebApp/Public/cities/plan.js';
 
 const city = (geonameid, name, population, extra = {}) => ({ geonameid, name, population, country_code: 'IT', ...extra });
 const CITIES = [city(1, 'Florence', 349296), city(2, 'Fiesole', 14000), city(3, 'Scandicci', 50000), city(4, 'Compiobbi', 2200)];
@@ -63,13 +65,13 @@ test('an import plan counts new and replaced cities and the stars that change', 
   const state = new SceneState('import', CITIES);
   state.toggleFavourite(2);
   const stored = new Map([[1, true], [2, false], [4, false]]);
-  const plan = state.importPlan(stored);
+  const plan = importPlan(state, stored);
   assert.deepEqual(plan, { added: 1, replaced: 3, stars: [{ name: 'Fiesole', favourite: true }, { name: 'Florence', favourite: false }] });
   const text = describePlan(plan);
   assert.match(text, /1 city is new; 3 cities are already in your collection and will be replaced\./);
   assert.match(text, /Florence will lose its star\./);
   assert.match(text, /Fiesole will be starred\./);
-  assert.equal(describePlan(state.importPlan(new Map())), '', 'nothing replaced: nothing to confirm');
+  assert.equal(describePlan(importPlan(state, new Map())), '', 'nothing replaced: nothing to confirm');
 });
 
 test('two numbers out of range are coordinates out of range, not a place name', () => {

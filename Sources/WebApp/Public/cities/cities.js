@@ -5,7 +5,7 @@ const sync = () => import('../js/sync.js');
 setTimeout(sync, 3000);
 // The modules loaded on demand are kept by the service worker from the first visit, for offline use.
 navigator.serviceWorker?.ready.then(({ active }) => active?.postMessage({ type: 'trove:keep',
-  urls: ['./commit.js', './place.js'].map((p) => new URL(p, import.meta.url).pathname) }), () => {});
+  urls: ['./commit.js', './place.js', './coords.js', './plan.js', './gestures.js', './tiles.js'].map((p) => new URL(p, import.meta.url).pathname) }), () => {});
 import { $ } from '../js/dom.js';
 import { formatNumber } from '../js/format.js';
 import { forgetScene, readScene, storeScene } from './logic.js';
@@ -66,10 +66,11 @@ function openScene(view, kind, cities, labels, push = true, kept = null) {
 /** Marks the cities of an import that are already in the collection (the device's copy offline). */
 async function markCollected() {
   const state = scene.state;
-  try {
-    const data = await (await sync()).read(`${API}/collection`, 'cities');
-    if (scene.state === state) scene.setStored(new Map(data.cities.map((c) => [c.geonameid, c.favourite])));
-  } catch { /* not known: no marks */ }
+  const url = `${API}/collection`;
+  const data = await api('GET', url)
+    .catch((error) => (error.status === 0 ? sync().then((s) => s.read(url, 'cities')) : null))
+    .catch(() => null);
+  if (data && scene.state === state) scene.setStored(new Map(data.cities.map((c) => [c.geonameid, c.favourite])));
 }
 
 /** Shows the scene a URL names (at start, and on Back and Forward). */

@@ -6,7 +6,7 @@ const send = (...args) => import('../js/sync.js').then((sync) => sync.send(...ar
 import { $ } from '../js/dom.js';
 import { formatNumber } from '../js/format.js';
 import { distanceKm } from './geo.js';
-import { formatLocalTime } from './logic.js';
+import { formatLocalTime } from './clock.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
 import { getUnit, paintWeather, setUnit, weatherFor } from './weather.js';
 

@@ -4,7 +4,7 @@ import { toast } from '../js/api.js';
 import { confirmDialog } from '../js/dom.js';
 import { plural } from '../js/format.js';
 import { keep, kept, read, send } from '../js/sync.js';
-import { describePlan } from './logic.js';
+import { describePlan, importPlan } from './plan.js';
 
 const collection = '/api/v1/cities/collection';
 const later = ' It reaches your collection when the connection is back.';
@@ -12,7 +12,7 @@ const later = ' It reaches your collection when the connection is back.';
 export async function commit(view, state) {
   if (state.kind === 'import') {
     // Cities already collected are replaced (their star too): say so first.
-    const plan = view.stored ? state.importPlan(view.stored) : { added: state.size, replaced: 0, stars: [] };
+    const plan = view.stored ? importPlan(state, view.stored) : { added: state.size, replaced: 0, stars: [] };
     const text = describePlan(plan);
     if (text && !(await confirmDialog({ title: `Import ${plural(state.size, 'city', 'cities')}?`, text, ok: 'Import', cancel: 'Not yet' }))) return;
     const sent = await send('POST', `${collection}/import`, state.payload(), { label: 'the imported cities', scope: 'cities' });

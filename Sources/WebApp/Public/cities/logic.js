@@ -152,33 +152,6 @@ export class SceneState {
     this.dirty = false;
     if (this.kind === 'import') this.imported = true;
   }
-
-  /**
-   * What an import would do to a collection (Map geonameid → stored favourite): how many cities are new,
-   * which are replaced, and the replaced ones whose star changes ({ name, favourite } with the new star).
-   */
-  importPlan(stored) {
-    const plan = { added: 0, replaced: 0, stars: [] };
-    for (const row of this.myOrder()) {
-      if (!stored.has(row.geonameid)) { plan.added += 1; continue; }
-      plan.replaced += 1;
-      if (stored.get(row.geonameid) !== row.favourite) plan.stars.push({ name: row.name, favourite: row.favourite });
-    }
-    return plan;
-  }
-}
-
-/** A sentence for an import plan, or '' when nothing is replaced. */
-export function describePlan({ added, replaced, stars }) {
-  if (!replaced) return '';
-  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
-  const gain = stars.filter((s) => s.favourite).map((s) => s.name);
-  const lose = stars.filter((s) => !s.favourite).map((s) => s.name);
-  return [
-    `${n(added, 'city is', 'cities are')} new; ${n(replaced, 'city is', 'cities are')} already in your collection and will be replaced.`,
-    lose.length ? `${lose.join(', ')} will lose ${lose.length === 1 ? 'its' : 'their'} star.` : '',
-    gain.length ? `${gain.join(', ')} will be starred.` : '',
-  ].filter(Boolean).join(' ');
 }
 
 // A scene is kept under its view in session storage (a reload, or Back from a city's page, finds it).
@@ -201,43 +174,11 @@ export function forgetScene(storage, view) {
   try { storage?.removeItem(SCENE_KEY + view); } catch { /* nothing kept */ }
 }
 
-/**
- * Coordinates typed by a person: "43.77, 11.25", "43.77 11.25", "43.77° N, 11.25° E", "33.9 S 18.4 E".
- * Returns { latitude, longitude } or null.
- */
-export function parseCoordinates(text) {
-  const m = String(text).trim().match(
-    /^(-?\d{1,2}(?:[.,]\d+)?)\s*°?\s*([NS])?\s*[,;\s]\s*(-?\d{1,3}(?:[.,]\d+)?)\s*°?\s*([EW])?$/i,
-  );
-  if (!m) return null;
-  const num = (s) => Number(s.replace(',', '.'));
-  let latitude = num(m[1]);
-  let longitude = num(m[3]);
-  if (m[2] && m[2].toUpperCase() === 'S') latitude = -Math.abs(latitude);
-  if (m[4] && m[4].toUpperCase() === 'W') longitude = -Math.abs(longitude);
-  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
-  return { latitude, longitude };
-}
-
-/** Whether a text is two numbers (typed as coordinates) that no place can have ("999, 999"). */
-export const outOfRange = (text) => !parseCoordinates(text)
-  && /^\s*-?\d+(?:[.,]\d+)?\s*°?\s*[NS]?\s*[,;\s]\s*-?\d+(?:[.,]\d+)?\s*°?\s*[EW]?\s*$/i.test(text);
-
 /** "12 °C" or "54 °F" from degrees Celsius. */
 export function formatTemperature(celsius, unit = 'C') {
   if (typeof celsius !== 'number' || !Number.isFinite(celsius)) return '';
   const value = unit === 'F' ? celsius * 9 / 5 + 32 : celsius;
   return `${Math.round(value) || 0}\u00a0°${unit}`;
-}
-
-/** Hour and minute of an ISO instant in a time zone ("07:12"), or '' when there is none. */
-export function formatLocalTime(iso, timeZone, date = iso ? new Date(iso) : null) {
-  if (!date || Number.isNaN(date.getTime())) return '';
-  try {
-    return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone }).format(date);
-  } catch {
-    return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(date) + ' UTC';
-  }
 }
 
 /** Runs async tasks with at most `limit` in flight; `run(task)` resolves with the task's result. */

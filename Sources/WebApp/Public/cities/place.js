@@ -1,7 +1,7 @@
 // City Roulette: a place typed by hand, when the location is not shared (cities.js loads this when asked).
 import { api } from '../js/api.js';
 import { $ } from '../js/dom.js';
-import { outOfRange, parseCoordinates } from './logic.js';
+import { outOfRange, parseCoordinates } from './coords.js';
 
 let searchSeq = 0;
 let places = [];

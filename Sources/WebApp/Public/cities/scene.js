@@ -42,6 +42,7 @@ export class SceneView {
     this.form.filter.value = kept?.form?.query ?? '';
     this.setRadio('scope', kept?.form?.scope ?? 'all');
     this.setRadio('sort', kept?.form?.sort ?? 'seed');
+    if (this.form.sort === 'mine') this.gestures();
     this.setRadio('unit', this.unit);
     $('sort-near').hidden = ![...this.state.rows.values()].some((c) => typeof c.distance_km === 'number');
     $('scene-title').textContent = labels.title;
@@ -308,6 +309,7 @@ export class SceneView {
     $('scene').addEventListener('change', (e) => {
       const { name, value } = e.target;
       if (name === 'scope' || name === 'sort') { this.form[name] = value; this.render(); }
+      if (value === 'mine') this.gestures();
       if (name === 'unit') {
         this.unit = value;
         setUnit(value);
@@ -341,66 +343,16 @@ export class SceneView {
     list.addEventListener('pointerdown', (e) => {
       const li = e.target.closest('.cr-row');
       if (!li) return;
-      if (e.target.closest('.cr-grip')) this.drag(e, li);
-      else if (e.pointerType === 'touch') this.swipe(e, li, () => { swiped = true; setTimeout(() => { swiped = false; }, 400); });
+      const grip = e.target.closest('.cr-grip');
+      if (grip) e.preventDefault();
+      if (!grip && e.pointerType !== 'touch') return;
+      this.gestures().then((g) => (grip ? g.drag(this, e, li)
+        : g.swipe(this, e, li, () => { swiped = true; setTimeout(() => { swiped = false; }, 400); })));
     });
     this.pullToRefresh();
   }
 
-  /** Reorders a favourite by dragging its handle (Pointer Events). */
-  drag(e, li) {
-    e.preventDefault();
-    const grip = e.target.closest('.cr-grip');
-    const id = Number(li.dataset.id);
-    const startY = e.clientY;
-    grip.setPointerCapture(e.pointerId);
-    li.classList.add('is-dragging');
-    const move = (ev) => { li.style.transform = `translateY(${ev.clientY - startY}px)`; };
-    const end = (ev) => {
-      grip.removeEventListener('pointermove', move);
-      grip.removeEventListener('pointerup', end);
-      grip.removeEventListener('pointercancel', end);
-      li.style.transform = '';
-      li.classList.remove('is-dragging');
-      if (ev.type !== 'pointerup') return;
-      const others = [...this.list.children].filter((x) => x !== li && !x.hidden && this.state.get(Number(x.dataset.id))?.favourite);
-      const above = others.filter((x) => { const r = x.getBoundingClientRect(); return r.top + r.height / 2 < ev.clientY; }).length;
-      const favourites = this.state.myOrder().filter((r) => r.favourite && r.geonameid !== id).map((r) => r.geonameid);
-      const index = above === 0
-        ? (others.length ? favourites.indexOf(Number(others[0].dataset.id)) : 0)
-        : favourites.indexOf(Number(others[above - 1].dataset.id)) + 1;
-      if (this.state.moveFavouriteTo(id, index)) this.render();
-      grip.focus();
-    };
-    grip.addEventListener('pointermove', move);
-    grip.addEventListener('pointerup', end);
-    grip.addEventListener('pointercancel', end);
-  }
-
-  /** Swipe a row left with a finger to delete it. */
-  swipe(e, li, swiped) {
-    const x0 = e.clientX;
-    const y0 = e.clientY;
-    let dx = 0;
-    let sideways = false;
-    const move = (ev) => {
-      dx = Math.min(0, ev.clientX - x0);
-      if (!sideways && Math.abs(dx) > 12 && Math.abs(dx) > Math.abs(ev.clientY - y0)) sideways = true;
-      if (sideways) li.style.transform = `translateX(${dx}px)`;
-    };
-    const end = (ev) => {
-      li.removeEventListener('pointermove', move);
-      li.removeEventListener('pointerup', end);
-      li.removeEventListener('pointercancel', end);
-      li.style.transform = '';
-      if (!sideways) return;
-      swiped();
-      if (ev.type === 'pointerup' && dx < -li.offsetWidth * 0.35) this.remove(Number(li.dataset.id));
-    };
-    li.addEventListener('pointermove', move);
-    li.addEventListener('pointerup', end);
-    li.addEventListener('pointercancel', end);
-  }
+  gestures() { return (this.gesturesModule ??= import('./gestures.js')); }
 
   /** On touch, a downward drag while the page is at its top refreshes the weather. */
   pullToRefresh() {
