@@ -898,3 +898,22 @@ def test_the_byline_of_an_uploaded_story_is_its_accounts(stories_server, browser
     wait(browser, lambda d: hub_view(d) == f"catalog:Stories by {username}", "the byline does not lead to the author's stories")
     assert titles(browser, "catalog") == [f"Byline {suffix}"]
     check_console(browser)
+
+
+def test_the_new_views_pass_axe(stories_server, browser):
+    from test_accessibility import assert_accessible  # the one axe-core check, not a copy
+
+    open_story(browser, stories_server)
+    take(browser, "3")
+    open_hub(browser, stories_server, "library")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#library-list .st-progress"), "the library card shows no progress")
+    assert_accessible(browser, "the library with a story's progress")
+    tab(browser, "authors")
+    assert_accessible(browser, "the authors")
+    tap(browser, browser.find_element(By.CSS_SELECTOR, "#authors-list .st-author-link"))
+    wait(browser, lambda d: hub_view(d).startswith("catalog:Stories by"), "an author's stories did not open")
+    browser.execute_script("document.getElementById('sources').open = true")
+    assert_accessible(browser, "one author's stories, with where the stories come from")
+    browser.get(stories_server + "/stories/gull-rock/map#all")
+    wait(browser, lambda d: d.execute_script("return document.getElementById('story-map')?.dataset.ready === 'true'"), "the map never became ready")
+    assert_accessible(browser, "the map with every chapter shown")
