@@ -1,14 +1,17 @@
 """Magnetic Poetry: what a person does with the word magnets, in a real browser.
 
-The `server` fixture serves a fresh database; the poetry page needs no import step (the built-in word
-sets ship with the server). The pronunciation data is not imported there, so the rhyme and syllable
-APIs answer 404 `not_imported`: one test checks that the helpers then stay hidden, another stubs those
-three endpoints inside the page to check what the helpers do with data. Each test has a fresh browser,
-so a fresh guest profile whose first visit makes a first poem.
+Two places on the page: the tray of words not used yet and the board, the free writing surface whose magnets
+are the poem (issue 20). The `server` fixture serves a fresh database; the poetry page needs no import step
+(the built-in word sets ship with the server). The pronunciation data is not imported there, so the rhyme and
+syllable APIs answer 404 `not_imported`: one test checks that the helpers then stay hidden, another stubs those
+three endpoints inside the page to check what the helpers do with data. Each test has a fresh browser, so a
+fresh guest profile whose first visit makes a first, empty poem. The layout tests run at the four sizes of
+the issue: two phones and a tablet held both ways.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 import tempfile
@@ -27,15 +30,14 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser_support
-from browser_support import call, Finger, add_preload_script, assert_page_weighs_under, emulate_media, set_viewport, type_text, wait
+from browser_support import call, Finger, add_preload_script, assert_page_weighs_under, emulate_media, set_viewport, type_text, wait, wait_for_layout
 
 API = "/api/v1/poetry"
 # Without the pronunciation data these answer 404 not_imported, which the page expects; Chromium logs
 # every 404 answer to fetch() as a SEVERE "Failed to load resource" entry, so those (only) are allowed.
 PRONUNCIATION_404 = re.compile(r"/api/v1/poetry/(rhymes|alliterations|syllables)\?\S* - Failed to load resource: the server responded with a status of 404")
-
-
-
+SIZES = [(320, 568), (375, 667), (768, 1024), (1024, 768)]
+SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
 
 
 def get_json(driver, path: str):
@@ -74,8 +76,12 @@ def wait_saved(driver) -> None:
          f"the change was not saved; the page says {driver.find_element(By.ID, 'save-state').text!r}")
 
 
+def still(driver) -> None:
+    wait(driver, lambda d: d.execute_script("return document.getAnimations().every(a => a.playState !== 'running')"), "still animating")
+
+
 def magnets(driver) -> list[dict]:
-    """The magnets on screen: id, word, rect (viewport px), rotation."""
+    """The magnets on the board: id, word, rect (viewport px), rotation."""
     return driver.execute_script(
         """
         return [...document.querySelectorAll('#board .pm-magnet:not(.is-leaving)')].map(m => {
@@ -88,11 +94,43 @@ def magnets(driver) -> list[dict]:
     )
 
 
+def tray_words(driver, every_page: bool = True) -> list[str]:
+    """The words in the tray (on every page, or on the page shown)."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#tray-tiles .pm-tile')].filter(t => arguments[0] || !t.hidden).map(t => t.dataset.word)",
+        every_page)
+
+
+def tile(driver, word: str | None = None):
+    """A tile of the tray's page shown (the first, or the one for `word`)."""
+    tiles = [t for t in driver.find_elements(By.CSS_SELECTOR, "#tray-tiles .pm-tile") if t.is_displayed()]
+    found = [t for t in tiles if word is None or t.get_attribute("data-word") == word]
+    assert found, f"no tile {word!r} on the tray's page"
+    return found[0]
+
+
+def put_words(driver, count: int) -> list[str]:
+    """Taps the first `count` tiles of the tray, one after another, as a person writes; answers the words."""
+    words = []
+    for _ in range(count):
+        t = tile(driver)
+        words.append(t.get_attribute("data-word"))
+        t.click()
+    wait(driver, lambda d: len(magnets(d)) >= count, f"{count} taps did not put {count} words on the board")
+    still(driver)
+    wait_saved(driver)
+    return words
+
+
 def board_rect(driver) -> dict:
     return driver.execute_script(
         "const r = document.getElementById('board').getBoundingClientRect();"
         "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height};"
     )
+
+
+def rect_of(driver, element_id: str) -> dict:
+    return driver.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().toJSON()", element_id)
 
 
 def current_poem(driver) -> dict:
@@ -102,6 +140,29 @@ def current_poem(driver) -> dict:
 
 def word_sets(driver) -> list[dict]:
     return get_json(driver, f"{API}/wordsets")
+
+
+def arrange(driver, magnets_: list[dict], extra: list[str] | None = None, title: str = "Arranged", **board) -> dict:
+    """Saves the open poem with these magnets through the API (as another device would) and reloads the page."""
+    poem = current_poem(driver)
+    new_board = dict(poem["board"], magnets=magnets_, extraWords=extra or [], **board)
+    status, body = call(driver, "PUT", f"{API}/poems/{poem['id']}", {"version": poem["version"], "title": title, "board": new_board})
+    assert status == 200, body
+    driver.refresh()
+    wait(driver, settled, "the page did not load the arranged poem", timeout=15)
+    return body
+
+
+def open_sheet(driver, name: str) -> None:
+    """Opens a sheet of the bar (add, words, style, share) unless it is open."""
+    button = driver.find_element(By.CSS_SELECTOR, f'.pm-bar [data-sheet="sheet-{name}"]')
+    if button.get_attribute("aria-expanded") != "true":
+        button.click()
+    wait(driver, lambda d: d.find_element(By.ID, f"sheet-{name}").is_displayed(), f"the {name} sheet did not open")
+
+
+def close_sheets(driver) -> None:
+    driver.execute_script("for (const b of document.querySelectorAll('.pm-bar [aria-expanded=\"true\"]')) b.click()")
 
 
 def centre_board(driver) -> None:
@@ -146,6 +207,16 @@ def inside(rect: dict, box: dict, slack: float = 0.5) -> bool:
             and rect["top"] >= box["top"] - slack and rect["bottom"] <= box["bottom"] + slack)
 
 
+def apart(a: dict, b: dict, slack: float = 0.5) -> bool:
+    return a["right"] <= b["left"] + slack or b["right"] <= a["left"] + slack or a["bottom"] <= b["top"] + slack or b["bottom"] <= a["top"] + slack
+
+
+def assert_none_overlap(shown: list[dict], what: str) -> None:
+    for i, a in enumerate(shown):
+        for b in shown[i + 1:]:
+            assert apart(a, b), f"{what}: {a['word']!r} and {b['word']!r} overlap"
+
+
 def png_bytes(width: int = 4, height: int = 3) -> bytes:
     """A small valid PNG (RGB, a flat blue)."""
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -155,52 +226,158 @@ def png_bytes(width: int = 4, height: int = 3) -> bytes:
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
-# ---------- First visit and layout ----------
+# ---------- The tray and the writing surface ----------
 
-def test_a_first_visit_lays_out_the_first_word_set_inside_a_320px_board(server, browser):
-    set_viewport(browser, 320, 640, mobile=True)
+# Where the words of a 44 x 44 px square around a magnet's centre land (the touch area may be larger than the tile).
+HIT_AREA = """
+return [...document.querySelectorAll('#board .pm-magnet')].map(m => {
+  const r = m.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+  const points = [[-21, -21], [21, -21], [-21, 21], [21, 21], [0, -21], [0, 21], [-21, 0], [21, 0]];
+  const missed = points.filter(([dx, dy]) => !document.elementFromPoint(cx + dx, cy + dy)?.closest('.pm-magnet'));
+  return {word: m.getAttribute('aria-label'), tile: [r.width, r.height], missed};
+});
+"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_first_load_leaves_room_to_write_and_every_magnet_takes_a_finger(server, browser, size):
+    width, height = size
+    set_viewport(browser, width, height)
     open_poetry(browser, server)
+    wait_for_layout(browser, "the poetry page")
     first = word_sets(browser)[0]
     assert first["builtIn"], "built-in sets come first"
+    assert magnets(browser) == [], "a new poem starts with an empty board"
+    assert sorted(tray_words(browser)) == sorted(first["words"]), "the tray does not hold the first set's words"
+    assert browser.execute_script("return scrollY") == 0
 
-    shown = magnets(browser)
-    assert sorted(m["word"] for m in shown) == sorted(first["words"]), "the board does not show the first built-in set"
-    board = board_rect(browser)
-    assert round(board["width"]) == 320, f"on a 320 px phone the board is {board['width']} px wide"
-    assert abs(board["height"] / board["width"] - 4 / 3) < 0.01, "the board is not 3:4"
-    outside = [m["word"] for m in shown if not inside(m, board)]
-    assert not outside, f"magnets outside the board: {outside}"
-    heights = {round(m["height"], 1) for m in shown}
-    assert len(heights) == 1, f"magnets differ in height: {heights}"
-    # Neatly in rows from the top, a margin away from the edges, and none on top of another.
-    assert min(m["top"] for m in shown) - board["top"] >= 8, "the first row touches the top edge"
-    assert min(m["left"] for m in shown) - board["left"] >= 8, "magnets touch the left edge"
-    for i, a in enumerate(shown):
-        for b in shown[i + 1:]:
-            apart = a["right"] <= b["left"] + 0.5 or b["right"] <= a["left"] + 0.5 or a["bottom"] <= b["top"] + 0.5 or b["bottom"] <= a["top"] + 0.5
-            assert apart, f"{a['word']!r} and {b['word']!r} overlap"
-
+    # Tray and writing surface on screen together, at least 45% of the screen empty writing surface.
+    board, tray = board_rect(browser), rect_of(browser, "tray")
+    assert 0 <= tray["top"] and tray["bottom"] <= height, f"the tray is at {tray['top']:.0f}..{tray['bottom']:.0f} of {height}"
+    visible = min(board["bottom"], height) - max(board["top"], 0)
+    assert visible >= 0.45 * height, f"{visible:.0f} px of writing surface on a {height} px screen ({visible / height:.0%})"
+    assert board["width"] >= 0.6 * width, f"the board uses {board['width']:.0f} of {width} px"
+    # The bar's controls too, without scrolling.
+    bar = browser.execute_script("return [...document.querySelectorAll('.pm-bar button')].map(b => b.getBoundingClientRect().toJSON())")
+    assert bar and all(r["bottom"] <= height + 0.5 and r["width"] >= 44 and r["height"] >= 44 for r in bar), f"the bar: {bar}"
     inner, scroll = browser.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
-    assert scroll <= inner, f"at 320 px the page is {scroll} px wide"
-    small = browser.execute_script(
-        """
-        return [...document.querySelectorAll('#poetry button, #poetry select, #poetry input, #poetry summary')]
-          .filter(el => el.offsetParent !== null && !el.closest('.pm-board'))
-          .map(el => [el.id || el.textContent.trim(), el.getBoundingClientRect()])
-          .filter(([, r]) => r.width < 44 || r.height < 44)
-          .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`);
-        """
-    )
-    assert not small, f"controls smaller than 44x44 px: {small}"
-    # The first visit made a poem, and it is listed.
-    titles = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#poems .pm-poem-title")]
-    assert len(titles) == 1, f"the poem list shows {titles}"
+    assert scroll <= inner, f"the page is {scroll} px wide at {inner}"
+
+    # The tray: rows of tiles of one height, at least 44 px, none over another, paged when larger than the tray.
+    tiles = browser.execute_script(
+        "return [...document.querySelectorAll('#tray-tiles .pm-tile:not([hidden])')].map(t => ({word: t.dataset.word, ...t.getBoundingClientRect().toJSON()}))")
+    assert len({round(t["height"], 1) for t in tiles}) == 1 and tiles[0]["height"] >= 44 and min(t["width"] for t in tiles) >= 44
+    assert_none_overlap(tiles, "tray tiles")
+    assert all(inside(t, tray) for t in tiles), "a tile sticks out of the tray"
+    seen = list(tray_words(browser, every_page=False))
+    while browser.find_element(By.CSS_SELECTOR, '#tray [data-page="1"]').is_enabled():
+        browser.find_element(By.CSS_SELECTOR, '#tray [data-page="1"]').click()
+        seen += tray_words(browser, every_page=False)
+    assert sorted(seen) == sorted(first["words"]), "paging through the tray does not show every word once"
+
+    # Words tapped in the tray go on the board next to each other, in view, none on another.
+    words = put_words(browser, 6)
+    shown = magnets(browser)
+    assert [m["word"] for m in sorted(shown, key=lambda m: (round(m["top"]), m["left"]))] == words, "the words do not follow each other"
+    assert_none_overlap(shown, "words put on the board")
+    board = board_rect(browser)
+    assert all(inside(m, board) and m["bottom"] <= height for m in shown), "a word landed outside the board or the screen"
+    assert all(word not in tray_words(browser) for word in words), "a word on the board is still in the tray"
+
+    # Every magnet's touch area is at least 44 x 44 px, whatever its tile.
+    for hit in browser.execute_script(HIT_AREA):
+        assert not hit["missed"], f"{hit['word']!r} (tile {hit['tile'][0]:.0f}x{hit['tile'][1]:.0f}) misses a touch at {hit['missed']}"
+    assert_no_console_errors(browser)
+
+
+@pytest.mark.parametrize("pointer", ["mouse", "touch"])
+def test_a_word_dragged_from_the_tray_joins_the_poem_and_dragged_back_leaves_it(server, browser, pointer):
+    open_poetry(browser, server)
+    word = tray_words(browser, every_page=False)[2]
+    source = tile(browser, word).rect
+    board = board_rect(browser)
+    drop = (int(board["left"] + board["width"] * 0.4), int(board["top"] + board["height"] * 0.6))
+    grab = (int(source["x"] + source["width"] / 2), int(source["y"] + source["height"] / 2))
+    drag(browser, grab, drop, pointer)
+    wait(browser, lambda d: [m["word"] for m in magnets(d)] == [word], "the dragged word is not on the board")
+    still(browser)
+    placed = magnets(browser)[0]
+    # Its tile's top-left corner is where the tile's was under the finger.
+    assert abs(placed["left"] - (drop[0] - (grab[0] - source["x"]))) <= 2, f"dropped at x {drop[0]}, the magnet is at {placed['left']}"
+    assert abs(placed["top"] - (drop[1] - (grab[1] - source["y"]))) <= 2
+    assert word not in tray_words(browser)
+    wait_saved(browser)
+    stored = current_poem(browser)["board"]["magnets"]
+    assert [m["word"] for m in stored] == [word], f"the server has {stored}"
+
+    # And back: dropped on the tray, it leaves the poem.
+    tray = rect_of(browser, "tray")
+    drag(browser, centre_of(placed), (int(tray["left"] + tray["width"] / 3), int(tray["top"] + tray["height"] / 2)), pointer)
+    wait(browser, lambda d: magnets(d) == [], "the word dragged onto the tray stayed on the board")
+    assert word in tray_words(browser), "the word did not come back to the tray"
+    wait_saved(browser)
+    assert current_poem(browser)["board"]["magnets"] == []
+    assert_no_console_errors(browser)
+
+
+def test_a_poem_saved_in_the_old_shape_opens_with_every_magnet(server, browser):
+    """Before issue 20 a poem's board held every word of its set (the unused ones too): nothing of it is lost."""
+    open_poetry(browser, server)
+    first = word_sets(browser)[0]
+    rows = math.ceil(len(first["words"]) / 6) + 1
+    placed = [{"id": f"m{i}", "word": w, "x": round((i % 6) / 6.5, 4), "y": round((i // 6) / rows, 4), "rotation": 0, "z": i + 1}
+              for i, w in enumerate(first["words"])]
+    status, body = call(browser, "POST", f"{API}/poems", {"title": "Old shape", "board": {
+        "wordSetId": first["id"], "font": "serif", "fontScale": 1.1, "magnets": placed, "extraWords": []}})
+    assert status == 201, body
+    browser.get(f"{server}/poetry#poem/{body['id']}")
+    wait(browser, lambda d: d.find_element(By.ID, "poem-title").get_attribute("value") == "Old shape", "the old poem did not open")
+    wait(browser, settled, "the old poem did not settle")
+    shown = magnets(browser)
+    assert sorted(m["word"] for m in shown) == sorted(first["words"]), "magnets of the old poem are missing"
+    assert tray_words(browser) == [], "an old poem's words are all on the board: the tray is empty"
+    assert browser.find_element(By.ID, "tray-empty").is_displayed()
+    board = board_rect(browser)
+    assert all(inside(m, board, slack=1) for m in shown)
+    # A word can go back to the tray from there.
+    browser.execute_script("document.querySelector('.pm-magnet[data-id=\"m0\"]').focus()")
+    ActionChains(browser).send_keys(Keys.DELETE).perform()
+    wait(browser, lambda d: tray_words(d) == [first["words"][0]], "Delete did not put the word back in the tray")
+    wait_saved(browser)
+    assert len(get_json(browser, f"{API}/poems/{body['id']}")["board"]["magnets"]) == len(first["words"]) - 1
+    assert_no_console_errors(browser)
+
+
+def test_a_drag_where_touch_areas_overlap_takes_the_magnet_on_top(server, browser):
+    open_poetry(browser, server)
+    words = word_sets(browser)[0]["words"]
+    arrange(browser, [{"id": "below", "word": words[1], "x": 0.30, "y": 0.30, "rotation": 0, "z": 1}])
+    tile_height, board = by_id(browser, "below")["height"], board_rect(browser)
+    assert tile_height < 40, f"the tiles are {tile_height} px tall: their touch areas would not reach past them"
+    # A second word 4 px below the first: their tiles are apart, their touch areas (44 px tall) overlap.
+    arrange(browser, [
+        {"id": "below", "word": words[1], "x": 0.30, "y": 0.30, "rotation": 0, "z": 1},
+        {"id": "top", "word": words[2], "x": 0.30, "y": round(0.30 + (tile_height + 4) / board["height"], 5), "rotation": 0, "z": 2},
+    ])
+    centre_board(browser)
+    below, top = by_id(browser, "below"), by_id(browser, "top")
+    assert apart(below, top), "the two tiles overlap"
+    x, y = int(below["left"] + 10), int(below["bottom"] + 2)
+    hit = browser.execute_script("return [...new Set(document.elementsFromPoint(arguments[0], arguments[1]).filter(e => e.classList.contains('pm-magnet')).map(e => e.dataset.id))]", x, y)
+    assert hit == ["top", "below"], f"at {x},{y} the touch areas under the finger are {hit}"
+    board = board_rect(browser)
+    drag(browser, (x, y), (int(board["left"] + board["width"] * 0.5), int(board["top"] + board["height"] * 0.8)))
+    still(browser)
+    moved = {m["id"]: m for m in magnets(browser)}
+    assert moved["top"]["top"] > board["top"] + board["height"] * 0.6, "the magnet drawn on top did not move"
+    assert abs(moved["below"]["top"] - below["top"]) < 1, "the magnet underneath moved"
     assert_no_console_errors(browser)
 
 
 @pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_a_dragged_magnet_stays_where_it_was_dropped_after_a_reload(server, browser, pointer):
     open_poetry(browser, server)
+    put_words(browser, 5)
     centre_board(browser)
     board = board_rect(browser)
     shown = magnets(browser)
@@ -219,7 +396,6 @@ def test_a_dragged_magnet_stays_where_it_was_dropped_after_a_reload(server, brow
         "return [...document.querySelectorAll('#board .pm-magnet')].sort((a, b) => b.style.zIndex - a.style.zIndex).map(m => m.dataset.id)")
     assert ids_by_z[0] == magnet["id"], "the dragged magnet did not come to the front"
 
-    # The server has it where it was dropped.
     def stored(d):
         found = [m for m in current_poem(d)["board"]["magnets"] if m["id"] == magnet["id"]]
         return found and abs(found[0]["x"] * board["width"] - (expected_left - board["left"])) <= 2 and found[0]
@@ -237,8 +413,19 @@ def test_a_dragged_magnet_stays_where_it_was_dropped_after_a_reload(server, brow
     assert_no_console_errors(browser)
 
 
+def test_a_magnet_let_go_on_another_moves_beside_it(server, browser):
+    open_poetry(browser, server)
+    put_words(browser, 3)
+    a, b = magnets(browser)[0], magnets(browser)[2]
+    drag(browser, centre_of(b), centre_of(a))
+    still(browser)
+    wait_saved(browser)
+    assert_none_overlap(magnets(browser), "after a drop on another magnet")
+
+
 def test_a_two_finger_twist_rotates_the_held_magnet(server, browser):
     open_poetry(browser, server)
+    put_words(browser, 1)
     centre_board(browser)
     magnet = magnets(browser)[0]  # top left: room on the board to its right and below
     cx, cy = centre_of(magnet)
@@ -269,62 +456,148 @@ def twist_with_two_touch_pointers(browser, cx: int, cy: int) -> None:
 
 def test_a_magnet_cannot_be_dragged_off_the_board(server, browser):
     open_poetry(browser, server)
+    put_words(browser, 2)
     centre_board(browser)
     board = board_rect(browser)
-    magnet = magnets(browser)[0]
+    magnet = magnets(browser)[1]
     inner_width = browser.execute_script("return window.innerWidth")
-    drag(browser, centre_of(magnet), (inner_width - 1, max(0, int(board["top"] - 40))))
+    drag(browser, centre_of(magnet), (inner_width - 1, int(board["bottom"] + 30)))
     wait_saved(browser)
     moved = by_id(browser, magnet["id"])
     assert inside(moved, board, slack=1), f"the magnet left the board: {moved} vs {board}"
-    assert abs(moved["right"] - board["right"]) <= 1.5 and abs(moved["top"] - board["top"]) <= 1.5, "it should stop at the top-right corner"
+    assert abs(moved["right"] - board["right"]) <= 1.5 and abs(moved["bottom"] - board["bottom"]) <= 1.5, "it should stop at the bottom-right corner"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_bigger_size_and_back_restores_every_place_and_saves_no_overlap(server, browser, size):
+    set_viewport(browser, *size)
+    open_poetry(browser, server)
+    put_words(browser, 12)
+    stored_before = current_poem(browser)["board"]
+    shown_before = {m["id"]: m for m in magnets(browser)}
+    scale = stored_before["fontScale"]
+    open_sheet(browser, "style")
+
+    def set_size(value: float) -> None:
+        browser.execute_script(
+            "const s = document.getElementById('font-size'); s.value = arguments[0]; s.dispatchEvent(new Event('input', {bubbles: true})); s.dispatchEvent(new Event('change', {bubbles: true}))",
+            str(value))
+        wait_for_layout(browser, "the board after a size change")
+        still(browser)
+
+    set_size(2)
+    big = magnets(browser)
+    assert_none_overlap(big, "at 200%")
+    board = board_rect(browser)
+    assert all(inside(m, board, slack=1) for m in big), "at 200% a magnet left the board"
+    tiles = browser.execute_script(
+        "return [...document.querySelectorAll('#tray-tiles .pm-tile:not([hidden])')].map(t => ({word: t.dataset.word, ...t.getBoundingClientRect().toJSON()}))")
+    assert_none_overlap(tiles, "tray tiles at 200%")
+    wait_saved(browser)
+    at_200 = current_poem(browser)["board"]
+    assert at_200["fontScale"] == 2
+    assert [(m["id"], m["x"], m["y"]) for m in at_200["magnets"]] == [(m["id"], m["x"], m["y"]) for m in stored_before["magnets"]], \
+        "a size change rewrote the stored places"
+
+    set_size(scale)
+    wait_saved(browser)
+    for m in magnets(browser):
+        before = shown_before[m["id"]]
+        assert abs(m["left"] - before["left"]) < 0.5 and abs(m["top"] - before["top"]) < 0.5, \
+            f"{m['word']!r} is at {m['left']:.1f},{m['top']:.1f} after 200% and back, was {before['left']:.1f},{before['top']:.1f}"
+    assert current_poem(browser)["board"]["magnets"] == stored_before["magnets"], "200% and back changed the stored poem"
+    assert_no_console_errors(browser)
+
+
+def test_another_font_nudges_only_what_would_overlap_and_is_part_of_the_poem(server, browser):
+    open_poetry(browser, server)
+    put_words(browser, 8)
+    before = current_poem(browser)["board"]
+    open_sheet(browser, "style")
+    font = Select(browser.find_element(By.ID, "font"))
+    assert {o.get_attribute("value") for o in font.options} >= {"serif", "sans", "mono", "rounded", "typewriter"}
+    for name in ("mono", "typewriter", "sans"):
+        font.select_by_value(name)
+        still(browser)
+        assert_none_overlap(magnets(browser), f"in {name}")
+        tiles = browser.execute_script(
+            "return [...document.querySelectorAll('#tray-tiles .pm-tile:not([hidden])')].map(t => ({word: t.dataset.word, ...t.getBoundingClientRect().toJSON()}))")
+        assert_none_overlap(tiles, f"tray tiles in {name}")
+    wait_saved(browser)
+    after = current_poem(browser)["board"]
+    assert after["font"] == "sans"
+    assert after["magnets"] == before["magnets"], "a font change rewrote the stored places"
+    browser.refresh()
+    wait(browser, settled, "the page did not come back")
+    assert Select(browser.find_element(By.ID, "font")).first_selected_option.get_attribute("value") == "sans"
+    assert "system-ui" in browser.execute_script("return getComputedStyle(document.querySelector('.pm-magnet')).fontFamily")
+    assert_no_console_errors(browser)
 
 
 # ---------- Word sets ----------
 
-def test_switching_word_sets_replaces_the_magnets_and_undo_brings_them_back(server, browser):
+def test_switching_word_sets_keeps_the_poem_on_the_board(server, browser):
     open_poetry(browser, server)
     sets = word_sets(browser)
     first, second = sets[0], sets[1]
+    words = put_words(browser, 5)
+    before = {m["id"]: m for m in magnets(browser)}
+    open_sheet(browser, "words")
     Select(browser.find_element(By.ID, "wordset")).select_by_value(second["id"])
-    wait(browser, lambda d: sorted(m["word"] for m in magnets(d)) == sorted(second["words"]),
-         "choosing another word set did not replace the magnets with its words")
-    wait(browser, settled, "the new word set did not settle and save")
-    board = board_rect(browser)
-    outside = [m["word"] for m in magnets(browser) if not inside(m, board)]
-    assert not outside, f"magnets outside the board: {outside}"
-    assert current_poem(browser)["board"]["wordSetId"] == second["id"], "the new word set was not saved"
+    wait(browser, lambda d: sorted(tray_words(d)) == sorted(w for w in second["words"] if w not in words) or
+         sorted(tray_words(d)) == sorted(second["words"]), "the tray does not show the new set's words")
+    after = {m["id"]: m for m in magnets(browser)}
+    assert after.keys() == before.keys(), "switching the word set changed the poem's magnets"
+    assert all(abs(after[i]["left"] - before[i]["left"]) < 1 and abs(after[i]["top"] - before[i]["top"]) < 1 for i in after)
+    carried = [w for w in words if w not in second["words"]]
+    if carried:
+        note = browser.find_element(By.ID, "set-note")
+        assert note.is_displayed() and first["name"] in note.text, f"no note of where the words came from: {note.text!r}"
+    wait_saved(browser)
+    stored = current_poem(browser)["board"]
+    assert stored["wordSetId"] == second["id"]
+    assert sorted(m["word"] for m in stored["magnets"]) == sorted(words)
+    assert set(carried) <= set(stored["extraWords"])
 
+    browser.refresh()
+    wait(browser, settled, "the page did not come back")
+    assert sorted(m["word"] for m in magnets(browser)) == sorted(words), "after a reload the poem is not intact"
+    # Undo brings the first set back into the tray, the poem unchanged.
     browser.find_element(By.ID, "undo").click()
-    wait(browser, lambda d: sorted(m["word"] for m in magnets(d)) == sorted(first["words"]), "undo did not bring the first set back")
-    assert Select(browser.find_element(By.ID, "wordset")).first_selected_option.get_attribute("value") == first["id"]
-    wait(browser, lambda d: current_poem(d)["board"]["wordSetId"] == first["id"], "the undone switch was not saved")
+    wait(browser, lambda d: Select(d.find_element(By.ID, "wordset")).first_selected_option.get_attribute("value") == first["id"],
+         "undo did not bring the first set back")
+    assert sorted(m["word"] for m in magnets(browser)) == sorted(words)
     assert_no_console_errors(browser)
 
 
-def test_making_and_editing_a_word_set_of_my_own(server, browser):
+def test_making_renaming_and_deleting_a_word_set_keeps_picker_tray_and_board_together(server, browser):
     open_poetry(browser, server)
     tap(browser, browser.find_element(By.CSS_SELECTOR, "#wordsets-panel > summary"))
     name = browser.find_element(By.ID, "new-set-name")
     words = browser.find_element(By.ID, "new-set-words")
     name.send_keys("Kitchen")
-    words.send_keys("spoon, fork", Keys.ENTER, "Spoon")  # Enter, since WebKitWebDriver types nothing for a "\n"
+    type_text(browser, words, "spoon", Keys.ENTER, "fork", Keys.ENTER, "kettle 🫖", Keys.ENTER, "spoon")
     tap(browser, browser.find_element(By.ID, "new-set-create"))
+    wait(browser, lambda d: sorted(tray_words(d)) == ["fork", "kettle 🫖", "spoon"], "the new set is not in the tray")
     error = browser.find_element(By.ID, "new-set-error")
-    wait(browser, lambda d: error.text.strip() != "", "a duplicate word was not refused")
-    assert not [s for s in word_sets(browser) if not s["builtIn"]], "a set with a duplicate word was created"
-
-    words.clear()
-    type_text(browser, words, "spoon", Keys.ENTER, "fork", Keys.ENTER, "kettle 🫖")
-    tap(browser, browser.find_element(By.ID, "new-set-create"))
-    wait(browser, lambda d: sorted(m["word"] for m in magnets(d)) == ["fork", "kettle 🫖", "spoon"],
-         "the new set is not on the board")
     assert error.text.strip() == ""
     own = [s for s in word_sets(browser) if not s["builtIn"]]
-    assert [s["name"] for s in own] == ["Kitchen"]
+    assert [s["name"] for s in own] == ["Kitchen"] and sorted(own[0]["words"]) == ["fork", "kettle 🫖", "spoon"], own
     wait(browser, lambda d: current_poem(d)["board"]["wordSetId"] == own[0]["id"], "the board on the new set was not saved")
+    assert "Kitchen (3 words)" in Select(browser.find_element(By.ID, "wordset")).first_selected_option.get_attribute("textContent")
+    summary = browser.find_element(By.CSS_SELECTOR, f'#own-sets [data-set="{own[0]["id"]}"] > summary').text
+    assert re.fullmatch(r"Kitchen\s+· 3 words", summary), f"the set reads {summary!r}"
+    tile(browser, "spoon").click()
+    wait(browser, lambda d: [m["word"] for m in magnets(d)] == ["spoon"], "spoon did not go on the board")
 
-    # Rename it.
+    # A second set of the same name is refused with a message.
+    name.send_keys("kitchen")
+    words.send_keys("cup")
+    tap(browser, browser.find_element(By.ID, "new-set-create"))
+    wait(browser, lambda d: "Kitchen" in error.text or "kitchen" in error.text, f"a second set named Kitchen was not refused: {error.text!r}")
+    assert len([s for s in word_sets(browser) if not s["builtIn"]]) == 1
+
+    # Rename it: the picker follows.
     item = browser.find_element(By.CSS_SELECTOR, f'#own-sets [data-set="{own[0]["id"]}"]')
     if item.get_attribute("open") is None:
         tap(browser, item.find_element(By.TAG_NAME, "summary"))
@@ -333,35 +606,33 @@ def test_making_and_editing_a_word_set_of_my_own(server, browser):
     rename.send_keys("Kitchen drawer")
     rename.submit()
     wait(browser, lambda d: [s["name"] for s in word_sets(d) if not s["builtIn"]] == ["Kitchen drawer"], "the set was not renamed")
-    wait(browser, lambda d: "Kitchen drawer" in Select(d.find_element(By.ID, "wordset")).first_selected_option.text,
+    wait(browser, lambda d: "Kitchen drawer" in Select(d.find_element(By.ID, "wordset")).first_selected_option.get_attribute("textContent"),
          "the word set picker does not show the new name")
 
-    # Add a word to it: it joins the set and comes onto the board.
+    # Add a word to it: it comes into the tray.
     item = browser.find_element(By.CSS_SELECTOR, f'#own-sets [data-set="{own[0]["id"]}"]')
     if item.get_attribute("open") is None:
         tap(browser, item.find_element(By.TAG_NAME, "summary"))
     add = item.find_element(By.CSS_SELECTOR, 'form[data-action="add"] input')
     add.send_keys("ladle")
     add.submit()
-    wait(browser, lambda d: "ladle" in [m["word"] for m in magnets(d)], "the added word did not come onto the board")
-    assert "ladle" in [s for s in word_sets(browser) if not s["builtIn"]][0]["words"]
+    wait(browser, lambda d: "ladle" in tray_words(d), "the added word did not come into the tray")
 
-    # Adding a word it already has shows the server's message.
-    add = browser.find_element(By.CSS_SELECTOR, f'#own-sets [data-set="{own[0]["id"]}"] form[data-action="add"] input')
-    add.send_keys("FORK")
-    add.submit()
-    wait(browser, lambda d: d.find_element(By.ID, f"set-error-{own[0]['id']}").text.strip() != "", "a duplicate word was not refused")
-
-    # Delete the set: the words on the board stay.
+    # Delete the set: the poem keeps its word, the picker and the tray move to a built-in set.
     tap(browser, browser.find_element(By.CSS_SELECTOR, f'[data-delete-set="{own[0]["id"]}"]'))
     wait(browser, lambda d: d.find_element(By.ID, "confirm-ok").is_displayed(), "no confirmation before deleting a set")
     browser.find_element(By.ID, "confirm-ok").click()
     wait(browser, lambda d: not [s for s in word_sets(d) if not s["builtIn"]], "the set was not deleted")
-    assert sorted(m["word"] for m in magnets(browser)) == ["fork", "kettle 🫖", "ladle", "spoon"]
+    builtin = word_sets(browser)[0]
+    wait(browser, lambda d: Select(d.find_element(By.ID, "wordset")).first_selected_option.get_attribute("value") == builtin["id"],
+         "the picker does not show the set the board moved to")
+    assert [m["word"] for m in magnets(browser)] == ["spoon"]
+    assert sorted(tray_words(browser)) == sorted(builtin["words"]), "the tray does not hold the set in the picker"
     wait_saved(browser)
     poem = current_poem(browser)
-    assert poem["board"]["wordSetId"] == word_sets(browser)[0]["id"]
-    assert sorted(m["word"] for m in poem["board"]["magnets"]) == ["fork", "kettle 🫖", "ladle", "spoon"]
+    assert poem["board"]["wordSetId"] == builtin["id"]
+    assert [m["word"] for m in poem["board"]["magnets"]] == ["spoon"]
+    assert_no_console_errors(browser)
 
 
 # ---------- Words on the board ----------

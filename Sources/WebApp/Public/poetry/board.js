@@ -53,7 +53,7 @@ export class Board {
   /** Shows `data` (a board), replacing every magnet; `animate` flies them in. */
   load(data, { animate = false } = {}) {
     this.data = data;
-    this.applyStyle();
+    this.applyStyle({ reflow: false });
     for (const node of this.nodes.values()) node.remove();
     this.nodes.clear();
     for (const magnet of data.magnets) this.nodes.set(magnet.id, this.createNode(magnet));
@@ -66,11 +66,11 @@ export class Board {
   }
 
   /** Font and size: the magnets are measured again and drawn apart where they would overlap. */
-  applyStyle() {
+  applyStyle({ reflow = true } = {}) {
     const { font, fontScale } = this.data;
     for (const name of Object.keys(FONTS)) this.el.classList.toggle(`pm-font-${name}`, name === font);
     this.el.style.setProperty('--pm-scale', String(fontScale));
-    this.reflow();
+    if (reflow) this.reflow();
   }
 
   /** Draws every magnet at its stored place, or the nearest free one where that would overlap another. */
@@ -78,6 +78,7 @@ export class Board {
     if (!this.data) return;
     const { width, height } = this.size();
     const magnets = this.data.magnets;
+    if (magnets.some((m) => !this.nodes.has(m.id))) return; // drawn by load(), which reflows
     const boxes = magnets.map((m) => {
       const node = this.nodes.get(m.id);
       return { x: m.x * width, y: m.y * height, w: node.offsetWidth, h: node.offsetHeight };
@@ -392,18 +393,16 @@ export class Board {
   }
 
   /**
-   * The magnet a press at (x, y) takes: of those whose touch area (at least 44 x 44 px) is under it, the
-   * one whose tile is under it, else the nearest; the one drawn on top where they tie.
+   * The magnet a press at (x, y) takes, of those whose touch area (at least 44 x 44 px) is under it: the
+   * one drawn on top whose tile is under it, else the one drawn on top.
    */
   pick(x, y) {
-    const hits = document.elementsFromPoint(x, y).map((n) => n.closest?.('.pm-magnet')).filter((n, i, all) => n && all.indexOf(n) === i && this.nodes.get(n.dataset.id) === n);
-    if (hits.length < 2) return hits[0] || null;
-    const distance = (n) => {
-      const r = n.querySelector('.pm-word').getBoundingClientRect();
-      return Math.hypot(Math.max(r.left - x, 0, x - r.right), Math.max(r.top - y, 0, y - r.bottom));
+    const hits = [...new Set(document.elementsFromPoint(x, y).map((n) => n.closest?.('.pm-magnet')))].filter((n) => n && this.nodes.get(n.dataset.id) === n);
+    const onTile = (n) => {
+      const r = n.getBoundingClientRect();
+      return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     };
-    // elementsFromPoint lists what is drawn on top first; sort keeps that order among equals.
-    return hits.map((n) => [n, distance(n)]).sort((a, b) => a[1] - b[1])[0][0];
+    return hits.find(onTile) || hits[0] || null; // elementsFromPoint lists what is drawn on top first
   }
 
   /** Whether a point (client px) is over the tray. */

@@ -100,7 +100,9 @@ function sync() {
 function styleTray() {
   for (const name of Object.keys(FONTS)) ui.tray.classList.toggle(`pm-font-${name}`, name === board.data.font);
   ui.tray.style.setProperty('--pm-scale', String(board.data.fontScale));
-  ui.tray.style.setProperty('--pm-board-width', `${ui.board.clientWidth}px`);
+  // The tray's words grow with the board's width as the board's do (not with its height, which the tray's
+  // own height changes), up to a tablet's 18 px at 100%; never under 16 px (poetry.css).
+  ui.tray.style.setProperty('--pm-unit', `${Math.min(ui.board.clientWidth / 24, 18)}px`);
 }
 
 // ---------- Undo (the last 20 steps, kept on the device so they survive a reload) ----------
