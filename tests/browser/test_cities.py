@@ -590,6 +590,259 @@ def test_the_map_draws_the_cities_and_selection_links_map_and_list(cities_server
     assert_no_console_errors(browser)
 
 
+def map_state(driver) -> dict:
+    """What the map shows: the basemap loaded, the labels placed, the tiles' state and the note."""
+    return driver.execute_script(
+        """
+        const m = document.getElementById('map').cityMap;
+        const note = document.getElementById('map-note');
+        return {basemap: !!m.basemap, labels: m.labels.map(l => l.text), tiles: m.tiles, street: m.street,
+                note: note.hidden ? '' : note.textContent, scale: m.scale ? m.scale.text : ''};
+        """
+    )
+
+
+def map_colour_at(driver, latitude: float, longitude: float, dx: float = 0, dy: float = 0) -> list[int]:
+    """The map's colour (r, g, b) at a place, `dx`, `dy` CSS px beside it."""
+    return driver.execute_script(
+        """
+        const [lat, lon, dx, dy] = arguments;
+        const canvas = document.getElementById('map');
+        const m = canvas.cityMap;
+        m.draw(true);
+        const phi = lat * Math.PI / 180;
+        const x = (lon + 180) / 360, y = (1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2;
+        const sx = (x - m.view.cx) * m.view.scale + m.width / 2 + dx, sy = (y - m.view.cy) * m.view.scale + m.height / 2 + dy;
+        const k = canvas.width / m.width;
+        return [...canvas.getContext('2d').getImageData(Math.round(sx * k), Math.round(sy * k), 1, 1).data].slice(0, 3);
+        """,
+        latitude, longitude, dx, dy,
+    )
+
+
+def canvas_colour(driver, x: float, y: float) -> list[int]:
+    """The map's colour (r, g, b) at a point of the canvas, in CSS px from its top left."""
+    return driver.execute_script(
+        """
+        const canvas = document.getElementById('map');
+        canvas.cityMap.draw(true);
+        const k = canvas.width / canvas.clientWidth;
+        return [...canvas.getContext('2d').getImageData(Math.round(arguments[0] * k), Math.round(arguments[1] * k), 1, 1).data].slice(0, 3);
+        """,
+        x, y,
+    )
+
+
+def css_colour(driver, name: str) -> list[int]:
+    """A custom property of the map's colours as (r, g, b), as the canvas paints it."""
+    return driver.execute_script(
+        """
+        const c = document.createElement('canvas').getContext('2d');
+        c.fillStyle = getComputedStyle(document.getElementById('map')).getPropertyValue(arguments[0]).trim();
+        c.fillRect(0, 0, 1, 1);
+        return [...c.getImageData(0, 0, 1, 1).data].slice(0, 3);
+        """,
+        name,
+    )
+
+
+def close(a: list[int], b: list[int], tolerance: int = 12) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
+
+
+def test_the_offline_basemap_draws_land_sea_names_and_the_search_radius(cities_server, browser):
+    around_me(browser, cities_server)
+    wait(browser, lambda d: map_state(d)["basemap"], "the basemap never loaded (is it imported?)")
+    state = map_state(browser)
+    assert "Florence" in state["labels"] and len(state["labels"]) >= 4, f"the cities are named on the map: {state['labels']}"
+    assert state["scale"].endswith(" km") or state["scale"].endswith(" m"), f"a scale bar: {state['scale']!r}"
+
+    # The 10 km circle around "you are here": its dashed blue line crosses the land at many angles.
+    radius_px = browser.execute_script(
+        "const m = document.getElementById('map').cityMap; return 10000 / (40075016.686 * Math.cos(m.here.latitude * Math.PI / 180) / m.view.scale)")
+    blue = 0
+    for step in range(24):
+        angle = step * math.pi / 12
+        r, g, b = map_colour_at(browser, *CITIES_HOME, radius_px * math.cos(angle), radius_px * math.sin(angle))
+        blue += b - r > 80
+    assert blue >= 6, f"the search radius is not drawn ({blue} of 24 points on it are blue)"
+
+    land, sea = css_colour(browser, "--cr-land"), css_colour(browser, "--cr-sea")
+    assert close(canvas_colour(browser, 6, 6), land), "around Florence, far from the labels, it is all land"
+
+    # Out to Italy: inland is land, the Tyrrhenian Sea west of Naples is sea.
+    browser.execute_script(
+        """
+        const m = document.getElementById('map').cityMap;
+        const phi = 42 * Math.PI / 180;
+        m.view = {cx: (12.5 + 180) / 360, cy: (1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2, scale: m.width / (14 / 360)};
+        m.draw(true);
+        """
+    )
+    assert not close(land, sea), "land and sea have colours of their own"
+    assert close(map_colour_at(browser, 42.3, 12.8), land), f"Lazio is land: {map_colour_at(browser, 42.3, 12.8)} vs {land}"
+    assert close(map_colour_at(browser, 40.0, 11.5), sea), f"the Tyrrhenian Sea is sea: {map_colour_at(browser, 40.0, 11.5)} vs {sea}"
+    assert_no_console_errors(browser)
+
+
+TILES_FAIL = """
+(() => {
+  const src = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, 'src');
+  window.__tiles = [];
+  Object.defineProperty(HTMLImageElement.prototype, 'src', {
+    configurable: true, get() { return src.get.call(this); },
+    set(value) {
+      if (String(value).includes('tile.openstreetmap.org')) { window.__tiles.push(String(value)); value = 'http://127.0.0.1:9/tile.png'; }
+      src.set.call(this, value);
+    },
+  });
+})();
+"""
+
+
+def test_street_map_tiles_that_cannot_load_fall_back_to_the_basemap_with_a_note(cities_server, browser):
+    add_preload_script(browser, TILES_FAIL)  # the tile server unreachable (port 9 refuses)
+    allow_location(browser, cities_server)
+    open_cities(browser, cities_server, street=True)
+    tap(browser, browser.find_element(By.ID, "around-me"))
+    wait_for_scene(browser, "Around you")
+    assert browser.find_element(By.ID, "street").is_selected(), "the street map is on by default"
+    wait(browser, lambda d: "could not be loaded" in map_state(d)["note"], f"no note that the tiles failed: {map_state(browser)}")
+    state = map_state(browser)
+    assert state["tiles"] == "failed" and state["basemap"] and "Florence" in state["labels"]
+    assert close(canvas_colour(browser, 6, 6), css_colour(browser, "--cr-land")), "Trove's own map shows instead"
+    assert shown(browser, "map-note")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-osm-credit]").get_attribute("hidden") is not None, "no credit for tiles not shown"
+    asked = browser.execute_script("return window.__tiles")
+    assert 0 < len(asked) <= 12, f"only the tiles in view are asked for, no prefetching: {len(asked)}"
+    assert all(re.search(r"/\d+/\d+/\d+\.png$", url) for url in asked), asked
+
+    # Turned off, the note goes (the person chose Trove's map); the choice is remembered.
+    tap(browser, browser.find_element(By.ID, "street"))
+    wait(browser, lambda d: not map_state(d)["note"], "the note stayed with the street map off")
+    assert browser.execute_script("return localStorage.getItem('trove.cities.street')") == "off"
+
+
+def test_a_city_opened_from_a_list_and_back_or_a_reload_find_the_list_as_it_was(cities_server, browser):
+    around_me(browser, cities_server)
+    star(browser, "Fiesole")
+    tap(browser, row(browser, "Compiobbi").find_element(By.CSS_SELECTOR, ".cr-del"))
+    wait(browser, lambda d: "Compiobbi" not in names(d), "the deleted row is still listed")
+    choose(browser, "sort", "near")
+    before = names(browser)
+    assert before[0] == "Fiesole"
+
+    tap(browser, row(browser, "Scandicci").find_element(By.CSS_SELECTOR, ".cr-name"))  # no question: the list is kept
+    wait(browser, lambda d: d.current_url == f"{cities_server}/cities/{IDS['Scandicci']}", "the row did not open the card")
+    browser.back()
+    wait_for_scene(browser, "Around you")
+    assert names(browser) == before, f"Back found {names(browser)}, not {before}"
+    assert starred(browser, "Fiesole") and "Compiobbi" not in names(browser)
+    assert browser.find_element(By.CSS_SELECTOR, "input[name='sort'][value='near']").is_selected()
+
+    # A reload keeps it too (the browser may ask first: there are unsaved changes).
+    browser.execute_script("location.reload()")
+    try:
+        wait(browser, lambda d: d.switch_to.alert, "", timeout=2)
+        browser.switch_to.alert.accept()
+    except Exception:
+        pass
+    wait(browser, lambda d: d.execute_script("return document.getElementById('cities')?.dataset.ready === 'true'"), "no page after the reload")
+    wait_for_scene(browser, "Around you")
+    assert names(browser) == before and starred(browser, "Fiesole")
+
+    # Leaving for good asks once, and then the list is gone.
+    tap(browser, browser.find_element(By.ID, "scene-back"))
+    assert answer_leave_dialog(browser, "leave") == "Leave without importing?"
+    wait(browser, lambda d: shown(d, "welcome"), "Leave did not show the welcome screen")
+    assert not leave_dialog_open(browser)
+    # Chromium notes that it did not ask before the reload (no tap since the page came back): that is its rule.
+    severe = [e for e in browser_support.severe_console_entries(browser)
+              if not FAILING_WEATHER.search(e.get("message", "")) and "beforeunload" not in e.get("message", "")]
+    assert not severe, severe
+
+
+def test_an_untouched_scene_leaves_without_a_question(cities_server, browser):
+    around_me(browser, cities_server)
+    filter_for(browser, "fi")  # looking is not changing
+    tap(browser, browser.find_element(By.ID, "scene-back"))
+    wait(browser, lambda d: shown(d, "welcome"), "the in-app Back did not leave")
+    assert not leave_dialog_open(browser)
+    tap(browser, browser.find_element(By.ID, "around-me"))
+    wait_for_scene(browser, "Around you")
+    browser.back()
+    wait(browser, lambda d: shown(d, "welcome"), "the browser's Back did not leave")
+    assert not leave_dialog_open(browser)
+    assert_no_console_errors(browser)
+
+
+def test_import_marks_collected_cities_and_says_which_stars_it_changes(cities_server, browser):
+    allow_location(browser, cities_server)
+    open_cities(browser, cities_server)
+    import_cities(browser, ["Florence", "Fiesole"], favourites=("Florence",))
+    tap(browser, browser.find_element(By.ID, "around-me"))
+    wait_for_scene(browser, "Around you")
+    mark = lambda d, name: d.execute_script(
+        "const m = arguments[0].querySelector('.cr-have'); return m.hidden ? '' : m.textContent", row(d, name))
+    wait(browser, lambda d: mark(d, "Florence") == "In my cities, starred", "Florence is not marked as collected and starred")
+    assert mark(browser, "Fiesole") == "In my cities" and mark(browser, "Scandicci") == ""
+    assert not starred(browser, "Florence"), "the import list shows its own stars"
+
+    tap(browser, commit_button(browser))
+    wait(browser, lambda d: d.execute_script("return document.getElementById('confirm-dialog').open"), "Import did not say what it replaces")
+    text = browser.find_element(By.ID, "confirm-text").text
+    assert "7 cities are new; 2 cities are already in your collection" in text and "Florence will lose its star." in text, text
+    browser.find_element(By.ID, "confirm-cancel").click()
+    assert shown(browser, "scene") and [c["favourite"] for c in collection(browser) if c["name"] == "Florence"] == [True]
+
+    star(browser, "Florence")
+    tap(browser, commit_button(browser))
+    wait(browser, lambda d: d.execute_script("return document.getElementById('confirm-dialog').open"), "no confirmation the second time")
+    assert "lose" not in browser.find_element(By.ID, "confirm-text").text
+    browser.find_element(By.ID, "confirm-ok").click()
+    wait(browser, lambda d: shown(d, "welcome"), "importing did not lead back to the welcome screen")
+    assert len(collection(browser)) == 9 and [c["favourite"] for c in collection(browser) if c["name"] == "Florence"] == [True]
+    assert_no_console_errors(browser)
+
+
+def test_edit_done_the_count_and_the_caption_after_deleting_every_city(cities_server, browser):
+    around_me(browser, cities_server)
+    tap(browser, row(browser, "Fiesole").find_element(By.CSS_SELECTOR, ".cr-where"))
+    assert "Fiesole" in browser.find_element(By.ID, "map-status").text
+    edit = browser.find_element(By.ID, "edit")
+    tap(browser, edit)
+    assert edit.text == "Done" and edit.get_attribute("aria-pressed") == "true"
+    tap(browser, browser.find_element(By.ID, "delete-others"))
+    wait(browser, lambda d: names(d) == [], "deleting every non-favourite left rows")
+    assert browser.find_element(By.ID, "scene-sub").text.startswith("0 cities within 10 km"), browser.find_element(By.ID, "scene-sub").text
+    assert browser.find_element(By.ID, "map-status").text == "", "the caption still names a deleted city"
+    assert edit.text == "Edit"
+    assert_no_console_errors(browser)
+
+
+def test_on_a_phone_the_map_stays_in_view_with_the_list(cities_server, browser):
+    around_me(browser, cities_server)
+    in_view = lambda d, el: d.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return r.top >= -1 && r.bottom <= innerHeight + 1", el)
+    canvas = browser.find_element(By.ID, "map")
+    last = row(browser, names(browser)[-1])
+    tap(browser, last.find_element(By.CSS_SELECTOR, ".cr-where"))  # far down the list
+    assert in_view(browser, canvas), "selecting a row left the map off screen"
+    dot = map_pixels(browser)["dots"][names(browser)[-1]]
+    assert 0 <= dot["x"] <= map_pixels(browser)["width"] and 0 <= dot["y"] <= map_pixels(browser)["height"], "the row's dot is on the map"
+
+    # A tap on Florence's dot shows its row below the map, without scrolling the map away.
+    pixels = map_pixels(browser)
+    florence = pixels["dots"]["Florence"]
+    ActionChains(browser).move_to_element_with_offset(canvas, int(florence["x"] - pixels["width"] / 2), int(florence["y"] - pixels["height"] / 2)).click().perform()
+    wait(browser, lambda d: "is-selected" in row(d, "Florence").get_attribute("class"), "tapping the dot did not select the row")
+    wait(browser, lambda d: in_view(d, row(d, "Florence")), "the selected row is not on screen")
+    assert in_view(browser, canvas), "the map left the screen"
+    below = browser.execute_script(
+        "return arguments[0].getBoundingClientRect().top >= document.getElementById('map').getBoundingClientRect().bottom - 1", row(browser, "Florence"))
+    assert below, "the row is hidden behind the map"
+
+
 # ---------- Surprise Me ----------
 
 def test_surprise_me_shows_cities_of_one_country(cities_server, browser):
