@@ -2,7 +2,7 @@
 // scrolled at its own size; either shows only the chapters this reader has been to unless they choose "Show all"
 // ('#all', a URL like every view) and marks where they are. The author of the story always sees all.
 import { api } from '../js/api.js';
-import { read, kept } from '../js/sync.js';
+import { kept, waiting } from '../js/sync.js';
 import { plural } from '../js/format.js';
 import { $, make } from '../js/dom.js';
 import { createRouter } from '../js/router.js';
@@ -80,7 +80,10 @@ async function start() {
   router.start();
   try {
     state.story = await api('GET', API);
-    const [progress, visited] = await Promise.all([read(`${API}/progress`, 'stories').catch(() => null), kept(`stories:visited:${storyId}`)]);
+    // The server's place, else this device's (the reader keeps it there with the chapter's name: not overwritten here).
+    const local = () => kept(`${API}/progress`);
+    const progress = (await waiting('stories')) ? await local() : await api('GET', `${API}/progress`).catch(local);
+    const visited = await kept(`stories:visited:${storyId}`);
     state.here = progress && progress.chapter_id ? progress.chapter_id : state.story.start_chapter_id;
     state.visited = visitedAfter(visited, progress);
     draw();
