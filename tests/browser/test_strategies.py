@@ -431,13 +431,21 @@ def test_offline_draws_from_the_deck_and_favourites_wait_for_the_network(strateg
         wait(browser, lambda d: not d.find_element(By.ID, "sync-note").is_displayed(), "the note that favourites wait stayed")
 
 
-def test_own_cards_and_favourites_made_offline_reach_the_server_once_even_after_a_reload(strategies_restartable, browser):
-    """A card written, edited and favourited offline, and a reload while offline: back online, the server has the
-    card once, with its last words, as a favourite (the favourite named the card's temporary id)."""
+def history_notes(driver) -> list[str]:
+    return driver.execute_script("return [...document.querySelectorAll('#history-list input[name=note]')].map(i => i.value)")
+
+
+def test_own_cards_favourites_and_notes_made_offline_reach_the_server_once_even_after_a_reload(strategies_restartable, browser):
+    """A card written, edited and favourited offline, a note on a draw, and a reload while offline: back online, the
+    server has the card once, with its last words, as a favourite (the favourite named the card's temporary id),
+    and the note."""
     with strategies_restartable() as base:
         kept = visit_and_wait_until_kept(browser, base)
         assert kept is True, f"the service worker did not keep the page for offline use: {kept}"
         open_strategies(browser, base)  # now through the worker, which keeps the views that load when first shown
+        drawn = draw_by_tapping(browser)  # recorded in the history
+        open_tab(browser, "history")
+        wait(browser, lambda d: history_notes(d) == [""], f"the draw is not in the history: {history_notes(browser)}")
         open_tab(browser, "mine")
         wait(browser, lambda d: d.find_element(By.ID, "mine-empty").is_displayed(), "My cards did not open")
         wait(browser, lambda d: d.execute_async_script(
@@ -464,11 +472,22 @@ def test_own_cards_and_favourites_made_offline_reach_the_server_once_even_after_
     wait(browser, lambda d: favourite_buttons(d) == (False, True), "offline, the favourite did not show at once")
     wait(browser, lambda d: sync_indicator(d) == "3 changes waiting", f"the indicator reads {sync_indicator(browser)!r}")
 
-    # Closed and opened again while offline: the changes are still on the device, and so is the card.
+    # A note on the draw made before, in the history kept on the device.
+    open_tab(browser, "history")
+    wait(browser, lambda d: history_notes(d) == [""], f"offline, the kept history is not shown: {history_notes(browser)}")
+    note = browser.find_element(By.CSS_SELECTOR, "#history-list input[name=note]")
+    note.send_keys("Tried it on the bridge")
+    note.find_element(By.XPATH, "./ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text.startswith("Saved"), "offline, the note was not kept")
+    wait(browser, lambda d: sync_indicator(d) == "4 changes waiting", f"the indicator reads {sync_indicator(browser)!r}")
+
+    # Closed and opened again while offline: the changes are still on the device, and so is the card and the note.
     browser.get("about:blank")
     browser.get(base + "/strategies#mine")
     wait(browser, lambda d: mine_texts(d) == ["Walk the cat backwards"], f"offline after a reload, My cards shows {mine_texts(browser)}")
-    assert sync_indicator(browser) == "3 changes waiting", sync_indicator(browser)
+    assert sync_indicator(browser) == "4 changes waiting", sync_indicator(browser)
+    open_tab(browser, "history")
+    wait(browser, lambda d: history_notes(d) == ["Tried it on the bridge"], f"offline after a reload, the note reads {history_notes(browser)}")
 
     with strategies_restartable():
         browser.execute_script("window.dispatchEvent(new Event('online'))")
@@ -478,6 +497,9 @@ def test_own_cards_and_favourites_made_offline_reach_the_server_once_even_after_
         assert [card["strategy"] for card in mine] == ["Walk the cat backwards"], f"the server has {mine}"
         favourites = fetch_json(browser, "/api/v1/strategies/favourites")
         assert [card["id"] for card in favourites] == [mine[0]["id"]], f"the favourite did not follow the card: {favourites}"
+        history = fetch_json(browser, "/api/v1/strategies/history")
+        assert [(entry["card"]["strategy"], entry["note"]) for entry in history] == [(drawn, "Tried it on the bridge")], history
+        open_tab(browser, "mine")
         # The page goes by the server's id now: the card's Show opens its URL.
         wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#mine-list li").get_attribute("data-mine") == str(mine[0]["id"]),
              "the listed card still has its temporary id")

@@ -219,6 +219,9 @@ async function copyText(text) {
 /** The draw view with card `id` ('#card/<id>'): a card this profile may see, else the prompt. */
 export async function openCard(id) {
   const view = router.view;
+  // A card written on this device and not on the server yet is known from the device's copy of the own cards.
+  if (typeof id !== 'number' && !findKnownCard(id)) await loadMine().catch(() => {});
+  if (router.view !== view) return;
   const known = findKnownCard(id);
   if (known) {
     if (!state.card || state.card.id !== id) showCard(known, 'link');

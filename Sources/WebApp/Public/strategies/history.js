@@ -14,7 +14,11 @@ export async function enter() {
     const [entries, outbox] = await Promise.all([read(PATH), all()]);
     empty.hidden = entries.length > 0;
     empty.textContent = 'Nothing drawn yet.';
-    ui.historyList.replaceChildren(...withNotes(entries, waitingNotes(outbox)).map(item));
+    const shown = withNotes(entries, waitingNotes(outbox));
+    // Shown again with nothing changed: the rows stay, so a note being typed or a button under a finger stays too.
+    const key = (list) => JSON.stringify(list.map((entry) => [String(entry.id), entry.note || '']));
+    if (key(shown) === key([...ui.historyList.children].map((li) => ({ id: li.dataset.entry, note: li.dataset.note })))) return;
+    ui.historyList.replaceChildren(...shown.map(item));
   } catch (error) {
     empty.hidden = false;
     empty.textContent = isNetworkError(error) ? 'Your history needs a connection.' : error.message;
@@ -46,12 +50,13 @@ function item(entry) {
         label: `the note on “${entry.card.strategy}”`, scope: SCOPE, replace: `${SCOPE}:note:${entry.id}`,
       });
       input.value = sent.queued ? note : (sent.data && sent.data.note) || '';
+      form.closest('li').dataset.note = input.value;
       status.textContent = (note ? 'Saved' : 'Note removed') + (sent.queued ? ' on this device until the connection is back' : '');
     } catch (failure) {
       error.textContent = failure.message;
     }
   });
-  return make('li', {},
+  return make('li', { dataset: { entry: entry.id, note: entry.note || '' } },
     make('time', { className: 'os-muted', datetime: entry.drawnAt, text: formatDateTime(entry.drawnAt) }),
     cardButton(entry.card),
     form,

@@ -75,7 +75,16 @@ function showView(name) {
   ui.more.classList.toggle('is-current', inMore);
   ui.moreLabel.textContent = inMore ? $(`tab-${name}`).textContent : 'More';
   if (name === 'favourites') enterFavourites();
-  else if (LAZY[name]) view(name).then((m) => state.view === name && m.enter(ready), () => {});
+  else if (LAZY[name]) view(name).then((m) => state.view === name && m.enter(ready), () => unavailable(name));
+}
+
+// Where each view says it could not open: its module did not load (offline, on a first visit before the service
+// worker kept it).
+const STATUS = { all: 'all-count', today: 'today-text', mine: 'mine-empty', popular: 'popular-empty', history: 'history-empty' };
+function unavailable(name) {
+  const status = $(STATUS[name]);
+  status.hidden = false;
+  status.textContent = 'This view needs the connection the first time it is opened.';
 }
 
 // ---------- Wiring ----------
