@@ -1,7 +1,7 @@
 // Oblique Strategies: the draw view: the card, its buttons, the draw settings and the shuffle. A draw asks the
 // server (which records it in the history); without the server, a card is drawn from the deck held in memory.
 import { api, toast } from '../js/api.js';
-import { make } from '../js/dom.js';
+import { make, busy } from '../js/dom.js';
 import { plural } from '../js/format.js';
 import { viewPath } from '../js/router.js';
 import { API, readSettings, settingsSummary, drawQuery as queryFor, drawPool, pickFrom, emptyDeckMessage, shuffleLine } from './logic.js';
@@ -70,18 +70,17 @@ export async function refreshShuffle() {
   }
 }
 
-async function resetShuffle() {
-  ui.shuffleReset.disabled = true;
-  try {
-    await api('DELETE', `${API}/shuffle`);
-    const result = await api('GET', `${API}/shuffle${drawQuery()}`);
-    showShuffle(result);
-    toast(`Reshuffled: all ${plural(result.total, 'card')} are back.`);
-  } catch (error) {
-    toast(error.message);
-  } finally {
-    ui.shuffleReset.disabled = false;
-  }
+function resetShuffle() {
+  return busy(ui.shuffleReset, async () => {
+    try {
+      await api('DELETE', `${API}/shuffle`);
+      const result = await api('GET', `${API}/shuffle${drawQuery()}`);
+      showShuffle(result);
+      toast(`Reshuffled: all ${plural(result.total, 'card')} are back.`);
+    } catch (error) {
+      toast(error.message);
+    }
+  });
 }
 
 // ---------- The card ----------

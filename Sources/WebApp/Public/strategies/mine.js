@@ -1,7 +1,7 @@
 // Oblique Strategies: Mine, the cards a person writes for themselves: add, edit in place, delete after a
 // confirmation. Without the server each change waits in the device's outbox (js/sync.js) and is sent once when
 // it is back; a card written offline has a temporary id until the server gives it its own.
-import { $, make, confirmDialog } from '../js/dom.js';
+import { $, make, confirmDialog, busy } from '../js/dom.js';
 import { keep, send } from '../js/sync.js';
 import { tempId } from '../js/sync-logic.js';
 import { API, SCOPE, countLine, cardProblem, ownCard, newestFirst } from './logic.js';
@@ -147,24 +147,22 @@ export async function add() {
     text.focus();
     return;
   }
-  const button = $('mine-add');
-  button.disabled = true;
-  try {
-    const temp = tempId();
-    const sent = await send('POST', PATH, { strategy: words }, { label: `your card “${words}”`, scope: SCOPE, creates: temp, idFrom: 'id' });
-    const card = sent.queued ? ownCard(temp, words) : sent.data;
-    state.mine = newestFirst([card, ...(state.mine || []).filter((other) => other.id !== card.id)]);
-    if (sent.queued) keepMine();
-    text.value = '';
-    updateCounter(text, count);
-    render();
-    say(sent.queued ? 'Card added on this device' : 'Card added');
-  } catch (error) {
-    problem.textContent = error.message;
-    if (error.status === 422) text.setAttribute('aria-invalid', 'true');
-  } finally {
-    button.disabled = false;
-  }
+  await busy($('mine-add'), async () => {
+    try {
+      const temp = tempId();
+      const sent = await send('POST', PATH, { strategy: words }, { label: `your card “${words}”`, scope: SCOPE, creates: temp, idFrom: 'id' });
+      const card = sent.queued ? ownCard(temp, words) : sent.data;
+      state.mine = newestFirst([card, ...(state.mine || []).filter((other) => other.id !== card.id)]);
+      if (sent.queued) keepMine();
+      text.value = '';
+      updateCounter(text, count);
+      render();
+      say(sent.queued ? 'Card added on this device' : 'Card added');
+    } catch (error) {
+      problem.textContent = error.message;
+      if (error.status === 422) text.setAttribute('aria-invalid', 'true');
+    }
+  });
 }
 
 list.addEventListener('click', (event) => {
