@@ -653,6 +653,7 @@ def close(a: list[int], b: list[int], tolerance: int = 12) -> bool:
 def test_the_offline_basemap_draws_land_sea_names_and_the_search_radius(cities_server, browser):
     around_me(browser, cities_server)
     wait(browser, lambda d: map_state(d)["basemap"], "the basemap never loaded (is it imported?)")
+    wait(browser, lambda d: map_state(d)["labels"], "no city is named on the map")
     state = map_state(browser)
     assert "Florence" in state["labels"] and len(state["labels"]) >= 4, f"the cities are named on the map: {state['labels']}"
     assert state["scale"].endswith(" km") or state["scale"].endswith(" m"), f"a scale bar: {state['scale']!r}"
@@ -707,7 +708,7 @@ def test_street_map_tiles_that_cannot_load_fall_back_to_the_basemap_with_a_note(
     tap(browser, browser.find_element(By.ID, "around-me"))
     wait_for_scene(browser, "Around you")
     assert browser.find_element(By.ID, "street").is_selected(), "the street map is on by default"
-    wait(browser, lambda d: "could not be loaded" in map_state(d)["note"], f"no note that the tiles failed: {map_state(browser)}")
+    wait(browser, lambda d: "did not load" in map_state(d)["note"], f"no note that the tiles failed: {map_state(browser)}")
     state = map_state(browser)
     assert state["tiles"] == "failed" and state["basemap"] and "Florence" in state["labels"]
     assert close(canvas_colour(browser, 6, 6), css_colour(browser, "--cr-land")), "Trove's own map shows instead"

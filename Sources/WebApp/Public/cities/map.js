@@ -176,8 +176,17 @@ export class CityMap {
     for (const country of this.basemap) {
       if (!overlaps(country.box, seen)) continue;
       for (const ring of country.rings) {
-        ctx.moveTo(ring[0] * s + ox, ring[1] * s + oy);
-        for (let i = 2; i < ring.length; i += 2) ctx.lineTo(ring[i] * s + ox, ring[i + 1] * s + oy);
+        // Far out, points less than a pixel apart are one point: the path stays short at any zoom.
+        let [lx, ly] = [ring[0] * s + ox, ring[1] * s + oy];
+        ctx.moveTo(lx, ly);
+        for (let i = 2; i < ring.length; i += 2) {
+          const x = ring[i] * s + ox;
+          const y = ring[i + 1] * s + oy;
+          if (Math.abs(x - lx) + Math.abs(y - ly) < 1) continue;
+          ctx.lineTo(x, y);
+          lx = x;
+          ly = y;
+        }
         ctx.closePath();
       }
     }
@@ -383,8 +392,8 @@ export function wireMapControls(root, map) {
     if (note) {
       note.hidden = state !== 'failed' && !(street.checked && !navigator.onLine);
       note.textContent = navigator.onLine
-        ? 'The street map could not be loaded: this is Trove’s own map.'
-        : 'Offline: this is Trove’s own map.';
+        ? 'No street map (its tiles did not load): Trove’s own map.'
+        : 'Offline: Trove’s own map.';
     }
   };
   const apply = () => {
