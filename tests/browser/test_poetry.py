@@ -639,32 +639,37 @@ def test_making_renaming_and_deleting_a_word_set_keeps_picker_tray_and_board_tog
 
 def test_adding_rotating_deleting_with_undo(server, browser):
     open_poetry(browser, server)
-    count = len(magnets(browser))
+    put_words(browser, 3)
+    last = magnets(browser)[-1]
+    open_sheet(browser, "add")
     field = browser.find_element(By.ID, "add-word")
     assert field.get_attribute("maxlength") == "40"
     field.send_keys("   ")
     browser.find_element(By.ID, "add-word-button").click()
     wait(browser, lambda d: d.find_element(By.ID, "add-word-error").text.strip() != "", "a blank word was not refused")
-    assert len(magnets(browser)) == count
+    assert len(magnets(browser)) == 3
 
     field.clear()
     field.send_keys("  zephyr  ")
     browser.find_element(By.ID, "add-word-button").click()
     wait(browser, lambda d: "zephyr" in [m["word"] for m in magnets(d)], "the added word is not on the board")
     assert browser.find_element(By.ID, "add-word-error").text.strip() == ""
-    wait(browser, lambda d: d.find_element(By.ID, "magnet-rotate").is_displayed(), "the new word is not selected with its tools")
-    wait(browser, lambda d: d.execute_script("return document.getAnimations().every(a => a.playState !== 'running')"), "still animating")
+    # Next to the last word placed, on no other magnet, glowing for a moment.
     added = [m for m in magnets(browser) if m["word"] == "zephyr"][0]
-    assert added["top"] - board_rect(browser)["top"] < board_rect(browser)["height"] * 0.2, "a new word comes near the top"
+    assert abs(added["top"] - last["top"]) < 1 and 0 <= added["left"] - last["right"] < 20, f"zephyr is at {added}, the last word at {last}"
+    assert "is-new" in browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{added["id"]}"]').get_attribute("class")
+    assert_none_overlap(magnets(browser), "after adding a word")
+    close_sheets(browser)
+    still(browser)
 
-    # Drag the rotate handle a quarter turn around the word.
+    # Select it, then drag the rotate handle a quarter turn around the word.
     centre_board(browser)
-    handle = browser.execute_script("return document.getElementById('magnet-rotate').getBoundingClientRect().toJSON()")
     added = [m for m in magnets(browser) if m["word"] == "zephyr"][0]
+    drag(browser, centre_of(added), centre_of(added))  # a tap
+    wait(browser, lambda d: d.find_element(By.ID, "magnet-rotate").is_displayed(), "tapping the word did not show its tools")
+    handle = browser.execute_script("return document.getElementById('magnet-rotate').getBoundingClientRect().toJSON()")
     cx, cy = added["left"] + added["width"] / 2, added["top"] + added["height"] / 2
     hx, hy = int(handle["x"] + handle["width"] / 2), int(handle["y"] + handle["height"] / 2)
-    # Rotate the handle's position 30 degrees around the centre.
-    import math
     angle = math.radians(30)
     rx = cx + (hx - cx) * math.cos(angle) - (hy - cy) * math.sin(angle)
     ry = cy + (hx - cx) * math.sin(angle) + (hy - cy) * math.cos(angle)
@@ -672,14 +677,18 @@ def test_adding_rotating_deleting_with_undo(server, browser):
     wait_saved(browser)
     rotation = float(by_id(browser, added["id"])["rotate"].replace("deg", "") or 0)
     assert 20 <= rotation <= 40, f"dragging the handle 30 degrees turned the word {rotation} degrees"
+    # The tools' icons stay upright, so the × never turns into a +.
+    icon = browser.execute_script("return getComputedStyle(document.querySelector('#magnet-delete svg')).rotate")
+    assert icon.replace("deg", "").strip() and abs(float(icon.replace("deg", "")) + rotation) < 0.5, f"the × is turned {icon}"
     poem = current_poem(browser)
     stored = [m for m in poem["board"]["magnets"] if m["word"] == "zephyr"]
     assert stored and abs(stored[0]["rotation"] - rotation) < 0.5, f"the rotation was not saved: {stored}"
     assert "zephyr" in poem["board"]["extraWords"]
 
-    # Delete it with its button, then undo.
+    # Its × puts it back in the tray; Ctrl+Z brings it back.
     browser.find_element(By.ID, "magnet-delete").click()
     wait(browser, lambda d: "zephyr" not in [m["word"] for m in magnets(d)], "the delete button did not remove the word")
+    assert "zephyr" in tray_words(browser), "the removed word is not back in the tray"
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, ".pm-magnet.is-leaving"), "the removed magnet never went away")
     ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
     wait(browser, lambda d: "zephyr" in [m["word"] for m in magnets(d)], "Ctrl+Z did not bring the word back")
@@ -687,8 +696,25 @@ def test_adding_rotating_deleting_with_undo(server, browser):
     assert_no_console_errors(browser)
 
 
+def test_undo_survives_a_reload(server, browser):
+    open_poetry(browser, server)
+    words = put_words(browser, 3)
+    browser.refresh()
+    wait(browser, settled, "the page did not come back")
+    assert browser.find_element(By.ID, "undo").is_enabled(), "after a reload there is nothing to undo"
+    browser.find_element(By.ID, "undo").click()
+    wait(browser, lambda d: [m["word"] for m in magnets(d)] == words[:2], "undo after a reload did not take the last word off")
+    browser.find_element(By.ID, "undo").click()
+    wait(browser, lambda d: [m["word"] for m in magnets(d)] == words[:1], "a second undo did not take the word before off")
+    wait_saved(browser)
+    assert [m["word"] for m in current_poem(browser)["board"]["magnets"]] == words[:1]
+    kept = browser.execute_script("return Object.values(JSON.parse(localStorage.getItem('trove.poetry.undo'))).map(s => s.length)")
+    assert kept == [1], f"undo steps kept on the device: {kept}"
+
+
 def test_the_keyboard_moves_rotates_and_removes_the_focused_magnet(server, browser):
     open_poetry(browser, server)
+    put_words(browser, 3)
     board = board_rect(browser)
     magnet = magnets(browser)[0]
     element = browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnet["id"]}"]')
@@ -697,10 +723,10 @@ def test_the_keyboard_moves_rotates_and_removes_the_focused_magnet(server, brows
     outline = browser.execute_script("return getComputedStyle(arguments[0]).outlineStyle", element)
     assert outline != "none", "the focused magnet shows no focus"
 
-    ActionChains(browser).send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_DOWN).perform()
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_RIGHT).perform()
     moved = by_id(browser, magnet["id"])
-    assert abs((moved["offsetLeft"] - magnet["offsetLeft"]) - board["width"] * 0.02) <= 1, "two presses of → should move it 2% of the board"
-    assert abs((moved["offsetTop"] - magnet["offsetTop"]) - board["height"] * 0.01) <= 1, "↓ should move it 1% of the board"
+    assert abs((moved["offsetTop"] - magnet["offsetTop"]) - board["height"] * 0.04) <= 1, "four presses of ↓ should move it 4% of the board"
+    assert abs((moved["offsetLeft"] - magnet["offsetLeft"]) - board["width"] * 0.01) <= 1, "→ should move it 1% of the board"
     ActionChains(browser).send_keys("]").perform()
     assert by_id(browser, magnet["id"])["rotate"] == "15deg"
 
@@ -714,34 +740,37 @@ def test_the_keyboard_moves_rotates_and_removes_the_focused_magnet(server, brows
     wait_saved(browser)
     stored = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
     assert stored["rotation"] == 15
-    assert abs(stored["x"] * board["width"] - moved["offsetLeft"]) <= 1
+    assert abs(stored["y"] * board["height"] - moved["offsetTop"]) <= 1
+    # A tray tile is a button: Enter puts its word on the board.
+    first = tile(browser)
+    word = first.get_attribute("data-word")
+    browser.execute_script("arguments[0].focus()", first)
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda d: word in [m["word"] for m in magnets(d)], "Enter on a tray tile did not put its word on the board")
     assert_no_console_errors(browser)
 
 
-def test_copy_as_text_reads_rows_top_to_bottom_and_left_to_right(server, browser):
+def test_copy_as_text_reads_only_the_poem_in_rows_with_suffixes_spelled(server, browser):
     open_poetry(browser, server)
-    poem = current_poem(browser)
     words = [w for w in word_sets(browser)[0]["words"] if not w.startswith("-")][:5]
     a, b, c, d, e = words
-    # A suffix put against the word before it joins it; one further away stays a word of its own.
-    board = dict(poem["board"], extraWords=["walk", "-ing", "-ed"], magnets=[
+    arrange(browser, [
         {"id": "m1", "word": b, "x": 0.55, "y": 0.11, "rotation": 0, "z": 1},
-        {"id": "m2", "word": d, "x": 0.60, "y": 0.31, "rotation": 5, "z": 2},
+        {"id": "m2", "word": d, "x": 0.62, "y": 0.31, "rotation": 5, "z": 2},
         {"id": "m3", "word": a, "x": 0.10, "y": 0.10, "rotation": 0, "z": 3},
-        {"id": "m4", "word": c, "x": 0.12, "y": 0.30, "rotation": 0, "z": 4},
-        {"id": "m5", "word": e, "x": 0.40, "y": 0.305, "rotation": -3, "z": 5},
-        {"id": "m6", "word": "-ing", "x": 0.13, "y": 0.505, "rotation": 0, "z": 6},
-        {"id": "m7", "word": "walk", "x": 0.10, "y": 0.50, "rotation": 0, "z": 7},
-        {"id": "m8", "word": "-ed", "x": 0.70, "y": 0.50, "rotation": 0, "z": 8},
-    ])
-    status, body = call(browser, "PUT", f"{API}/poems/{poem['id']}", {"version": poem["version"], "title": "Order", "board": board})
-    assert status == 200, body
-    browser.refresh()
-    wait(browser, settled, "the page did not load the arranged poem")
-
+        {"id": "m4", "word": c, "x": 0.05, "y": 0.30, "rotation": 0, "z": 4},
+        {"id": "m5", "word": e, "x": 0.35, "y": 0.305, "rotation": -3, "z": 5},
+        {"id": "m6", "word": "-ing", "x": 0.40, "y": 0.505, "rotation": 0, "z": 6},
+        {"id": "m7", "word": "dance", "x": 0.05, "y": 0.50, "rotation": 0, "z": 7},
+        {"id": "m8", "word": "run", "x": 0.05, "y": 0.70, "rotation": 0, "z": 8},
+        {"id": "m9", "word": "-ing", "x": 0.30, "y": 0.70, "rotation": 0, "z": 9},
+        {"id": "m10", "word": "happy", "x": 0.55, "y": 0.70, "rotation": 0, "z": 10},
+        {"id": "m11", "word": "-ly", "x": 0.80, "y": 0.70, "rotation": 0, "z": 11},
+    ], extra=["dance", "run", "happy", "-ly", "-ing"])
     browser_support.allow_clipboard(browser, server)
+    open_sheet(browser, "share")
     browser.find_element(By.ID, "copy-text").click()
-    expected = f"{a} {b}\n{c} {e} {d}\nwalking -ed"
+    expected = f"{a} {b}\n{c} {e} {d}\ndancing\nrunning happily"
     read = "return document.getElementById('poem-text').textContent"
     try:
         WebDriverWait(browser, 10).until(lambda dr: dr.execute_script(read) == expected)
@@ -750,36 +779,7 @@ def test_copy_as_text_reads_rows_top_to_bottom_and_left_to_right(server, browser
     clipboard = browser.execute_async_script(
         "const done = arguments[0]; navigator.clipboard.readText().then(done, e => done('error: ' + e));")
     assert clipboard == expected, f"the clipboard holds {clipboard!r}"
-    assert_no_console_errors(browser)
-
-
-def test_the_font_and_its_size_are_part_of_the_poem(server, browser):
-    open_poetry(browser, server)
-    font = Select(browser.find_element(By.ID, "font"))
-    assert {o.get_attribute("value") for o in font.options} >= {"serif", "sans", "mono", "rounded", "typewriter"}
-    size_before = browser.execute_script("return parseFloat(getComputedStyle(document.querySelector('.pm-magnet')).fontSize)")
-    scale_before = current_poem(browser)["board"]["fontScale"]
-
-    font.select_by_value("mono")
-    wait(browser, lambda d: "monospace" in d.execute_script("return getComputedStyle(document.querySelector('.pm-magnet')).fontFamily"),
-         "choosing Mono did not change the magnets' font")
-    slider = browser.find_element(By.ID, "font-size")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", slider)
-    ActionChains(browser).send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT).perform()
-    wait(browser, lambda d: d.execute_script("return parseFloat(getComputedStyle(document.querySelector('.pm-magnet')).fontSize)") > size_before,
-         "the size slider did not make the words bigger")
-    wait_saved(browser)
-    stored = current_poem(browser)["board"]
-    assert stored["font"] == "mono"
-    assert abs(stored["fontScale"] - (scale_before + 0.1)) < 1e-6, f"fontScale {stored['fontScale']} after two steps from {scale_before}"
-
-    browser.refresh()
-    wait(browser, settled, "the page did not come back")
-    assert Select(browser.find_element(By.ID, "font")).first_selected_option.get_attribute("value") == "mono"
-    assert abs(float(browser.find_element(By.ID, "font-size").get_attribute("value")) - stored["fontScale"]) < 1e-6
-    board = board_rect(browser)
-    outside = [m["word"] for m in magnets(browser) if not inside(m, board)]
-    assert not outside, f"bigger words left the board: {outside}"
+    assert len(tray_words(browser)) > 10, "the test means a tray full of words that are not the poem"
     assert_no_console_errors(browser)
 
 
@@ -787,17 +787,61 @@ def test_changes_made_offline_are_saved_when_the_connection_is_back(restartable_
     # Offline is the server gone (stopped, then started again on the same port and database): the same on both engines.
     with restartable_server() as base:
         open_poetry(browser, base)
+        put_words(browser, 2)
         magnet = magnets(browser)[1]
         browser.execute_script("arguments[0].focus()", browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnet["id"]}"]'))
         original = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
-    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
     wait(browser, lambda d: d.find_element(By.ID, "save-state").text == "Offline — will save when back",
          f"offline, the page says {browser.find_element(By.ID, 'save-state').text!r}")
+    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "1 change waiting", "the header does not say a change waits")
     with restartable_server():
         browser.execute_script("window.dispatchEvent(new Event('online'))")
         wait_saved(browser)
         stored = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
-        assert stored["x"] > original["x"], "the change made offline was not saved"
+        assert stored["y"] > original["y"], "the change made offline was not saved"
+
+
+def test_a_poem_written_offline_reaches_the_server_exactly_once(restartable_server, browser):
+    with restartable_server() as base:
+        open_poetry(browser, base)
+        first = current_poem(browser)
+    # The network is gone: a new poem, its title and its words are written on the device.
+    tap(browser, browser.find_element(By.ID, "new-poem"))
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 2, "New poem did nothing offline")
+    title = browser.find_element(By.ID, "poem-title")
+    wait(browser, lambda d: d.switch_to.active_element == title, "the new poem's title is not in focus")
+    title.send_keys(Keys.CONTROL, "a")
+    title.send_keys("Written offline")
+    words = []
+    for _ in range(4):
+        t = tile(browser)
+        words.append(t.get_attribute("data-word"))
+        t.click()
+    wait(browser, lambda d: len(magnets(d)) == 4, "the words did not go on the board offline")
+    wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") == "offline", "the page does not say it is offline")
+    assert "tmp-" in browser.execute_script("return location.hash"), "a poem made offline has a temporary id"
+    with restartable_server():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+
+        def arrived(d):
+            poems = get_json(d, f"{API}/poems")
+            return len(poems) == 2 and [p for p in poems if p["id"] != first["id"]]
+        wait(browser, arrived, "the poem written offline never reached the server", timeout=40)
+        wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the outbox did not empty")
+        poems = get_json(browser, f"{API}/poems")
+        assert len(poems) == 2, f"the server has {len(poems)} poems: {poems}"
+        new = [p for p in poems if p["id"] != first["id"]][0]
+        stored = get_json(browser, f"{API}/poems/{new['id']}")
+        assert stored["title"] == "Written offline"
+        assert sorted(m["word"] for m in stored["board"]["magnets"]) == sorted(words)
+        wait(browser, lambda d: new["id"] in d.execute_script("return location.hash"), "the address still names the temporary id")
+        # A reload (and the outbox sent again, if anything waited) adds nothing.
+        browser.refresh()
+        wait(browser, settled, "the page did not come back")
+        assert len(get_json(browser, f"{API}/poems")) == 2
+        assert sorted(m["word"] for m in magnets(browser)) == sorted(words)
+        wait_saved(browser)
 
 
 def test_with_reduced_motion_nothing_flies(server, browser):
@@ -805,11 +849,11 @@ def test_with_reduced_motion_nothing_flies(server, browser):
     browser.get(server + "/poetry")
     wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "the page never got ready")
     flying = "return document.getAnimations().filter(a => !(a instanceof CSSTransition) && !(a instanceof CSSAnimation)).length"
-    assert browser.execute_script(flying) == 0, "magnets flew in despite reduced motion"
-    sets = word_sets(browser)
-    Select(browser.find_element(By.ID, "wordset")).select_by_value(sets[1]["id"])
-    wait(browser, lambda d: sorted(m["word"] for m in magnets(d)) == sorted(sets[1]["words"]), "the word set did not switch")
-    assert browser.execute_script(flying) == 0, "a word set switch animated despite reduced motion"
+    tile(browser).click()
+    wait(browser, lambda d: len(magnets(d)) == 1, "the word did not go on the board")
+    assert browser.execute_script(flying) == 0, "a magnet flew in despite reduced motion"
+    glow = browser.execute_script("return getComputedStyle(document.querySelector('.pm-magnet')).animationName")
+    assert glow == "none", f"the new word glows ({glow}) despite reduced motion"
 
 
 # ---------- Picture, background, publishing ----------
@@ -828,20 +872,28 @@ def image_size(driver, url: str):
     )
 
 
-def make_picture(driver) -> str:
+def make_picture(driver, title: str = "Untitled poem") -> str:
+    open_sheet(driver, "share")
     tap(driver, driver.find_element(By.ID, "download-png"))
     link = driver.find_element(By.ID, "png-link")
     wait(driver, lambda d: (link.get_attribute("href") or "").startswith("blob:"), "no picture was made")
-    assert link.get_attribute("download") == "poem.png"
+    assert link.get_attribute("download") == f"{title}.png", f"the picture is named {link.get_attribute('download')!r}"
     return link.get_attribute("href")
 
 
-def test_the_poem_downloads_as_a_png_picture(server, browser):
+def test_the_poem_downloads_as_a_png_picture_with_its_title(server, browser):
     open_poetry(browser, server)
-    tap(browser, browser.find_element(By.CSS_SELECTOR, "#share-panel > summary"))
-    url = make_picture(browser)
+    put_words(browser, 4)
+    title = browser.find_element(By.ID, "poem-title")
+    title.send_keys(Keys.CONTROL, "a")
+    title.send_keys("Fridge song")
+    wait_saved(browser)
+    board = board_rect(browser)
+    url = make_picture(browser, "Fridge song")
     size = image_size(browser, url)
-    assert isinstance(size, list) and abs(size[1] / size[0] - 4 / 3) < 0.01 and size[0] >= 720, f"the picture is {size}"
+    # The board's shape, under a band with the title (a tenth of the width).
+    assert isinstance(size, list) and size[0] >= 720, f"the picture is {size}"
+    assert abs((size[1] - round(size[0] * 0.1)) / size[0] - board["height"] / board["width"]) < 0.01, f"the picture is {size}, the board {board}"
     assert_no_console_errors(browser)
 
     # The page's CSP (connect-src 'self') keeps fetch() away from blob: URLs, so to read the bytes the test keeps
@@ -860,7 +912,7 @@ def test_the_poem_downloads_as_a_png_picture(server, browser):
         if (!blob) { done('the picture was not made with URL.createObjectURL'); return; }
         blob.arrayBuffer().then(b => done(Array.from(new Uint8Array(b.slice(0, 24)))), e => done(String(e)));
         """,
-        make_picture(browser),
+        make_picture(browser, "Fridge song"),
     )
     assert isinstance(header, list), header
     assert bytes(header[:8]) == b"\x89PNG\r\n\x1a\n", f"not a PNG: {bytes(header[:8])!r}"
@@ -894,9 +946,9 @@ def test_a_background_picture_is_shown_and_a_file_that_is_not_one_is_refused(ser
     assert browser.execute_script("return getComputedStyle(document.getElementById('board-bg')).objectFit") == "cover"
 
     # The picture of the poem still works with a background.
-    tap(browser, browser.find_element(By.CSS_SELECTOR, "#share-panel > summary"))
     size = image_size(browser, make_picture(browser))
-    assert isinstance(size, list) and abs(size[1] / size[0] - 4 / 3) < 0.01, f"the picture is {size}"
+    assert isinstance(size, list) and size[0] >= 720, f"the picture is {size}"
+    close_sheets(browser)
 
     tap(browser, browser.find_element(By.ID, "background-remove"))
     wait(browser, lambda d: not d.find_element(By.ID, "board-bg").is_displayed(), "the background stayed after removing it")
@@ -906,6 +958,7 @@ def test_a_background_picture_is_shown_and_a_file_that_is_not_one_is_refused(ser
 
 def test_publishing_gives_a_read_only_page_and_unpublishing_withdraws_it(server, browser):
     open_poetry(browser, server)
+    put_words(browser, 4)
     title = browser.find_element(By.ID, "poem-title")
     title.send_keys(Keys.CONTROL, "a")
     title.send_keys("Fridge <b>song</b>")
@@ -917,7 +970,10 @@ def test_publishing_gives_a_read_only_page_and_unpublishing_withdraws_it(server,
     browser.find_element(By.ID, "background-input").send_keys(str(picture))
     wait(browser, lambda d: d.find_element(By.ID, "board-bg").is_displayed(), "the background was not set")
 
-    tap(browser, browser.find_element(By.CSS_SELECTOR, "#share-panel > summary"))
+    # From the Share sheet's "Public link…", as a person finds it.
+    open_sheet(browser, "share")
+    browser.find_element(By.ID, "open-publish").click()
+    wait(browser, lambda d: d.find_element(By.ID, "publish").is_displayed(), "the public link panel did not open")
     tap(browser, browser.find_element(By.ID, "publish"))
     link = browser.find_element(By.ID, "publish-link")
     wait(browser, lambda d: link.is_displayed() and "/poetry/p/" in link.get_attribute("href"), "publishing showed no link")
@@ -951,14 +1007,19 @@ def test_publishing_gives_a_read_only_page_and_unpublishing_withdraws_it(server,
 
 def test_several_poems_new_open_rename_and_delete(server, browser):
     open_poetry(browser, server)
-    first_words = sorted(m["word"] for m in magnets(browser))
+    first_words = put_words(browser, 3)
     sets = word_sets(browser)
+    open_sheet(browser, "words")
     Select(browser.find_element(By.ID, "wordset")).select_by_value(sets[2]["id"])
     wait(browser, settled, "the word set switch did not settle")
 
     tap(browser, browser.find_element(By.ID, "new-poem"))
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 2, "'New poem' did not add a poem to the list")
     wait(browser, settled, "the new poem did not settle")
+    assert magnets(browser) == [], "a new poem starts with an empty board"
+    assert sorted(tray_words(browser)) == sorted(sets[2]["words"]), "a new poem keeps the word set in use"
+    assert browser.execute_script("return document.getElementById('poetry-main').getBoundingClientRect().top") >= 0, \
+        "the new poem's board is not in view"
     title = browser.find_element(By.ID, "poem-title")
     assert browser.switch_to.active_element == title, "a new poem puts the title in focus"
     title.send_keys(Keys.CONTROL, "a")
@@ -967,13 +1028,14 @@ def test_several_poems_new_open_rename_and_delete(server, browser):
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#poems [aria-current='true'] .pm-poem-title").text == "Second",
          "the list does not show the new title")
 
-    # Open the other one: its own word set comes back.
+    # Open the other one: its poem and its word set come back, and its board comes into view.
     other = [b for b in browser.find_elements(By.CSS_SELECTOR, "#poems .pm-poem-open") if b.get_attribute("aria-current") != "true"][0]
     tap(browser, other)
-    wait(browser, lambda d: sorted(m["word"] for m in magnets(d)) == sorted(sets[2]["words"]), "opening the first poem did not show it")
-    assert first_words != sorted(sets[2]["words"])
-    # The title field is filled just after the board is drawn (WebKit once read it in between).
+    wait(browser, lambda d: sorted(m["word"] for m in magnets(d)) == sorted(first_words), "opening the first poem did not show it")
+    assert Select(browser.find_element(By.ID, "wordset")).first_selected_option.get_attribute("value") == sets[2]["id"]
     wait(browser, lambda d: title.get_attribute("value") != "Second", "opening the first poem kept the second's title")
+    assert browser.execute_script("const r = document.getElementById('board').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight"), \
+        "opening a poem from the list did not bring its board into view"
 
     # Delete the one named "Second".
     second = browser.find_element(By.XPATH, "//ul[@id='poems']/li[.//span[.='Second']]//button[@data-delete]")
@@ -987,6 +1049,7 @@ def test_several_poems_new_open_rename_and_delete(server, browser):
 
 def test_a_change_made_just_before_leaving_is_saved(server, browser):
     open_poetry(browser, server)
+    put_words(browser, 4)
     magnet = magnets(browser)[3]
     element = browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnet["id"]}"]')
     browser.execute_script("arguments[0].focus()", element)
@@ -1003,6 +1066,7 @@ def test_a_change_made_just_before_leaving_is_saved(server, browser):
 
 def test_a_save_that_meets_a_newer_version_wins_quietly(server, browser):
     open_poetry(browser, server)
+    put_words(browser, 2)
     poem = current_poem(browser)
     # Someone else (another tab) saves meanwhile.
     status, body = call(browser, "PUT", f"{API}/poems/{poem['id']}", {"version": poem["version"], "title": "Elsewhere", "board": poem["board"]})
@@ -1064,6 +1128,7 @@ def test_word_helpers_offer_rhymes_and_count_syllables(server, browser):
     centre_board(browser)
     moon = by_id(browser, "b")
     drag(browser, centre_of(moon), centre_of(moon))  # a tap
+    open_sheet(browser, "add")
     wait(browser, lambda d: d.find_element(By.ID, "helpers").is_displayed(), "selecting a word shows no helpers")
     rhymes = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#rhymes button")]
     assert rhymes == ["soon", "June", "tune"]
@@ -1071,9 +1136,9 @@ def test_word_helpers_offer_rhymes_and_count_syllables(server, browser):
 
     browser.find_element(By.CSS_SELECTOR, '#rhymes button[data-word="soon"]').click()
     wait(browser, lambda d: "soon" in [m["word"] for m in magnets(d)], "tapping a rhyme did not add it to the board")
-    # The new word is selected now; "moon" rhymes with it and is marked.
-    wait(browser, lambda d: "is-rhyme" in d.find_element(By.CSS_SELECTOR, '.pm-magnet[data-id="b"]').get_attribute("class"),
-         "the rhyming magnet on the board is not highlighted")
+    soon = [m for m in magnets(browser) if m["word"] == "soon"][0]
+    assert_none_overlap(magnets(browser), "after a rhyme was added")
+    assert 0 <= soon["top"] and soon["bottom"] <= browser.execute_script("return innerHeight"), "the added rhyme is not in view"
     wait_saved(browser)
     assert "soon" in current_poem(browser)["board"]["extraWords"]
     assert_no_console_errors(browser)
@@ -1082,6 +1147,7 @@ def test_word_helpers_offer_rhymes_and_count_syllables(server, browser):
 def test_without_pronunciation_data_the_helpers_stay_hidden(server, browser):
     open_poetry(browser, server)
     # The syllable count asks once after the first paint and learns there is no data.
+    put_words(browser, 2)
     wait(browser, lambda d: d.execute_script("return performance.getEntriesByType('resource').some(e => /\\/syllables\\?/.test(e.name))"),
          "the page never asked for syllables")
     centre_board(browser)
@@ -1099,6 +1165,7 @@ def test_without_pronunciation_data_the_helpers_stay_hidden(server, browser):
 def test_magnets_read_well_in_both_themes(server, browser, scheme):
     emulate_media(browser, color_scheme=scheme)
     open_poetry(browser, server)
+    put_words(browser, 1)
     ink, page = browser.execute_script(
         "return [getComputedStyle(document.querySelector('.pm-magnet')).color, getComputedStyle(document.body).backgroundColor]")
     assert ink == "rgb(29, 27, 24)", f"magnet text is {ink} in the {scheme} theme"

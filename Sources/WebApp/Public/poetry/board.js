@@ -208,10 +208,7 @@ export class Board {
     return [...this.shown].filter(([id]) => id !== except).map(([, box]) => box);
   }
 
-  /**
-   * Adds a magnet for `word`, in front: dropped at `at` ({x, y} px, its top-left corner) or, without it,
-   * next to the magnet placed last; never on another magnet. It is scrolled into view with a brief glow.
-   */
+  /** Adds a magnet for `word` in front: dropped at `at` (px) or next to the last one placed, never on another; shown with a glow. */
   add(word, at = null) {
     const { width, height } = this.size();
     const magnet = { id: newId(), word, x: 0, y: 0, rotation: 0, z: this.topZ() + 1 };
@@ -392,10 +389,7 @@ export class Board {
     this.el.classList.add('is-holding');
   }
 
-  /**
-   * The magnet a press at (x, y) takes, of those whose touch area (at least 44 x 44 px) is under it: the
-   * one drawn on top whose tile is under it, else the one drawn on top.
-   */
+  /** Of the magnets whose touch area (44 x 44 px at least) is under (x, y): the top one whose tile is under it, else the top one. */
   pick(x, y) {
     const hits = [...new Set(document.elementsFromPoint(x, y).map((n) => n.closest?.('.pm-magnet')))].filter((n) => n && this.nodes.get(n.dataset.id) === n);
     const onTile = (n) => {

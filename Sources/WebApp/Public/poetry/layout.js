@@ -1,13 +1,7 @@
 // Magnetic Poetry: where magnets go, pure (no DOM; node --test tests/js/ runs them). Every box is
 // {x, y, w, h} in one unit (px on screen), x and y its top-left corner.
 
-/**
- * Packs magnets in rows from the top, as on a fresh fridge: each magnet keeps its measured width, with
- * `gap` between words, `rowGap` between rows and `margin` on every side, wrapping at the board's width.
- * A word wider than a row gets a row of its own and is clamped inside the board. With `boardHeight`,
- * rows that would run past the bottom margin stay on the last row that fits (they overlap there).
- * Returns the top-left corner of each magnet, in the same unit as the input (px).
- */
+/** Packs widths in rows from the top-left (`gap` between, `rowGap` between rows, `margin` around), wrapping at the width; a word wider than a row has a row of its own. Answers top-left corners. */
 export function layoutMagnets(widths, { boardWidth, boardHeight = Infinity, magnetHeight, gap = 0, rowGap = 0, margin = 0 }) {
   const right = boardWidth - margin;
   const lowest = Math.max(margin, boardHeight - margin - magnetHeight);
@@ -36,10 +30,7 @@ export function layoutMagnets(widths, { boardWidth, boardHeight = Infinity, magn
   return places;
 }
 
-/**
- * The word tray: tiles of one height in rows (as layoutMagnets), `rows` rows to a page. Returns
- * { places: [{x, y, page}], pages }, y within the page. A tile wider than the tray is drawn cut to it.
- */
+/** The tray: tiles of one height in rows, `rows` rows to a page. Answers {places: [{x, y, page}], pages}. */
 export function layoutTray(widths, { width, rowHeight, gap = 0, rowGap = 0, margin = 0, rows = Infinity }) {
   const perPage = Math.max(1, Math.floor(rows) || 1);
   const flat = layoutMagnets(widths.map((w) => Math.min(Number(w) || 0, width - 2 * margin)), {
@@ -61,13 +52,7 @@ export function overlaps(a, b, gap = 0) {
 
 const clampInto = (value, low, high) => (high < low ? low : Math.min(high, Math.max(low, value)));
 
-/**
- * A place for a box of `size` ({w, h}) on a `width` x `height` board that touches none of `boxes`
- * (keeping `gap` from each) and stays `margin` inside the edges. The places in `prefer` are tried first,
- * in order; then the free place nearest to `target` (default: the first preferred place, else the top
- * left) on a grid of `step`. Answers {x, y, free}: free is false when the board has no room left (the
- * place is then `target`, clamped inside the board).
- */
+/** A place for a box of `size` touching none of `boxes` (`gap` apart), `margin` inside the board: the first free of `prefer`, else the free place nearest `target`; {x, y, free}. */
 export function freeSpot(boxes, size, { width, height, gap = 0, margin = 0, prefer = [], target = null, step = 0 }) {
   const { w, h } = size;
   const maxX = width - margin - w;
@@ -97,11 +82,7 @@ export function freeSpot(boxes, size, { width, height, gap = 0, margin = 0, pref
   return { ...goal, free: false };
 }
 
-/**
- * Where a new magnet of `size` goes: just right of the last placed one (`last`, a box) if there is room,
- * else at the start of the line below it, else the free place nearest to those; on an empty board,
- * near the top left. `others` are the boxes already on the board.
- */
+/** Where a new magnet goes: right of the last placed one (`last`), else on the line below, else the nearest free place. */
 export function placeNear(others, size, last, { width, height, gap = 0, margin = 0 }) {
   const prefer = last
     ? [{ x: last.x + last.w + gap, y: last.y }, { x: last.x, y: last.y + last.h + gap }, { x: margin, y: last.y + last.h + gap }]
@@ -109,12 +90,7 @@ export function placeNear(others, size, last, { width, height, gap = 0, margin =
   return freeSpot(others, size, { width, height, gap, margin, prefer, target: prefer[0] });
 }
 
-/**
- * Where each magnet is drawn when its stored place would overlap another (a bigger font, another
- * board shape): magnets are kept inside the board, then taken in reading order, and a magnet that
- * overlaps one already settled moves to the nearest free place; every other one stays exactly where
- * it is stored. Answers one {x, y} per box, in the input's order. The stored places are not changed.
- */
+/** Where each magnet is drawn: at its stored place, unless that overlaps one settled before it in reading order; then at the nearest free place. Stored places are not changed. */
 export function nudge(boxes, { width, height, gap = 0 }) {
   const order = boxes.map((b, i) => i).sort((i, j) => boxes[i].y - boxes[j].y || boxes[i].x - boxes[j].x);
   const shown = new Array(boxes.length);
@@ -133,12 +109,7 @@ export function nudge(boxes, { width, height, gap = 0 }) {
   return shown;
 }
 
-/**
- * The words of a poem in reading order: magnets whose vertical centres lie within about half a magnet
- * height of a row's centre share that row; rows go top to bottom, words left to right.
- * `magnets`: [{word, x, y, height?}] with x, y the top-left corner (any one unit for all).
- * Returns [[word, …], …], one array per row.
- */
+/** The words in reading order, one array per row: centres within half a magnet height share a row; left to right. */
 export function readingOrder(magnets, { magnetHeight } = {}) {
   const items = magnets.map((magnet) => {
     const height = Number(magnet.height ?? magnetHeight ?? 0) || 0;

@@ -3,18 +3,14 @@
 // the board's added words, less those on the board. Everything loads from /api/v1/poetry after the first
 // paint; every change saves the whole board through the offline layer (save.js).
 import { api, toast } from '../js/api.js';
-import { $, confirmDialog } from '../js/dom.js';
 import { plural } from '../js/format.js';
-import { read, waitingNow } from '../js/sync.js';
-import { isTemp } from '../js/sync-logic.js';
+import { read } from '../js/sync.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
 import { Board, DEFAULT_SCALE, FONTS } from './board.js';
 import { Tray } from './tray.js';
 import { WordSets } from './wordsets.js';
-import { Helpers } from './helpers.js';
-import { Saver, SCOPE, pendingPoems } from './save.js';
-import { poemLines } from './spelling.js';
-import { el, copyText, wordLength } from './dom.js';
+import { Saver, SCOPE, isTemp, pendingPoems } from './save.js';
+import { $, el, wordLength } from './dom.js';
 
 const API = '/api/v1/poetry';
 const UNDO = 'trove.poetry.undo';
@@ -36,7 +32,7 @@ const say = (message) => {
   ui.announce.textContent = '';
   setTimeout(() => { ui.announce.textContent = message; }, 50);
 };
-const ask = (title, text, ok) => confirmDialog({ title, text, ok });
+const ask = (title, text, ok) => import('../js/dom.js').then((m) => m.confirmDialog({ title, text, ok }));
 const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso) => (Number.isNaN(Date.parse(iso)) ? '' : dates.format(new Date(iso)));
 const fail = (error) => toast(error.message);
@@ -46,7 +42,7 @@ const board = new Board(ui.board, {
   tray: ui.tray,
   onBefore: (key) => remember(key),
   onChange: () => changed(),
-  onSelect: (magnet) => helpers.select(magnet),
+  onSelect: (magnet) => (magnet || helpers) && withHelpers((h) => h.select(magnet)),
 });
 const tray = new Tray(ui.tray, {
   onTap: (word) => placeWord(word),
@@ -59,7 +55,15 @@ const tray = new Tray(ui.tray, {
 const sets = new WordSets({
   api: API, confirm: ask, onCreated: (set) => useSet(set.id), onEdited: setEdited, onDeleting: leaveSet, onDeleted: () => sync(),
 });
-const helpers = new Helpers({ api: API, board, onPick: (word) => addWord(word) });
+// The word helpers (rhymes, syllables per line) load with the first word on the board.
+let helpers = null;
+function withHelpers(work) {
+  helpers ??= import('./helpers.js').then(({ Helpers }) => new Helpers({ api: API, board, onPick: (word) => addWord(word) }));
+  return helpers.then(work).catch(fail);
+}
+// Background, picture, copy and the public link (extras.js) load when first used.
+const extras = () => import('./extras.js');
+const context = () => ({ API, ui, state, board, saver, say, fail, poemPath, showBackground, showPublished });
 const saver = new Saver({
   base: API,
   body: () => ({ title: ui.poemTitle.value.trim(), board: board.data }),
@@ -68,8 +72,6 @@ const saver = new Saver({
 });
 
 const currentSet = () => sets.find(board.data && board.data.wordSetId);
-const poemRows = () => board.rows().map((row) => row.map((item) => item.word));
-const poemText = () => poemLines(poemRows()).join('\n');
 
 /** The words of the tray: the set's and the added ones, less one for each magnet on the board. */
 function trayWords() {
@@ -168,8 +170,7 @@ function derived() {
   tray.show(words);
   ui.trayEmpty.hidden = words.length > 0;
   ui.boardEmpty.hidden = board.data.magnets.length > 0;
-  ui.poemText.textContent = poemText();
-  helpers.boardChanged();
+  if (board.data.magnets.length || helpers) withHelpers((h) => h.boardChanged());
 }
 
 function took(saved) {
@@ -426,106 +427,11 @@ function showBackground() {
   else ui.boardBg.removeAttribute('src');
 }
 
-async function uploadBackground(file) {
-  const poem = state.poem;
-  const error = ui.backgroundError;
-  error.textContent = '';
-  if (!file || !poem) return;
-  if (isTemp(poem.id)) return void (error.textContent = 'This poem is not on Trove yet. Add a picture once you are back online.');
-  if (file.size > 10 * 1024 * 1024) return void (error.textContent = 'That picture is larger than 10 MB. Please choose a smaller one.');
-  await saver.flush();
-  let response;
-  let data = null;
-  try {
-    response = await fetch(`${poemPath(poem)}/background`, {
-      method: 'POST', credentials: 'same-origin', body: file,
-      headers: { 'Content-Type': file.type || 'application/octet-stream', Accept: 'application/json' },
-    });
-    data = await response.json().catch(() => null);
-  } catch {
-    return void (error.textContent = 'Could not reach Trove. Please try again.');
-  }
-  if (!response.ok) {
-    error.textContent = (data && data.error && data.error.message) || (response.status === 413 ? 'That picture is larger than 10 MB.' : 'That picture could not be used.');
-    return;
-  }
-  if (state.poem !== poem) return;
-  poem.hasBackground = true;
-  if (data && typeof data.version === 'number' && !saver.running) saver.poem.version = poem.version = data.version;
-  showBackground();
-  say('Background set');
-}
-
-/** After a 204 that may have raised the version. */
-async function refreshVersion(poem) {
-  const fresh = await api('GET', poemPath(poem)).catch(() => null);
-  if (fresh && state.poem === poem && !saver.running) saver.poem.version = poem.version = fresh.version;
-}
-
-async function removeBackground() {
-  const poem = state.poem;
-  try {
-    await api('DELETE', `${poemPath(poem)}/background`);
-  } catch (error) {
-    if (error.status !== 404) return fail(error);
-  }
-  poem.hasBackground = false;
-  showBackground();
-  ui.backgroundInput.value = '';
-  ui.backgroundInput.focus();
-  say('Background removed');
-  await refreshVersion(poem);
-}
-
-// ---------- Picture and link ----------
-
-const poemTitle = () => ui.poemTitle.value.trim() || 'Untitled poem';
-
-/** The board as a PNG with the poem's title (share.js loads when first needed) and that module. */
-async function picture() {
-  const share = await import('./share.js');
-  const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  return [await share.renderPNG(board.snapshot(), { background: state.poem.hasBackground ? ui.boardBg : null, dark, title: poemTitle() }), share];
-}
-
-async function share() {
-  const [png, module] = await picture();
-  const result = await module.shareOrDownload(png, { title: poemTitle(), link: ui.pngLink });
-  if (result === 'downloaded') toast(`Picture saved as ${ui.pngLink.download}`);
-}
-
 function showPublished() {
   const id = state.poem.publicId;
   ui.publish.hidden = Boolean(id);
   ui.unpublish.hidden = ui.publishBox.hidden = !id;
   if (id) ui.publishLink.href = ui.publishLink.textContent = `${location.origin}/poetry/p/${encodeURIComponent(id)}`;
-}
-
-async function publish() {
-  const poem = state.poem;
-  await saver.flush();
-  if (isTemp(poem.id) || waitingNow(SCOPE)) return toast('This poem is not on Trove yet. Publish it once you are back online.');
-  const saved = await api('POST', `${poemPath(poem)}/publish`);
-  poem.publicId = saved.publicId;
-  if (typeof saved.version === 'number' && !saver.running) saver.poem.version = poem.version = saved.version;
-  showPublished();
-  ui.sharePanel.open = true;
-  toast((await copyText(ui.publishLink.href)) ? 'Published. Link copied.' : 'Published.');
-  ui.unpublish.focus();
-}
-
-async function unpublish() {
-  const poem = state.poem;
-  try {
-    await api('DELETE', `${poemPath(poem)}/publish`);
-  } catch (error) {
-    if (error.status !== 404) return fail(error);
-  }
-  poem.publicId = null;
-  showPublished();
-  ui.publish.focus();
-  say('The link no longer works');
-  await refreshVersion(poem);
 }
 
 // ---------- Wiring ----------
@@ -545,22 +451,15 @@ on(document.querySelector('.pm-stage'), 'keydown', (e) => {
   closeSheets();
   opener?.focus();
 });
-on(ui.copyText, 'click', async () => {
-  const text = poemText();
-  ui.poemText.textContent = text;
-  if (!text) return toast('The board is empty: put some words on it first.');
-  toast((await copyText(text)) ? 'Poem copied as text' : text);
-});
-on(ui.share, 'click', share);
-on(ui.downloadPng, 'click', async () => {
-  const [png, module] = await picture();
-  module.download(png, ui.pngLink, poemTitle());
-});
+const later = (name) => async (...args) => (await extras())[name](context(), ...args);
+on(ui.copyText, 'click', later('copyPoem'));
+on(ui.share, 'click', later('share'));
+on(ui.downloadPng, 'click', later('download'));
 on(ui.openPublish, 'click', () => showPanel(ui.sharePanel));
 on(ui.editSets, 'click', () => showPanel(ui.wordsetsPanel));
-on(ui.publish, 'click', publish);
-on(ui.unpublish, 'click', unpublish);
-on(ui.copyLink, 'click', async () => toast((await copyText(ui.publishLink.href)) ? 'Link copied' : ui.publishLink.href));
+on(ui.publish, 'click', later('publish'));
+on(ui.unpublish, 'click', later('unpublish'));
+on(ui.copyLink, 'click', later('copyLink'));
 
 on(ui.poemTitle, 'input', changed);
 on(ui.poemTitle, 'change', () => { if (!ui.poemTitle.value.trim()) ui.poemTitle.value = 'Untitled poem'; });
@@ -590,8 +489,8 @@ on(ui.fontSize, 'input', () => {
   changed();
 });
 
-on(ui.backgroundInput, 'change', () => uploadBackground(ui.backgroundInput.files && ui.backgroundInput.files[0]));
-on(ui.backgroundRemove, 'click', removeBackground);
+on(ui.backgroundInput, 'change', () => later('uploadBackground')(ui.backgroundInput.files && ui.backgroundInput.files[0]));
+on(ui.backgroundRemove, 'click', later('removeBackground'));
 
 on(ui.newPoem, 'click', async () => {
   await newPoem(true);

@@ -8,19 +8,18 @@
 // when the page opens next.
 import { api, toast } from '../js/api.js';
 import { send, all, waitingNow, update } from '../js/sync.js';
-import { isTemp, tempId } from '../js/sync-logic.js';
 
 export const SCOPE = 'poetry';
+// As js/sync-logic.js names records made on a device (that module loads with the outbox, on the first write).
+export const isTemp = (id) => typeof id === 'string' && id.startsWith('tmp-');
+const tempId = () => `tmp-${crypto.randomUUID()}`;
 const LEFT = 'trove.poetry.left';
 
 const readLeft = () => { try { return JSON.parse(localStorage.getItem(LEFT)) || []; } catch { return []; } };
 const writeLeft = (list) => { try { localStorage.setItem(LEFT, JSON.stringify(list)); } catch { /* private mode */ } };
 
 export class Saver {
-  /**
-   * `base`: the Poetry API; `body()`: {title, board} of the open poem; `onSaved(poem)`: the server's
-   * answer to a save; `onState(kind, message)`: saved, saving, offline or error.
-   */
+  /** `body()` gives {title, board}; `onSaved(poem)` the server's answer; `onState(kind)` saved, saving, offline or error. */
   constructor({ base, body, onSaved, onState }) {
     this.base = base;
     this.body = body;
@@ -117,6 +116,13 @@ export class Saver {
 
   /** A new poem: made at once, or on this device (a tmp- id) with its create queued. */
   async create(title, board) {
+    if (!waitingNow(SCOPE)) {
+      try {
+        return await api('POST', `${this.base}/poems`, { title, board });
+      } catch (error) {
+        if (error.status) throw error; // no answer: the outbox keeps it
+      }
+    }
     const id = tempId();
     const result = await send('POST', `${this.base}/poems`, { title, board }, { scope: SCOPE, creates: id, idFrom: 'id', label: `the new poem “${title}”` });
     if (result.data) return result.data;
@@ -186,10 +192,7 @@ export class Saver {
   }
 }
 
-/**
- * What waits in the outbox for Poetry, as the device's own newer copy: the poems made here (by tmp id)
- * and the latest title and board of each poem whose save waits. Answers Map id → {title, board, created}.
- */
+/** Poetry's waiting writes as the device's newer copy: Map id → {title, board, created} (poems made here by tmp id). */
 export async function pendingPoems(base) {
   const found = new Map();
   for (const entry of await all()) {

@@ -47,10 +47,7 @@ export class WordSets {
     select.value = selected;
   }
 
-  /**
-   * A board whose word set is gone (`gone`, or missing): moved onto the first built-in set, its words
-   * kept as added words (at most 200; magnets beyond that go).
-   */
+  /** A board whose word set is gone moves onto the first built-in set, its words kept as added words (at most 200). */
   rehome(data, gone = null) {
     const home = this.builtIns()[0];
     const keep = new Set(data.extraWords);

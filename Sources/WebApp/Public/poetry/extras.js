@@ -1,0 +1,119 @@
+// Magnetic Poetry: what the page needs only when asked (loaded on first use, outside the first load's
+// budget): the poem as text for the clipboard, its picture (share.js), the background picture and the
+// public link. Each function takes the page's context `c` (poetry.js): ui, state, board, saver, …
+import { api, toast } from '../js/api.js';
+import { waitingNow } from '../js/sync.js';
+import { copyText } from './dom.js';
+import { poemLines } from './spelling.js';
+import { isTemp, SCOPE } from './save.js';
+
+const titleOf = (c) => c.ui.poemTitle.value.trim() || 'Untitled poem';
+
+/** "Copy as text": the words on the board in reading order, suffixes joined (spelling.js). */
+export async function copyPoem(c) {
+  const text = poemLines(c.board.rows().map((row) => row.map((item) => item.word))).join('\n');
+  c.ui.poemText.textContent = text;
+  if (!text) return toast('The board is empty: put some words on it first.');
+  toast((await copyText(text)) ? 'Poem copied as text' : text);
+}
+
+/** The board as a PNG with the poem's title, and share.js. */
+async function picture(c) {
+  const share = await import('./share.js');
+  const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+  const png = await share.renderPNG(c.board.snapshot(), { background: c.state.poem.hasBackground ? c.ui.boardBg : null, dark, title: titleOf(c) });
+  return [png, share];
+}
+
+export async function share(c) {
+  const [png, module] = await picture(c);
+  const result = await module.shareOrDownload(png, { title: titleOf(c), link: c.ui.pngLink });
+  if (result === 'downloaded') toast(`Picture saved as ${c.ui.pngLink.download}`);
+}
+
+export async function download(c) {
+  const [png, module] = await picture(c);
+  module.download(png, c.ui.pngLink, titleOf(c));
+}
+
+export async function uploadBackground(c, file) {
+  const poem = c.state.poem;
+  const error = c.ui.backgroundError;
+  error.textContent = '';
+  if (!file || !poem) return;
+  if (isTemp(poem.id)) return void (error.textContent = 'This poem is not on Trove yet. Add a picture once you are back online.');
+  if (file.size > 10 * 1024 * 1024) return void (error.textContent = 'That picture is larger than 10 MB. Please choose a smaller one.');
+  await c.saver.flush();
+  let response;
+  let data = null;
+  try {
+    response = await fetch(`${c.poemPath(poem)}/background`, {
+      method: 'POST', credentials: 'same-origin', body: file,
+      headers: { 'Content-Type': file.type || 'application/octet-stream', Accept: 'application/json' },
+    });
+    data = await response.json().catch(() => null);
+  } catch {
+    return void (error.textContent = 'Could not reach Trove. Please try again.');
+  }
+  if (!response.ok) {
+    error.textContent = (data && data.error && data.error.message) || (response.status === 413 ? 'That picture is larger than 10 MB.' : 'That picture could not be used.');
+    return;
+  }
+  if (c.state.poem !== poem) return;
+  poem.hasBackground = true;
+  if (data && typeof data.version === 'number' && !c.saver.running) c.saver.poem.version = poem.version = data.version;
+  c.showBackground();
+  c.say('Background set');
+}
+
+/** After a 204 that may have raised the version. */
+async function refreshVersion(c, poem) {
+  const fresh = await api('GET', c.poemPath(poem)).catch(() => null);
+  if (fresh && c.state.poem === poem && !c.saver.running) c.saver.poem.version = poem.version = fresh.version;
+}
+
+export async function removeBackground(c) {
+  const poem = c.state.poem;
+  try {
+    await api('DELETE', `${c.poemPath(poem)}/background`);
+  } catch (error) {
+    if (error.status !== 404) return c.fail(error);
+  }
+  poem.hasBackground = false;
+  c.showBackground();
+  c.ui.backgroundInput.value = '';
+  c.ui.backgroundInput.focus();
+  c.say('Background removed');
+  await refreshVersion(c, poem);
+}
+
+export async function publish(c) {
+  const poem = c.state.poem;
+  await c.saver.flush();
+  if (isTemp(poem.id) || waitingNow(SCOPE)) return toast('This poem is not on Trove yet. Publish it once you are back online.');
+  const saved = await api('POST', `${c.poemPath(poem)}/publish`);
+  poem.publicId = saved.publicId;
+  if (typeof saved.version === 'number' && !c.saver.running) c.saver.poem.version = poem.version = saved.version;
+  c.showPublished();
+  c.ui.sharePanel.open = true;
+  toast((await copyText(c.ui.publishLink.href)) ? 'Published. Link copied.' : 'Published.');
+  c.ui.unpublish.focus();
+}
+
+export async function unpublish(c) {
+  const poem = c.state.poem;
+  try {
+    await api('DELETE', `${c.poemPath(poem)}/publish`);
+  } catch (error) {
+    if (error.status !== 404) return c.fail(error);
+  }
+  poem.publicId = null;
+  c.showPublished();
+  c.ui.publish.focus();
+  c.say('The link no longer works');
+  await refreshVersion(c, poem);
+}
+
+export async function copyLink(c) {
+  toast((await copyText(c.ui.publishLink.href)) ? 'Link copied' : c.ui.publishLink.href);
+}
