@@ -60,7 +60,7 @@ public enum StoryIntake {
         let endless = ["The story has no ending: every chapter offers choices.", "No ending can be reached from the first chapter."]
         let errors = validation.errors.filter { !endless.contains($0) }
         guard errors.isEmpty else { throw .invalid(errors) }
-        let included = twine.includedPassages()
+        let included = imported.included
         let validationWarnings = validation.errors.filter { endless.contains($0) } + validation.warnings.filter { warning in
             !included.contains { warning.hasPrefix("Chapter \"\($0)\"") && warning.hasSuffix("cannot be reached from the first chapter.") }
         }

@@ -11,6 +11,8 @@ public struct TwineImport: Sendable, Equatable {
     /// The story keeps variables, tests conditions, or jumps with (goto:)/<<goto>>: play it with `TwineInterpreter`.
     public let needsInterpreter: Bool
     public let warnings: [String]
+    /// Passages only `(display:)`/`<<include>>` reach: not unreachable, though no choice leads there.
+    public var included: Set<String> = []
 }
 
 extension TwineStory {
@@ -57,9 +59,9 @@ extension TwineStory {
         while i < s.count {
             let c = s[i]
             if c == "[", TwineMarkup.starts("[[", s, i), !TwineMarkup.starts("[[[", s, i), let close = TwineMarkup.find("]]", s, i + 2, s.count) {
-                let link = TwineRun.link(String(String.UnicodeScalarView(s[(i + 2)..<close])))
+                let link = TwineRun.link(TwineMarkup.string(s[(i + 2)..<close]))
                 if link.setter != nil { result.usesState = true }
-                if link.target.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) == nil { add(link.target, link.text) }
+                if !TwineText.isAddress(link.target) { add(link.target, link.text) }
                 i = close + 2
                 continue
             }
@@ -68,7 +70,7 @@ extension TwineStory {
             }
             if format == .harlowe, c == "(", let (raw, argsStart) = TwineMarkup.macroName(s, i, s.count), let close = TwineMarkup.matchParen(s, i, s.count) {
                 let name = TwineExpression.fold(raw)
-                let args = String(String.UnicodeScalarView(s[argsStart..<close]))
+                let args = TwineMarkup.string(s[argsStart..<close])
                 if !result.macros.contains("(\(raw):)") { result.macros.append("(\(raw):)") }
                 if Self.statefulHarlowe.contains(name) { result.usesState = true }
                 let strings = literalStrings(args)
@@ -150,7 +152,7 @@ extension TwineStory {
             var text: String
             var choices: [Choice] = []
             if needsInterpreter {
-                text = Twee.links(in: passage.text).text
+                text = TwineText.withoutLinks(passage.text)
                 for choice in scan.choices where !choices.contains(where: { $0.chapterID == choice.chapterID }) {
                     if names.contains(choice.chapterID) {
                         choices.append(choice)
@@ -168,11 +170,14 @@ extension TwineStory {
                 warnings.append("Passage \"\(passage.name)\" names \(choices.count) passages; the map shows the first \(StoryValidation.Limits.choicesPerChapter).")
                 choices = Array(choices.prefix(StoryValidation.Limits.choicesPerChapter))
             }
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { text = passage.name.trimmingCharacters(in: .whitespaces) }
+            if text.twineTrimmed.isEmpty { text = passage.name.twineTrimmed }
             chapters.append(Chapter(id: passage.name, name: passage.name, isFirst: passage.name == start, text: text, choices: choices))
         }
         let story = Story(id: ifid?.lowercased() ?? Twee.slug(name), name: name, chapters: chapters)
-        return TwineImport(twine: self, story: story, needsInterpreter: needsInterpreter, warnings: warnings)
+        var included = Set<String>()
+        for scan in scans.values { included.formUnion(scan.includes) }
+        for passage in passages where TwineSpecial.isHidden(passage, format: format) { included.formUnion(scan(passage).includes) }
+        return TwineImport(twine: self, story: story, needsInterpreter: needsInterpreter, warnings: warnings, included: included)
     }
 
     /// Passages only `(display:)`/`<<include>>` reach: not unreachable, though no choice leads there.

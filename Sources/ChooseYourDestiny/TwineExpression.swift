@@ -65,8 +65,8 @@ enum TwineLexer {
             if ("0"..."9").contains(c) || (c == "." && i + 1 < chars.count && ("0"..."9").contains(chars[i + 1])) {
                 var j = i
                 while j < chars.count, ("0"..."9").contains(chars[j]) || chars[j] == "." { j += 1 }
-                guard let value = Double(String(String.UnicodeScalarView(chars[i..<j]))) else {
-                    throw TwineSyntaxError(description: "\(String(String.UnicodeScalarView(chars[i..<j]))) is not a number")
+                guard let value = Double(TwineMarkup.string(chars[i..<j])) else {
+                    throw TwineSyntaxError(description: "\(TwineMarkup.string(chars[i..<j])) is not a number")
                 }
                 tokens.append(.number(value))
                 i = j
@@ -96,7 +96,7 @@ enum TwineLexer {
             if c == "$" || (c == "_" && i + 1 < chars.count && (chars[i + 1].properties.isAlphabetic || chars[i + 1] == "_")) {
                 var j = i + 1
                 while j < chars.count, isWord(chars[j]) { j += 1 }
-                let name = String(String.UnicodeScalarView(chars[(i + 1)..<j]))
+                let name = TwineMarkup.string(chars[(i + 1)..<j])
                 guard !name.isEmpty else { throw TwineSyntaxError(description: "$ is not followed by a variable name") }
                 tokens.append(c == "$" ? .variable(name) : .temporary(name))
                 i = j
@@ -109,7 +109,7 @@ enum TwineLexer {
                 let start = j
                 while j < chars.count, isWord(chars[j]) || chars[j] == "-" { j += 1 }
                 if j > start, j < chars.count, chars[j] == ":", chars[start].properties.isAlphabetic {
-                    tokens.append(.macro(TwineExpression.fold(String(String.UnicodeScalarView(chars[start..<j])))))
+                    tokens.append(.macro(TwineExpression.fold(TwineMarkup.string(chars[start..<j]))))
                     i = j + 1
                     continue
                 }
@@ -117,7 +117,7 @@ enum TwineLexer {
             if isWord(c) {
                 var j = i
                 while j < chars.count, isWord(chars[j]) { j += 1 }
-                tokens.append(.word(String(String.UnicodeScalarView(chars[i..<j]))))
+                tokens.append(.word(TwineMarkup.string(chars[i..<j])))
                 i = j
                 continue
             }

@@ -22,7 +22,7 @@ public enum TwineHTML {
             if startsWith("<tw-passagedata", bytes, at: open) {
                 let (attrs, bodyStart) = attributes(in: bytes, from: open + "<tw-passagedata".utf8.count)
                 let bodyEnd = find("</tw-passagedata", in: bytes, from: bodyStart) ?? storyEnd
-                let text = decodeEntities(String(decoding: bytes[bodyStart..<min(bodyEnd, storyEnd)], as: UTF8.self))
+                let text = decodeEntities(bytes[bodyStart..<min(bodyEnd, storyEnd)])
                 guard let name = attrs["name"] else {
                     warnings.append("A passage (pid \(attrs["pid"] ?? "?")) has no name and is left out.")
                     cursor = bodyEnd
@@ -35,7 +35,7 @@ public enum TwineHTML {
                 let isScript = startsWith("<script", bytes, at: open)
                 let (_, bodyStart) = attributes(in: bytes, from: open + (isScript ? 7 : 6))
                 let bodyEnd = find(isScript ? "</script" : "</style", in: bytes, from: bodyStart) ?? storyEnd
-                if isScript, !String(decoding: bytes[bodyStart..<bodyEnd], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                if isScript, !String(decoding: bytes[bodyStart..<bodyEnd], as: UTF8.self).twineTrimmed.isEmpty {
                     warnings.append("The story's JavaScript is not run by Trove.")
                 }
                 cursor = bodyEnd
@@ -44,7 +44,7 @@ public enum TwineHTML {
             }
         }
         guard !passages.isEmpty else { throw TwineStory.FormatError(description: "The Twine story holds no passages.") }
-        let name = (storyAttributes["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = (storyAttributes["name"] ?? "").twineTrimmed
         var start: String?
         if let node = storyAttributes["startnode"], !node.isEmpty {
             guard let passage = passages.last(where: { $0.pid == node }) else {
@@ -139,6 +139,36 @@ public enum TwineHTML {
         "laquo": "«", "raquo": "»", "times": "×", "eacute": "é", "egrave": "è", "agrave": "à", "ccedil": "ç", "uuml": "ü", "ouml": "ö",
         "auml": "ä", "szlig": "ß", "bull": "•", "euro": "€", "pound": "£", "sect": "§", "para": "¶", "iexcl": "¡", "iquest": "¿",
     ]
+
+    /// `decodeEntities` over the file's bytes, without making a String of the raw text first.
+    static func decodeEntities(_ bytes: ArraySlice<UInt8>) -> String {
+        let ampersand = UInt8(ascii: "&"), semicolon = UInt8(ascii: ";")
+        guard bytes.contains(ampersand) else { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b == ampersand, let end = bytes[(i + 1)..<min(i + 13, bytes.endIndex)].firstIndex(of: semicolon),
+               let decoded = entity(String(decoding: bytes[(i + 1)..<end], as: UTF8.self)) {
+                out.append(contentsOf: decoded.utf8)
+                i = end + 1
+            } else {
+                out.append(b)
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The text an entity's name (between `&` and `;`) stands for.
+    static func entity(_ name: String) -> String? {
+        if name.hasPrefix("#x") || name.hasPrefix("#X") {
+            return UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+        if name.hasPrefix("#") { return UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) } }
+        return namedEntities[name]
+    }
 
     /// `&amp;`, `&#39;`, `&#x27;` and the common named entities; anything else is left as written.
     public static func decodeEntities(_ text: String) -> String {

@@ -24,14 +24,14 @@ extension TwineRun {
         while i < to {
             let c = s[i]
             if c == "[", i + 1 < to, s[i + 1] == "[", !(i + 2 < to && s[i + 2] == "["), let close = TwineMarkup.find("]]", s, i + 2, to) {
-                let (text, target, _) = Self.link(String(String.UnicodeScalarView(s[(i + 2)..<close])))
-                addChoice(TwineChoice(text: text, target: target), macro: "a link")
+                let (text, target, _) = Self.link(TwineMarkup.string(s[(i + 2)..<close]))
+                if TwineText.isAddress(target) { output += text } else { addChoice(TwineChoice(text: text, target: target), macro: "a link") }
                 i = close + 2
                 continue
             }
             if c == "(", let (rawName, argsStart) = TwineMarkup.macroName(s, i, to), let close = TwineMarkup.matchParen(s, i, to) {
                 let name = TwineExpression.fold(rawName)
-                let args = String(String.UnicodeScalarView(s[argsStart..<close]))
+                let args = TwineMarkup.string(s[argsStart..<close])
                 var hook: Range<Int>?
                 var after = close + 1
                 if !Self.harloweNoHook.contains(name) {
@@ -42,14 +42,14 @@ extension TwineRun {
                         after = end + 1
                     }
                 }
-                try harloweMacro(name, raw: String(String.UnicodeScalarView(s[i...close])), args: args, hook: hook, in: s, chainShown: &chainShown)
+                try harloweMacro(name, raw: TwineMarkup.string(s[i...close]), args: args, hook: hook, in: s, chainShown: &chainShown)
                 i = after
                 continue
             }
             if c == "$" || (c == "_" && (i == from || !TwineMarkup.isWord(s[i - 1]))), i + 1 < to, TwineMarkup.isWordStart(s[i + 1]) {
                 var j = i + 1
                 while j < to, TwineMarkup.isWord(s[j]) { j += 1 }
-                let name = String(String.UnicodeScalarView(s[(i + 1)..<j]))
+                let name = TwineMarkup.string(s[(i + 1)..<j])
                 if c == "$" {
                     output += (state.variables[name] ?? .number(0)).text
                 } else if let value = temporaries[name] {
@@ -89,7 +89,7 @@ extension TwineRun {
                 while i + run < to, s[i + run] == "`" { run += 1 }
                 let fence = String(repeating: "`", count: run)
                 if let close = TwineMarkup.find(fence, s, i + run, to) {
-                    output += String(String.UnicodeScalarView(s[(i + run)..<close]))
+                    output += TwineMarkup.string(s[(i + run)..<close])
                     i = close + run
                     continue
                 }
@@ -144,12 +144,12 @@ extension TwineRun {
                 let values = try arguments(args)
                 guard let first = values.first else { throw TwineEvalError(description: "\(label) needs the link's text and a passage name") }
                 let target = values.count > 1 ? values[1].text : first.text
-                let effect = hook.map { String(String.UnicodeScalarView(s[$0])) }
+                let effect = hook.map { TwineMarkup.string(s[$0]) }
                 addChoice(TwineChoice(text: first.text, target: target, effect: effect), macro: label)
             case "link", "linkreveal", "linkrerun", "linkrepeat":
                 guard let hook else { throw TwineEvalError(description: "\(label) needs a hook [ ] to show when it is clicked") }
                 let linkText = try text(args)
-                let body = String(String.UnicodeScalarView(s[hook]))
+                let body = TwineMarkup.string(s[hook])
                 if let target = try harloweGotoTarget(in: body) {
                     addChoice(TwineChoice(text: linkText, target: target, effect: body), macro: label)
                 } else {
@@ -171,7 +171,7 @@ extension TwineRun {
                     output = saved + output.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
                 }
             case "verbatim", "v6m":
-                if let hook { output += String(String.UnicodeScalarView(s[hook])) }
+                if let hook { output += TwineMarkup.string(s[hook]) }
             case _ where Self.harloweValues.contains(name):
                 output += try value(of: .call(name, try TwineParser.arguments(args, harlowe: true))).text
             case _ where Self.harloweStyling.contains(name):
@@ -212,7 +212,7 @@ extension TwineRun {
         while let open = TwineMarkup.findScalar("(", s, i, s.count) {
             if let (name, argsStart) = TwineMarkup.macroName(s, open, s.count), TwineExpression.fold(name) == "goto",
                let close = TwineMarkup.matchParen(s, open, s.count) {
-                return try text(String(String.UnicodeScalarView(s[argsStart..<close])))
+                return try text(TwineMarkup.string(s[argsStart..<close]))
             }
             i = open + 1
         }
@@ -231,7 +231,7 @@ extension TwineRun {
         guard j < to, s[j].properties.isAlphabetic else { return nil }
         var k = j
         while k < to, TwineMarkup.isWord(s[k]) || s[k] == "-" { k += 1 }
-        let tag = String(String.UnicodeScalarView(s[j..<k])).lowercased()
+        let tag = TwineMarkup.string(s[j..<k]).lowercased()
         guard let end = TwineMarkup.findScalar(">", s, k, to) else { return nil }
         switch tag {
         case "br": output += "\n"
@@ -240,7 +240,7 @@ extension TwineRun {
             guard !closing else { return end + 1 }
             unsupported("<script>")
             let close = TwineMarkup.find("</script>", s, end + 1, to).map { $0 + 9 } ?? to
-            output += String(String.UnicodeScalarView(s[i..<close]))
+            output += TwineMarkup.string(s[i..<close])
             return close
         case "b", "strong": output += "**"
         case "i", "em": output += "*"

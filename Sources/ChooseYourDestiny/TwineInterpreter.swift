@@ -95,8 +95,11 @@ public struct TwineInterpreter: Sendable {
     /// `(display:)`/`<<include>>` nesting.
     public static let includeDepthLimit = 40
 
+    let extras: TwineExtras
+
     public init(_ story: TwineStory) {
         self.story = story
+        extras = TwineExtras(story)
     }
 
     /// The state before the first passage: SugarCube's `StoryInit` and Harlowe's `startup` passages have run.
@@ -119,6 +122,7 @@ public struct TwineInterpreter: Sendable {
         while true {
             state.history.append(name)
             var run = TwineRun(story: story, passage: name, state: state)
+            run.extras = extras
             let outcome = run.renderPassage()
             warnings += run.warnings
             state = run.state
@@ -169,7 +173,11 @@ public struct TwineInterpreter: Sendable {
 
     /// Takes choice `index` of the current passage. A back choice rewinds one step.
     public func choose(_ index: Int, in reading: TwineReading) throws(TwinePlayError) -> (reading: TwineReading, passage: RenderedPassage) {
-        let here = current(reading)
+        try choose(index, in: reading, at: current(reading))
+    }
+
+    /// `choose` when the current passage is already rendered.
+    func choose(_ index: Int, in reading: TwineReading, at here: RenderedPassage) throws(TwinePlayError) -> (reading: TwineReading, passage: RenderedPassage) {
         guard here.choices.indices.contains(index) else {
             throw .noSuchChoice(step: reading.choices.count, passage: here.passage, index: index)
         }
@@ -194,7 +202,7 @@ public struct TwineInterpreter: Sendable {
         var (reading, passage) = start(seed: seed)
         var passages = [passage]
         for index in choices {
-            (reading, passage) = try choose(index, in: reading)
+            (reading, passage) = try choose(index, in: reading, at: passage)
             if reading.choices.count < passages.count - 1 {
                 passages.removeLast()
             } else {

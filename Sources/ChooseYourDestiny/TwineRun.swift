@@ -32,6 +32,8 @@ struct TwineRun {
     var it: TwineValue?
     /// Markup characters walked; stops a story that `(display:)`s itself without end.
     var budget = 2_000_000
+    /// The markup of the format's header, footer and "ready" passages, run with every passage.
+    var extras = TwineExtras()
 
     init(story: TwineStory, passage: String, state: ReaderState) {
         self.story = story
@@ -47,19 +49,19 @@ struct TwineRun {
             return .stopped("The story stopped here: there is no passage \"\(passage)\".")
         }
         do throws(TwineInterrupt) {
-            for extra in story.passages where TwineSpecial.isReady(extra, format: story.format) {
+            for extra in extras.ready {
                 let saved = output
-                try renderMarkup(extra.text)
+                try renderMarkup(extra)
                 output = saved
             }
-            for extra in story.passages where TwineSpecial.isHeader(extra, format: story.format) {
-                try renderMarkup(extra.text)
+            for extra in extras.headers {
+                try renderMarkup(extra)
                 output += "\n\n"
             }
             try renderMarkup(text)
-            for extra in story.passages where TwineSpecial.isFooter(extra, format: story.format) {
+            for extra in extras.footers {
                 output += "\n\n"
-                try renderMarkup(extra.text)
+                try renderMarkup(extra)
             }
             return .done(output)
         } catch {
@@ -130,7 +132,7 @@ struct TwineRun {
 
     /// Links without macros (Chapbook, Snowman): the text with its `[[links]]` taken out.
     mutating func renderPlain(_ s: [Unicode.Scalar], _ from: Int, _ to: Int) throws(TwineInterrupt) {
-        let (text, links) = Twee.links(in: String(String.UnicodeScalarView(s[from..<to])))
+        let (text, links) = Twee.links(in: TwineMarkup.string(s[from..<to]))
         output += text
         for link in links { addChoice(TwineChoice(text: link.text, target: link.chapterID), macro: "a link") }
     }
@@ -307,7 +309,7 @@ struct TwineRun {
         case "a", "array": return .list(args)
         case "str", "string", "text": return .string(args.map(\.text).joined())
         case "num", "number":
-            guard let first = args.first, let n = Double(first.text.trimmingCharacters(in: .whitespaces)) else {
+            guard let first = args.first, let n = Double(first.text.twineTrimmed) else {
                 throw TwineEvalError(description: "(\(name):) needs text that is a number")
             }
             return .number(n)
@@ -405,6 +407,22 @@ extension TwineValue {
     }
 }
 
+struct TwineExtras: Sendable {
+    var ready: [String] = []
+    var headers: [String] = []
+    var footers: [String] = []
+
+    init() {}
+
+    init(_ story: TwineStory) {
+        for passage in story.passages {
+            if TwineSpecial.isReady(passage, format: story.format) { ready.append(passage.text) }
+            if TwineSpecial.isHeader(passage, format: story.format) { headers.append(passage.text) }
+            if TwineSpecial.isFooter(passage, format: story.format) { footers.append(passage.text) }
+        }
+    }
+}
+
 /// The passages a story format treats specially: run at the start, around every passage, or never shown.
 enum TwineSpecial {
     static let sugarCubeSpecial: Set<String> = [
@@ -438,27 +456,116 @@ enum TwineSpecial {
     }
 }
 
-/// The text a run gathered, as paragraphs in Trove's Markdown subset.
+/// The text a run gathered, as paragraphs in Trove's Markdown subset. Works on UTF-8 bytes (every mark is ASCII):
+/// Foundation's string search was most of the time of a 500-passage import.
 enum TwineText {
+    static let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), carriageReturn = UInt8(ascii: "\r")
+
     static func paragraphs(_ text: String) -> [String] {
-        var lines: [String] = []
-        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = raw.trimmingCharacters(in: .whitespaces)
-            while line.contains("  ") { line = line.replacingOccurrences(of: "  ", with: " ") }
-            if line.isEmpty, lines.last?.isEmpty ?? true { continue }
-            lines.append(line)
+        var paragraphs: [String] = []
+        var paragraph: [UInt8] = []
+        var line: [UInt8] = []
+        var pendingSpace = false
+        func endLine() {
+            if line.isEmpty {
+                if !paragraph.isEmpty {
+                    paragraphs.append(markdown(paragraph))
+                    paragraph.removeAll(keepingCapacity: true)
+                }
+            } else {
+                if !paragraph.isEmpty { paragraph.append(newline) }
+                paragraph.append(contentsOf: line)
+                line.removeAll(keepingCapacity: true)
+            }
+            pendingSpace = false
         }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        return lines.split(separator: "", omittingEmptySubsequences: true).map { markdown($0.joined(separator: "\n")) }.filter { !$0.isEmpty }
+        for c in text.utf8 {
+            switch c {
+            case newline: endLine()
+            case carriageReturn: continue
+            case space, tab:
+                // Spaces left where links and macros were taken out become one; none at a line's ends.
+                pendingSpace = !line.isEmpty
+            default:
+                if pendingSpace {
+                    line.append(space)
+                    pendingSpace = false
+                }
+                line.append(c)
+            }
+        }
+        endLine()
+        if !paragraph.isEmpty { paragraphs.append(markdown(paragraph)) }
+        return paragraphs
     }
 
+    static func markdown(_ text: String) -> String { markdown(Array(text.utf8)) }
+
     /// Twine's `''strong''` and `//emphasis//` as Trove's `**strong**` and `*emphasis*`; strike and underline marks dropped.
-    static func markdown(_ text: String) -> String {
-        guard text.contains("''") || text.contains("//") || text.contains("~~") || text.contains("__") else { return text }
+    static func markdown(_ text: [UInt8]) -> String {
         var out = text
-        for (pattern, template) in [("''(.+?)''", "**$1**"), ("(?<![:/])//(?=\\S)(.+?)(?<=\\S)//", "*$1*"), ("~~(.+?)~~", "$1"), ("__(.+?)__", "$1")] {
-            out = out.replacingOccurrences(of: pattern, with: template, options: .regularExpression)
+        for (mark, replacement) in [("''", "**"), ("//", "*"), ("~~", ""), ("__", "")] {
+            out = pairs(of: Array(mark.utf8), in: out, replacedWith: Array(replacement.utf8))
         }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Each two `mark`s around some text become `replacement`; a lone mark, and `//` in an address (`https://`), stay.
+    static func pairs(of m: [UInt8], in s: [UInt8], replacedWith replacement: [UInt8]) -> [UInt8] {
+        var marks: [Int] = []
+        var i = 0
+        while i + 1 < s.count {
+            if s[i] == m[0], s[i + 1] == m[1], !(m[0] == UInt8(ascii: "/") && i > 0 && s[i - 1] == UInt8(ascii: ":")) {
+                marks.append(i)
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        guard marks.count >= 2 else { return s }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var last = 0, k = 0
+        while k + 1 < marks.count {
+            let (open, close) = (marks[k], marks[k + 1])
+            guard close > open + 2 else {
+                k += 1
+                continue
+            }
+            out.append(contentsOf: s[last..<open])
+            out.append(contentsOf: replacement)
+            out.append(contentsOf: s[(open + 2)..<close])
+            out.append(contentsOf: replacement)
+            last = close + 2
+            k += 2
+        }
+        out.append(contentsOf: s[last...])
         return out
+    }
+
+    /// `https://…` and other addresses: a link to one is words, not a choice.
+    static func isAddress(_ target: String) -> Bool {
+        var scheme = 0
+        for c in target.unicodeScalars {
+            if c == ":" { return scheme > 0 && target.unicodeScalars.dropFirst(scheme).starts(with: "://".unicodeScalars) }
+            guard c.isASCII, c.properties.isAlphabetic || (scheme > 0 && (("0"..."9").contains(c) || c == "+" || c == "." || c == "-")) else { return false }
+            scheme += 1
+        }
+        return false
+    }
+
+    /// A passage's prose with its `[[links]]` taken out (the words of a link to an address kept).
+    static func withoutLinks(_ text: String) -> String {
+        let s = Array(text.unicodeScalars)
+        var out = ""
+        var i = 0
+        while let open = TwineMarkup.find("[[", s, i, s.count), let close = TwineMarkup.find("]]", s, open + 2, s.count) {
+            out += TwineMarkup.string(s[i..<open])
+            let link = TwineRun.link(TwineMarkup.string(s[(open + 2)..<close]))
+            if isAddress(link.target) { out += link.text }
+            i = close + 2
+        }
+        out += TwineMarkup.string(s[i...])
+        return paragraphs(out).joined(separator: "\n\n")
     }
 }

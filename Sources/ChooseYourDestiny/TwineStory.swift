@@ -11,7 +11,7 @@ public struct TwineStory: Sendable, Equatable {
         case other(String)
 
         public init(name: String?) {
-            switch name?.lowercased().trimmingCharacters(in: .whitespaces) {
+            switch name?.lowercased().twineTrimmed {
             case "harlowe"?: self = .harlowe
             case "sugarcube"?: self = .sugarcube
             case let other?: self = other.isEmpty ? .harlowe : .other(name ?? "")
@@ -82,7 +82,7 @@ public struct TwineStory: Sendable, Equatable {
         self.index = index
         var trimmedIndex: [String: Int] = [:]
         for (offset, passage) in kept.enumerated() {
-            let trimmed = passage.name.trimmingCharacters(in: .whitespaces)
+            let trimmed = passage.name.twineTrimmed
             if trimmedIndex[trimmed] == nil || passage.name == trimmed { trimmedIndex[trimmed] = offset }
         }
         self.trimmedIndex = trimmedIndex
@@ -94,7 +94,7 @@ public struct TwineStory: Sendable, Equatable {
     /// surrounding spaces.
     public func resolve(_ name: String) -> String? {
         if index[name] != nil { return name }
-        return trimmedIndex[name.trimmingCharacters(in: .whitespaces)].map { passages[$0].name }
+        return trimmedIndex[name.twineTrimmed].map { passages[$0].name }
     }
 
     public static func == (left: TwineStory, right: TwineStory) -> Bool {
@@ -104,7 +104,7 @@ public struct TwineStory: Sendable, Equatable {
 
     /// The format named in the file, or (when none is named) the one whose macros the passages use.
     static func guessFormat(named name: String?, passages: [Passage]) -> Format {
-        if let name, !name.trimmingCharacters(in: .whitespaces).isEmpty { return Format(name: name) }
+        if let name, !name.twineTrimmed.isEmpty { return Format(name: name) }
         return passages.contains { $0.text.contains("<<") && $0.text.contains(">>") } ? .sugarcube : .harlowe
     }
 
@@ -121,7 +121,7 @@ public struct TwineStory: Sendable, Equatable {
         for passage in all {
             switch passage.name {
             case "StoryTitle":
-                title = passage.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                title = passage.text.twineTrimmed
             case "StoryData":
                 guard let data = try? LenientJSON.parse(passage.text) else { throw FormatError(description: "The StoryData passage is not JSON.") }
                 if case .string(let value)? = data["start"] { start = value }
@@ -130,7 +130,7 @@ public struct TwineStory: Sendable, Equatable {
                 if case .string(let value)? = data["format-version"] { formatVersion = value }
             default:
                 if passage.tags.contains("script") || passage.tags.contains("stylesheet") {
-                    if passage.tags.contains("script"), !passage.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    if passage.tags.contains("script"), !passage.text.twineTrimmed.isEmpty {
                         warnings.append("The story's JavaScript (passage \"\(passage.name)\") is not run by Trove.")
                     }
                     continue

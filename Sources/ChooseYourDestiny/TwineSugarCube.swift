@@ -18,7 +18,12 @@ extension TwineRun {
                 continue
             }
             if c == "[", i + 1 < to, s[i + 1] == "[", let close = TwineMarkup.find("]]", s, i + 2, to) {
-                let link = Self.link(String(String.UnicodeScalarView(s[(i + 2)..<close])))
+                let link = Self.link(TwineMarkup.string(s[(i + 2)..<close]))
+                if TwineText.isAddress(link.target) {
+                    output += link.text
+                    i = close + 2
+                    continue
+                }
                 addChoice(TwineChoice(text: link.text, target: link.target, effect: link.setter.map { "<<set \($0)>>" }), macro: "a link")
                 i = close + 2
                 continue
@@ -31,7 +36,7 @@ extension TwineRun {
                     j += 2
                     while j < to, TwineMarkup.isWord(s[j]) { j += 1 }
                 }
-                let source = String(String.UnicodeScalarView(s[i..<j]))
+                let source = TwineMarkup.string(s[i..<j])
                 if c == "_", temporaries[String(source.dropFirst()).components(separatedBy: ".")[0]] == nil {
                     output += source
                 } else {
@@ -61,7 +66,7 @@ extension TwineRun {
                 continue
             }
             if c == "{", TwineMarkup.starts("{{{", s, i), let close = TwineMarkup.find("}}}", s, i + 3, to) {
-                output += String(String.UnicodeScalarView(s[(i + 3)..<close]))
+                output += TwineMarkup.string(s[(i + 3)..<close])
                 i = close + 3
                 continue
             }
@@ -81,7 +86,7 @@ extension TwineRun {
     /// Runs one macro whose opening tag spans `start..<end`; returns where the walk goes on.
     mutating func sugarMacro(_ name: String, args: String, start: Int, end: Int, in s: [Unicode.Scalar], _ to: Int) throws(TwineInterrupt) -> Int {
         let label = "<<\(name)>>"
-        let raw = String(String.UnicodeScalarView(s[start..<end]))
+        let raw = TwineMarkup.string(s[start..<end])
         var body: (bodyEnd: Int, end: Int, clauses: [(name: String, args: String, start: Int, end: Int)])?
         if Self.sugarContainers.contains(name) {
             body = TwineMarkup.sugarBody(name, s, end, to, clauses: name == "if" ? ["elseif", "else"] : (name == "switch" ? ["case", "default"] : []))
@@ -148,7 +153,7 @@ extension TwineRun {
             case "link", "button":
                 let arguments = TwineMarkup.sugarArguments(args)
                 guard let first = arguments.first else { throw TwineEvalError(description: "needs the link's text") }
-                let bodyText = body.map { String(String.UnicodeScalarView(s[end..<$0.bodyEnd])) } ?? ""
+                let bodyText = body.map { TwineMarkup.string(s[end..<$0.bodyEnd]) } ?? ""
                 var text = try sugarValue(first).text
                 var target: String?
                 var effects: [String] = []
@@ -158,7 +163,7 @@ extension TwineRun {
                     if let setter { effects.append("<<set \(setter)>>") }
                 }
                 if arguments.count > 1 { target = try sugarTarget(arguments[1]) }
-                if !bodyText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { effects.append(bodyText) }
+                if !bodyText.twineTrimmed.isEmpty { effects.append(bodyText) }
                 if target == nil { target = try sugarGotoTarget(in: bodyText) }
                 if let target {
                     addChoice(TwineChoice(text: text, target: target, effect: effects.isEmpty ? nil : effects.joined()), macro: label)
@@ -202,7 +207,7 @@ extension TwineRun {
                 if let body { try renderSugarCube(s, end, body.bodyEnd) }
             case "script":
                 unsupported(label)
-                output += String(String.UnicodeScalarView(s[start..<after]))
+                output += TwineMarkup.string(s[start..<after])
             default:
                 if name.hasPrefix("/") || name.hasPrefix("end") {
                     // The closing tag of a macro already shown as text.

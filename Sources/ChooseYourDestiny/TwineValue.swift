@@ -73,7 +73,7 @@ public enum TwineValue: Sendable, Hashable, Codable {
     /// `==` / `eq`: a number and a string of that number are equal.
     func looselyEquals(_ other: TwineValue) -> Bool {
         switch (self, other) {
-        case let (.number(a), .string(b)), let (.string(b), .number(a)): Double(b.trimmingCharacters(in: .whitespaces)) == a
+        case let (.number(a), .string(b)), let (.string(b), .number(a)): Double(b.twineTrimmed) == a
         case let (.bool(a), .number(b)), let (.number(b), .bool(a)): (a ? 1 : 0) == b
         default: self == other
         }
