@@ -198,9 +198,17 @@ test('a new word goes just right of the last placed word when there is room', ()
   assert.deepEqual(placeNear([last], { w: 40, h: 30 }, last, board), { x: 84, y: 50, free: true });
 });
 
-test('at the end of a line it goes to the line below', () => {
+test('at the end of a line it goes to the start of the next line', () => {
+  const first = { x: 30, y: 50, w: 180, h: 30 };
   const last = { x: 220, y: 50, w: 60, h: 30 };
-  assert.deepEqual(placeNear([last], { w: 40, h: 30 }, last, board), { x: 220, y: 84, free: true });
+  assert.deepEqual(placeNear([first, last], { w: 40, h: 30 }, last, { ...board, lineStart: 30 }), { x: 30, y: 84, free: true });
+  assert.deepEqual(placeNear([first, last], { w: 40, h: 30 }, last, board), { x: 8, y: 84, free: true });
+});
+
+test('when the next line is taken there, it goes below the last word', () => {
+  const last = { x: 220, y: 50, w: 60, h: 30 };
+  const taken = { x: 8, y: 84, w: 200, h: 30 };
+  assert.deepEqual(placeNear([last, taken], { w: 40, h: 30 }, last, board), { x: 220, y: 84, free: true });
 });
 
 test('on an empty board the first word goes to the top left', () => {

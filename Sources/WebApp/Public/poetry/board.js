@@ -221,13 +221,22 @@ export class Board {
     const others = this.boxesBut(magnet.id);
     const spot = at
       ? freeSpot(others, size, { ...room, gap: 0, margin: 0, prefer: [at], target: at })
-      : placeNear(others, size, this.last && this.shown.get(this.last), room);
+      : placeNear(others, size, this.last && this.shown.get(this.last), { ...room, lineStart: this.lineStart(this.last) });
     this.store(magnet, spot.x, spot.y);
     this.shown.set(magnet.id, { x: spot.x, y: spot.y, ...size });
     this.draw(node, spot);
     this.last = magnet.id;
     this.reveal(node);
     return magnet;
+  }
+
+  /** The x of the first word on the line of magnet `id` (the board's margin when there is none). */
+  lineStart(id) {
+    const last = id && this.shown.get(id);
+    if (!last) return undefined;
+    const mid = last.y + last.h / 2;
+    const line = [...this.shown.values()].filter((b) => Math.abs(b.y + b.h / 2 - mid) <= last.h / 2);
+    return Math.min(...line.map((b) => b.x));
   }
 
   /** Scrolls a magnet into view and makes it glow for a moment. */

@@ -82,10 +82,11 @@ export function freeSpot(boxes, size, { width, height, gap = 0, margin = 0, pref
   return { ...goal, free: false };
 }
 
-/** Where a new magnet goes: right of the last placed one (`last`), else on the line below, else the nearest free place. */
-export function placeNear(others, size, last, { width, height, gap = 0, margin = 0 }) {
+/** Where a new magnet goes: right of the last placed one (`last`), else at the start of the next line (`lineStart`, the x of its line's first word), else below `last`, else the nearest free place. */
+export function placeNear(others, size, last, { width, height, gap = 0, margin = 0, lineStart = margin }) {
+  const below = last && last.y + last.h + gap;
   const prefer = last
-    ? [{ x: last.x + last.w + gap, y: last.y }, { x: last.x, y: last.y + last.h + gap }, { x: margin, y: last.y + last.h + gap }]
+    ? [{ x: last.x + last.w + gap, y: last.y }, { x: lineStart, y: below }, { x: last.x, y: below }]
     : [{ x: margin, y: margin }];
   return freeSpot(others, size, { width, height, gap, margin, prefer, target: prefer[0] });
 }
