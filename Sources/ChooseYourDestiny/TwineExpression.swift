@@ -73,6 +73,12 @@ enum TwineLexer {
                 // Harlowe's ordinals (`1st`, `2nd`) and units are not read: the letters stop the number.
                 continue
             }
+            // Harlowe's possessive: `$list's length`, `(history:)'s last`, `$list's 2nd`.
+            if c == "'", i + 1 < chars.count, chars[i + 1] == "s", i + 2 == chars.count || !isWord(chars[i + 2]), let last = tokens.last, Self.endsValue(last) {
+                tokens.append(.symbol("'s"))
+                i += 2
+                continue
+            }
             if c == "\"" || c == "'" || c == "`" {
                 var j = i + 1, text = String.UnicodeScalarView()
                 while j < chars.count, chars[j] != c {
@@ -130,6 +136,13 @@ enum TwineLexer {
         }
         tokens.append(.end)
         return tokens
+    }
+
+    static func endsValue(_ token: TwineToken) -> Bool {
+        switch token {
+        case .variable, .temporary, .string, .symbol(")"), .word("it"): true
+        default: false
+        }
     }
 
     static func matches(_ symbol: String, _ chars: [Unicode.Scalar], at i: Int) -> Bool {
@@ -355,6 +368,19 @@ struct TwineParser {
                     value = .method(value, name, try parseList(until: ")"))
                 } else {
                     value = .member(value, name)
+                }
+            } else if take(.symbol("'s")) {
+                switch peek {
+                case .word(let name):
+                    position += 1
+                    value = .member(value, name)
+                case .number(let n):
+                    // `1st`, `2nd`, `3rd`, `4th`: the number, then its letters.
+                    position += 1
+                    if case .word(let suffix) = peek, ["st", "nd", "rd", "th"].contains(suffix) { position += 1 }
+                    value = .index(value, .literal(.number(n - 1)))
+                default:
+                    throw TwineSyntaxError(description: "'s must be followed by a name such as length or last")
                 }
             } else if case .symbol("[") = peek, !harlowe {
                 position += 1

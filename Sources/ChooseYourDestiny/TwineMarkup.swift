@@ -78,11 +78,19 @@ enum TwineMarkup {
         return nil
     }
 
+    /// Harlowe's `'s` after a value (`$list's length`) is not the start of a string.
+    static func isPossessive(_ s: [Unicode.Scalar], _ j: Int, _ to: Int) -> Bool {
+        s[j] == "'" && j > 0 && (s[j - 1] == ")" || isWord(s[j - 1])) && j + 1 < to && s[j + 1] == "s" && (j + 2 >= to || !isWord(s[j + 2]))
+    }
+
     /// The `)` closing the `(` at `i`, across nested parentheses and strings.
     static func matchParen(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
         var depth = 0, j = i
         while j < to {
             switch s[j] {
+            case "'" where isPossessive(s, j, to):
+                j += 2
+                continue
             case "\"", "'", "`":
                 guard let next = skipString(s, j, to) else { return nil }
                 j = next

@@ -191,6 +191,10 @@ struct TwineRun {
             switch (v, name) {
             case (.string(let s), "length"): return .number(Double(s.count))
             case (.list(let l), "length"): return .number(Double(l.count))
+            case (.list(let l), "last"): return l.last ?? .undefined
+            case (.list(let l), "first"): return l.first ?? .undefined
+            case (.string(let s), "last"): return s.last.map { .string(String($0)) } ?? .undefined
+            case (.string(let s), "first"): return s.first.map { .string(String($0)) } ?? .undefined
             default: throw TwineEvalError(description: "\(v.typeName) has no .\(name)")
             }
         case .method(let subject, let name, let arguments):

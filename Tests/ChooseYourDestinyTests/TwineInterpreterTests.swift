@@ -30,7 +30,8 @@ extension TwineInterpreter {
         ("not true", .bool(false)), ("\"tea\" contains \"e\"", .bool(true)), ("\"x\" is in \"xyz\"", .bool(true)),
         ("\"q\" is not in \"xyz\"", .bool(true)), ("(a: 1, 2) contains 2", .bool(true)), ("(a: 1) does not contain 2", .bool(true)),
         ("4 is 3 or 4", .bool(true)), ("5 is 3 or 4", .bool(false)), ("(str: 1, \"a\")", .string("1a")), ("(num: \"4\") + 1", .number(5)),
-        ("(cond: false, 1, 2)", .number(2)), ("(max: 1, 5, 3)", .number(5)), ("(a: 1, 2) + (a: 3)", .list([.number(1), .number(2), .number(3)])),
+        ("(cond: false, 1, 2)", .number(2)), ("(a: 4, 5, 6)'s length", .number(3)), ("(a: 4, 5, 6)'s 2nd", .number(5)),
+        ("(a: 4, 5, 6)'s last", .number(6)), ("\"it's\" contains \"'s\"", .bool(true)), ("(max: 1, 5, 3)", .number(5)), ("(a: 1, 2) + (a: 3)", .list([.number(1), .number(2), .number(3)])),
     ])
     func harloweExpressions(_ source: String, _ expected: TwineValue) throws {
         var run = TwineRun(story: TwineStory(name: "x", format: .harlowe, start: "A", passages: [.init(name: "A", text: "")]), passage: "A", state: ReaderState())
@@ -121,11 +122,11 @@ extension TwineInterpreter {
 
     @Test func historyVisitsAndVisited() throws {
         let story = twine(.harlowe, [
-            ("A", "Visit (print: visits).(if: (history:) contains \"B\")[ Back from B.](if: (visited: \"B\"))[ Seen B.] [[B]]"),
+            ("A", "Visit (print: visits).(if: (history:) contains \"B\")[ Back from B.](if: (visited: \"B\"))[ Seen B.](if: (history:)'s length > 1)[ Came from (print: (history:)'s last).] [[B]]"),
             ("B", "[[A]]"),
         ])
         #expect(story.start().passage.text == "Visit 1.")
-        #expect(try story.walk(["B", "A"]).passage.text == "Visit 2. Back from B. Seen B.")
+        #expect(try story.walk(["B", "A"]).passage.text == "Visit 2. Back from B. Seen B. Came from B.")
     }
 
     @Test func hooksCollapsingAndNamedHooksShowTheirText() {
@@ -143,6 +144,16 @@ extension TwineInterpreter {
         #expect(passage.warnings.contains("Passage \"A\" uses <script>, which Trove shows as text."))
         let imported = story.story.troveStory()
         #expect(imported.warnings.contains("Passage \"A\" uses (live:), which Trove shows as text."))
+    }
+
+    @Test func aLinkThatLeadsNowhereShowsWhatItRevealsAndLinksToAddressesAreWords() {
+        let story = twine(.harlowe, [("A", "(link: \"Open the box\")[(set: $open to true)It is empty.] See [[the map->https://example.org/map]].")])
+        let passage = story.start().passage
+        #expect(passage.text == "It is empty. See the map.")
+        #expect(passage.choices.isEmpty && passage.state.variables["open"] == .bool(true))
+        #expect(passage.warnings == ["Passage \"A\": (link:) \"Open the box\" leads nowhere, so Trove shows what it reveals at once."])
+        let sugar = twine(.sugarcube, [("A", "See [[the map|https://example.org/map]]. <<linkreplace \"Knock\">>Nobody answers.<</linkreplace>>")]).start().passage
+        #expect(sugar.text == "See the map. Nobody answers." && sugar.choices.isEmpty)
     }
 
     @Test func errorsInAnExpressionAreWarningsNotCrashes() {
