@@ -543,6 +543,27 @@ def test_weather_icons_one_unavailable_row_units_and_refresh(cities_server, brow
     assert_no_console_errors(browser)
 
 
+def test_an_unavailable_weather_says_why_on_tap_and_refresh_says_how_it_went(cities_server, browser):
+    around_me(browser, cities_server)
+    wait(browser, weather_settled, "the weather never finished loading")
+    states = browser.execute_script(
+        "return [...document.querySelectorAll('#rows .cr-row')].map(r => [r.querySelector('.cr-name').textContent,"
+        " r.querySelector('.cr-wx').classList.contains('is-off'), r.querySelector('.cr-temp').textContent])")
+    off = [(name, text) for name, is_off, text in states if is_off]
+    assert off == [(CITIES_WEATHER_FAILS, "unavailable")], f"only the failing row says unavailable: {states}"
+    assert all(text.endswith("°C") for name, is_off, text in states if not is_off), states
+
+    tap(browser, row(browser, CITIES_WEATHER_FAILS).find_element(By.CSS_SELECTOR, ".cr-wx"))
+    wait(browser, lambda d: any(f"No weather for {CITIES_WEATHER_FAILS}:" in t.text for t in d.find_elements(By.CSS_SELECTOR, ".toast-text")),
+         "tapping 'unavailable' did not say why")
+
+    tap(browser, browser.find_element(By.ID, "refresh"))
+    wait(browser, lambda d: "Weather refreshed" in d.find_element(By.ID, "wx-status").text, "Refresh did not say how it went")
+    assert browser.find_element(By.ID, "wx-status").text == f"Weather refreshed for {len(CITIES_NEARBY) - 1} cities; unavailable for 1."
+    assert browser.find_element(By.ID, "refresh").text == "Refresh weather"
+    assert_no_console_errors(browser)
+
+
 def test_pulling_the_list_down_refreshes_the_weather(cities_server, browser, open_meteo):
     set_viewport(browser, 375, 1100, mobile=True)  # the top of the list on screen with the page at its top
     around_me(browser, cities_server)
@@ -670,6 +691,9 @@ def test_the_offline_basemap_draws_land_sea_names_and_the_search_radius(cities_s
 
     land, sea = css_colour(browser, "--cr-land"), css_colour(browser, "--cr-sea")
     assert close(canvas_colour(browser, 6, 6), land), "around Florence, far from the labels, it is all land"
+    kept = browser.execute_async_script(
+        "const done = arguments[0]; caches.open('cities-basemap').then(c => c.match('/api/v1/cities/basemap')).then(r => done(!!r), () => done(false))")
+    assert kept, "the basemap is kept on the device for offline use"
 
     # Out to Italy: inland is land, the Tyrrhenian Sea west of Naples is sea.
     browser.execute_script(

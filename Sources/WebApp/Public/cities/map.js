@@ -164,38 +164,63 @@ export class CityMap {
     this.paintScale(color);
   }
 
-  /** Land, then every border, in two paths of the countries in view. */
+  /**
+   * Land and borders. They are drawn into a bitmap twice the map's size around the view, kept while the
+   * map pans within it (one drawImage a frame) and drawn again for a new zoom, size or colour scheme.
+   */
   paintBasemap(color) {
     if (!this.basemap) return;
     const { ctx, width: w, height: h, view } = this;
-    const s = view.scale;
-    const ox = w / 2 - view.cx * s;
-    const oy = h / 2 - view.cy * s;
-    const seen = [-ox / s, -oy / s, (w - ox) / s, (h - oy) / s];
-    ctx.beginPath();
+    const k = this.canvas.width / w;
+    const ox = w / 2 - view.cx * view.scale;
+    const oy = h / 2 - view.cy * view.scale;
+    const land = color('--cr-land');
+    let c = this.landCache;
+    if (!c || c.scale !== view.scale || c.k !== k || c.w !== w || c.h !== h || c.land !== land
+      || Math.abs(ox - c.ox) > w / 2 || Math.abs(oy - c.oy) > h / 2) {
+      c = { scale: view.scale, k, w, h, land, ox, oy, canvas: c?.canvas ?? document.createElement('canvas') };
+      c.canvas.width = Math.round(2 * w * k);
+      c.canvas.height = Math.round(2 * h * k);
+      const cc = c.canvas.getContext('2d');
+      cc.setTransform(k, 0, 0, k, 0, 0);
+      this.drawLand(cc, color, ox + w / 2, oy + h / 2, [-w / 2, -h / 2, 1.5 * w, 1.5 * h]);
+      this.landCache = c;
+    }
+    const dx = Math.round((ox - c.ox - w / 2) * k) / k;
+    const dy = Math.round((oy - c.oy - h / 2) * k) / k;
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(c.canvas, dx, dy, c.canvas.width / k, c.canvas.height / k);
+    ctx.imageSmoothingEnabled = true;
+  }
+
+  /** The countries seen in `area` (px of `cc`, offset ox, oy): land in one path, then its borders. */
+  drawLand(cc, color, ox, oy, area) {
+    const s = this.view.scale;
+    const seen = [(area[0] - ox) / s, (area[1] - oy) / s, (area[2] - ox) / s, (area[3] - oy) / s];
+    cc.beginPath();
     for (const country of this.basemap) {
       if (!overlaps(country.box, seen)) continue;
       for (const ring of country.rings) {
         // Far out, points less than a pixel apart are one point: the path stays short at any zoom.
         let [lx, ly] = [ring[0] * s + ox, ring[1] * s + oy];
-        ctx.moveTo(lx, ly);
+        cc.moveTo(lx, ly);
         for (let i = 2; i < ring.length; i += 2) {
           const x = ring[i] * s + ox;
           const y = ring[i + 1] * s + oy;
           if (Math.abs(x - lx) + Math.abs(y - ly) < 1) continue;
-          ctx.lineTo(x, y);
+          cc.lineTo(x, y);
           lx = x;
           ly = y;
         }
-        ctx.closePath();
+        cc.closePath();
       }
     }
-    ctx.fillStyle = color('--cr-land');
-    ctx.fill();
-    ctx.lineWidth = 0.8;
-    ctx.lineJoin = 'round';
-    ctx.strokeStyle = color('--cr-border');
-    ctx.stroke();
+    cc.fillStyle = color('--cr-land');
+    cc.fill();
+    cc.lineWidth = 0.8;
+    cc.lineJoin = 'round';
+    cc.strokeStyle = color('--cr-border');
+    cc.stroke();
   }
 
   paintHere(color) {
