@@ -119,11 +119,14 @@ public struct TwineInterpreter: Sendable {
         var state = state
         var warnings: [String] = []
         var gotos = 0
+        var budget = TwineRun.budget
         while true {
             state.history.append(name)
             var run = TwineRun(story: story, passage: name, state: state)
             run.extras = extras
+            run.budget = budget
             let outcome = run.renderPassage()
+            budget = run.budget
             warnings += run.warnings
             state = run.state
             switch outcome {

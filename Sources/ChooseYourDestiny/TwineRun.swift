@@ -30,8 +30,9 @@ struct TwineRun {
     var depth = 0
     /// Harlowe's `it` while a `(set:)` computes a variable's new value.
     var it: TwineValue?
-    /// Markup characters walked; stops a story that `(display:)`s itself without end.
-    var budget = 2_000_000
+    /// Markup characters walked in one step (its gotos included); stops a story that `(display:)`s itself without end.
+    static let budget = 1_000_000
+    var budget = TwineRun.budget
     /// The markup of the format's header, footer and "ready" passages, run with every passage.
     var extras = TwineExtras()
 
@@ -201,7 +202,7 @@ struct TwineRun {
             return try method(subject, name, arguments)
         case .index(let subject, let index):
             let v = try value(of: subject), i = try value(of: index)
-            guard case .number(let n) = i, n >= 0, n == n.rounded() else { throw TwineEvalError(description: "a position must be a whole number") }
+            guard case .number(let n) = i, n >= 0, n < 1e9, n == n.rounded() else { throw TwineEvalError(description: "a position must be a whole number") }
             switch v {
             case .list(let l): return Int(n) < l.count ? l[Int(n)] : .undefined
             case .string(let s): return Int(n) < s.count ? .string(String(s[s.index(s.startIndex, offsetBy: Int(n))])) : .undefined
@@ -304,6 +305,7 @@ struct TwineRun {
         case "tags": return .list((story.passage(named: passage)?.tags ?? []).map(TwineValue.string))
         case "random":
             let (low, high) = args.count >= 2 ? (try number(0), try number(1)) : (0, try number(0))
+            guard abs(low) < 1e12, abs(high) < 1e12 else { throw TwineEvalError(description: "(random:) needs numbers below a trillion") }
             let (a, b) = (Int(min(low, high).rounded(.up)), Int(max(low, high).rounded(.down)))
             return .number(Double(a + random(below: b - a + 1)))
         case "either":
