@@ -296,6 +296,9 @@ struct TwineRun {
             }
             let names = args.isEmpty ? [passage] : args.flatMap { if case .list(let l) = $0 { l.map(\.text) } else { [$0.text] } }
             return .number(Double(names.map { name in state.history.filter { $0 == name }.count }.min() ?? 0))
+        case "hasvisited":
+            let names = args.flatMap { if case .list(let l) = $0 { l.map(\.text) } else { [$0.text] } }
+            return .bool(!names.isEmpty && names.allSatisfy(state.history.contains))
         case "lastvisited":
             guard let first = args.first, let last = state.history.lastIndex(of: first.text) else { return .number(-1) }
             return .number(Double(state.history.count - 1 - last))

@@ -239,6 +239,22 @@ extension TwineInterpreter {
         #expect(try story.walk(["B", "A"]).passage.text == "Seen 2, B 1, turn 3, ready.")
     }
 
+    @Test func headerFooterAndHasVisited() throws {
+        let story = twine(.sugarcube, [
+            ("A", "<<if hasVisited(\"B\")>>Back.<<else>>First.<</if>> [[B]]"), ("B", "[[A]]"),
+            ("PassageHeader", "~ <<= passage()>> ~"), ("PassageFooter", "Turn <<= turns()>>."),
+        ])
+        #expect(story.start().passage.paragraphs == ["~ A ~", "First.", "Turn 1."])
+        #expect(try story.walk(["B", "A"]).passage.paragraphs == ["~ A ~", "Back.", "Turn 3."])
+        let harlowe = twine(.harlowe, [("A", "Body. (link-undo: \"Undo\")[[B]]"), ("B", "Body B. (link-undo: \"Undo\")"), ("Top", "Top."), ("End", "End.")],
+                           tags: ["Top": ["header"], "End": ["footer"]])
+        let b = try harlowe.walk(["B"])
+        #expect(b.passage.paragraphs == ["Top.", "Body B.", "End."])
+        #expect(b.passage.choices == [TwineChoice(text: "Undo", target: "A", kind: .back)])
+        #expect(try harlowe.choose(0, in: b.reading).passage.passage == "A")
+        #expect(!harlowe.story.troveStory().story.chapters.contains { $0.id == "Top" || $0.id == "End" })
+    }
+
     @Test func unsupportedMacrosScriptsAndWidgetsAreKeptAsTextAndWarnedAbout() {
         let story = twine(.sugarcube, [
             ("A", "<<script>>State.variables.x = 1;<</script>><<timed 2s>>Later<</timed>><<myWidget \"x\">> <<set $ok to true>>$ok"),
