@@ -41,6 +41,16 @@ enum TwineSamples {
         #expect(story.warnings == ["The story's JavaScript is not run by Trove."])
     }
 
+    /// What the server stores to play the story again later: nothing is lost, spaces in names included.
+    @Test func writesTheStoryBackWithoutLoss() throws {
+        let story = try TwineHTML.read(Self.published)
+        #expect(try TwineHTML.read(story.html()) == story)
+        for folder in ["twine-harlowe", "twine-sugarcube"] {
+            let sample = try TwineSamples.story(folder)
+            #expect(try TwineHTML.read(sample.html()) == sample)
+        }
+    }
+
     @Test func keepsPassageNamesAsTwineKeepsThemSoLinksFindThem() throws {
         let imported = try TwineHTML.read(Self.published).troveStory()
         #expect(!imported.needsInterpreter)
