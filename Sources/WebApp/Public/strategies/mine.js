@@ -5,7 +5,7 @@ import { $, make, confirmDialog, busy } from '../js/dom.js';
 import { keep, send } from '../js/sync.js';
 import { tempId } from '../js/sync-logic.js';
 import { API, SCOPE, countLine, cardProblem, ownCard, newestFirst } from './logic.js';
-import { ui, state, say, isNetworkError, loadMine } from './page.js';
+import { state, say, isNetworkError, loadMine } from './page.js';
 import { showCard, showPrompt, updateCardButtons, pick } from './draw.js';
 
 const PATH = `${API}/mine`;
