@@ -1,12 +1,14 @@
-// Unit tests for Oblique Strategies' pure logic: `node --test tests/js/`.
+// Unit tests for Oblique Strategies' pure logic (strategies/logic.js and lists.js): `node --test tests/js/`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  fold, sameText, characterCount, countLine, cardProblem, noteProblem, cardId, editionLabel, metaFor, ownCard, newestFirst,
-  swapId, readSettings, settingsSummary, drawQuery, drawPool, pickFrom, emptyDeckMessage, shuffleLine, groupAll,
-  matchesSearch, allCountLine, waitingFavourites, mergeFavourites, legacyFavourites, waitingNotes, withNotes, MAX_LENGTH,
+  fold, sameText, cardId, editionLabel, metaFor, ownCard, newestFirst, swapId, readSettings, settingsSummary, drawQuery,
+  drawPool, pickFrom, emptyDeckMessage, shuffleLine, waitingFavourites, mergeFavourites, legacyFavourites,
 } from '../../Sources/WebApp/Public/strategies/logic.js';
+import {
+  characterCount, countLine, cardProblem, noteProblem, groupAll, matchesSearch, allCountLine, waitingNotes, withNotes, MAX_LENGTH,
+} from '../../Sources/WebApp/Public/strategies/lists.js';
 
 const labels = new Map([[1, '1st edition (1975)'], [2, '2nd edition (1978)']]);
 const card = (id, edition, cardnumber, strategy) => ({ id, edition, cardnumber, strategy });

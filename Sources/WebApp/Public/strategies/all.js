@@ -1,7 +1,8 @@
 // Oblique Strategies: All, every card of the published deck grouped by the edition it first appeared in, with a
 // search as you type (case and accents ignored). Loaded when the view is first shown.
 import { make } from '../js/dom.js';
-import { fold, groupAll, matchesSearch, allCountLine } from './logic.js';
+import { fold } from './logic.js';
+import { groupAll, matchesSearch, allCountLine } from './lists.js';
 import { ui, label, isNetworkError, loadDeck } from './page.js';
 
 let rows = []; // { li, key, section } for the search

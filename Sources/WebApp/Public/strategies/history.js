@@ -3,7 +3,8 @@
 import { $, make } from '../js/dom.js';
 import { all, read, send } from '../js/sync.js';
 import { formatDateTime } from '../js/time.js';
-import { API, SCOPE, NOTE_MAX, noteProblem, waitingNotes, withNotes } from './logic.js';
+import { API, SCOPE } from './logic.js';
+import { NOTE_MAX, noteProblem, waitingNotes, withNotes } from './lists.js';
 import { ui, isNetworkError, cardButton } from './page.js';
 
 const PATH = `${API}/history`;

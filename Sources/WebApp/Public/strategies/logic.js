@@ -1,12 +1,10 @@
 // Oblique Strategies: the pure part (no DOM), tested with node's runner (tests/js/strategies-logic.test.mjs).
-// The deck and its filters, the All view's grouping and search, the favourites merged with what waits on the
-// device, the settings, and the page's wording.
+// The deck and its filters, the settings, the favourites merged with what waits on the device, and the draw
+// view's wording. The views that load when first shown have theirs in lists.js.
 import { plural } from '../js/format.js';
 
 export const API = '/api/v1/strategies';
 export const SCOPE = 'strategies'; // this app's writes in the shared outbox (js/sync.js)
-export const MAX_LENGTH = 280; // an own card, as the server counts it
-export const NOTE_MAX = 500; // a note on a draw
 
 // ---------- Text ----------
 
@@ -17,34 +15,6 @@ export function fold(text) {
 
 /** Texts that differ only in case, accents or punctuation are the same card in several editions. */
 export const sameText = (text) => fold(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-
-const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
-
-/** Characters as a person counts them (grapheme clusters), like the server. */
-export function characterCount(text) {
-  if (!segmenter) return [...text].length;
-  let count = 0;
-  for (const _ of segmenter.segment(text)) count += 1;
-  return count;
-}
-
-/** The counter under a card's text box: how many characters, and how many too many. */
-export function countLine(text) {
-  const n = characterCount(text.trim());
-  const label = n > MAX_LENGTH ? `${n} of ${MAX_LENGTH} characters: ${n - MAX_LENGTH} too many` : `${n} of ${MAX_LENGTH} characters`;
-  return { n, over: n > MAX_LENGTH, label };
-}
-
-/** Why an own card's text cannot be saved, or '' when it can. */
-export function cardProblem(text) {
-  const n = characterCount(text);
-  if (n === 0) return 'Write a few words first.';
-  if (n > MAX_LENGTH) return `A card holds at most ${MAX_LENGTH} characters; this one has ${n}.`;
-  return '';
-}
-
-/** Why a note cannot be saved, or ''. */
-export const noteProblem = (note) => (characterCount(note) > NOTE_MAX ? `A note holds at most ${NOTE_MAX} characters.` : '');
 
 // ---------- Cards and editions ----------
 
@@ -135,38 +105,6 @@ export function emptyDeckMessage(source, message) {
 /** The shuffle's line: how many cards are left. */
 export const shuffleLine = ({ total, remaining }) => (total === 0 ? 'No cards to shuffle' : `${remaining} of ${plural(total, 'card')} left`);
 
-// ---------- All ----------
-
-/**
- * All: one row per text, under the edition it first appeared in, naming every edition that has it.
- * → [{ edition, rows: [{ card, editions }] }] in deck order.
- */
-export function groupAll(deck) {
-  const texts = new Map(); // same text → its cards, in deck order
-  for (const card of deck) {
-    const key = sameText(card.strategy);
-    if (!texts.has(key)) texts.set(key, []);
-    texts.get(key).push(card);
-  }
-  const groups = new Map(); // first edition → its rows
-  for (const cards of texts.values()) {
-    const first = cards[0].edition;
-    if (!groups.has(first)) groups.set(first, []);
-    groups.get(first).push({ card: cards[0], editions: [...new Set(cards.map((card) => card.edition))] });
-  }
-  return [...groups].map(([edition, rows]) => ({ edition, rows }));
-}
-
-/** Whether a row's folded text matches a search (typed as it is; folded here). */
-export const matchesSearch = (key, query) => !query || key.includes(fold(query.trim()));
-
-/** The count above All: every card, the matches, or none. */
-export function allCountLine(total, shown, query) {
-  if (!query) return plural(total, 'card');
-  if (shown === 0) return `No card matches “${query}”`;
-  return `${shown} of ${plural(total, 'card')} match`;
-}
-
 // ---------- Favourites ----------
 
 const FAVOURITE = /^\/api\/v1\/strategies\/([^/]+)\/favourite$/;
@@ -215,20 +153,3 @@ export function legacyFavourites(text) {
   if (!map || typeof map !== 'object' || Array.isArray(map)) return [];
   return Object.entries(map).map(([id, on]) => [cardId(id), on === true]).filter(([id]) => id !== null);
 }
-
-// ---------- History ----------
-
-const NOTE = /^\/api\/v1\/strategies\/history\/(\d+)$/;
-
-/** The notes waiting in the outbox: history entry id → its note (null: removed); the last one wins. */
-export function waitingNotes(entries) {
-  const notes = new Map();
-  for (const entry of entries) {
-    const match = entry.scope === SCOPE && entry.method === 'PATCH' && NOTE.exec(entry.path);
-    if (match) notes.set(Number(match[1]), entry.body?.note ?? null);
-  }
-  return notes;
-}
-
-/** The history with the notes not sent yet in place of the server's. */
-export const withNotes = (entries, notes) => entries.map((entry) => (notes.has(entry.id) ? { ...entry, note: notes.get(entry.id) } : entry));

@@ -4,7 +4,8 @@
 import { $, make, confirmDialog, busy } from '../js/dom.js';
 import { keep, send } from '../js/sync.js';
 import { tempId } from '../js/sync-logic.js';
-import { API, SCOPE, countLine, cardProblem, ownCard, newestFirst } from './logic.js';
+import { API, SCOPE, ownCard, newestFirst } from './logic.js';
+import { countLine, cardProblem } from './lists.js';
 import { state, say, isNetworkError, loadMine } from './page.js';
 import { showCard, showPrompt, updateCardButtons, pick } from './draw.js';
 

@@ -2,7 +2,7 @@
 // The entry: the views as URLs, the tabs, the keys, and the start. The draw view and favourites come with the
 // page (draw.js, favourites.js); the other views load when first shown (all.js, today.js, mine.js, popular.js,
 // history.js), and the service worker keeps them from the first visit so they open offline too. The pure
-// rules are in logic.js; changes made offline go through the shared outbox (js/sync.js).
+// rules are in logic.js and lists.js; changes made offline go through the shared outbox (js/sync.js).
 import { $ } from '../js/dom.js';
 import { parseView, viewPath } from '../js/router.js';
 import { API, SCOPE, cardId, swapId } from './logic.js';
@@ -185,11 +185,12 @@ const controlledAtLoad = 'serviceWorker' in navigator && Boolean(navigator.servi
 
 /**
  * Asks the service worker to keep what this page needs offline that it has not loaded itself: the views that
- * load when first shown (and time.js, which only History imports), and, on a first visit (before the worker controlled the page), the deck's answers.
+ * load when first shown (with lists.js and time.js, which only they import), and, on a first visit (before the
+ * worker controlled the page), the deck's answers.
  */
 function keepForOffline() {
   if (!('serviceWorker' in navigator)) return;
-  const modules = [...Object.values(LAZY), '../js/time.js'].map((path) => new URL(path, import.meta.url).pathname);
+  const modules = [...Object.values(LAZY), './lists.js', '../js/time.js'].map((path) => new URL(path, import.meta.url).pathname);
   const urls = controlledAtLoad ? modules : [location.pathname, ...modules, API, `${API}/editions`];
   navigator.serviceWorker.ready
     .then((registration) => registration.active && registration.active.postMessage({ type: 'trove:keep', urls }))
