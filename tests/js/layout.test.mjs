@@ -269,3 +269,8 @@ test('bigger and back: the same stored places give the same places shown', () =>
   assert.deepEqual(at(1), before);
   assert.deepEqual(before, stored);
 });
+
+test('a last word a rounding error outside the margin still has the next word beside it', () => {
+  const last = { x: 11, y: 10.99998, w: 20, h: 30 };
+  assert.deepEqual(placeNear([last], { w: 44, h: 30 }, last, { width: 375, height: 300, gap: 8, margin: 11 }), { x: 39, y: 11, free: true });
+});

@@ -61,7 +61,8 @@ export function freeSpot(boxes, size, { width, height, gap = 0, margin = 0, pref
   const isFree = (p) => !boxes.some((b) => overlaps({ x: p.x, y: p.y, w, h }, b, gap));
   for (const p of prefer) {
     const place = inside(p);
-    if (Math.abs(place.x - p.x) < 0.5 && Math.abs(place.y - p.y) < 0.5 && isFree(place)) return { ...place, free: true };
+    // (a place a pixel outside the margin, from rounding, still counts as that place)
+    if (Math.abs(place.x - p.x) < 2 && Math.abs(place.y - p.y) < 2 && isFree(place)) return { ...place, free: true };
   }
   const goal = inside(target || prefer[0] || { x: margin, y: margin });
   const stride = step > 0 ? step : Math.max(2, Math.min(w, h) / 3);

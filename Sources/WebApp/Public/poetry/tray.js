@@ -125,6 +125,7 @@ export class Tray {
       document.body.append(drag.ghost);
       drag.tile.classList.add('is-lifted');
     }
+    Object.assign(drag, { x: e.clientX, y: e.clientY });
     drag.ghost.style.translate = `${e.clientX - drag.dx}px ${e.clientY - drag.dy}px`;
     drag.ghost.classList.toggle('is-over-board', this.over(e.clientX, e.clientY));
   }
@@ -138,10 +139,11 @@ export class Tray {
     this.skipClick = true;
     setTimeout(() => { this.skipClick = false; }, 0);
     const ghost = drag.ghost;
-    const dropped = !cancelled && this.over(e.clientX, e.clientY);
-    if (dropped) {
+    // Where the ghost was last seen is where the word goes.
+    const [x, y] = [drag.x ?? e.clientX, drag.y ?? e.clientY];
+    if (!cancelled && this.over(x, y)) {
       ghost.remove();
-      this.onDrop(drag.tile.dataset.word, e.clientX - drag.dx, e.clientY - drag.dy);
+      this.onDrop(drag.tile.dataset.word, x - drag.dx, y - drag.dy);
       return;
     }
     // Let go elsewhere: the tile flies back to its place.

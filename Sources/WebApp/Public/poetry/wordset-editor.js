@@ -47,7 +47,7 @@ class Editor {
     const nameId = `set-name-${set.id}`;
     const addId = `set-add-${set.id}`;
     const details = el('details', { className: 'pm-set', 'data-set': set.id, open },
-      el('summary', {}, el('span', { className: 'pm-set-name', text: set.name }), el('span', { className: 'pm-muted', text: `· ${plural(set.words.length, 'word')}` })),
+      el('summary', {}, el('span', {}, el('span', { className: 'pm-set-name', text: set.name }), ' ', el('span', { className: 'pm-muted', text: `· ${plural(set.words.length, 'word')}` }))),
       el('form', { className: 'pm-inline-form', 'data-action': 'rename', novalidate: true },
         el('div', { className: 'field' }, el('label', { for: nameId, text: 'Name' }),
           el('div', { className: 'pm-inline' }, el('input', { id: nameId, name: 'name', type: 'text', maxlength: '60', autocomplete: 'off', value: set.name }),
