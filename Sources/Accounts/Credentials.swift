@@ -4,6 +4,8 @@ public struct Credentials: Sendable, Equatable {
     public let password: String
 
     public static let usernameLength = 3...32
+    /// The house's byline (Choose Your Destiny's own stories): no account may publish under it.
+    public static let reservedUsernames: Set<String> = ["trove"]
     public static let passwordMinimumLength = 8
     /// bcrypt reads only the first 72 bytes: a longer password would be silently truncated, so it is refused.
     public static let passwordMaximumBytes = 72
@@ -16,6 +18,9 @@ public struct Credentials: Sendable, Equatable {
         }
         guard username.unicodeScalars.allSatisfy(Self.isAllowedInUsername) else {
             throw .invalidUsername("A username may hold only letters a–z, digits, '.', '-' and '_'.")
+        }
+        guard !Self.reservedUsernames.contains(username) else {
+            throw .invalidUsername("'\(username)' is kept for Trove's own stories: choose another username.")
         }
         guard password.count >= Self.passwordMinimumLength else {
             throw .invalidPassword("A password has at least 8 characters.")

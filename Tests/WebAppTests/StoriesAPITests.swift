@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ChooseYourDestiny
+import Storage
 import TestSupport
 import Testing
 
@@ -82,7 +84,8 @@ import Testing
             let reader = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
             #expect(try await client.execute(uri: "/api/v1/stories/the-pub/library", method: .put, headers: .session(reader)).status == .noContent)
             #expect((try await get(client, "/api/v1/stories/library", reader).json()["stories"] as? [[String: Any]])?.first?["in_library"] as? Bool == true)
-            #expect((try await get(client, "/api/v1/stories/library", author).json()["stories"] as? [Any])?.isEmpty == true)
+            // Publishing put the story in its author's own library.
+            #expect((try await get(client, "/api/v1/stories/library", author).json()["stories"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["the-pub"])
             #expect(try await client.execute(uri: "/api/v1/stories/the-pub/library", method: .delete, headers: .session(reader)).status == .noContent)
             #expect((try await get(client, "/api/v1/stories/library", reader).json()["stories"] as? [Any])?.isEmpty == true)
             #expect((try await get(client, "/api/v1/stories", reader).json()["stories"] as? [Any])?.count == 1)
@@ -162,6 +165,60 @@ import Testing
             #expect((try schema.json()["required"] as? [String]) == ["story"])
             #expect(try await client.execute(uri: "/stories", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/stories/missing", method: .get).status == .notFound)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func bylinesAreTheAccountsAndCardsCarryProgress(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, database in
+            // The house's story (no owner) keeps the name in its file; an upload claiming the house's name is its account's.
+            try await StoryRepository(database: database.sql).save(
+                id: "house", story: try StoryIntake.accept(Self.twee, format: .twee).story, owner: nil, source: "cli")
+            // A GitHub author's story: no account here, the byline is the name it carries.
+            try await StoryRepository(database: database.sql).save(
+                id: "gh", story: try StoryIntake.accept(Self.pub.replacingOccurrences(of: #""author": "ada""#, with: #""author": "octo""#),
+                                                        format: .storyJSON).story, owner: nil, source: "github")
+            let bob = try await signUp(client, username: "bob")
+            let impostor = Self.pub.replacingOccurrences(of: #""author": "ada""#, with: #""author": "Trove""#)
+            #expect(try await publish(client, bob, impostor).status == .created)
+            let ada = try await signUp(client, username: "ada")
+            #expect(try await publish(client, ada, Self.pub.replacingOccurrences(of: "The Pub", with: "Ada's Pub")
+                .replacingOccurrences(of: "\"id\": 7", with: "\"id\": \"adas-pub\"")).status == .created)
+
+            let catalog = try #require(try await get(client, "/api/v1/stories", ada).json()["stories"] as? [[String: Any]])
+            let byID = Dictionary(uniqueKeysWithValues: catalog.map { ($0["id"] as? String ?? "", $0) })
+            #expect(byID["the-pub"]?["author"] as? String == "bob" && byID["the-pub"]?["pen_name"] as? String == "Trove")
+            #expect(byID["the-pub"]?["author_account"] as? String == "bob")
+            #expect(byID["adas-pub"]?["author"] as? String == "ada" && byID["adas-pub"]?["pen_name"] is NSNull)
+            #expect(byID["house"]?["author"] as? String == "Trove" && byID["house"]?["author_account"] is NSNull)
+            #expect(byID["the-pub"]?["progress"] is NSNull)
+
+            let authors = try #require(try await get(client, "/api/v1/stories/authors", nil).json()["authors"] as? [[String: Any]])
+            #expect(authors.compactMap { $0["name"] as? String } == ["Trove", "ada", "bob", "octo"])
+            #expect(authors.compactMap { $0["story_count"] as? Int } == [1, 1, 1, 1] && authors.first?["account"] is NSNull)
+            #expect(authors.compactMap { $0["house"] as? Bool } == [true, false, false, false] && authors.last?["account"] is NSNull)
+            let octo = try await get(client, "/api/v1/stories?author=octo", nil).json()["stories"] as? [[String: Any]]
+            #expect(octo?.compactMap { $0["id"] as? String } == ["gh"] && octo?.first?["author_account"] is NSNull)
+            let bobs = try await get(client, "/api/v1/stories?account=BOB", nil).json()["stories"] as? [[String: Any]]
+            #expect(bobs?.compactMap { $0["id"] as? String } == ["the-pub"])
+            let house = try await get(client, "/api/v1/stories?house=true", nil).json()["stories"] as? [[String: Any]]
+            #expect(house?.compactMap { $0["id"] as? String } == ["house"])
+            #expect(try await get(client, "/api/v1/stories?house=maybe", nil).status == .badRequest)
+
+            // A reader's card says where they are and whether they reached an ending.
+            #expect(try await client.execute(uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: ada),
+                                              body: body(["chapter_id": "4", "path": ["1", "2", "4"]])).status == .ok)
+            let library = try #require(try await get(client, "/api/v1/stories/library", ada).json()["stories"] as? [[String: Any]])
+            #expect(library.compactMap { $0["id"] as? String } == ["adas-pub"])
+            let card = try await get(client, "/api/v1/stories?account=bob", ada).json()["stories"] as? [[String: Any]]
+            let progress = try #require(card?.first?["progress"] as? [String: Any])
+            #expect(progress["chapter_id"] as? String == "4" && progress["chapter_name"] as? String == "Stage")
+            #expect(progress["steps"] as? Int == 2 && progress["endings_found"] as? Int == 1 && progress["finished"] as? Bool == true)
+
+            // Nobody can sign up as the house.
+            let refused = try await client.execute(uri: "/api/v1/account/signup", method: .post, headers: .json(),
+                                                   body: body(["username": "Trove", "password": "long enough"]))
+            #expect(refused.status == .unprocessableContent || refused.status == .badRequest)
         }
     }
 }

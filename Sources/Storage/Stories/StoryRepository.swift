@@ -13,6 +13,10 @@ public struct StoryRepository: Sendable {
     public struct Stored: Sendable {
         public let id: String
         public let ownerProfileID: String?
+        /// The owning account's username: the story's byline. Nil for the house's stories (no owner).
+        public let ownerName: String?
+        /// How it came in: "upload" (the API), "cli" (`trove import story`, the samples) or "github" (`trove stories sync`).
+        public let source: String
         public let story: Story
         public let updatedAt: Date
     }
@@ -30,12 +34,22 @@ public struct StoryRepository: Sendable {
     }
 
     public func all() async throws -> [Stored] {
-        try await database.select().columns("id", "owner_profile_id", "story_json", "updated_at").from("stories").orderBy("name").all().map(Self.stored)
+        try await selectStored().orderBy(SQLColumn("name", table: "stories")).all().map(Self.stored)
     }
 
     public func find(id: String) async throws -> Stored? {
-        try await database.select().columns("id", "owner_profile_id", "story_json", "updated_at").from("stories")
-            .where("id", .equal, id).first().map(Self.stored)
+        try await selectStored().where(SQLColumn("id", table: "stories"), .equal, SQLBind(id)).first().map(Self.stored)
+    }
+
+    /// Stories with their owner's username (a left join: the house's stories have none).
+    private func selectStored() -> SQLSelectBuilder {
+        database.select()
+            .column(SQLColumn("id", table: "stories")).column(SQLColumn("owner_profile_id", table: "stories"))
+            .column(SQLColumn("story_json", table: "stories")).column(SQLColumn("updated_at", table: "stories"))
+            .column(SQLColumn("source", table: "stories"))
+            .column(SQLAlias(SQLColumn("username", table: "profiles"), as: SQLIdentifier("owner_name")))
+            .from("stories")
+            .join("profiles", method: SQLJoinMethod.left, on: SQLColumn("owner_profile_id", table: "stories"), .equal, SQLColumn("id", table: "profiles"))
     }
 
     /// Adds or replaces a story (with its pictures when given). `owner` nil: the samples, the command line.
@@ -114,6 +128,20 @@ public struct StoryRepository: Sendable {
             }
     }
 
+    /// Every story's progress for one profile, by story id (for the library's and catalog's cards).
+    public func allProgress(profileID: String) async throws -> [String: (ReadingProgress, Date)] {
+        var found: [String: (ReadingProgress, Date)] = [:]
+        for row in try await database.select().columns("story_id", "path", "endings_found", "updated_at").from("story_progress")
+            .where("profile_id", .equal, profileID).all() {
+            found[try row.decode(column: "story_id", as: String.self)] = (
+                ReadingProgress(path: Self.list(try row.decode(column: "path", as: String.self)),
+                                endingsFound: Self.list(try row.decode(column: "endings_found", as: String.self))),
+                Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self))
+            )
+        }
+        return found
+    }
+
     public func saveProgress(_ progress: ReadingProgress, storyID: String, profileID: String, now: Date = Date()) async throws {
         try await database.insert(into: "story_progress").columns("profile_id", "story_id", "path", "endings_found", "updated_at")
             .values(SQLBind(profileID), SQLBind(storyID), SQLBind(Self.text(progress.path)), SQLBind(Self.text(progress.endingsFound)),
@@ -126,6 +154,8 @@ public struct StoryRepository: Sendable {
         Stored(
             id: try row.decode(column: "id", as: String.self),
             ownerProfileID: try row.decodeNil(column: "owner_profile_id") ? nil : row.decode(column: "owner_profile_id", as: String.self),
+            ownerName: try row.decodeNil(column: "owner_name") ? nil : row.decode(column: "owner_name", as: String.self),
+            source: try row.decode(column: "source", as: String.self),
             story: try StoryFile.read(try row.decode(column: "story_json", as: String.self)),
             updatedAt: Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self))
         )

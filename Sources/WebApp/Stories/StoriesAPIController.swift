@@ -12,6 +12,7 @@ struct StoriesAPIController {
         api.get("/api/v1/stories", use: catalog)
             .post("/api/v1/stories", use: publish)
             .get("/api/v1/stories/library", use: library)
+            .get("/api/v1/stories/authors", use: authors)
             .get("/api/v1/stories/schema.json", use: schemaDocument)
             .get("/api/v1/stories/{id}", use: story)
             .put("/api/v1/stories/{id}", use: update)
@@ -27,23 +28,76 @@ struct StoriesAPIController {
         let stories: [StorySummaryJSON]
     }
 
+    /// The catalog; `q` searches; `account=NAME` keeps one account's stories, `author=NAME` those of an author with
+    /// no account here (a GitHub author's), `house=true` the house's own.
     @Sendable func catalog(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let profileID = context.session.profile?.id
         let inLibrary = Set(try await libraryIDs(profileID))
+        let progress = try await allProgress(profileID)
         var all = try await stories.all()
         if let query = request.queryString("q") {
             all = all.filter { StorySearch.matches($0.story, query: query) }
         }
-        return JSONResponse.make(StoriesAnswer(stories: all.map { StorySummaryJSON($0, inLibrary: inLibrary.contains($0.id), profileID: profileID) }))
+        if let account = request.queryString("account") {
+            let name = account.lowercased()
+            all = all.filter { $0.ownerName == name }
+        }
+        if let author = request.queryString("author") {
+            all = all.filter { $0.ownerName == nil && StorySummaryJSON.byline($0).author == author && !Self.isHouse($0) }
+        }
+        if let house = request.queryString("house") {
+            guard let wanted = Bool(house) else { throw APIError.badRequest("'house' is true or false.") }
+            all = all.filter { Self.isHouse($0) == wanted }
+        }
+        return JSONResponse.make(StoriesAnswer(stories: all.map {
+            StorySummaryJSON($0, inLibrary: inLibrary.contains($0.id), profileID: profileID, progress: progress[$0.id]?.0)
+        }))
+    }
+
+    /// The house's own stories: no account owns them and they carry the house's name (or none).
+    static func isHouse(_ stored: StoryRepository.Stored) -> Bool {
+        stored.ownerName == nil && StorySummaryJSON.byline(stored).author == StorySummaryJSON.houseAuthor
     }
 
     @Sendable func library(_ request: Request, context: TroveRequestContext) async throws -> Response {
         guard let profile = context.session.profile else { return JSONResponse.make(StoriesAnswer(stories: [])) }
+        let progress = try await allProgress(profile.id)
         var found: [StorySummaryJSON] = []
         for id in try await stories.library(profileID: profile.id) {
-            if let stored = try await stories.find(id: id) { found.append(StorySummaryJSON(stored, inLibrary: true, profileID: profile.id)) }
+            if let stored = try await stories.find(id: id) {
+                found.append(StorySummaryJSON(stored, inLibrary: true, profileID: profile.id, progress: progress[id]?.0))
+            }
         }
         return JSONResponse.make(StoriesAnswer(stories: found))
+    }
+
+    struct AuthorJSON: Encodable {
+        let name: String
+        /// The account's username; nil for the house and for authors with no account here (GitHub's).
+        @Nullable var account: String?
+        let house: Bool
+        let story_count: Int
+    }
+
+    struct AuthorsAnswer: Encodable {
+        let authors: [AuthorJSON]
+    }
+
+    /// Everyone with a story in the catalog: the house first, then by name.
+    @Sendable func authors(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        struct Key: Hashable {
+            let name: String
+            let account: String?
+        }
+        var counts: [Key: Int] = [:]
+        for stored in try await stories.all() {
+            counts[Key(name: StorySummaryJSON.byline(stored).author, account: stored.ownerName), default: 0] += 1
+        }
+        let authors = counts.map { key, count in
+            AuthorJSON(name: key.name, account: key.account, house: key.account == nil && key.name == StorySummaryJSON.houseAuthor, story_count: count)
+        }
+        .sorted { ($0.house ? 0 : 1, $0.name.lowercased(), $0.account ?? "") < ($1.house ? 0 : 1, $1.name.lowercased(), $1.account ?? "") }
+        return JSONResponse.make(AuthorsAnswer(authors: authors))
     }
 
     @Sendable func story(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -62,6 +116,8 @@ struct StoriesAPIController {
         let owner = try await requireAuthor(context)
         let (accepted, pictures) = try await Self.accept(request)
         try await stories.save(id: accepted.id, story: accepted.story, owner: owner, source: "upload", resources: pictures)
+        // An author finds their own story in their library, as a reader who downloaded it would.
+        try await stories.addToLibrary(storyID: accepted.id, profileID: owner)
         return JSONResponse.make(PublishedAnswer(id: accepted.id, warnings: accepted.warnings), status: .created)
     }
 
@@ -135,6 +191,11 @@ struct StoriesAPIController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: schema))
     }
 
+    private func allProgress(_ profileID: String?) async throws -> [String: (ReadingProgress, Date)] {
+        guard let profileID else { return [:] }
+        return try await stories.allProgress(profileID: profileID)
+    }
+
     private func libraryIDs(_ profileID: String?) async throws -> [String] {
         guard let profileID else { return [] }
         return try await stories.library(profileID: profileID)
@@ -157,10 +218,14 @@ struct StoriesAPIController {
     static func accept(_ request: Request) async throws -> (StoryIntake.Accepted, [StoryRepository.Resource]?) {
         let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         switch type {
-        case "application/json", "text/plain", "text/x-twee", "text/twee":
+        case "application/json", "text/plain", "text/x-twee", "text/twee", "text/html":
             let buffer = try await request.body.collect(upTo: StoryIntake.maximumBytes)
             let text = String(decoding: buffer.readableBytesView, as: UTF8.self)
-            let format: StoryIntake.Format = type == "application/json" ? .storyJSON : .twee
+            let format: StoryIntake.Format = switch type {
+            case "application/json": .storyJSON
+            case "text/html": .twineHTML
+            default: .twee
+            }
             return (try await offEventLoops { try StoryIntake.accept(text, format: format) }, nil)
         case "application/zip", "application/x-zip-compressed":
             let buffer = try await request.body.collect(upTo: 20 << 20)
@@ -168,7 +233,7 @@ struct StoriesAPIController {
             return try await offEventLoops { try StoryArchive.read(archive) }
         default:
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
-                           message: "Send story.json as application/json, a Twee file as text/plain, or a zip of story.json and its pictures as application/zip.")
+                           message: "Send story.json as application/json, a Twee file as text/plain, a published Twine 2 story as text/html, or a zip of story.json and its pictures as application/zip.")
         }
     }
 }

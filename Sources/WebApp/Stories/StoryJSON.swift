@@ -4,10 +4,29 @@ import Storage
 
 /// A story in the catalog or a library.
 struct StorySummaryJSON: Encodable {
+    /// How far the visitor has read: the card's "Continue".
+    struct ProgressSummary: Encodable {
+        let chapter_id: String
+        let chapter_name: String
+        let steps: Int
+        let endings_found: Int
+        let finished: Bool
+    }
+
+    /// The house's byline: only for stories no account owns.
+    static let houseAuthor = "Trove"
+
     let id: String
     let name: String
     let summary: String
-    @Nullable var author: String?
+    /// The byline: the publishing account's username, or the house's for stories with no owner.
+    let author: String
+    /// The name written in the story file when it differs from the byline, shown beside it.
+    @Nullable var pen_name: String?
+    /// The account whose story it is (nil: the house's), for the authors page and the catalog's filter.
+    @Nullable var author_account: String?
+    /// Where it comes from: "house" (Trove's own), "upload" (an account published it) or "github" (an author's repository).
+    let source: String
     @Nullable var description: String?
     @Nullable var language: String?
     @Nullable var rating: String?
@@ -17,13 +36,18 @@ struct StorySummaryJSON: Encodable {
     let in_library: Bool
     let owned: Bool
     let updated_at: Date
+    @Nullable var progress: ProgressSummary?
 
-    init(_ stored: StoryRepository.Stored, inLibrary: Bool, profileID: String?) {
+    init(_ stored: StoryRepository.Stored, inLibrary: Bool, profileID: String?, progress reading: ReadingProgress? = nil) {
         let story = stored.story
         id = stored.id
         name = story.name
         summary = story.summary
-        author = story.author
+        let byline = Self.byline(stored)
+        author = byline.author
+        pen_name = byline.penName
+        author_account = stored.ownerName
+        source = stored.source == "github" ? "github" : stored.ownerName == nil ? "house" : "upload"
         description = story.description
         language = story.language
         rating = story.rating
@@ -35,6 +59,19 @@ struct StorySummaryJSON: Encodable {
         in_library = inLibrary
         owned = profileID != nil && stored.ownerProfileID == profileID
         updated_at = stored.updatedAt
+        if let reading, let chapterID = reading.chapterID, let chapter = story.chapters.first(where: { $0.id == chapterID }) {
+            progress = ProgressSummary(chapter_id: chapterID, chapter_name: chapter.name, steps: reading.path.count - 1,
+                                       endings_found: reading.endingsFound.count, finished: chapter.isEnding)
+        }
+    }
+
+    /// An account's story is always under its username (a pen name in the file goes beside it); the house
+    /// name belongs to the stories no account owns, so no upload can pass for the house's.
+    static func byline(_ stored: StoryRepository.Stored) -> (author: String, penName: String?) {
+        let written = stored.story.author?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let account = stored.ownerName else { return (written.flatMap { $0.isEmpty ? nil : $0 } ?? houseAuthor, nil) }
+        guard let written, !written.isEmpty, written.lowercased() != account else { return (account, nil) }
+        return (account, written)
     }
 }
 
