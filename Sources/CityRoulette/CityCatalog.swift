@@ -124,6 +124,11 @@ public struct CityCatalog: Sendable {
         (citiesByCountry[countryCode] ?? []).prefix(limit).map { cities[$0] }
     }
 
+    /// A country's cities, most populous first, without copying them.
+    public func cities(in countryCode: String) -> LazyMapCollection<[Int], City> {
+        (citiesByCountry[countryCode] ?? []).lazy.map { cities[$0] }
+    }
+
     public func cityCount(in countryCode: String) -> Int {
         citiesByCountry[countryCode]?.count ?? 0
     }

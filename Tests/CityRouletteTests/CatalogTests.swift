@@ -1,4 +1,4 @@
-import CityRoulette
+@testable import CityRoulette
 import Foundation
 import Testing
 
@@ -105,5 +105,72 @@ func testCatalog() -> CityCatalog {
         var history: [[Int]] = []
         for search in 1...12 { history = rules.history(history, adding: [search]) }
         #expect(history == (3...12).reversed().map { [$0] })
+    }
+
+    /// A made-up world shaped like GeoNames': towns in clusters (a city and its villages), a few lone hamlets,
+    /// big countries with many clusters and micro-states with a handful of towns.
+    static func clusteredWorld(generator: inout SeededGenerator) -> CityCatalog {
+        var cities: [City] = []
+        var id = 1
+        for country in 0..<40 {
+            let code = String(format: "%02d", country)
+            let home = (latitude: Double(country % 8) * 8 - 30, longitude: Double(country / 8) * 30 - 75)
+            for cluster in 0..<(country % 6 + 1) * (country % 3 == 0 ? 4 : 1) {
+                let centre = (latitude: home.latitude + Double(cluster % 4) * 0.9, longitude: home.longitude + Double(cluster / 4) * 0.9)
+                for _ in 0..<Int.random(in: 4...14, using: &generator) {
+                    cities.append(City(geonameid: id, name: "Town \(id)", countryCode: code, admin1Code: "",
+                                       latitude: centre.latitude + Double.random(in: -0.035...0.035, using: &generator),
+                                       longitude: centre.longitude + Double.random(in: -0.045...0.045, using: &generator),
+                                       population: Int.random(in: 500...50_000, using: &generator), timezone: "UTC"))
+                    id += 1
+                }
+            }
+            for hamlet in 0..<2 {
+                cities.append(City(geonameid: id, name: "Hamlet \(id)", countryCode: code, admin1Code: "",
+                                   latitude: home.latitude - 3 - Double(hamlet), longitude: home.longitude - 3, population: 500, timezone: "UTC"))
+                id += 1
+            }
+        }
+        return CityCatalog(cities: cities, alternateNames: cities.map { _ in [] }, countries: [])
+    }
+
+    /// The goal: at least 99% of spins find something and the median spin shows at least 5 cities,
+    /// with a person's history carried from spin to spin as the server does.
+    @Test func almostEverySpinFindsAPlaceWithNeighbours() throws {
+        var generator = SeededGenerator(seed: 2026)
+        let world = Self.clusteredWorld(generator: &generator)
+        let rules = SurpriseRules()
+        var history: [[Int]] = []
+        var counts: [Int] = []
+        for _ in 0..<1000 {
+            let outcome = try rules.surprise(in: world, history: history, using: &generator)
+            counts.append(outcome.cities.count)
+            if outcome.found {
+                history = rules.history(history, adding: outcome.cities.map(\.city.geonameid))
+                let code = try #require(outcome.countryCode)
+                let inTitle = outcome.cities.filter { $0.city.countryCode == code }.count
+                #expect(outcome.cities.allSatisfy { city in outcome.cities.filter { $0.city.countryCode == city.city.countryCode }.count <= inTitle })
+            }
+        }
+        let found = counts.filter { $0 > 0 }.count
+        #expect(found >= 990, "found something in \(found) of 1000 spins")
+        #expect(counts.sorted()[500] >= 5, "median \(counts.sorted()[500]) cities")
+    }
+
+    @Test func theTitleIsTheCountryMostCitiesAreIn() {
+        func place(_ id: Int, _ code: String) -> NearbyCity {
+            NearbyCity(city: City(geonameid: id, name: "\(id)", countryCode: code, admin1Code: "", latitude: 0, longitude: 0, population: 1, timezone: ""),
+                       distanceKilometres: 1)
+        }
+        #expect(SurpriseRules.majorityCountry([place(1, "TH"), place(2, "TH"), place(3, "KH")], preferring: "KH") == "TH")
+        #expect(SurpriseRules.majorityCountry([place(1, "TH"), place(2, "KH")], preferring: "KH") == "KH")
+    }
+
+    @Test func bigCountriesAreLikelierButSmallOnesStillComeUp() {
+        #expect(SurpriseRules.countryWeight(cityCount: 30_000) / SurpriseRules.countryWeight(cityCount: 1) < 16)
+        var generator = SeededGenerator(seed: 5)
+        var picks = [0, 0]
+        for _ in 0..<2000 { picks[SurpriseRules.weightedIndex([1, 9], using: &generator)] += 1 }
+        #expect((150...250).contains(picks[0]), "the light one came up \(picks[0]) times in 2000")
     }
 }
