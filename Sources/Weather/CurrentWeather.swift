@@ -29,5 +29,10 @@ public protocol WeatherProvider: Sendable {
 /// The service gave no usable answer; `reason` is for the log, not for people.
 public struct WeatherUnavailable: Error, Sendable, Equatable {
     public let reason: String
-    public init(reason: String) { self.reason = reason }
+    /// Set when Trove itself holds back (the circuit breaker): seconds until it asks the provider again.
+    public let retryAfter: TimeInterval?
+    public init(reason: String, retryAfter: TimeInterval? = nil) {
+        self.reason = reason
+        self.retryAfter = retryAfter
+    }
 }

@@ -105,13 +105,13 @@ public func buildRouter(
     let cityCollection = CityCollectionRepository(database: database.sql)
     let surpriseHistory = SurpriseHistoryRepository(database: database.sql)
     // One weather cache for City Roulette and YogiYogini.
-    let weather = WeatherCache(provider: makeWeatherProvider(configuration.weather))
+    let weather = WeatherCache(provider: makeWeatherProvider(configuration.weather), breakerPause: configuration.weather.breakerPauseSeconds)
     CitiesAPIController(
         store: cityStore, cities: cityRepository, collection: cityCollection, history: surpriseHistory, weather: weather,
         basemaps: BasemapRepository(database: database.sql)
     ).addRoutes(to: api)
     CityCollectionAPIController(store: cityStore, collection: cityCollection).addRoutes(to: api)
-    CitiesPagesController(pages: pages, store: cityStore, collection: cityCollection).addRoutes(to: router)
+    CitiesPagesController(pages: pages, store: cityStore, collection: cityCollection, tileURL: configuration.mapTileURL).addRoutes(to: router)
 
     // YogiYogini
     let roster = YogaRosterRepository(database: database.sql)

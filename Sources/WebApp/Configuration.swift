@@ -19,6 +19,10 @@ public struct AppConfiguration: Sendable {
     public var accessLog: Bool = true
     /// Proxies whose `X-Forwarded-For` names the client (for per-client limits); none by default.
     public var trustedProxies: [IPNetwork] = []
+    /// City Roulette's street map: a raster tile URL with {z}, {x} and {y} (OpenStreetMap's by default; respect the
+    /// tile server's usage policy, or run your own).
+    public var mapTileURL: String = AppConfiguration.openStreetMapTiles
+    public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 
     public init(
         host: String = "127.0.0.1",
@@ -51,17 +55,22 @@ public struct WeatherSettings: Sendable {
     public var openWeatherMapKey: String?
     /// A slower answer counts as no answer: the weather shows as unavailable.
     public var timeoutSeconds: Double
+    /// After failures at several places within a minute, weather is answered "unavailable" at once for this
+    /// long before the provider is asked again (0: always ask).
+    public var breakerPauseSeconds: Double
 
     public init(
         openMeteoURL: URL = URL(string: "https://api.open-meteo.com")!,
         openWeatherMapURL: URL = URL(string: "https://api.openweathermap.org")!,
         openWeatherMapKey: String? = nil,
-        timeoutSeconds: Double = 3
+        timeoutSeconds: Double = 3,
+        breakerPauseSeconds: Double = 30
     ) {
         self.openMeteoURL = openMeteoURL
         self.openWeatherMapURL = openWeatherMapURL
         self.openWeatherMapKey = openWeatherMapKey
         self.timeoutSeconds = timeoutSeconds
+        self.breakerPauseSeconds = breakerPauseSeconds
     }
 }
 

@@ -27,6 +27,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "One log line per request: on or off. Default: on, or $ACCESS_LOG.")
     var accessLog: String?
 
+    @Option(help: "City Roulette's street map tiles: an https URL with {z}, {x} and {y}. Default: OpenStreetMap's, or $TROVE_TILE_URL.")
+    var tileUrl: String?
+
     @Flag(help: "Mark the session cookie Secure (use when serving over HTTPS).")
     var secureCookies = false
 
@@ -41,6 +44,9 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Seconds to wait for a weather answer before showing the weather as unavailable. Default: 3.")
     var weatherTimeout: Double?
+
+    @Option(help: "After weather failures at several places within a minute, answer 'unavailable' at once for this many seconds before asking again (0: always ask). Default: 30.")
+    var weatherPause: Double?
 
     @Option(help: "OpenStreetMap Overpass API's base URL (YogiYogini's venues). Default: https://overpass-api.de, or $OVERPASS_URL.")
     var overpassUrl: String?
@@ -80,6 +86,13 @@ struct Serve: AsyncParsableCommand {
         case "off": configuration.accessLog = false
         case let other: throw CleanExit.failure("--access-log takes on or off, not '\(other)'.")
         }
+        if let tiles = tileUrl ?? environment["TROVE_TILE_URL"] {
+            guard let url = URL(string: tiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+                  url.scheme == "https", ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains) else {
+                throw CleanExit.failure("--tile-url must be an https URL (the pages allow only https pictures) with {z}, {x} and {y}, such as \(AppConfiguration.openStreetMapTiles).")
+            }
+            configuration.mapTileURL = tiles
+        }
         configuration.weather = try weatherSettings(environment)
         configuration.venues = try venueSettings(environment)
         guard (1...65535).contains(configuration.port) else {
@@ -112,6 +125,10 @@ struct Serve: AsyncParsableCommand {
         if let timeout = weatherTimeout {
             guard timeout > 0, timeout <= 30 else { throw CleanExit.failure("--weather-timeout must be more than 0 and at most 30 seconds.") }
             settings.timeoutSeconds = timeout
+        }
+        if let pause = weatherPause {
+            guard pause >= 0, pause <= 600 else { throw CleanExit.failure("--weather-pause must be from 0 to 600 seconds.") }
+            settings.breakerPauseSeconds = pause
         }
         return settings
     }

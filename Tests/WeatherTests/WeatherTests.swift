@@ -90,4 +90,44 @@ final class TestClock: Sendable {
         #expect(try await cache.current(latitude: 5, longitude: 5).cached == false)
         #expect(provider.calls.withLock { $0 } == 2)
     }
+
+    @Test func aProviderFailingAtSeveralPlacesIsLeftAloneForAPause() async throws {
+        let provider = CountingProvider(), clock = TestClock()
+        let cache = WeatherCache(provider: provider, breakerPause: 30, now: { clock.now.withLock { $0 } })
+        provider.failing.withLock { $0 = true }
+        // One place failing again and again: always asked (it may be that place only).
+        for _ in 0..<4 { await #expect(throws: WeatherUnavailable.self) { try await cache.current(latitude: 1, longitude: 1) } }
+        #expect(provider.calls.withLock { $0 } == 4)
+        // Two more places within the minute: three places, the breaker opens.
+        for place in [2.0, 3.0] { await #expect(throws: WeatherUnavailable.self) { try await cache.current(latitude: place, longitude: 1) } }
+        do {
+            _ = try await cache.current(latitude: 4, longitude: 1)
+            Issue.record("the open breaker let a call out")
+        } catch {
+            #expect(error.retryAfter == 30)
+        }
+        #expect(provider.calls.withLock { $0 } == 6)
+        // After the pause one trial goes out; it fails, so the breaker opens again at once.
+        clock.advance(30)
+        await #expect(throws: WeatherUnavailable.self) { try await cache.current(latitude: 4, longitude: 1) }
+        #expect(provider.calls.withLock { $0 } == 7)
+        await #expect(throws: WeatherUnavailable.self) { try await cache.current(latitude: 5, longitude: 1) }
+        #expect(provider.calls.withLock { $0 } == 7)
+        // The provider is back: after the pause the trial succeeds and everything is asked again.
+        provider.failing.withLock { $0 = false }
+        clock.advance(30)
+        #expect(try await cache.current(latitude: 5, longitude: 1).cached == false)
+        #expect(try await cache.current(latitude: 6, longitude: 1).cached == false)
+        #expect(provider.calls.withLock { $0 } == 9)
+    }
+
+    @Test func aPauseOfZeroNeverHoldsBack() async throws {
+        let provider = CountingProvider()
+        let cache = WeatherCache(provider: provider, breakerPause: 0)
+        provider.failing.withLock { $0 = true }
+        for place in 0..<5 {
+            await #expect(throws: WeatherUnavailable.self) { try await cache.current(latitude: Double(place), longitude: 1) }
+        }
+        #expect(provider.calls.withLock { $0 } == 5)
+    }
 }

@@ -47,6 +47,10 @@ import Testing
                 #expect(garbage.status == .serviceUnavailable && garbage.errorCode == "weather_unavailable")
                 // The rest of the app carries on.
                 #expect(try await client.execute(uri: "/api/v1/cities/\(TestCities.pratoID)", method: .get).status == .ok)
+                // YogiYogini's temperature at a point (a class held on the device): the same weather, nothing kept.
+                let point = try await client.execute(uri: "/api/v1/yoga/weather?lat=43.7793&lon=11.2463", method: .get)
+                #expect(point.status == .ok)
+                #expect(try point.json()["temperature_c"] as? Double == 12.4)
             }
         }
     }
@@ -59,6 +63,8 @@ import Testing
             let app = try await client.execute(uri: "/cities", method: .get)
             #expect(app.status == .ok && app.headers[.contentType]?.hasPrefix("text/html") == true)
             #expect(app.bodyText.contains("GeoNames"))
+            // The street map's tiles: OpenStreetMap's unless the server is told otherwise (--tile-url).
+            #expect(app.bodyText.contains("tile.openstreetmap.org"))
             let city = try await client.execute(uri: "/cities/\(TestCities.florenceID)", method: .get)
             #expect(city.status == .ok && city.bodyText.contains("Florence") && city.bodyText.contains("349,296"))
             #expect(city.bodyText.contains("Europe/Rome"))

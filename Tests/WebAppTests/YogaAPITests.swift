@@ -116,6 +116,8 @@ import Testing
                 (.put, "/api/v1/yoga/settings", ["temperature_unit": "kelvin", "slipping_weeks": 3], .unprocessableContent, "validation_failed"),
                 (.put, "/api/v1/yoga/settings", ["temperature_unit": "celsius", "slipping_weeks": 0], .unprocessableContent, "validation_failed"),
                 (.get, "/api/v1/yoga/venues/search?lat=91&lon=0", nil, .badRequest, "bad_request"),
+                (.get, "/api/v1/yoga/weather?lat=91&lon=0", nil, .badRequest, "bad_request"),
+                (.get, "/api/v1/yoga/weather?lat=43", nil, .badRequest, "bad_request"),
                 (.get, "/api/v1/yoga/students?sort=height", nil, .badRequest, "bad_request"),
                 (.get, "/api/v1/yoga/sessions?sort=mood", nil, .badRequest, "bad_request"),
                 (.get, "/api/v1/yoga/export.csv?kind=everything", nil, .badRequest, "bad_request"),

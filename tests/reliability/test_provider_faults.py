@@ -92,8 +92,10 @@ def setup():
     prepare_database(binary, workdir, database)
     with FaultProvider("open-meteo", open_meteo_answer) as weather, FaultProvider("overpass", overpass_answer) as venues, \
             FaultProvider("github", github_answer) as github:
+        # The weather circuit breaker is off here (--weather-pause 0) so that every fault reaches the fake and each
+        # test sees the fetcher's own behaviour; test_weather_breaker runs a server of its own with it on.
         server = TroveServer(binary, workdir, database, ("--open-meteo-url", weather.url, "--overpass-url", venues.url,
-                                                         "--weather-timeout", str(int(WEATHER_TIMEOUT))))
+                                                         "--weather-timeout", str(int(WEATHER_TIMEOUT)), "--weather-pause", "0"))
         server.start()
         try:
             s = Setup(server, weather, venues, github, workdir)
@@ -279,6 +281,46 @@ def latencies(setup: Setup, count: int, stop: threading.Event | None = None) -> 
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+BREAKER_PAUSE = 2
+
+
+def test_weather_breaker_answers_at_once_then_asks_again():
+    """With Open-Meteo failing at three places within a minute, the fourth place is answered 503 at once (no call
+    to the provider, Retry-After set); one place failing again and again never opens it; after the pause the
+    provider is asked again and the weather comes back."""
+    binary = trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-breaker-"))
+    database = workdir / "trove.sqlite"
+    prepare_database(binary, workdir, database)
+    with FaultProvider("open-meteo", open_meteo_answer) as weather:
+        server = TroveServer(binary, workdir, database, ("--open-meteo-url", weather.url, "--weather-pause", str(BREAKER_PAUSE)))
+        server.start()
+        try:
+            def ask(city):
+                started = time.monotonic()
+                response = requests.get(f"{server.base}/api/v1/cities/{city[0]}/weather?refresh=1", timeout=30)
+                return response, time.monotonic() - started
+
+            weather.set_mode("status_500")
+            for _ in range(4):  # one place failing repeatedly: each request still asks
+                hits = weather.hits
+                assert ask(CITIES[0])[0].status_code == 503 and weather.hits == hits + 1
+            for city in CITIES[1:3]:  # two more places: three in all, the breaker opens
+                assert ask(city)[0].status_code == 503
+            hits = weather.hits
+            response, elapsed = ask(CITIES[3])
+            assert response.status_code == 503 and weather.hits == hits, f"{response.status_code}, {weather.hits - hits} calls"
+            assert elapsed < 0.5 and 1 <= int(response.headers["Retry-After"]) <= BREAKER_PAUSE, (elapsed, response.headers)
+            assert "asks again" in response.json()["error"]["message"]
+            weather.set_mode("ok")
+            time.sleep(BREAKER_PAUSE + 0.2)
+            response, _ = ask(CITIES[3])
+            assert response.status_code == 200 and weather.hits == hits + 1, response.text
+        finally:
+            weather.release()
+            server.stop()
 
 
 def test_other_requests_are_not_slowed_while_providers_hang(setup):

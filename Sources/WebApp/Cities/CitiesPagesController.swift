@@ -8,12 +8,14 @@ struct CitiesPagesController {
     let pages: PageRenderer
     let store: CityCatalogStore
     let collection: CityCollectionRepository
+    let tileURL: String
 
     struct AppModel {
         let cityCount: Int
         let citiesImported: Bool
         let collectionCount: Int
         let hasCollection: Bool
+        let tileURL: String
     }
 
     struct CityModel {
@@ -35,6 +37,7 @@ struct CitiesPagesController {
         let inCollection: Bool
         let favourite: Bool
         let citiesImported: Bool
+        let tileURL: String
     }
 
     struct CountryModel {
@@ -75,7 +78,7 @@ struct CitiesPagesController {
             let catalog = try await store.catalog()
             let count = try await collection.count(profileID: profile.id)
             return pages.render("cities", title: "City Roulette · Trove", model: AppModel(
-                cityCount: catalog.cities.count, citiesImported: !catalog.isEmpty, collectionCount: count, hasCollection: count > 0
+                cityCount: catalog.cities.count, citiesImported: !catalog.isEmpty, collectionCount: count, hasCollection: count > 0, tileURL: tileURL
             ), context: context)
         }
         router.get("/cities/{geonameid}") { _, context in
@@ -110,7 +113,8 @@ struct CitiesPagesController {
             latitude: String(city.latitude), longitude: String(city.longitude),
             coordinatesText: Self.coordinates(latitude: city.latitude, longitude: city.longitude), timezone: city.timezone,
             wikipediaURL: json.wikipedia_url, sunriseISO: day.sun.sunrise.map(iso.string) ?? "", sunsetISO: day.sun.sunset.map(iso.string) ?? "",
-            polarText: polar, inCollection: entry != nil, favourite: entry?.favourite ?? false, citiesImported: !catalog.isEmpty
+            polarText: polar, inCollection: entry != nil, favourite: entry?.favourite ?? false, citiesImported: !catalog.isEmpty,
+            tileURL: tileURL
         )
     }
 

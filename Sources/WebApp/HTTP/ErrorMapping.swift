@@ -23,8 +23,13 @@ enum ErrorMapping {
             return poetryError(error)
         case let error as CityError:
             return cityError(error)
-        case is WeatherUnavailable:
-            return APIError(.serviceUnavailable, code: "weather_unavailable", message: "The weather service is not answering right now: try again later.")
+        case let error as WeatherUnavailable:
+            guard let wait = error.retryAfter.map({ Int($0.rounded(.up)) }) else {
+                return APIError(.serviceUnavailable, code: "weather_unavailable", message: "The weather service is not answering right now: try again later.")
+            }
+            return APIError(.serviceUnavailable, code: "weather_unavailable",
+                            message: "The weather service failed several times in the last minute: Trove asks again in \(wait) s.",
+                            headers: [.retryAfter: String(wait)])
         case let error as StoryError:
             return storyError(error)
         case let error as YogaError:

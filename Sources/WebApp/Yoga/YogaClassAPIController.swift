@@ -1,4 +1,5 @@
 import Foundation
+import Geography
 import Hummingbird
 import Storage
 import Weather
@@ -17,6 +18,7 @@ struct YogaClassAPIController {
             .post("/api/v1/yoga/class", use: checkIn)
             .patch("/api/v1/yoga/class", use: change)
             .get("/api/v1/yoga/class/weather", use: temperature)
+            .get("/api/v1/yoga/weather", use: temperatureAt)
             .post("/api/v1/yoga/class/end", use: end)
     }
 
@@ -128,6 +130,18 @@ struct YogaClassAPIController {
         let answer = try await weather.current(latitude: latitude, longitude: longitude, refresh: request.queryFlag("refresh"))
         let celsius = (answer.weather.temperatureCelsius * 10).rounded() / 10
         try await classes.setTemperature(celsius, profileID: profile.id)
+        return JSONResponse.make(TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description))
+    }
+
+    /// The temperature at a point, keeping nothing: for a class held on the device (checked in offline), which
+    /// the server does not know, so the page asks for its venue's position and keeps the answer itself.
+    @Sendable func temperatureAt(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let latitude = try request.requireQueryDouble("lat"), longitude = try request.requireQueryDouble("lon")
+        guard GeoMath.isValid(latitude: latitude, longitude: longitude) else {
+            throw APIError.badRequest("Latitude must be from -90 to 90 and longitude from -180 to 180.")
+        }
+        let answer = try await weather.current(latitude: latitude, longitude: longitude, refresh: request.queryFlag("refresh"))
+        let celsius = (answer.weather.temperatureCelsius * 10).rounded() / 10
         return JSONResponse.make(TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description))
     }
 

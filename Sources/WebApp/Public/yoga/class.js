@@ -118,8 +118,15 @@ async function fetchWeather() {
   weather.loading = true;
   renderTemperature();
   try {
-    const body = await call('GET', '/class/weather');
-    if (klass && klass.started_at === key) klass.temperature_c = body.temperature_c;
+    // A class held on this device is unknown to the server: ask for its venue's point and keep the answer in it.
+    const { latitude, longitude } = klass.venue;
+    const body = klass.on_device
+      ? await call('GET', `/weather?lat=${encodeURIComponent(latitude)}&lon=${encodeURIComponent(longitude)}`)
+      : await call('GET', '/class/weather');
+    if (klass && klass.started_at === key) {
+      if (klass.on_device) await patch({ temperature_c: body.temperature_c }, true);
+      else klass.temperature_c = body.temperature_c;
+    }
   } catch (error) {
     if (error.code === 'no_class') refresh();
     const wait = [15, 60, 300][weather.tries++];
