@@ -30,7 +30,8 @@ public enum PoetryText {
         return trimmed
     }
 
-    /// A word set's name and words, validated: trimmed, 1–300 words, no duplicates ignoring case.
+    /// A word set's name and words, validated: trimmed, 1–300 words; a word given again (ignoring case) is dropped,
+    /// as a person pasting a list expects, rather than refused.
     public static func wordSet(name: String, words: [String]) throws(PoetryError) -> (name: String, words: [String]) {
         let trimmedName = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard nameLength.contains(trimmedName.count) else { throw .invalid("A word set's name has 1 to 60 characters.") }
@@ -40,8 +41,7 @@ public enum PoetryText {
         var result: [String] = []
         for raw in words {
             let word = try word(raw)
-            guard seen.insert(word.lowercased()).inserted else { throw .invalid("'\(word)' is in the set twice.") }
-            result.append(word)
+            if seen.insert(word.lowercased()).inserted { result.append(word) }
         }
         return (trimmedName, result)
     }

@@ -51,10 +51,11 @@ import Testing
         #expect(BuiltInWordSets.all.contains { $0.words.contains { $0.unicodeScalars.contains { $0.properties.isEmojiPresentation } } })
     }
 
-    @Test func ownSetsAreTrimmedAndRefuseDuplicatesAndBadLengths() throws {
+    @Test func ownSetsAreTrimmedDropRepeatsAndRefuseBadLengths() throws {
         let checked = try PoetryText.wordSet(name: " Kitchen ", words: [" spoon", "fork "])
         #expect(checked.name == "Kitchen" && checked.words == ["spoon", "fork"])
-        #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "K", words: ["Spoon", "spoon"]) }
+        // A word given again, in any case, is dropped: the first spelling stays.
+        #expect(try PoetryText.wordSet(name: "K", words: ["Spoon", "fork", "spoon"]).words == ["Spoon", "fork"])
         #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "K", words: [String(repeating: "a", count: 41)]) }
         #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "", words: ["a"]) }
         #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "K", words: []) }

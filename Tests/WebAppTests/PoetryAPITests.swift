@@ -153,13 +153,21 @@ import Testing
             let sets = try JSONSerialization.jsonObject(with: Data(all.bodyText.utf8)) as? [[String: Any]] ?? []
             #expect(sets.count >= 5)
             #expect(sets.allSatisfy { ($0["words"] as? [String])?.count ?? 0 >= 60 })
-            let duplicate = try await client.execute(uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
-                                                     body: body(["name": "Kitchen", "words": ["Spoon", "spoon"]]))
-            #expect(duplicate.status == .unprocessableContent)
+            // A word given twice is dropped, not refused.
             let created = try await client.execute(uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
-                                                   body: body(["name": "Kitchen", "words": [" spoon ", "fork"]]))
+                                                   body: body(["name": "Kitchen", "words": [" spoon ", "fork", "Spoon"]]))
             #expect(created.status == .created)
+            #expect(try created.json()["words"] as? [String] == ["spoon", "fork"])
             let id = try #require(try created.json()["id"] as? String)
+            // Two own sets never share a name (ignoring case), nor take a built-in set's; keeping its own name is fine.
+            let sameName = try await client.execute(uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
+                                                    body: body(["name": " kitchen", "words": ["pan"]]))
+            #expect(sameName.status == .conflict && sameName.bodyText.contains("wordset_name_taken"))
+            let builtInName = try #require(sets.first?["name"] as? String)
+            #expect(try await client.execute(uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
+                                             body: body(["name": builtInName, "words": ["pan"]])).status == .conflict)
+            #expect(try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie),
+                                             body: body(["name": "Kitchen", "words": ["spoon", "fork"]])).status == .ok)
             let renamed = try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie),
                                                    body: body(["name": "Cutlery", "words": ["spoon", "fork", "knife"]]))
             #expect(try renamed.json()["name"] as? String == "Cutlery")

@@ -29,6 +29,7 @@ struct WordSetsAPIController {
         let body = try await JSONBody.decode(Body.self, from: request)
         let checked = try PoetryText.wordSet(name: body.name, words: body.words)
         let profile = try await context.session.requireProfile()
+        try await requireFreeName(checked.name, profileID: profile.id, except: nil)
         let set = try await wordSets.create(profileID: profile.id, name: checked.name, words: checked.words)
         return JSONResponse.make(set, status: .created)
     }
@@ -37,8 +38,9 @@ struct WordSetsAPIController {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(Body.self, from: request)
         let checked = try PoetryText.wordSet(name: body.name, words: body.words)
-        guard let profile = context.session.profile,
-              let set = try await wordSets.replace(id: id, profileID: profile.id, name: checked.name, words: checked.words)
+        guard let profile = context.session.profile else { throw PoetryError.wordSetNotFound }
+        try await requireFreeName(checked.name, profileID: profile.id, except: id)
+        guard let set = try await wordSets.replace(id: id, profileID: profile.id, name: checked.name, words: checked.words)
         else { throw PoetryError.wordSetNotFound }
         return JSONResponse.make(set)
     }
@@ -55,5 +57,14 @@ struct WordSetsAPIController {
         }
         _ = try await wordSets.delete(id: id, profileID: profile.id)
         return Response(status: .noContent)
+    }
+
+    /// Two sets of one person never share a name (ignoring case), nor take a built-in set's: the picker shows names.
+    private func requireFreeName(_ name: String, profileID: String, except id: String?) async throws {
+        let taken = (BuiltInWordSets.all + (try await wordSets.ownSets(profileID: profileID)))
+            .contains { $0.id != id && $0.name.lowercased() == name.lowercased() }
+        guard !taken else {
+            throw APIError(.conflict, code: "wordset_name_taken", message: "You already have a word set called '\(name)': give this one another name.")
+        }
     }
 }
