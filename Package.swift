@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "CardImageTests", dependencies: ["CardImage", "Zlib"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "TestSupport"],
+            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "TestSupport", "Zlib"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import SQLKit
 import Storage
 import TestSupport
 import Testing
+import Zlib
 
 /// A backup restores into an empty database of either kind with every row as it was; a damaged one writes nothing.
 @Suite struct BackupTests {
@@ -73,13 +74,16 @@ import Testing
             defer { try? FileManager.default.removeItem(at: archive) }
             let bytes = try Data(contentsOf: archive)
             let folder = FileManager.default.temporaryDirectory
-            // Cut short; one byte changed inside; a line added after the end (recompressed, checksum intact).
+            // Cut short; one character of a row changed and the whole recompressed (so gzip's own check passes and only
+            // the backup's checksum can tell). A bit flipped in the compressed bytes is not used: it can land in a
+            // Huffman code length no symbol uses and change nothing, and then restoring is right.
             let cut = folder.appendingPathComponent("cut-\(UUID().uuidString).gz")
             try bytes.prefix(bytes.count * 2 / 3).write(to: cut)
-            var flipped = bytes
-            flipped[bytes.count / 2] ^= 0x01
+            var text = try Zlib.inflate([UInt8](bytes), format: .gzip, limit: 64 << 20)
+            let middle = try #require(text.indices.dropFirst(text.count / 2).first { text[$0] >= UInt8(ascii: "a") && text[$0] < UInt8(ascii: "z") })
+            text[middle] += 1
             let altered = folder.appendingPathComponent("altered-\(UUID().uuidString).gz")
-            try flipped.write(to: altered)
+            try Data(Zlib.deflate(text, format: .gzip)).write(to: altered)
             let notABackup = folder.appendingPathComponent("other-\(UUID().uuidString).gz")
             try Data("{\"hello\":1}\n".utf8).write(to: notABackup)
             defer { for url in [cut, altered, notABackup] { try? FileManager.default.removeItem(at: url) } }

@@ -1030,7 +1030,7 @@ def test_pages_fit_a_320px_phone(cities_server, browser, path):
     assert not small, f"controls too small to tap: {small}"
 
 
-def test_the_pages_weigh_under_100_kb(cities_server, browser):
+def test_the_pages_stay_within_the_weight_budget(cities_server, browser):
     around_me(browser, cities_server)
     wait(browser, lambda d: map_pixels(d)["worldPoints"] > 0, "the map points never loaded")
     assert_page_weighs_under(browser)

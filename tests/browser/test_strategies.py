@@ -542,6 +542,6 @@ def visit_and_wait_until_kept(browser, base: str):
     )
 
 
-def test_the_page_weighs_under_100_kb(strategies_server, browser):
+def test_the_page_stays_within_the_weight_budget(strategies_server, browser):
     open_strategies(browser, strategies_server)
     assert_page_weighs_under(browser)
