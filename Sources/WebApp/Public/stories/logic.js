@@ -157,3 +157,74 @@ export function errorLines(error) {
   if (details.length) return details;
   return [(error && error.message) || 'That did not work. Please try again.'];
 }
+
+// ---------- Interactive stories (played by the server: GET/POST /api/v1/stories/{id}/play) ----------
+
+/** Is `answer` a step of a played story, as GET/POST …/play answer it? */
+export function isPlayStep(answer) {
+  return !!answer && Number.isInteger(answer.step) && answer.step >= 0 && typeof answer.passage === 'string'
+    && Array.isArray(answer.trail) && answer.trail.length === answer.step + 1 && Array.isArray(answer.choices);
+}
+
+/** The URL's place of a played story, from the router's args ['Dock Again', '3']: {passage, step} (step null when absent). */
+export function playPlace(args) {
+  const passage = Array.isArray(args) && typeof args[0] === 'string' ? args[0] : null;
+  const step = Array.isArray(args) && /^\d+$/.test(String(args[1] ?? '')) ? Number(args[1]) : null;
+  return { passage, step };
+}
+
+/**
+ * The choice indexes that made `answer`'s trail (index i: the choice taken at step i), from those of the trail
+ * before (`before`, for `oldTrail`) and the choice just taken (`taken`: {step, index}, or null for a rewind).
+ * Only the choices of the part both trails share are kept; unknown ones (a place resumed from the server) are null.
+ */
+export function choicesAfter(before, oldTrail, answer, taken) {
+  const old = Array.isArray(oldTrail) ? oldTrail : [];
+  let common = 0;
+  while (common < old.length && common < answer.trail.length && old[common] === answer.trail[common]) common += 1;
+  const list = (Array.isArray(before) ? before : []).slice(0, Math.max(0, common - 1));
+  while (list.length < answer.step) list.push(null);
+  if (taken && Number.isInteger(taken.index) && answer.step === taken.step + 1 && common >= taken.step + 1) list[taken.step] = taken.index;
+  return list.slice(0, answer.step);
+}
+
+const sameStart = (trail, prefix) => prefix.every((name, i) => trail[i] === name);
+
+/**
+ * How to show the place `wanted` ({passage, step} from the URL, Back, Forward or a reload) when the reader is
+ * at `now` ({step, trail}); `entry` is what that history entry kept ({trail, choices}) or null:
+ * - {kind: 'stay'}: the reader is there already;
+ * - {kind: 'rewind', step}: an earlier step of the trail (POST {"step": k}: the variables as they were there);
+ * - {kind: 'replay', choices, trail}: a later step this reader reached before (Forward): the choices taken
+ *   again from `now`, one by one, each expected to reach the entry's trail (the story is deterministic);
+ * - {kind: 'here'}: not a place this reader can be; the URL goes back to the reader's place.
+ */
+export function playMove(now, wanted, entry) {
+  const { passage, step } = wanted || {};
+  const at = now.trail[now.step];
+  if (!passage) return { kind: 'here' };
+  if (step === null || step === undefined) {
+    if (passage === at) return { kind: 'stay' };
+    const index = now.trail.lastIndexOf(passage);
+    return index >= 0 ? { kind: 'rewind', step: index } : { kind: 'here' };
+  }
+  if (step === now.step) return passage === at ? { kind: 'stay' } : { kind: 'here' };
+  if (step < now.step) return now.trail[step] === passage ? { kind: 'rewind', step } : { kind: 'here' };
+  const trail = entry && Array.isArray(entry.trail) ? entry.trail : [];
+  const choices = entry && Array.isArray(entry.choices) ? entry.choices : [];
+  if (trail.length !== step + 1 || trail[step] !== passage || !sameStart(trail, now.trail.slice(0, now.step + 1))) return { kind: 'here' };
+  const taken = choices.slice(now.step, step);
+  if (taken.length !== step - now.step || !taken.every((i) => Number.isInteger(i) && i >= 0)) return { kind: 'here' };
+  return { kind: 'replay', choices: taken, trail: trail.slice(0, step + 1) };
+}
+
+/** The device's copy of a played story's place, in the shape of placeCopy (for the library's cards). */
+export function playPlaceCopy(answer, chaptersById) {
+  const copy = placeCopy({ chapter_id: answer.passage, path: answer.trail, endings_found: answer.endings_found || [] }, chaptersById);
+  return { ...copy, finished: !!answer.is_ending }; // a passage may end the story on one path only
+}
+
+/** "You are offline. This story needs a connection to go on: here is the last passage you read." */
+export const playOfflineLine = (hasPlace) => (hasPlace
+  ? 'You are offline. This story needs a connection to go on; here is the last passage you read.'
+  : 'You are offline. This story needs a connection to go on.');

@@ -191,7 +191,7 @@ function offline(on) {
 
 /** Once the outbox has sent this app's moves, the server's place is the reader's (unless a move is under way). */
 async function synced(event) {
-  if (!state.story || !event.detail.scopes.includes('stories') || state.saving) return;
+  if (!state.story || state.story.interactive || !event.detail.scopes.includes('stories') || state.saving) return;
   if (await waiting('stories')) return;
   try {
     accept(await api('GET', PROGRESS));
@@ -266,12 +266,25 @@ async function addToLibrary() {
   }
 }
 
+/** An interactive story (variables and conditions) is played by the server, step by step (play.js). */
+async function startInteractive() {
+  const { startPlay } = await import('./play.js');
+  await startPlay({ root, story: state.story, api: API, show: (chapter) => { picture(chapter); video(chapter); } });
+  await addToLibrary();
+  keepForOffline();
+}
+
 async function start() {
-  $('back').addEventListener('click', back);
-  $('restart').addEventListener('click', restart);
-  $('ending-restart').addEventListener('click', restart);
   try {
     state.story = await api('GET', API);
+    if (state.story.interactive) {
+      await startInteractive();
+      root.dataset.ready = 'true';
+      return;
+    }
+    $('back').addEventListener('click', back);
+    $('restart').addEventListener('click', restart);
+    $('ending-restart').addEventListener('click', restart);
     state.chapters = new Map(state.story.chapters.map((c) => [c.id, c]));
     await loadProgress();
     $('reader-status').hidden = true;
