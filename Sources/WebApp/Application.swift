@@ -128,6 +128,7 @@ public func buildRouter(
     let stories = StoryRepository(database: database.sql)
     let storySchema = try Data(contentsOf: resources.appendingPathComponent("APIDocument/story.schema.json"))
     StoriesAPIController(stories: stories, schema: ByteBuffer(bytes: storySchema)).addRoutes(to: api)
+    StoryPlayAPIController(stories: stories).addRoutes(to: api)
     StoriesPagesController(pages: pages, stories: stories).addRoutes(to: router)
 
     HealthController(database: database, cities: cityStore).addRoutes(to: api)

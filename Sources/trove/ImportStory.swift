@@ -6,7 +6,7 @@ import Storage
 struct ImportStory: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "story",
-        abstract: "Import a story: a story.json, a Twee file (.twee, .tw), or a folder with story.json and its pictures."
+        abstract: "Import a story: a story.json, a Twee file (.twee, .tw), a published Twine 2 story (.html), or a folder with story.json and its pictures."
     )
 
     @Argument(help: "The file or folder.")
@@ -20,7 +20,11 @@ struct ImportStory: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw CleanExit.failure("There is no file or folder '\(path)'.") }
         let file = isFolder.boolValue ? url.appendingPathComponent("story.json") : url
         guard let data = FileManager.default.contents(atPath: file.path) else { throw CleanExit.failure("Cannot read '\(file.path)'.") }
-        let format: StoryIntake.Format = ["twee", "tw", "txt"].contains(file.pathExtension.lowercased()) ? .twee : .storyJSON
+        let format: StoryIntake.Format = switch file.pathExtension.lowercased() {
+        case "twee", "tw", "txt": .twee
+        case "html", "htm": .twineHTML
+        default: .storyJSON
+        }
         let accepted: StoryIntake.Accepted
         do {
             accepted = try StoryIntake.accept(String(decoding: data, as: UTF8.self), format: format)
@@ -34,7 +38,9 @@ struct ImportStory: AsyncParsableCommand {
         let pictures = isFolder.boolValue ? try Self.pictures(in: url.appendingPathComponent("resources")) : nil
         let db = try await CommandDatabase.open(database)
         do {
-            try await StoryRepository(database: db.sql).save(id: accepted.id, story: accepted.story, owner: nil, source: "cli", resources: pictures)
+            try await StoryRepository(database: db.sql).save(
+                id: accepted.id, story: accepted.story, owner: nil, source: "cli", resources: pictures,
+                twineHTML: accepted.needsInterpreter ? accepted.twine?.html() : nil)
             await db.shutdown()
         } catch StoryError.storyExists {
             await db.shutdown()

@@ -221,6 +221,68 @@ import Testing
             #expect(refused.status == .unprocessableContent || refused.status == .badRequest)
         }
     }
+
+    /// The Night Ferry (samples/stories/twine-harlowe): home only with the lantern taken earlier.
+    @Test(arguments: DatabaseKind.allCases)
+    func aTwineStoryIsPlayedStepByStepWithItsVariables(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let html = try String(contentsOfFile: "samples/stories/twine-harlowe/story.html", encoding: .utf8)
+            let author = try await signUp(client, username: "ada")
+            let created = try await publish(client, author, html, type: "text/html")
+            #expect(created.status == .created)
+            let id = try #require(try created.json()["id"] as? String)
+            #expect(try await get(client, "/api/v1/stories/\(id)", author).json()["interactive"] as? Bool == true)
+
+            func play(_ body: [String: Any]? = nil) async throws -> [String: Any] {
+                let response = body == nil
+                    ? try await get(client, "/api/v1/stories/\(id)/play", author)
+                    : try await client.execute(uri: "/api/v1/stories/\(id)/play", method: .post, headers: .json(cookie: author), body: WebAppTests.body(body!))
+                #expect(response.status == .ok, "\(response.bodyText)")
+                return try response.json()
+            }
+            func choose(_ words: String, in here: [String: Any]) async throws -> [String: Any] {
+                let choices = try #require(here["choices"] as? [[String: Any]])
+                let choice = try #require(choices.first { ($0["text"] as? String)?.contains(words) == true }, "no '\(words)' in \(choices)")
+                return try await play(["choice": choice["index"] as? Int ?? -1])
+            }
+
+            var here = try await play()
+            #expect(here["passage"] as? String == "Dock" && here["step"] as? Int == 0)
+            #expect((here["paragraphs"] as? [String])?.first?.contains("you have 2") == true)
+            here = try await choose("Search the warehouse", in: here)
+            here = try await choose("coin", in: here)
+            #expect(here["passage"] as? String == "Dock Again" && (here["paragraphs"] as? [String])?.joined().contains("You have 3 coins") == true)
+            let beforeCrossing = try #require(here["step"] as? Int)
+            here = try await choose("Pay the ferryman", in: here)
+            // No lantern: the crossing's (goto:) ends adrift.
+            #expect(here["passage"] as? String == "Adrift" && here["is_ending"] as? Bool == true)
+            #expect(here["endings_found"] as? [String] == ["Adrift"])
+            #expect(here["trail"] as? [String] == ["Dock", "Warehouse", "Dock Again", "Adrift"])
+
+            // Back to the dock before paying: the variables are as they were there, so the lantern can still be taken.
+            here = try await play(["step": beforeCrossing])
+            #expect(here["passage"] as? String == "Dock Again" && here["trail"] as? [String] == ["Dock", "Warehouse", "Dock Again"])
+            here = try await choose("Search the warehouse again", in: here)
+            here = try await choose("lantern", in: here)
+            here = try await choose("Pay the ferryman", in: here)
+            #expect(here["passage"] as? String == "Crossing" && (here["paragraphs"] as? [String])?.joined().contains("You are home") == true)
+            #expect(here["endings_found"] as? [String] == ["Adrift", "Crossing"])
+            // Resuming finds the same place; the library card counts both endings.
+            #expect(try await play()["passage"] as? String == "Crossing")
+            let card = try await get(client, "/api/v1/stories/library", author).json()["stories"] as? [[String: Any]]
+            #expect((card?.first?["progress"] as? [String: Any])?["endings_found"] as? Int == 2)
+
+            // A choice that is not there, a step not on the path, both at once: 422, the place unchanged.
+            for bad in [["choice": 9], ["step": 99], ["choice": 0, "step": 0]] as [[String: Any]] {
+                let refused = try await client.execute(uri: "/api/v1/stories/\(id)/play", method: .post, headers: .json(cookie: author), body: WebAppTests.body(bad))
+                #expect(refused.status == .unprocessableContent, "\(bad)")
+            }
+            #expect(try await play()["passage"] as? String == "Crossing")
+            // A story of plain chapters is read from its chapters.
+            #expect(try await publish(client, author, Self.pub).status == .created)
+            #expect(try await get(client, "/api/v1/stories/the-pub/play", author).status == .conflict)
+        }
+    }
 }
 
 @Suite struct StoryMapPageTests {

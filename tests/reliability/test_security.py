@@ -250,6 +250,7 @@ ROUTES: dict[str, tuple[dict[str, str], object]] = {
         "GET": public("published stories are in everyone's catalog"), "PUT": OWNED, "DELETE": OWNED}),
     "/api/v1/stories/{id}/library": ({"id": "story"}, own_state("puts a public story in the caller's own library")),
     "/api/v1/stories/{id}/progress": ({"id": "story"}, own_state("the caller's own place in a public story")),
+    "/api/v1/stories/{id}/play": ({"id": "story"}, own_state("the caller's own place in a public Twine story")),
     "/api/v1/stories/{id}/resources/{name}": (
         {"id": "story", "name": "resource"}, public("the pictures of a published story, shown with it")),
 }

@@ -36,5 +36,11 @@ enum StoryMigrations {
                 .primaryKey("profile_id", "story_id")
                 .run()
         },
+        Migration(version: 602, name: "stories: Twine stories played step by step, and each reader's place in them") { db in
+            // The Twine story (lossless, as Twine 2 HTML) of a story that keeps variables; NULL for the others.
+            try await db.alter(table: "stories").column("twine_html", type: .text).run()
+            // A reader's place in such a story: the interpreter's reading (seed, choices taken, state) as JSON.
+            try await db.alter(table: "story_progress").column("twine_reading", type: .text).run()
+        },
     ]
 }

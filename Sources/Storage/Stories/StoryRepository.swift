@@ -17,6 +17,8 @@ public struct StoryRepository: Sendable {
         public let ownerName: String?
         /// How it came in: "upload" (the API), "cli" (`trove import story`, the samples) or "github" (`trove stories sync`).
         public let source: String
+        /// Read step by step through the Twine interpreter (the story keeps variables); see `twineHTML`.
+        public let interactive: Bool
         public let story: Story
         public let updatedAt: Date
     }
@@ -47,21 +49,28 @@ public struct StoryRepository: Sendable {
             .column(SQLColumn("id", table: "stories")).column(SQLColumn("owner_profile_id", table: "stories"))
             .column(SQLColumn("story_json", table: "stories")).column(SQLColumn("updated_at", table: "stories"))
             .column(SQLColumn("source", table: "stories"))
+            .column(SQLAlias(SQLRaw("(CASE WHEN stories.twine_html IS NULL THEN 0 ELSE 1 END)"), as: SQLIdentifier("interactive")))
             .column(SQLAlias(SQLColumn("username", table: "profiles"), as: SQLIdentifier("owner_name")))
             .from("stories")
             .join("profiles", method: SQLJoinMethod.left, on: SQLColumn("owner_profile_id", table: "stories"), .equal, SQLColumn("id", table: "profiles"))
     }
 
     /// Adds or replaces a story (with its pictures when given). `owner` nil: the samples, the command line.
+    /// `twineHTML`: the Twine story behind a story that keeps variables, played step by step.
     /// Replacing someone else's story is refused with `storyExists`.
-    public func save(id: String, story: Story, owner: String?, source: String, resources: [Resource]? = nil, now: Date = Date()) async throws {
+    public func save(
+        id: String, story: Story, owner: String?, source: String, resources: [Resource]? = nil, twineHTML: String? = nil, now: Date = Date()
+    ) async throws {
         try await database.transaction { db in
             let existing = try await db.select().column("owner_profile_id").from("stories").where("id", .equal, id).first()
             if let existing {
                 let currentOwner = try existing.decodeNil(column: "owner_profile_id") ? nil : existing.decode(column: "owner_profile_id", as: String.self)
                 guard currentOwner == owner else { throw StoryError.storyExists }
                 try await db.update("stories").set("name", to: SQLBind(story.name)).set("story_json", to: SQLBind(StoryFile.write(story)))
-                    .set("source", to: SQLBind(source)).set("updated_at", to: SQLBind(now.millisecondsSince1970)).where("id", .equal, id).run()
+                    .set("source", to: SQLBind(source)).set("twine_html", to: SQLBind(twineHTML))
+                    .set("updated_at", to: SQLBind(now.millisecondsSince1970)).where("id", .equal, id).run()
+                // A place in the old version of a Twine story may not replay in the new one: its readers start again.
+                try await db.update("story_progress").set("twine_reading", to: SQLLiteral.null).where("story_id", .equal, id).run()
                 // Progress along paths the new version no longer has is dropped, so readers restart cleanly.
                 for row in try await db.select().columns("profile_id", "path").from("story_progress").where("story_id", .equal, id).all() {
                     let path = Self.list(try row.decode(column: "path", as: String.self))
@@ -71,9 +80,10 @@ public struct StoryRepository: Sendable {
                     }
                 }
             } else {
-                try await db.insert(into: "stories").columns("id", "owner_profile_id", "name", "story_json", "source", "created_at", "updated_at")
+                try await db.insert(into: "stories")
+                    .columns("id", "owner_profile_id", "name", "story_json", "source", "twine_html", "created_at", "updated_at")
                     .values(SQLBind(id), SQLBind(owner), SQLBind(story.name), SQLBind(StoryFile.write(story)), SQLBind(source),
-                            SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970)).run()
+                            SQLBind(twineHTML), SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970)).run()
             }
             if let resources {
                 try await db.delete(from: "story_resources").where("story_id", .equal, id).run()
@@ -128,6 +138,35 @@ public struct StoryRepository: Sendable {
             }
     }
 
+    // MARK: Twine stories
+
+    /// The Twine story behind an interactive story, as saved.
+    public func twineHTML(storyID: String) async throws -> String? {
+        guard let row = try await database.select().column("twine_html").from("stories").where("id", .equal, storyID).first(),
+              try !row.decodeNil(column: "twine_html") else { return nil }
+        return try row.decode(column: "twine_html", as: String.self)
+    }
+
+    /// A reader's place in an interactive story: the interpreter's reading as JSON, and the progress it gave.
+    public func twineReading(storyID: String, profileID: String) async throws -> String? {
+        guard let row = try await database.select().column("twine_reading").from("story_progress")
+            .where("profile_id", .equal, profileID).where("story_id", .equal, storyID).first(),
+              try !row.decodeNil(column: "twine_reading") else { return nil }
+        return try row.decode(column: "twine_reading", as: String.self)
+    }
+
+    /// Saves a reader's place in an interactive story with the progress it stands for (the passages read, as the
+    /// trail; the endings found), so library cards and the map read it as any story's.
+    public func saveTwineReading(_ reading: String, progress: ReadingProgress, storyID: String, profileID: String, now: Date = Date()) async throws {
+        try await database.insert(into: "story_progress").columns("profile_id", "story_id", "path", "endings_found", "updated_at", "twine_reading")
+            .values(SQLBind(profileID), SQLBind(storyID), SQLBind(Self.text(progress.path)), SQLBind(Self.text(progress.endingsFound)),
+                    SQLBind(now.millisecondsSince1970), SQLBind(reading))
+            .onConflict(with: ["profile_id", "story_id"]) {
+                $0.set(excludedValueOf: "path").set(excludedValueOf: "endings_found").set(excludedValueOf: "updated_at").set(excludedValueOf: "twine_reading")
+            }
+            .run()
+    }
+
     /// Every story's progress for one profile, by story id (for the library's and catalog's cards).
     public func allProgress(profileID: String) async throws -> [String: (ReadingProgress, Date)] {
         var found: [String: (ReadingProgress, Date)] = [:]
@@ -156,6 +195,7 @@ public struct StoryRepository: Sendable {
             ownerProfileID: try row.decodeNil(column: "owner_profile_id") ? nil : row.decode(column: "owner_profile_id", as: String.self),
             ownerName: try row.decodeNil(column: "owner_name") ? nil : row.decode(column: "owner_name", as: String.self),
             source: try row.decode(column: "source", as: String.self),
+            interactive: try row.decode(column: "interactive", as: Int.self) == 1,
             story: try StoryFile.read(try row.decode(column: "story_json", as: String.self)),
             updatedAt: Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self))
         )

@@ -115,7 +115,8 @@ struct StoriesAPIController {
     @Sendable func publish(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let owner = try await requireAuthor(context)
         let (accepted, pictures) = try await Self.accept(request)
-        try await stories.save(id: accepted.id, story: accepted.story, owner: owner, source: "upload", resources: pictures)
+        try await stories.save(id: accepted.id, story: accepted.story, owner: owner, source: "upload", resources: pictures,
+                               twineHTML: Self.twineHTML(accepted))
         // An author finds their own story in their library, as a reader who downloaded it would.
         try await stories.addToLibrary(storyID: accepted.id, profileID: owner)
         return JSONResponse.make(PublishedAnswer(id: accepted.id, warnings: accepted.warnings), status: .created)
@@ -128,7 +129,8 @@ struct StoriesAPIController {
             throw StoryError.storyNotFound
         }
         let (accepted, pictures) = try await Self.accept(request)
-        try await stories.save(id: id, story: accepted.story, owner: owner, source: "upload", resources: pictures)
+        try await stories.save(id: id, story: accepted.story, owner: owner, source: "upload", resources: pictures,
+                               twineHTML: Self.twineHTML(accepted))
         return JSONResponse.make(PublishedAnswer(id: id, warnings: accepted.warnings))
     }
 
@@ -211,6 +213,11 @@ struct StoriesAPIController {
     private func requireAuthor(_ context: TroveRequestContext) async throws -> String {
         guard let profile = context.session.profile, !profile.isGuest else { throw StoryError.signInRequired }
         return profile.id
+    }
+
+    /// What is kept to play a story step by step: only stories that keep variables need their Twine source.
+    static func twineHTML(_ accepted: StoryIntake.Accepted) -> String? {
+        accepted.needsInterpreter ? accepted.twine?.html() : nil
     }
 
     /// The body is the file: story.json (application/json), Twee (text/plain), or a zip of story.json with a

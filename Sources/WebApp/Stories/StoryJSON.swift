@@ -94,12 +94,15 @@ struct StoryJSON: Encodable {
     }
 
     let summary: StorySummaryJSON
+    /// Read it step by step (`/api/v1/stories/{id}/play`): the story keeps variables.
+    let interactive: Bool
     let start_chapter_id: String
     let chapters: [ChapterJSON]
     let warnings: [String]
 
     init(_ stored: StoryRepository.Stored, inLibrary: Bool, profileID: String?) {
         summary = StorySummaryJSON(stored, inLibrary: inLibrary, profileID: profileID)
+        interactive = stored.interactive
         start_chapter_id = stored.story.startChapter?.id ?? ""
         chapters = stored.story.chapters.map { chapter in
             ChapterJSON(
@@ -114,12 +117,13 @@ struct StoryJSON: Encodable {
     func encode(to encoder: any Encoder) throws {
         try summary.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(interactive, forKey: .interactive)
         try container.encode(start_chapter_id, forKey: .start_chapter_id)
         try container.encode(chapters, forKey: .chapters)
         try container.encode(warnings, forKey: .warnings)
     }
 
-    enum CodingKeys: String, CodingKey { case start_chapter_id, chapters, warnings }
+    enum CodingKeys: String, CodingKey { case interactive, start_chapter_id, chapters, warnings }
 
     /// An absolute address stays as it is; "resources/pub.jpg" is served from the story's resources.
     static func pictureURL(_ path: String, storyID: String) -> String {

@@ -1,0 +1,132 @@
+import ChooseYourDestiny
+import Foundation
+import Hummingbird
+import Storage
+
+/// `/api/v1/stories/{id}/play`: a Twine story that keeps variables, read one step at a time through the
+/// interpreter. The reader's place (the interpreter's reading: seed, choices taken, state) is saved per profile
+/// with the trail and endings, so library cards, the map and resuming work as for any story.
+struct StoryPlayAPIController {
+    let stories: StoryRepository
+    let interpreters = TwineInterpreters()
+
+    func addRoutes(to api: APIRoutes) {
+        api.get("/api/v1/stories/{id}/play", use: current)
+            .post("/api/v1/stories/{id}/play", use: move)
+    }
+
+    struct PlayJSON: Encodable {
+        struct ChoiceJSON: Encodable {
+            let index: Int
+            let text: String
+            let back: Bool
+        }
+
+        let step: Int
+        let passage: String
+        let paragraphs: [String]
+        let choices: [ChoiceJSON]
+        let is_ending: Bool
+        let stopped: Bool
+        let trail: [String]
+        let endings_found: [String]
+
+        init(_ rendered: RenderedPassage, reading: TwineReading, progress: ReadingProgress) {
+            step = reading.choices.count
+            passage = rendered.passage
+            paragraphs = rendered.paragraphs
+            choices = rendered.choices.enumerated().map { ChoiceJSON(index: $0.offset, text: $0.element.text, back: $0.element.kind == .back) }
+            is_ending = rendered.isEnding
+            stopped = rendered.stopped
+            trail = progress.path
+            endings_found = progress.endingsFound
+        }
+    }
+
+    /// Where the visitor is (the start when they never opened it).
+    @Sendable func current(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let (stored, interpreter) = try await interactiveStory(context)
+        let profile = try await context.session.requireProfile()
+        if let saved = try await stories.twineReading(storyID: stored.id, profileID: profile.id),
+           let reading = try? JSONDecoder().decode(TwineReading.self, from: Data(saved.utf8)),
+           let progress = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0 {
+            let rendered = await offEventLoops { interpreter.current(reading) }
+            return JSONResponse.make(PlayJSON(rendered, reading: reading, progress: progress))
+        }
+        let (reading, rendered) = await offEventLoops { interpreter.start() }
+        return JSONResponse.make(PlayJSON(rendered, reading: reading, progress: ReadingProgress(path: [rendered.passage], endingsFound: [])))
+    }
+
+    struct MoveBody: Decodable {
+        /// Take this choice of the current passage.
+        let choice: Int?
+        /// Or go back to this step (0: the start), with the story's variables as they were there.
+        let step: Int?
+    }
+
+    @Sendable func move(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(MoveBody.self, from: request)
+        guard (body.choice == nil) != (body.step == nil) else { throw StoryError.invalidPath("Send either 'choice' or 'step'.") }
+        let (stored, interpreter) = try await interactiveStory(context)
+        let profile = try await context.session.requireProfile()
+        var reading = interpreter.start().reading
+        var progress = ReadingProgress(path: [reading.passage], endingsFound: [])
+        if let saved = try await stories.twineReading(storyID: stored.id, profileID: profile.id),
+           let kept = try? JSONDecoder().decode(TwineReading.self, from: Data(saved.utf8)),
+           let keptProgress = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0 {
+            reading = kept
+            progress = keptProgress
+        }
+        // A step renders a passage or two (well under a millisecond); a rewind replays the path from the start.
+        let moved: (reading: TwineReading, passage: RenderedPassage)
+        var trail: [String]
+        do {
+            if let choice = body.choice {
+                moved = try interpreter.choose(choice, in: reading)
+            } else {
+                moved = try interpreter.rewind(reading, to: body.step ?? 0)
+            }
+            // The trail follows the steps: one more passage forward, or cut back to the step returned to.
+            let steps = moved.reading.choices.count
+            trail = Array(progress.path.prefix(steps))
+            if trail.count < steps {
+                let replayed = try interpreter.replay(seed: moved.reading.seed, choices: moved.reading.choices)
+                trail = replayed.passages.dropLast().map { $0.passage }
+            }
+        } catch {
+            throw APIError(.unprocessableContent, code: "invalid_choice", message: error.description)
+        }
+        trail.append(moved.passage.passage)
+        var endings = progress.endingsFound
+        if moved.passage.isEnding, !endings.contains(moved.passage.passage) { endings.append(moved.passage.passage) }
+        let next = ReadingProgress(path: trail, endingsFound: endings)
+        let json = String(decoding: try JSONEncoder().encode(moved.reading), as: UTF8.self)
+        try await stories.saveTwineReading(json, progress: next, storyID: stored.id, profileID: profile.id)
+        return JSONResponse.make(PlayJSON(moved.passage, reading: moved.reading, progress: next))
+    }
+
+    private func interactiveStory(_ context: TroveRequestContext) async throws -> (StoryRepository.Stored, TwineInterpreter) {
+        let id = try context.parameters.require("id")
+        guard let stored = try await stories.find(id: id) else { throw StoryError.storyNotFound }
+        guard stored.interactive, let html = try await stories.twineHTML(storyID: id) else {
+            throw APIError(.conflict, code: "not_interactive", message: "This story has no variables to keep: read it from its chapters (GET /api/v1/stories/\(id)).")
+        }
+        return (stored, try await interpreters.interpreter(storyID: id, version: stored.updatedAt, html: html))
+    }
+}
+
+/// Parsed Twine stories, one per story and version, so a step does not read the whole file again.
+actor TwineInterpreters {
+    private var kept: [String: (version: Date, interpreter: TwineInterpreter)] = [:]
+
+    func interpreter(storyID: String, version: Date, html: String) async throws -> TwineInterpreter {
+        if let entry = kept[storyID], entry.version == version { return entry.interpreter }
+        let story = try await offEventLoops { () throws -> TwineStory in
+            do { return try TwineHTML.read(html) } catch { throw StoryError.unreadable(String(describing: error)) }
+        }
+        let interpreter = TwineInterpreter(story)
+        if kept.count >= 100 { kept.removeAll() }
+        kept[storyID] = (version, interpreter)
+        return interpreter
+    }
+}
