@@ -506,8 +506,9 @@ def test_a_bigger_size_and_back_restores_every_place_and_saves_no_overlap(server
     wait_saved(browser)
     for m in magnets(browser):
         before = shown_before[m["id"]]
-        assert abs(m["left"] - before["left"]) < 0.5 and abs(m["top"] - before["top"]) < 0.5, \
-            f"{m['word']!r} is at {m['left']:.1f},{m['top']:.1f} after 200% and back, was {before['left']:.1f},{before['top']:.1f}"
+        # (on the board: opening the sheet may have scrolled the page)
+        assert abs(m["offsetLeft"] - before["offsetLeft"]) < 0.5 and abs(m["offsetTop"] - before["offsetTop"]) < 0.5, \
+            f"{m['word']!r} is at {m['offsetLeft']},{m['offsetTop']} after 200% and back, was {before['offsetLeft']},{before['offsetTop']}"
     assert current_poem(browser)["board"]["magnets"] == stored_before["magnets"], "200% and back changed the stored poem"
     assert_no_console_errors(browser)
 
@@ -551,7 +552,7 @@ def test_switching_word_sets_keeps_the_poem_on_the_board(server, browser):
          sorted(tray_words(d)) == sorted(second["words"]), "the tray does not show the new set's words")
     after = {m["id"]: m for m in magnets(browser)}
     assert after.keys() == before.keys(), "switching the word set changed the poem's magnets"
-    assert all(abs(after[i]["left"] - before[i]["left"]) < 1 and abs(after[i]["top"] - before[i]["top"]) < 1 for i in after)
+    assert all(abs(after[i]["offsetLeft"] - before[i]["offsetLeft"]) < 1 and abs(after[i]["offsetTop"] - before[i]["offsetTop"]) < 1 for i in after)
     carried = [w for w in words if w not in second["words"]]
     if carried:
         note = browser.find_element(By.ID, "set-note")
@@ -1142,9 +1143,10 @@ def test_word_helpers_offer_rhymes_and_count_syllables(server, browser):
 
     browser.find_element(By.CSS_SELECTOR, '#rhymes button[data-word="soon"]').click()
     wait(browser, lambda d: "soon" in [m["word"] for m in magnets(d)], "tapping a rhyme did not add it to the board")
-    soon = [m for m in magnets(browser) if m["word"] == "soon"][0]
     assert_none_overlap(magnets(browser), "after a rhyme was added")
-    assert 0 <= soon["top"] and soon["bottom"] <= browser.execute_script("return innerHeight"), "the added rhyme is not in view"
+    wait(browser, lambda d: d.execute_script(
+        "const m = [...document.querySelectorAll('#board .pm-magnet')].find(m => m.getAttribute('aria-label') === 'soon').getBoundingClientRect();"
+        "return m.top >= 0 && m.bottom <= innerHeight"), "the added rhyme was not scrolled into view")
     wait_saved(browser)
     assert "soon" in current_poem(browser)["board"]["extraWords"]
     assert_no_console_errors(browser)
