@@ -44,12 +44,17 @@ public struct SurpriseRules: Sendable {
             let pick = Self.weightedIndex(weights, using: &generator)
             let code = candidates.remove(at: pick)
             weights.remove(at: pick)
-            guard let anchor = Self.freshCity(in: catalog.cities(in: code), avoiding: seen, using: &generator) else { continue }
-            let point = Self.point(near: anchor, within: radiusKilometres / 2, using: &generator)
-            let fresh = try catalog.nearby(
-                latitude: point.latitude, longitude: point.longitude, radiusKilometres: radiusKilometres, limit: CityCatalog.maximumLimit
-            ).filter { !seen.contains($0.city.geonameid) }
-            if !fresh.isEmpty {
+            // The liveliest of a few random towns: a lone hamlet shows one dot, a town among villages a handful.
+            var best: (point: (latitude: Double, longitude: Double), cities: [NearbyCity])?
+            for _ in 0..<Self.anchorsPerTry {
+                guard let anchor = Self.freshCity(in: catalog.cities(in: code), avoiding: seen, using: &generator) else { break }
+                let point = Self.point(near: anchor, within: radiusKilometres / 4, using: &generator)
+                let fresh = try catalog.nearby(
+                    latitude: point.latitude, longitude: point.longitude, radiusKilometres: radiusKilometres, limit: CityCatalog.maximumLimit
+                ).filter { !seen.contains($0.city.geonameid) }
+                if fresh.count > best?.cities.count ?? 0 { best = (point, fresh) }
+            }
+            if let (point, fresh) = best {
                 let shown = Array(fresh.prefix(limit))
                 return Outcome(countryCode: Self.majorityCountry(shown, preferring: code), center: point, cities: shown, tries: tries)
             }
@@ -61,6 +66,9 @@ public struct SurpriseRules: Sendable {
     public func history(_ history: [[Int]], adding ids: [Int]) -> [[Int]] {
         Array(([ids] + history).prefix(historyLength))
     }
+
+    /// Towns tried in the drawn country before the liveliest is shown.
+    static let anchorsPerTry = 3
 
     /// How likely a country is drawn: grows with its number of towns, but only as a logarithm, so the United
     /// States (tens of thousands of towns) come up about fifteen times as often as the Vatican, not 30,000 times.
