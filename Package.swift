@@ -2,7 +2,7 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -37,7 +37,9 @@ let package = Package(
         .target(name: "Pictures", swiftSettings: swiftSettings),
         // Optimized even in debug builds: its indexes over 235,000 cities are built at every start, and
         // `make run` and the tests use debug builds (a release build costs 20+ minutes here).
-        .target(name: "CityRoulette", dependencies: ["Geography"], swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(
+            name: "CityRoulette", dependencies: ["Geography"],
+            swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "YogiYogini", dependencies: ["Geography"], swiftSettings: swiftSettings),
         .target(name: "ChooseYourDestiny", dependencies: ["Pictures"], swiftSettings: swiftSettings),
         // Reading uploaded zip archives (a story with its pictures): inflate and the zip directory, no dependencies.
@@ -90,7 +92,8 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "ZipArchive", "Zlib", "Geography", "Weather", "Pictures",
+                "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "ZipArchive", "Zlib",
+                "Geography", "Weather", "Pictures",
                 "CardImage",
                 "Storage", "DatabaseDrivers", "Providers",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -122,7 +125,9 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["DatabaseDrivers", "Storage", "ObliqueStrategies", "CityRoulette", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "DatabaseDrivers", "Storage", "ObliqueStrategies", "CityRoulette", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -147,7 +152,10 @@ let package = Package(
         .testTarget(name: "CardImageTests", dependencies: ["CardImage", "Zlib"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "TestSupport", "Zlib"],
+            dependencies: [
+                "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini",
+                "TestSupport", "Zlib",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

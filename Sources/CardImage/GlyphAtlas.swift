@@ -36,8 +36,10 @@ public struct GlyphAtlas: Sendable {
         for _ in 0..<count {
             guard let scalar = Unicode.Scalar(try reader.uint32()) else { throw .malformed("bad code point") }
             let advance = Double(try reader.uint16()) / 64
-            let left = Int(try reader.int16()), top = Int(try reader.int16())
-            let width = Int(try reader.uint16()), height = Int(try reader.uint16())
+            let left = Int(try reader.int16())
+            let top = Int(try reader.int16())
+            let width = Int(try reader.uint16())
+            let height = Int(try reader.uint16())
             let alpha = try reader.take(width * height)
             glyphs[scalar] = Glyph(advance: advance, left: left, top: top, width: width, height: height, alpha: alpha)
         }
@@ -117,7 +119,7 @@ private struct ByteReader {
     mutating func take(_ count: Int) throws(GlyphAtlasError) -> [UInt8] {
         guard count >= 0, offset + count <= bytes.count else { throw .malformed("truncated") }
         defer { offset += count }
-        return Array(bytes[offset ..< offset + count])
+        return Array(bytes[offset..<offset + count])
     }
 
     mutating func uint16() throws(GlyphAtlasError) -> UInt16 {

@@ -3,8 +3,10 @@ extension GlyphAtlas.Glyph {
     /// (a box filter), and the bitmap keeps its fractional offset from the pen, so letters don't jitter.
     func scaled(by scale: Double) -> Self {
         guard scale < 1 else { return self }
-        let x0 = Double(left) * scale, y0 = Double(-top) * scale
-        let originX = x0.rounded(.down), originY = y0.rounded(.down)
+        let x0 = Double(left) * scale
+        let y0 = Double(-top) * scale
+        let originX = x0.rounded(.down)
+        let originY = y0.rounded(.down)
         let columns = Self.boxWeights(count: width, scale: scale, offset: x0 - originX)
         let rows = Self.boxWeights(count: height, scale: scale, offset: y0 - originY)
         guard !columns.isEmpty, !rows.isEmpty else {

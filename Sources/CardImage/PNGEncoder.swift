@@ -19,14 +19,18 @@ public enum PNGEncoder {
     /// Each row prefixed with the filter (None, Sub or Up) that leaves the smallest sum of differences,
     /// the usual heuristic: Up turns a row like the one above into zeros, Sub a flat row.
     static func filtered(_ image: GrayImage) -> [UInt8] {
-        let width = image.width, stride = width + 1
+        let width = image.width
+        let stride = width + 1
         var out = [UInt8](repeating: 0, count: stride * image.height)
         image.pixels.withUnsafeBufferPointer { pixels in
             out.withUnsafeMutableBufferPointer { out in
                 for y in 0..<image.height {
-                    let row = y * width, target = y * stride + 1
+                    let row = y * width
+                    let target = y * stride + 1
                     let above = y > 0 ? row - width : row  // the first row has no row above: Up is then the same as None
-                    var none = 0, sub = 0, up = 0
+                    var none = 0
+                    var sub = 0
+                    var up = 0
                     for x in 0..<width {
                         let value = pixels[row + x]
                         none += cost(value)

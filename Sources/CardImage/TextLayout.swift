@@ -19,7 +19,8 @@ struct TextLayout {
         }
         let space = advance(" ")
         let greedy = Self.wrap(words, space: space, maxWidth: maxWidth)
-        var low = 0.0, high = maxWidth
+        var low = 0.0
+        var high = maxWidth
         var best = greedy
         for _ in 0..<12 {
             let middle = (low + high) / 2

@@ -58,7 +58,8 @@ public enum LenientJSON {
 
         func error(_ message: String, at position: Int? = nil) -> JSONSyntaxError {
             let end = min(position ?? index, bytes.count)
-            var line = 1, column = 1
+            var line = 1
+            var column = 1
             var cursor = 0
             while cursor < end {
                 if bytes[cursor] == UInt8(ascii: "\n") {
@@ -83,9 +84,15 @@ public enum LenientJSON {
             case UInt8(ascii: "{"): return try object(depth: depth)
             case UInt8(ascii: "["): return try array(depth: depth)
             case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
             default: throw error("unexpected character '\(String(decoding: [bytes[index]], as: UTF8.self))'")
             }
@@ -102,8 +109,11 @@ public enum LenientJSON {
         mutating func number() throws(JSONSyntaxError) -> Double {
             let start = index
             if bytes[index] == UInt8(ascii: "-") { index += 1 }
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
-                || [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[index]) {
+            while index < bytes.count,
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+                    || [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(
+                        bytes[index])
+            {
                 index += 1
             }
             guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
@@ -127,7 +137,9 @@ public enum LenientJSON {
                     index += 1
                     return String(scalars)
                 }
-                if byte < 0x20 { throw error(byte == 0x0A ? "a string runs past the end of its line (missing \")" : "a control character in a string") }
+                if byte < 0x20 {
+                    throw error(byte == 0x0A ? "a string runs past the end of its line (missing \")" : "a control character in a string")
+                }
                 if byte == UInt8(ascii: "\\") {
                     flush(self, to: index)
                     index += 1
@@ -157,13 +169,15 @@ public enum LenientJSON {
         mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
             func hex(_ parser: inout Parser) throws(JSONSyntaxError) -> UInt32 {
                 guard parser.bytes.count - parser.index > 4,
-                      let value = UInt32(String(decoding: parser.bytes[parser.index + 1...parser.index + 4], as: UTF8.self), radix: 16)
+                    let value = UInt32(String(decoding: parser.bytes[parser.index + 1...parser.index + 4], as: UTF8.self), radix: 16)
                 else { throw parser.error("a \\u escape needs four hex digits") }
                 parser.index += 4
                 return value
             }
             let first = try hex(&self)
-            if (0xD800...0xDBFF).contains(first), bytes.count - index > 6, bytes[index + 1] == UInt8(ascii: "\\"), bytes[index + 2] == UInt8(ascii: "u") {
+            if (0xD800...0xDBFF).contains(first), bytes.count - index > 6, bytes[index + 1] == UInt8(ascii: "\\"),
+                bytes[index + 2] == UInt8(ascii: "u")
+            {
                 index += 2
                 let second = try hex(&self)
                 if (0xDC00...0xDFFF).contains(second), let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)) {
@@ -180,11 +194,17 @@ public enum LenientJSON {
             while true {
                 skipWhitespace()
                 guard index < bytes.count else { throw error("a list ([) is never closed") }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(items)
+                }
                 items.append(try value(depth: depth + 1))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("a list ([) is never closed") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }  // a trailing comma is fine
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }  // a trailing comma is fine
                 guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']' in a list") }
             }
         }
@@ -195,7 +215,10 @@ public enum LenientJSON {
             while true {
                 skipWhitespace()
                 guard index < bytes.count else { throw error("an object ({) is never closed") }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                }
                 guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
                 let key = try string()
                 skipWhitespace()
@@ -205,7 +228,10 @@ public enum LenientJSON {
                 members.append((key, try value(depth: depth + 1)))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("an object ({) is never closed") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }  // a trailing comma is fine
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }  // a trailing comma is fine
                 guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}' in an object") }
             }
         }

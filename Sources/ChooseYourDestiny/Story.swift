@@ -42,7 +42,10 @@ public struct Chapter: Sendable, Equatable {
     /// No choices: an ending.
     public var choices: [Choice]
 
-    public init(id: String, name: String, isFirst: Bool = false, text: String, picPath: String? = nil, videoURL: String? = nil, choices: [Choice] = []) {
+    public init(
+        id: String, name: String, isFirst: Bool = false, text: String, picPath: String? = nil, videoURL: String? = nil,
+        choices: [Choice] = []
+    ) {
         self.id = id
         self.name = name
         self.isFirst = isFirst

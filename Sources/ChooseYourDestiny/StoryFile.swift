@@ -35,18 +35,21 @@ public enum StoryFile {
                 guard case .array(let items) = list else { throw FormatError(description: "chapter \(id): \"choices\" must be a list") }
                 for (index, item) in items.enumerated() {
                     let choicePlace = "chapter \(id), choice \(index + 1)"
-                    choices.append(Choice(chapterID: try identifier(item["chapter_id"], "\(choicePlace): \"chapter_id\""),
-                                          text: try string(item["text"], "\(choicePlace): \"text\"") ?? ""))
+                    choices.append(
+                        Choice(
+                            chapterID: try identifier(item["chapter_id"], "\(choicePlace): \"chapter_id\""),
+                            text: try string(item["text"], "\(choicePlace): \"text\"") ?? ""))
                 }
             }
-            chapters.append(Chapter(
-                id: id, name: try string(value["name"], "chapter \(id): \"name\"") ?? "",
-                isFirst: try bool(value["is_first_chapter"], "chapter \(id): \"is_first_chapter\""),
-                text: try string(value["text"], "chapter \(id): \"text\"") ?? "",
-                picPath: try string(value["pic_path"], "chapter \(id): \"pic_path\"").flatMap { $0.isEmpty ? nil : $0 },
-                videoURL: try string(value["video_url"], "chapter \(id): \"video_url\"").flatMap { $0.isEmpty ? nil : $0 },
-                choices: choices
-            ))
+            chapters.append(
+                Chapter(
+                    id: id, name: try string(value["name"], "chapter \(id): \"name\"") ?? "",
+                    isFirst: try bool(value["is_first_chapter"], "chapter \(id): \"is_first_chapter\""),
+                    text: try string(value["text"], "chapter \(id): \"text\"") ?? "",
+                    picPath: try string(value["pic_path"], "chapter \(id): \"pic_path\"").flatMap { $0.isEmpty ? nil : $0 },
+                    videoURL: try string(value["video_url"], "chapter \(id): \"video_url\"").flatMap { $0.isEmpty ? nil : $0 },
+                    choices: choices
+                ))
         }
         return Story(
             id: try identifier(story["id"], "the story's \"id\""), name: try string(story["name"], "the story's \"name\"") ?? "",
@@ -77,7 +80,8 @@ public enum StoryFile {
         if let author = story.author { body["author"] = author }
         if let description = story.description { body["description"] = description }
         if let language = story.language { body["language"] = language }
-        let data = try! JSONSerialization.data(withJSONObject: ["story": body], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try! JSONSerialization.data(
+            withJSONObject: ["story": body], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -61,10 +61,15 @@ public enum StoryIntake {
         let errors = validation.errors.filter { !endless.contains($0) }
         guard errors.isEmpty else { throw .invalid(errors) }
         let included = imported.included
-        let validationWarnings = validation.errors.filter { endless.contains($0) } + validation.warnings.filter { warning in
-            !included.contains { warning.hasPrefix("Chapter \"\($0)\"") && warning.hasSuffix("cannot be reached from the first chapter.") }
-        }
-        var accepted = Accepted(id: identifier(for: imported.story), story: imported.story, warnings: imported.warnings + validationWarnings)
+        let validationWarnings =
+            validation.errors.filter { endless.contains($0) }
+            + validation.warnings.filter { warning in
+                !included.contains {
+                    warning.hasPrefix("Chapter \"\($0)\"") && warning.hasSuffix("cannot be reached from the first chapter.")
+                }
+            }
+        var accepted = Accepted(
+            id: identifier(for: imported.story), story: imported.story, warnings: imported.warnings + validationWarnings)
         accepted.twine = twine
         accepted.needsInterpreter = imported.needsInterpreter
         return accepted
@@ -82,7 +87,9 @@ public enum StoryIntake {
 /// The pictures a story may carry: by file extension, and only when the bytes are that kind of picture (a
 /// script named evil.png is refused, not stored and served as image/png).
 public enum StoryPictures {
-    static let types = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "svg": "image/svg+xml"]
+    static let types = [
+        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "svg": "image/svg+xml",
+    ]
     public static let maximumBytes = 5 << 20
 
     /// The content type of the picture `name`; nil when the name is not a picture's (other files are left
@@ -91,9 +98,10 @@ public enum StoryPictures {
         guard let dot = name.lastIndex(of: "."), let type = types[name[name.index(after: dot)...].lowercased()] else { return nil }
         let matches = type == "image/svg+xml" ? SVGSafety.isSafePicture(bytes) : ImageKind(sniffing: bytes)?.contentType == type
         guard matches else {
-            throw .unreadable(type == "image/svg+xml"
-                ? "resources/\(name) is not a plain SVG picture (scripts, event handlers and embedded documents are not allowed)."
-                : "resources/\(name) is not a \(type.dropFirst("image/".count).uppercased()) picture: its bytes say otherwise.")
+            throw .unreadable(
+                type == "image/svg+xml"
+                    ? "resources/\(name) is not a plain SVG picture (scripts, event handlers and embedded documents are not allowed)."
+                    : "resources/\(name) is not a \(type.dropFirst("image/".count).uppercased()) picture: its bytes say otherwise.")
         }
         return type
     }

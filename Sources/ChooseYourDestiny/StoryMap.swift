@@ -29,7 +29,8 @@ public struct StoryMap: Sendable, Equatable {
         if let start = story.startChapter {
             // Breadth first: a chapter's column is its shortest distance from the start.
             depth[start.id] = 0
-            var queue = [start.id], head = 0
+            var queue = [start.id]
+            var head = 0
             let byID = Dictionary(story.chapters.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             while head < queue.count {
                 let id = queue[head]
@@ -47,8 +48,10 @@ public struct StoryMap: Sendable, Equatable {
         for chapter in story.chapters where seen.insert(chapter.id).inserted {
             let column = depth[chapter.id] ?? lastColumn
             let kind: Kind = depth[chapter.id] == nil ? .unreachable : chapter.isFirst ? .start : chapter.isEnding ? .ending : .chapter
-            nodes.append(Node(id: chapter.id, name: chapter.name.isEmpty ? chapter.id : chapter.name, kind: kind, column: column,
-                              row: rowsUsed[column, default: 0]))
+            nodes.append(
+                Node(
+                    id: chapter.id, name: chapter.name.isEmpty ? chapter.id : chapter.name, kind: kind, column: column,
+                    row: rowsUsed[column, default: 0]))
             rowsUsed[column, default: 0] += 1
         }
         let ids = Set(nodes.map(\.id))

@@ -24,7 +24,9 @@ public struct StoryValidation: Sendable, Equatable {
             errors.append("The story has no chapters.")
             return
         }
-        if story.chapters.count > Limits.chapters { errors.append("The story has \(story.chapters.count) chapters; at most \(Limits.chapters) are allowed.") }
+        if story.chapters.count > Limits.chapters {
+            errors.append("The story has \(story.chapters.count) chapters; at most \(Limits.chapters) are allowed.")
+        }
 
         var seen = Set<String>()
         for chapter in story.chapters where !seen.insert(chapter.id).inserted {
@@ -32,7 +34,9 @@ public struct StoryValidation: Sendable, Equatable {
         }
         let starts = story.chapters.filter(\.isFirst)
         if starts.isEmpty { errors.append("No chapter is marked as the first (\"is_first_chapter\": true).") }
-        if starts.count > 1 { errors.append("Several chapters are marked as the first: \(starts.map { "\"\($0.id)\"" }.joined(separator: ", ")).") }
+        if starts.count > 1 {
+            errors.append("Several chapters are marked as the first: \(starts.map { "\"\($0.id)\"" }.joined(separator: ", ")).")
+        }
 
         let ids = Set(story.chapters.map(\.id))
         for chapter in story.chapters {
@@ -40,13 +44,19 @@ public struct StoryValidation: Sendable, Equatable {
             if chapter.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { errors.append("\(label) has no text.") }
             if chapter.text.count > Limits.chapterText { errors.append("\(label) is longer than \(Limits.chapterText) characters.") }
             if chapter.name.count > Limits.nameLength { errors.append("\(label) has a name longer than \(Limits.nameLength) characters.") }
-            if chapter.choices.count > Limits.choicesPerChapter { errors.append("\(label) has more than \(Limits.choicesPerChapter) choices.") }
+            if chapter.choices.count > Limits.choicesPerChapter {
+                errors.append("\(label) has more than \(Limits.choicesPerChapter) choices.")
+            }
             for (index, choice) in chapter.choices.enumerated() {
                 if !ids.contains(choice.chapterID) {
                     errors.append("\(label), choice \(index + 1) leads to chapter \"\(choice.chapterID)\", which does not exist.")
                 }
-                if choice.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { errors.append("\(label), choice \(index + 1) has no text.") }
-                if choice.text.count > Limits.choiceText { errors.append("\(label), choice \(index + 1) is longer than \(Limits.choiceText) characters.") }
+                if choice.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    errors.append("\(label), choice \(index + 1) has no text.")
+                }
+                if choice.text.count > Limits.choiceText {
+                    errors.append("\(label), choice \(index + 1) is longer than \(Limits.choiceText) characters.")
+                }
             }
             if let video = chapter.videoURL, !(video.hasPrefix("https://") || video.hasPrefix("http://")) {
                 errors.append("\(label) has a video that is not an http(s) address.")
@@ -57,7 +67,9 @@ public struct StoryValidation: Sendable, Equatable {
         if starts.count == 1, let start = starts.first {
             let reachable = Self.reachable(from: start.id, in: story)
             for chapter in story.chapters where !reachable.contains(chapter.id) {
-                warnings.append("Chapter \"\(chapter.id)\"" + (chapter.name.isEmpty ? "" : " (\(chapter.name))") + " cannot be reached from the first chapter.")
+                warnings.append(
+                    "Chapter \"\(chapter.id)\"" + (chapter.name.isEmpty ? "" : " (\(chapter.name))")
+                        + " cannot be reached from the first chapter.")
             }
             if !story.chapters.contains(where: { $0.isEnding && reachable.contains($0.id) }) {
                 errors.append("No ending can be reached from the first chapter.")

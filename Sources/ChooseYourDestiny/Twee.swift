@@ -21,7 +21,9 @@ public enum Twee {
     public static func importStory(_ source: String) throws(FormatError) -> ImportResult {
         let passages = try parsePassages(source)
         var warnings: [String] = []
-        var title = "", start: String?, ifid: String?
+        var title = ""
+        var start: String?
+        var ifid: String?
         var chapters: [Chapter] = []
         for passage in passages {
             switch passage.name {
@@ -49,8 +51,9 @@ public enum Twee {
         guard !chapters.isEmpty else { throw FormatError(description: "The file holds no passages (each starts with a line '::Name').") }
         let first = start ?? (chapters.contains { $0.id == "Start" } ? "Start" : nil)
         guard let first, let index = chapters.firstIndex(where: { $0.id == first }) else {
-            throw FormatError(description: start.map { "StoryData names \"\($0)\" as the start, but there is no such passage." }
-                ?? "There is no start: name a passage \"Start\" or set \"start\" in StoryData.")
+            throw FormatError(
+                description: start.map { "StoryData names \"\($0)\" as the start, but there is no such passage." }
+                    ?? "There is no start: name a passage \"Start\" or set \"start\" in StoryData.")
         }
         chapters[index].isFirst = true
         let name = title.isEmpty ? "Untitled story" : title
@@ -84,8 +87,10 @@ public enum Twee {
 
     /// `Name [tag1 tag2] {"position":"…"}` with `\` escaping the next character in the name and tags.
     static func header(_ text: Substring) throws(FormatError) -> (name: String, tags: [String]) {
-        var name = "", tagText = ""
-        var inTags = false, escaped = false
+        var name = ""
+        var tagText = ""
+        var inTags = false
+        var escaped = false
         for character in text {
             if escaped {
                 if inTags { tagText.append(character) } else { name.append(character) }
@@ -116,7 +121,8 @@ public enum Twee {
     /// `[[Target]]`, `[[Text|Target]]`, `[[Text->Target]]` (the rightmost ->), `[[Target<-Text]]` (the leftmost <-),
     /// a setter `][…]` dropped. A link to an outside address stays in the text as its words.
     public static func links(in text: String) -> (text: String, choices: [Choice]) {
-        var output = "", choices: [Choice] = []
+        var output = ""
+        var choices: [Choice] = []
         var rest = Substring(text)
         while let open = rest.range(of: "[["), let close = rest[open.upperBound...].range(of: "]]") {
             output += rest[..<open.lowerBound]

@@ -18,7 +18,8 @@ public struct TwineImport: Sendable, Equatable {
 extension TwineStory {
     static let statefulHarlowe: Set<String> = [
         "set", "put", "move", "if", "unless", "elseif", "else", "print", "goto", "history", "visited", "random", "either", "linkundo",
-        "undo", "link", "linkreveal", "linkrerun", "linkrepeat", "linkrevealgoto", "cond", "count", "num", "number", "str", "string", "text",
+        "undo", "link", "linkreveal", "linkrerun", "linkrepeat", "linkrevealgoto", "cond", "count", "num", "number", "str", "string",
+        "text",
     ]
     static let statefulSugarCube: Set<String> = [
         "set", "unset", "run", "if", "switch", "print", "=", "-", "goto", "back", "return", "link", "button", "linkreplace", "linkappend",
@@ -58,17 +59,22 @@ extension TwineStory {
         }
         while i < s.count {
             let c = s[i]
-            if c == "[", TwineMarkup.starts("[[", s, i), !TwineMarkup.starts("[[[", s, i), let close = TwineMarkup.find("]]", s, i + 2, s.count) {
+            if c == "[", TwineMarkup.starts("[[", s, i), !TwineMarkup.starts("[[[", s, i),
+                let close = TwineMarkup.find("]]", s, i + 2, s.count)
+            {
                 let link = TwineRun.link(TwineMarkup.string(s[(i + 2)..<close]))
                 if link.setter != nil { result.usesState = true }
                 if !TwineText.isAddress(link.target) { add(link.target, link.text) }
                 i = close + 2
                 continue
             }
-            if (c == "$" || c == "_"), i + 1 < s.count, TwineMarkup.isWordStart(s[i + 1]), c == "$" || i == 0 || !TwineMarkup.isWord(s[i - 1]) {
+            if c == "$" || c == "_", i + 1 < s.count, TwineMarkup.isWordStart(s[i + 1]), c == "$" || i == 0 || !TwineMarkup.isWord(s[i - 1])
+            {
                 if format == .harlowe || format == .sugarcube { result.usesState = true }
             }
-            if format == .harlowe, c == "(", let (raw, argsStart) = TwineMarkup.macroName(s, i, s.count), let close = TwineMarkup.matchParen(s, i, s.count) {
+            if format == .harlowe, c == "(", let (raw, argsStart) = TwineMarkup.macroName(s, i, s.count),
+                let close = TwineMarkup.matchParen(s, i, s.count)
+            {
                 let name = TwineExpression.fold(raw)
                 let args = TwineMarkup.string(s[argsStart..<close])
                 if !result.macros.contains("(\(raw):)") { result.macros.append("(\(raw):)") }
@@ -76,13 +82,19 @@ extension TwineStory {
                 let strings = literalStrings(args)
                 switch name {
                 case "linkgoto", "clickgoto", "linkrevealgoto":
-                    if strings.count > 1, let target = strings[1] { add(target, strings[0]) } else if strings.count == 1, let target = strings[0] { add(target, target) }
+                    if strings.count > 1, let target = strings[1] {
+                        add(target, strings[0])
+                    } else if strings.count == 1, let target = strings[0] {
+                        add(target, target)
+                    }
                 case "goto":
                     if let target = strings.first ?? nil { add(target, nil) }
                 case "display":
                     if let target = strings.first ?? nil { result.includes.append(resolve(target) ?? target) }
                 case "link", "linkreveal", "linkrerun", "linkrepeat":
-                    if let text = strings.first ?? nil, close + 1 < s.count, s[close + 1] == "[", let end = TwineMarkup.matchHook(s, close + 1, s.count) {
+                    if let text = strings.first ?? nil, close + 1 < s.count, s[close + 1] == "[",
+                        let end = TwineMarkup.matchHook(s, close + 1, s.count)
+                    {
                         linkWords = (text, end)
                     }
                 default: break
@@ -139,7 +151,8 @@ extension TwineStory {
         var warnings = self.warnings
         let shown = passages.filter { !TwineSpecial.isHidden($0, format: format) }
         let scans = Dictionary(shown.map { ($0.name, scan($0)) }, uniquingKeysWith: { _, later in later })
-        let needsInterpreter = passages.contains { TwineSpecial.isStartup($0, format: format) || TwineSpecial.isReady($0, format: format) }
+        let needsInterpreter =
+            passages.contains { TwineSpecial.isStartup($0, format: format) || TwineSpecial.isReady($0, format: format) }
             || scans.values.contains { $0.usesState }
         let names = Set(shown.map(\.name))
         let interpreter = TwineInterpreter(self)
@@ -167,7 +180,9 @@ extension TwineStory {
                 for warning in rendered.warnings where !warnings.contains(warning) { warnings.append(warning) }
             }
             if choices.count > StoryValidation.Limits.choicesPerChapter {
-                warnings.append("Passage \"\(passage.name)\" names \(choices.count) passages; the map shows the first \(StoryValidation.Limits.choicesPerChapter).")
+                warnings.append(
+                    "Passage \"\(passage.name)\" names \(choices.count) passages; the map shows the first \(StoryValidation.Limits.choicesPerChapter)."
+                )
                 choices = Array(choices.prefix(StoryValidation.Limits.choicesPerChapter))
             }
             if text.twineTrimmed.isEmpty { text = passage.name.twineTrimmed }

@@ -51,8 +51,10 @@ enum TwineToken: Equatable {
 }
 
 enum TwineLexer {
-    static let symbols = ["===", "!==", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "&&", "||", "++", "--",
-                          "(", ")", "[", "]", ",", ".", "+", "-", "*", "/", "%", "!", "<", ">", "=", ";", "?", ":"]
+    static let symbols = [
+        "===", "!==", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "&&", "||", "++", "--",
+        "(", ")", "[", "]", ",", ".", "+", "-", "*", "/", "%", "!", "<", ">", "=", ";", "?", ":",
+    ]
 
     static func tokens(_ source: some StringProtocol) throws(TwineSyntaxError) -> [TwineToken] {
         let chars = Array(source.unicodeScalars)
@@ -61,7 +63,10 @@ enum TwineLexer {
         func isWord(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" }
         while i < chars.count {
             let c = chars[i]
-            if c.properties.isWhitespace { i += 1; continue }
+            if c.properties.isWhitespace {
+                i += 1
+                continue
+            }
             if ("0"..."9").contains(c) || (c == "." && i + 1 < chars.count && ("0"..."9").contains(chars[i + 1])) {
                 var j = i
                 while j < chars.count, ("0"..."9").contains(chars[j]) || chars[j] == "." { j += 1 }
@@ -74,13 +79,16 @@ enum TwineLexer {
                 continue
             }
             // Harlowe's possessive: `$list's length`, `(history:)'s last`, `$list's 2nd`.
-            if c == "'", i + 1 < chars.count, chars[i + 1] == "s", i + 2 == chars.count || !isWord(chars[i + 2]), let last = tokens.last, Self.endsValue(last) {
+            if c == "'", i + 1 < chars.count, chars[i + 1] == "s", i + 2 == chars.count || !isWord(chars[i + 2]), let last = tokens.last,
+                Self.endsValue(last)
+            {
                 tokens.append(.symbol("'s"))
                 i += 2
                 continue
             }
             if c == "\"" || c == "'" || c == "`" {
-                var j = i + 1, text = String.UnicodeScalarView()
+                var j = i + 1
+                var text = String.UnicodeScalarView()
                 while j < chars.count, chars[j] != c {
                     if chars[j] == "\\", j + 1 < chars.count {
                         j += 1
@@ -316,17 +324,37 @@ struct TwineParser {
             position += 1
             if take(.word("not")) { return take(.word("in")) ? "notin" : "!==" }
             return take(.word("in")) ? "in" : "==="
-        case .word("isnot"): position += 1; return "!=="
-        case .word("contains"): position += 1; return "contains"
-        case .word("does") where position + 2 < tokens.count && tokens[position + 1] == .word("not") && tokens[position + 2] == .word("contain"):
-            position += 3; return "notcontains"
-        case .word("eq"): position += 1; return "=="
-        case .word("neq"): position += 1; return "!="
-        case .word("gt"): position += 1; return ">"
-        case .word("gte"): position += 1; return ">="
-        case .word("lt"): position += 1; return "<"
-        case .word("lte"): position += 1; return "<="
-        case .symbol(let s) where ["===", "!==", "==", "!=", "<", ">", "<=", ">="].contains(s): position += 1; return s
+        case .word("isnot"):
+            position += 1
+            return "!=="
+        case .word("contains"):
+            position += 1
+            return "contains"
+        case .word("does")
+        where position + 2 < tokens.count && tokens[position + 1] == .word("not") && tokens[position + 2] == .word("contain"):
+            position += 3
+            return "notcontains"
+        case .word("eq"):
+            position += 1
+            return "=="
+        case .word("neq"):
+            position += 1
+            return "!="
+        case .word("gt"):
+            position += 1
+            return ">"
+        case .word("gte"):
+            position += 1
+            return ">="
+        case .word("lt"):
+            position += 1
+            return "<"
+        case .word("lte"):
+            position += 1
+            return "<="
+        case .symbol(let s) where ["===", "!==", "==", "!=", "<", ">", "<=", ">="].contains(s):
+            position += 1
+            return s
         default: return nil
         }
     }

@@ -9,9 +9,12 @@ public enum TwineHTML {
         let bytes = Array(html.utf8)
         guard let storyTag = find("<tw-storydata", in: bytes, from: 0) else {
             if find("<div id=\"storearea\"", in: bytes, from: 0) != nil || find("<div id=\"store-area\"", in: bytes, from: 0) != nil {
-                throw TwineStory.FormatError(description: "This is a Twine 1 story; Trove reads Twine 2 files. Open it in Twine 2 (Library › Import) and publish it again.")
+                throw TwineStory.FormatError(
+                    description:
+                        "This is a Twine 1 story; Trove reads Twine 2 files. Open it in Twine 2 (Library › Import) and publish it again.")
             }
-            throw TwineStory.FormatError(description: "This is not a Twine 2 story: it has no <tw-storydata> element. In Twine 2, use Build › Publish to File.")
+            throw TwineStory.FormatError(
+                description: "This is not a Twine 2 story: it has no <tw-storydata> element. In Twine 2, use Build › Publish to File.")
         }
         let (storyAttributes, storyBodyStart) = attributes(in: bytes, from: storyTag + "<tw-storydata".utf8.count)
         let storyEnd = find("</tw-storydata", in: bytes, from: storyBodyStart) ?? bytes.count
@@ -54,7 +57,9 @@ public enum TwineHTML {
         } else if passages.contains(where: { $0.name == "Start" }) {
             start = "Start"
         }
-        guard let start else { throw TwineStory.FormatError(description: "The story names no start passage (startnode), and none is called \"Start\".") }
+        guard let start else {
+            throw TwineStory.FormatError(description: "The story names no start passage (startnode), and none is called \"Start\".")
+        }
         return TwineStory(
             name: name.isEmpty ? "Untitled story" : name, ifid: storyAttributes["ifid"],
             format: TwineStory.guessFormat(named: storyAttributes["format"], passages: passages),
@@ -142,7 +147,8 @@ public enum TwineHTML {
 
     /// `decodeEntities` over the file's bytes, without making a String of the raw text first.
     static func decodeEntities(_ bytes: ArraySlice<UInt8>) -> String {
-        let ampersand = UInt8(ascii: "&"), semicolon = UInt8(ascii: ";")
+        let ampersand = UInt8(ascii: "&")
+        let semicolon = UInt8(ascii: ";")
         guard bytes.contains(ampersand) else { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -150,7 +156,8 @@ public enum TwineHTML {
         while i < bytes.endIndex {
             let b = bytes[i]
             if b == ampersand, let end = bytes[(i + 1)..<min(i + 13, bytes.endIndex)].firstIndex(of: semicolon),
-               let decoded = entity(String(decoding: bytes[(i + 1)..<end], as: UTF8.self)) {
+                let decoded = entity(String(decoding: bytes[(i + 1)..<end], as: UTF8.self))
+            {
                 out.append(contentsOf: decoded.utf8)
                 i = end + 1
             } else {

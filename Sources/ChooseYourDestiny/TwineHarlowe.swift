@@ -14,8 +14,10 @@ extension TwineRun {
         "round", "floor", "ceil", "abs", "count", "lowercase", "uppercase",
     ]
     /// Macros that never take a hook: a `[` after them starts text (or a link).
-    static let harloweNoHook: Set<String> = Set(["set", "put", "move", "print", "display", "goto", "linkgoto", "clickgoto", "linkundo", "undo", "unset"])
-        .union(harloweValues)
+    static let harloweNoHook: Set<String> = Set([
+        "set", "put", "move", "print", "display", "goto", "linkgoto", "clickgoto", "linkundo", "undo", "unset",
+    ])
+    .union(harloweValues)
 
     mutating func renderHarlowe(_ s: [Unicode.Scalar], _ from: Int, _ to: Int) throws(TwineInterrupt) {
         var i = from
@@ -25,7 +27,11 @@ extension TwineRun {
             let c = s[i]
             if c == "[", i + 1 < to, s[i + 1] == "[", !(i + 2 < to && s[i + 2] == "["), let close = TwineMarkup.find("]]", s, i + 2, to) {
                 let (text, target, _) = Self.link(TwineMarkup.string(s[(i + 2)..<close]))
-                if TwineText.isAddress(target) { output += text } else { addChoice(TwineChoice(text: text, target: target), macro: "a link") }
+                if TwineText.isAddress(target) {
+                    output += text
+                } else {
+                    addChoice(TwineChoice(text: text, target: target), macro: "a link")
+                }
                 i = close + 2
                 continue
             }
@@ -79,7 +85,8 @@ extension TwineRun {
                 i = end + 1
                 // `[…]<name|`
                 if i < to, s[i] == "<", let bar = TwineMarkup.findScalar("|", s, i + 1, min(to, i + 40)),
-                   s[(i + 1)..<bar].allSatisfy(TwineMarkup.isWord) {
+                    s[(i + 1)..<bar].allSatisfy(TwineMarkup.isWord)
+                {
                     i = bar + 1
                 }
                 continue
@@ -142,7 +149,9 @@ extension TwineRun {
                 throw TwineInterrupt.goto(try text(args))
             case "linkgoto", "clickgoto", "linkrevealgoto":
                 let values = try arguments(args)
-                guard let first = values.first else { throw TwineEvalError(description: "\(label) needs the link's text and a passage name") }
+                guard let first = values.first else {
+                    throw TwineEvalError(description: "\(label) needs the link's text and a passage name")
+                }
                 let target = values.count > 1 ? values[1].text : first.text
                 let effect = hook.map { TwineMarkup.string(s[$0]) }
                 addChoice(TwineChoice(text: first.text, target: target, effect: effect), macro: label)
@@ -211,7 +220,8 @@ extension TwineRun {
         var i = 0
         while let open = TwineMarkup.findScalar("(", s, i, s.count) {
             if let (name, argsStart) = TwineMarkup.macroName(s, open, s.count), TwineExpression.fold(name) == "goto",
-               let close = TwineMarkup.matchParen(s, open, s.count) {
+                let close = TwineMarkup.matchParen(s, open, s.count)
+            {
                 return try text(TwineMarkup.string(s[argsStart..<close]))
             }
             i = open + 1
@@ -249,4 +259,3 @@ extension TwineRun {
         return end + 1
     }
 }
-

@@ -131,21 +131,28 @@ public struct TwineInterpreter: Sendable {
             state = run.state
             switch outcome {
             case .done(let text):
-                return RenderedPassage(passage: name, paragraphs: TwineText.paragraphs(text), choices: run.choices, state: state, warnings: warnings, stopped: false)
+                return RenderedPassage(
+                    passage: name, paragraphs: TwineText.paragraphs(text), choices: run.choices, state: state, warnings: warnings,
+                    stopped: false)
             case .goto(let target):
                 gotos += 1
                 let resolved = story.resolve(target)
                 guard let resolved, gotos <= Self.gotoLimit else {
-                    let message = resolved == nil
+                    let message =
+                        resolved == nil
                         ? "The story stopped here: passage \"\(name)\" goes to \"\(target)\", which does not exist."
                         : "The story stopped here: it went from passage to passage through (goto:) \(Self.gotoLimit) times without a choice (from \"\(passage)\", now at \"\(name)\"), so it would never stop."
                     warnings.append(message)
-                    return RenderedPassage(passage: name, paragraphs: TwineText.paragraphs(run.output) + [message], choices: [], state: state, warnings: warnings, stopped: true)
+                    return RenderedPassage(
+                        passage: name, paragraphs: TwineText.paragraphs(run.output) + [message], choices: [], state: state,
+                        warnings: warnings, stopped: true)
                 }
                 name = resolved
             case .stopped(let message):
                 warnings.append(message)
-                return RenderedPassage(passage: name, paragraphs: TwineText.paragraphs(run.output) + [message], choices: [], state: state, warnings: warnings, stopped: true)
+                return RenderedPassage(
+                    passage: name, paragraphs: TwineText.paragraphs(run.output) + [message], choices: [], state: state, warnings: warnings,
+                    stopped: true)
             }
         }
     }
@@ -180,7 +187,9 @@ public struct TwineInterpreter: Sendable {
     }
 
     /// `choose` when the current passage is already rendered.
-    func choose(_ index: Int, in reading: TwineReading, at here: RenderedPassage) throws(TwinePlayError) -> (reading: TwineReading, passage: RenderedPassage) {
+    func choose(_ index: Int, in reading: TwineReading, at here: RenderedPassage) throws(TwinePlayError) -> (
+        reading: TwineReading, passage: RenderedPassage
+    ) {
         guard here.choices.indices.contains(index) else {
             throw .noSuchChoice(step: reading.choices.count, passage: here.passage, index: index)
         }

@@ -71,7 +71,10 @@ enum TwineMarkup {
         let quote = s[i]
         var j = i + 1
         while j < to {
-            if s[j] == "\\" { j += 2; continue }
+            if s[j] == "\\" {
+                j += 2
+                continue
+            }
             if s[j] == quote { return j + 1 }
             j += 1
         }
@@ -85,7 +88,8 @@ enum TwineMarkup {
 
     /// The `)` closing the `(` at `i`, across nested parentheses and strings.
     static func matchParen(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
-        var depth = 0, j = i
+        var depth = 0
+        var j = i
         while j < to {
             switch s[j] {
             case "'" where isPossessive(s, j, to):
@@ -108,7 +112,8 @@ enum TwineMarkup {
 
     /// The `]` closing the hook `[` at `i`; macro calls inside are skipped whole, so their strings may hold brackets.
     static func matchHook(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
-        var depth = 0, j = i
+        var depth = 0
+        var j = i
         while j < to {
             let c = s[j]
             if c == "(", macroName(s, j, to) != nil, let close = matchParen(s, j, to) {
@@ -126,7 +131,8 @@ enum TwineMarkup {
     }
 
     static func matchBrace(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
-        var depth = 0, j = i
+        var depth = 0
+        var j = i
         while j < to {
             let c = s[j]
             if c == "(", macroName(s, j, to) != nil, let close = matchParen(s, j, to) {
@@ -188,7 +194,8 @@ enum TwineMarkup {
     static func sugarBody(
         _ name: String, _ s: [Unicode.Scalar], _ from: Int, _ to: Int, clauses: Set<String> = []
     ) -> (bodyEnd: Int, end: Int, clauses: [(name: String, args: String, start: Int, end: Int)])? {
-        var depth = 1, i = from
+        var depth = 1
+        var i = from
         var found: [(name: String, args: String, start: Int, end: Int)] = []
         while i < to {
             guard s[i] == "<", let macro = sugarMacro(s, i, to) else {
@@ -203,7 +210,8 @@ enum TwineMarkup {
                 depth -= 1
                 if depth == 0 { return (i, macro.end, found) }
             } else if depth == 1, clauses.contains(macroName) {
-                found.append((macroName, macroName == "elseif" && macro.name == "else" ? String(macro.args.dropFirst(3)) : macro.args, i, macro.end))
+                found.append(
+                    (macroName, macroName == "elseif" && macro.name == "else" ? String(macro.args.dropFirst(3)) : macro.args, i, macro.end))
             }
             i = macro.end
         }
@@ -237,7 +245,9 @@ enum TwineMarkup {
                 var j = i
                 while j < s.count, !s[j].properties.isWhitespace { j += 1 }
                 let word = TwineMarkup.string(s[i..<j])
-                list.append(c == "$" || c == "_" || Double(word) != nil || ["true", "false", "null", "undefined"].contains(word) ? .expression(word) : .text(word))
+                list.append(
+                    c == "$" || c == "_" || Double(word) != nil || ["true", "false", "null", "undefined"].contains(word)
+                        ? .expression(word) : .text(word))
                 i = j
             }
         }
@@ -246,7 +256,8 @@ enum TwineMarkup {
 
     static func unescape(_ text: String) -> String {
         guard text.contains("\\") else { return text }
-        var out = "", escaped = false
+        var out = ""
+        var escaped = false
         for c in text {
             if escaped {
                 out.append(c)
@@ -266,7 +277,8 @@ extension StringProtocol {
     var twineTrimmed: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(self[first...last])
     }
 }

@@ -91,7 +91,10 @@ struct TwineRun {
     mutating func renderMarkup(_ markup: String) throws(TwineInterrupt) {
         let chars = Array(markup.unicodeScalars)
         budget -= chars.count
-        guard budget > 0 else { throw .stop("The story stopped here: passage \"\(passage)\" includes more text than a passage can hold (does it include itself?).") }
+        guard budget > 0 else {
+            throw .stop(
+                "The story stopped here: passage \"\(passage)\" includes more text than a passage can hold (does it include itself?).")
+        }
         switch story.format {
         case .sugarcube: try renderSugarCube(chars, 0, chars.count)
         case .harlowe: try renderHarlowe(chars, 0, chars.count)
@@ -108,7 +111,9 @@ struct TwineRun {
         depth += 1
         defer { depth -= 1 }
         guard depth <= TwineInterpreter.includeDepthLimit else {
-            throw .stop("The story stopped here: passage \"\(name)\" is included within itself more than \(TwineInterpreter.includeDepthLimit) times.")
+            throw .stop(
+                "The story stopped here: passage \"\(name)\" is included within itself more than \(TwineInterpreter.includeDepthLimit) times."
+            )
         }
         try renderMarkup(text)
     }
@@ -142,7 +147,8 @@ struct TwineRun {
 
     /// `[[text->target]]`, `[[target<-text]]`, `[[text|target]]`, `[[target]]`, with SugarCube's setter `][$x to 1]`.
     static func link(_ inner: String) -> (text: String, target: String, setter: String?) {
-        var body = inner, setter: String?
+        var body = inner
+        var setter: String?
         if let bar = inner.range(of: "][") {
             body = String(inner[..<bar.lowerBound])
             setter = String(inner[bar.upperBound...])
@@ -201,8 +207,11 @@ struct TwineRun {
         case .method(let subject, let name, let arguments):
             return try method(subject, name, arguments)
         case .index(let subject, let index):
-            let v = try value(of: subject), i = try value(of: index)
-            guard case .number(let n) = i, n >= 0, n < 1e9, n == n.rounded() else { throw TwineEvalError(description: "a position must be a whole number") }
+            let v = try value(of: subject)
+            let i = try value(of: index)
+            guard case .number(let n) = i, n >= 0, n < 1e9, n == n.rounded() else {
+                throw TwineEvalError(description: "a position must be a whole number")
+            }
             switch v {
             case .list(let l): return Int(n) < l.count ? l[Int(n)] : .undefined
             case .string(let s): return Int(n) < s.count ? .string(String(s[s.index(s.startIndex, offsetBy: Int(n))])) : .undefined
@@ -227,7 +236,9 @@ struct TwineRun {
             default: throw TwineEvalError(description: "cannot subtract \(b.typeName) from \(a.typeName)")
             }
         case "*", "/", "%":
-            guard case .number(let x) = a, case .number(let y) = b else { throw TwineEvalError(description: "\(op) needs two numbers, not \(a.typeName) and \(b.typeName)") }
+            guard case .number(let x) = a, case .number(let y) = b else {
+                throw TwineEvalError(description: "\(op) needs two numbers, not \(a.typeName) and \(b.typeName)")
+            }
             if op == "*" { return .number(x * y) }
             guard y != 0 else { throw TwineEvalError(description: "division by zero") }
             return .number(op == "/" ? x / y : x.truncatingRemainder(dividingBy: y))
@@ -283,7 +294,9 @@ struct TwineRun {
     mutating func call(_ name: String, _ arguments: [TwineExpression]) throws(TwineEvalError) -> TwineValue {
         let args = try values(arguments)
         func number(_ i: Int) throws(TwineEvalError) -> Double {
-            guard i < args.count, case .number(let n) = args[i] else { throw TwineEvalError(description: "(\(name):) needs a number as its value \(i + 1)") }
+            guard i < args.count, case .number(let n) = args[i] else {
+                throw TwineEvalError(description: "(\(name):) needs a number as its value \(i + 1)")
+            }
             return n
         }
         switch name {
@@ -333,7 +346,9 @@ struct TwineRun {
         case "min", "max":
             var numbers: [Double] = []
             for i in args.indices { numbers.append(try number(i)) }
-            guard let result = name == "min" ? numbers.min() : numbers.max() else { throw TwineEvalError(description: "(\(name):) needs numbers") }
+            guard let result = name == "min" ? numbers.min() : numbers.max() else {
+                throw TwineEvalError(description: "(\(name):) needs numbers")
+            }
             return .number(result)
         case "round": return .number((try number(0)).rounded(.toNearestOrAwayFromZero))
         case "floor": return .number((try number(0)).rounded(.down))
@@ -459,7 +474,8 @@ enum TwineSpecial {
     static func isHidden(_ passage: TwineStory.Passage, format: TwineStory.Format) -> Bool {
         switch format {
         case .sugarcube: sugarCubeSpecial.contains(passage.name) || passage.tags.contains("widget")
-        case .harlowe: passage.tags.contains { ["startup", "debug-startup", "header", "footer", "debug-header", "debug-footer"].contains($0) }
+        case .harlowe:
+            passage.tags.contains { ["startup", "debug-startup", "header", "footer", "debug-header", "debug-footer"].contains($0) }
         case .other: false
         }
     }
@@ -534,7 +550,8 @@ enum TwineText {
         guard marks.count >= 2 else { return s }
         var out: [UInt8] = []
         out.reserveCapacity(s.count)
-        var last = 0, k = 0
+        var last = 0
+        var k = 0
         while k + 1 < marks.count {
             let (open, close) = (marks[k], marks[k + 1])
             guard close > open + 2 else {
@@ -557,7 +574,8 @@ enum TwineText {
         var scheme = 0
         for c in target.unicodeScalars {
             if c == ":" { return scheme > 0 && target.unicodeScalars.dropFirst(scheme).starts(with: "://".unicodeScalars) }
-            guard c.isASCII, c.properties.isAlphabetic || (scheme > 0 && (("0"..."9").contains(c) || c == "+" || c == "." || c == "-")) else { return false }
+            guard c.isASCII, c.properties.isAlphabetic || (scheme > 0 && (("0"..."9").contains(c) || c == "+" || c == "." || c == "-"))
+            else { return false }
             scheme += 1
         }
         return false

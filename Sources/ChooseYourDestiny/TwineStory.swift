@@ -59,7 +59,10 @@ public struct TwineStory: Sendable, Equatable {
     /// Names without their surrounding spaces, for links written `[[Go-> Name ]]` (Twine keeps a name's spaces).
     private var trimmedIndex: [String: Int]
 
-    public init(name: String, ifid: String? = nil, format: Format, formatVersion: String? = nil, start: String, passages: [Passage], warnings: [String] = []) {
+    public init(
+        name: String, ifid: String? = nil, format: Format, formatVersion: String? = nil, start: String, passages: [Passage],
+        warnings: [String] = []
+    ) {
         self.name = name
         self.ifid = ifid
         self.format = format
@@ -115,7 +118,11 @@ public struct TwineStory: Sendable, Equatable {
     public static func read(twee source: String) throws(FormatError) -> TwineStory {
         let all: [Twee.Passage]
         do { all = try Twee.parsePassages(source) } catch { throw FormatError(description: error.description) }
-        var title = "", start: String?, ifid: String?, formatName: String?, formatVersion: String?
+        var title = ""
+        var start: String?
+        var ifid: String?
+        var formatName: String?
+        var formatVersion: String?
         var passages: [Passage] = []
         var warnings: [String] = []
         for passage in all {
@@ -123,7 +130,9 @@ public struct TwineStory: Sendable, Equatable {
             case "StoryTitle":
                 title = passage.text.twineTrimmed
             case "StoryData":
-                guard let data = try? LenientJSON.parse(passage.text) else { throw FormatError(description: "The StoryData passage is not JSON.") }
+                guard let data = try? LenientJSON.parse(passage.text) else {
+                    throw FormatError(description: "The StoryData passage is not JSON.")
+                }
                 if case .string(let value)? = data["start"] { start = value }
                 if case .string(let value)? = data["ifid"] { ifid = value }
                 if case .string(let value)? = data["format"] { formatName = value }
@@ -141,8 +150,9 @@ public struct TwineStory: Sendable, Equatable {
         guard !passages.isEmpty else { throw FormatError(description: "The file holds no passages (each starts with a line '::Name').") }
         let first = start ?? "Start"
         guard passages.contains(where: { $0.name == first }) else {
-            throw FormatError(description: start.map { "StoryData names \"\($0)\" as the start, but there is no such passage." }
-                ?? "There is no start: name a passage \"Start\" or set \"start\" in StoryData.")
+            throw FormatError(
+                description: start.map { "StoryData names \"\($0)\" as the start, but there is no such passage." }
+                    ?? "There is no start: name a passage \"Start\" or set \"start\" in StoryData.")
         }
         return TwineStory(
             name: title.isEmpty ? "Untitled story" : title, ifid: ifid, format: guessFormat(named: formatName, passages: passages),
@@ -195,7 +205,8 @@ public struct TwineStory: Sendable, Equatable {
         out += "<script role=\"script\" id=\"twine-user-script\" type=\"text/twine-javascript\"></script>"
         for (offset, passage) in passages.enumerated() {
             let position = "\((offset % 8) * 125 + 100),\((offset / 8) * 125 + 100)"
-            out += "<tw-passagedata pid=\"\(passage.pid ?? String(offset + 1))\" name=\"\(TwineHTML.escape(passage.name))\" tags=\"\(TwineHTML.escape(passage.tags.joined(separator: " ")))\" position=\"\(position)\" size=\"100,100\">"
+            out +=
+                "<tw-passagedata pid=\"\(passage.pid ?? String(offset + 1))\" name=\"\(TwineHTML.escape(passage.name))\" tags=\"\(TwineHTML.escape(passage.tags.joined(separator: " ")))\" position=\"\(position)\" size=\"100,100\">"
             out += TwineHTML.escape(passage.text)
             out += "</tw-passagedata>"
         }

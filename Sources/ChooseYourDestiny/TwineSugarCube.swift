@@ -59,8 +59,9 @@ extension TwineRun {
                 // `@@color:red;text@@`: the style is left out, the text kept.
                 i += 2
                 if let semicolon = TwineMarkup.findScalar(";", s, i, min(to, i + 200)),
-                   let close = TwineMarkup.find("@@", s, i, to), semicolon < close,
-                   s[i..<semicolon].contains(":") || s[i] == "#" || s[i] == "." {
+                    let close = TwineMarkup.find("@@", s, i, to), semicolon < close,
+                    s[i..<semicolon].contains(":") || s[i] == "#" || s[i] == "."
+                {
                     i = semicolon + 1
                 }
                 continue
@@ -84,12 +85,15 @@ extension TwineRun {
     }
 
     /// Runs one macro whose opening tag spans `start..<end`; returns where the walk goes on.
-    mutating func sugarMacro(_ name: String, args: String, start: Int, end: Int, in s: [Unicode.Scalar], _ to: Int) throws(TwineInterrupt) -> Int {
+    mutating func sugarMacro(_ name: String, args: String, start: Int, end: Int, in s: [Unicode.Scalar], _ to: Int) throws(TwineInterrupt)
+        -> Int
+    {
         let label = "<<\(name)>>"
         let raw = TwineMarkup.string(s[start..<end])
         var body: (bodyEnd: Int, end: Int, clauses: [(name: String, args: String, start: Int, end: Int)])?
         if Self.sugarContainers.contains(name) {
-            body = TwineMarkup.sugarBody(name, s, end, to, clauses: name == "if" ? ["elseif", "else"] : (name == "switch" ? ["case", "default"] : []))
+            body = TwineMarkup.sugarBody(
+                name, s, end, to, clauses: name == "if" ? ["elseif", "else"] : (name == "switch" ? ["case", "default"] : []))
             if body == nil, !["link", "button"].contains(name) {
                 warn("Passage \"\(passage)\": \(label) is not closed with <</\(name)>>.")
                 output += raw
@@ -182,7 +186,8 @@ extension TwineRun {
             case "actions", "choice":
                 for argument in TwineMarkup.sugarArguments(args) {
                     let target = try sugarTarget(argument)
-                    var text = target, effect: String?
+                    var text = target
+                    var effect: String?
                     if case .link(let linkText, _, let setter) = argument {
                         text = linkText
                         effect = setter.map { "<<set \($0)>>" }
@@ -245,7 +250,9 @@ extension TwineRun {
         let s = Array(body.unicodeScalars)
         var i = 0
         while let open = TwineMarkup.find("<<goto", s, i, s.count) {
-            if let macro = TwineMarkup.sugarMacro(s, open, s.count), macro.name == "goto", let first = TwineMarkup.sugarArguments(macro.args).first {
+            if let macro = TwineMarkup.sugarMacro(s, open, s.count), macro.name == "goto",
+                let first = TwineMarkup.sugarArguments(macro.args).first
+            {
                 return try sugarTarget(first)
             }
             i = open + 2

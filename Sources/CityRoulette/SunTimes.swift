@@ -35,7 +35,8 @@ public struct SunTimes: Sendable, Equatable {
         let eclipticLongitude = (anomaly + centre + 180 + 102.9372).truncatingRemainder(dividingBy: 360)
         let transit = 2_451_545.0 + meanSolarNoon + 0.0053 * sin(anomaly * radians) - 0.0069 * sin(2 * eclipticLongitude * radians)
         let declination = asin(sin(eclipticLongitude * radians) * sin(23.4397 * radians))
-        let cosHourAngle = (sin(-0.833 * radians) - sin(latitude * radians) * sin(declination))
+        let cosHourAngle =
+            (sin(-0.833 * radians) - sin(latitude * radians) * sin(declination))
             / (cos(latitude * radians) * cos(declination))
         if cosHourAngle > 1 { return SunTimes(sunrise: nil, sunset: nil, polar: .night) }
         if cosHourAngle < -1 { return SunTimes(sunrise: nil, sunset: nil, polar: .day) }

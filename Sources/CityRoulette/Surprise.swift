@@ -50,7 +50,8 @@ public struct SurpriseRules: Sendable {
                 guard let anchor = Self.freshCity(in: catalog.cities(in: code), avoiding: seen, using: &generator) else { break }
                 let point = Self.point(near: anchor, within: radiusKilometres / 4, using: &generator)
                 let fresh = try catalog.nearby(
-                    latitude: point.latitude, longitude: point.longitude, radiusKilometres: radiusKilometres, limit: CityCatalog.maximumLimit
+                    latitude: point.latitude, longitude: point.longitude, radiusKilometres: radiusKilometres,
+                    limit: CityCatalog.maximumLimit
                 ).filter { !seen.contains($0.city.geonameid) }
                 if fresh.count > best?.cities.count ?? 0 { best = (point, fresh) }
             }
@@ -88,7 +89,9 @@ public struct SurpriseRules: Sendable {
     }
 
     /// A random town of the country that no recent search showed (a few draws, then any unseen one).
-    static func freshCity(in cities: some Collection<City>, avoiding seen: Set<Int>, using generator: inout some RandomNumberGenerator) -> City? {
+    static func freshCity(in cities: some Collection<City>, avoiding seen: Set<Int>, using generator: inout some RandomNumberGenerator)
+        -> City?
+    {
         guard !cities.isEmpty else { return nil }
         for _ in 0..<8 {
             let offset = Int.random(in: 0..<cities.count, using: &generator)
@@ -100,7 +103,9 @@ public struct SurpriseRules: Sendable {
 
     /// A point a random distance (uniform over the disc) and bearing from the city, so the town is not always
     /// at the centre of the search.
-    static func point(near city: City, within kilometres: Double, using generator: inout some RandomNumberGenerator) -> (latitude: Double, longitude: Double) {
+    static func point(near city: City, within kilometres: Double, using generator: inout some RandomNumberGenerator) -> (
+        latitude: Double, longitude: Double
+    ) {
         let distance = kilometres * Double.random(in: 0...1, using: &generator).squareRoot()
         let bearing = Double.random(in: 0..<(2 * Double.pi), using: &generator)
         let latitude = min(90, max(-90, city.latitude + distance * cos(bearing) / 111.32))

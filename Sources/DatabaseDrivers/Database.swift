@@ -51,7 +51,9 @@ public final class Database: Sendable {
         do {
             // Foreign keys are off by default in SQLite; WAL lets readers run beside the writer;
             // the busy timeout turns contention from another process into an error instead of a hang.
-            for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL"] {
+            for pragma in [
+                "PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL",
+            ] {
                 try await sql.raw(SQLQueryString(pragma)).run()
             }
         } catch {
@@ -85,7 +87,9 @@ public final class Database: Sendable {
     /// One reader per core: SQLite's queries run on NIO's thread pool, which has a thread per core.
     static let sqliteReaders = max(2, System.coreCount)
 
-    private static func openPostgres(url: String, location: DatabaseLocation, logger: Logger) async throws(DatabaseConfigurationError) -> Database {
+    private static func openPostgres(url: String, location: DatabaseLocation, logger: Logger) async throws(DatabaseConfigurationError)
+        -> Database
+    {
         let configuration: SQLPostgresConfiguration
         do {
             var parsed = try SQLPostgresConfiguration(url: url)

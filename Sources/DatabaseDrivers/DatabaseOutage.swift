@@ -56,15 +56,15 @@ public enum DatabaseOutage: Equatable, Sendable {
         case .full:
             return .full
         case .readOnly, .readonlyInRecovery, .readonlyCantLock, .readonlyInRollback, .readonlyBackingMoved,
-             .readonlyDirectory:
+            .readonlyDirectory:
             return .readOnly
         case .busy, .locked, .busyInRecovery, .busyInSnapshot, .busyTimeout, .lockedBySharedCache:
             return .busy
         case .ioError, .ioErrorFailedRead, .ioErrorIncompleteRead, .ioErrorFailedWrite, .ioErrorFailedSync,
-             .ioErrorFailedDirSync, .ioErrorFailedTruncate, .ioErrorFailedStat, .ioErrorFailedUnlock,
-             .ioErrorFailedReadLock, .ioErrorFailedDelete, .ioErrorFailedAccess, .ioErrorFailedLockCheck,
-             .ioErrorFailedAdvisoryLock, .ioErrorFailedClose, .ioErrorFailedSharedMemOpen,
-             .ioErrorFailedSharedMemSize, .ioErrorFailedSharedMemMap, .ioErrorFailedMemoryMap, .cantOpen:
+            .ioErrorFailedDirSync, .ioErrorFailedTruncate, .ioErrorFailedStat, .ioErrorFailedUnlock,
+            .ioErrorFailedReadLock, .ioErrorFailedDelete, .ioErrorFailedAccess, .ioErrorFailedLockCheck,
+            .ioErrorFailedAdvisoryLock, .ioErrorFailedClose, .ioErrorFailedSharedMemOpen,
+            .ioErrorFailedSharedMemSize, .ioErrorFailedSharedMemMap, .ioErrorFailedMemoryMap, .cantOpen:
             return .diskError
         default:
             return nil

@@ -29,13 +29,13 @@ struct SQLiteConnections: SQLDatabase {
     var dialect: any SQLDialect { base.dialect }
     var queryLogLevel: Logger.Level? { base.queryLogLevel }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
         promise.completeWithTask { try await self.execute(sql: query, onRow) }
         return promise.futureResult
     }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         if !readers.isEmpty, query is SQLSelect || (query as? PreparedStatement)?.isRead == true {
             try await readers[turn.next(of: readers.count)].execute(sql: query, onRow)
         } else {

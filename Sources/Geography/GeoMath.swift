@@ -7,7 +7,8 @@ public enum GeoMath {
 
     /// Haversine distance between two points in degrees.
     public static func distanceKilometres(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
-        let φ1 = latitude1 * .pi / 180, φ2 = latitude2 * .pi / 180
+        let φ1 = latitude1 * .pi / 180
+        let φ2 = latitude2 * .pi / 180
         let dφ = φ2 - φ1
         let dλ = (longitude2 - longitude1) * .pi / 180
         let a = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)

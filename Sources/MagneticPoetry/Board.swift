@@ -52,7 +52,9 @@ public struct Board: Codable, Sendable, Equatable {
         guard wordSet.id == wordSetId else { throw .invalid("The board's word set is '\(wordSetId)', not '\(wordSet.id)'.") }
         guard Self.fontScaleRange.contains(fontScale) else { throw .invalid("fontScale must be from 0.5 to 2.") }
         guard magnets.count <= Self.maximumMagnets else { throw .invalid("A board holds at most \(Self.maximumMagnets) magnets.") }
-        guard extraWords.count <= Self.maximumExtraWords else { throw .invalid("A board holds at most \(Self.maximumExtraWords) added words.") }
+        guard extraWords.count <= Self.maximumExtraWords else {
+            throw .invalid("A board holds at most \(Self.maximumExtraWords) added words.")
+        }
         var board = self
         board.extraWords = try extraWords.map { word throws(PoetryError) in try PoetryText.word(word) }
         let allowed = Set(wordSet.words).union(board.extraWords)
@@ -64,7 +66,9 @@ public struct Board: Codable, Sendable, Equatable {
             guard allowed.contains(magnet.word) else {
                 throw .invalid("\(name)'s word '\(magnet.word.prefix(40))' is neither in the word set nor added to the board.")
             }
-            guard (0...1).contains(magnet.x), (0...1).contains(magnet.y) else { throw .invalid("\(name) is outside the board (x and y run from 0 to 1).") }
+            guard (0...1).contains(magnet.x), (0...1).contains(magnet.y) else {
+                throw .invalid("\(name) is outside the board (x and y run from 0 to 1).")
+            }
             guard (-180...180).contains(magnet.rotation) else { throw .invalid("\(name)'s rotation must be from -180 to 180 degrees.") }
             guard (0...100_000).contains(magnet.z) else { throw .invalid("\(name)'s z must be from 0 to 100000.") }
         }

@@ -14,7 +14,8 @@ public struct Pronunciation: Sendable, Equatable {
 
     /// The phones from the last stressed vowel to the end: words sharing it rhyme ("cat", "hat").
     public var rhymeKey: String {
-        let lastStressed = phones.lastIndex { $0.hasSuffix("1") || $0.hasSuffix("2") }
+        let lastStressed =
+            phones.lastIndex { $0.hasSuffix("1") || $0.hasSuffix("2") }
             ?? phones.lastIndex { $0.last?.isNumber == true }
         guard let start = lastStressed else { return phones.joined(separator: " ") }
         return phones[start...].map { $0.filter { !$0.isNumber } }.joined(separator: " ")

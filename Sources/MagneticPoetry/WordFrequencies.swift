@@ -18,7 +18,7 @@ public enum WordFrequencies {
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> [String: Int] {
         var reader = Reader(bytes: bytes)
         guard let count = try reader.arrayHeader(), count > 1 else { throw .notAFrequencyList }
-        try reader.skip() // the header map
+        try reader.skip()  // the header map
         var result: [String: Int] = [:]
         for bucket in 1..<count {
             guard let words = try reader.arrayHeader() else { throw .notAFrequencyList }

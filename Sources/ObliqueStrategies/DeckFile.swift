@@ -12,7 +12,8 @@ public enum DeckFile {
             case .missingStrategiesSection: "the file has no [strategies] section: is it the oblique package's strategies.ini?"
             case .noSections: "the [strategies] section holds no editions"
             case .emptySection(let name): "the section '\(name)' holds no cards"
-            case .unexpectedLine(let number, let text): "line \(number) is neither a section name ('Edition 1=') nor an indented card: '\(text.prefix(60))'"
+            case .unexpectedLine(let number, let text):
+                "line \(number) is neither a section name ('Edition 1=') nor an indented card: '\(text.prefix(60))'"
             }
         }
     }

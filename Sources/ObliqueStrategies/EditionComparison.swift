@@ -34,7 +34,8 @@ public enum EditionComparison {
             }
         }
         var parts: [Part] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         func append(_ word: String, _ kind: Part.Kind) {
             if let last = parts.last, last.kind == kind {
                 parts[parts.count - 1] = Part(text: last.text + " " + word, kind: kind)
@@ -44,11 +45,15 @@ public enum EditionComparison {
         }
         while i < a.count || j < b.count {
             if i < a.count, j < b.count, keyA[i] == keyB[j] {
-                append(b[j], .same); i += 1; j += 1
+                append(b[j], .same)
+                i += 1
+                j += 1
             } else if j < b.count, i == a.count || lengths[i][j + 1] >= lengths[i + 1][j] {
-                append(b[j], .added); j += 1
+                append(b[j], .added)
+                j += 1
             } else {
-                append(a[i], .removed); i += 1
+                append(a[i], .removed)
+                i += 1
             }
         }
         return parts

@@ -24,7 +24,9 @@ public enum SVGSafety {
 
     /// `&#106;`, `&#x6A;` and the named references a URL could hide behind, decoded; anything else left as it is.
     static func decodingCharacterReferences(_ text: String) -> String {
-        let named = ["colon": ":", "tab": "\t", "newline": "\n", "sol": "/", "lpar": "(", "rpar": ")", "amp": "&", "quot": "\"", "apos": "'"]
+        let named = [
+            "colon": ":", "tab": "\t", "newline": "\n", "sol": "/", "lpar": "(", "rpar": ")", "amp": "&", "quot": "\"", "apos": "'",
+        ]
         var result = ""
         var rest = Substring(text)
         while let ampersand = rest.firstIndex(of: "&") {
@@ -79,7 +81,8 @@ public enum SVGSafety {
         while let start = rest.firstRange(of: "<animate") {
             let tag = rest[start.upperBound...].prefix { $0 != ">" }
             if tag.contains("attributename=\"href\"") || tag.contains("attributename='href'") || tag.contains("attributename=href")
-                || tag.contains("attributename=\"xlink:href\"") || tag.contains("attributename='xlink:href'") {
+                || tag.contains("attributename=\"xlink:href\"") || tag.contains("attributename='xlink:href'")
+            {
                 return true
             }
             rest = rest[start.upperBound...]
@@ -102,7 +105,7 @@ public enum SVGSafety {
             default: break
             }
             guard inTag, index + 3 < text.count, isSpace(text[index]) || text[index] == UInt8(ascii: "/"),
-                  text[index + 1] == UInt8(ascii: "o"), text[index + 2] == UInt8(ascii: "n"), isLetter(text[index + 3])
+                text[index + 1] == UInt8(ascii: "o"), text[index + 2] == UInt8(ascii: "n"), isLetter(text[index + 3])
             else { continue }
             var end = index + 3
             while end < text.count, isLetter(text[end]) { end += 1 }

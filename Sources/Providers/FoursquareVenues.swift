@@ -43,7 +43,9 @@ public struct FoursquareVenues: VenueSearch {
         let results: [Place]
     }
 
-    public func venues(latitude: Double, longitude: Double, radiusMetres: Int, query: String?) async throws(VenuesUnavailable) -> [VenueCandidate] {
+    public func venues(latitude: Double, longitude: Double, radiusMetres: Int, query: String?) async throws(VenuesUnavailable)
+        -> [VenueCandidate]
+    {
         var components = URLComponents(url: baseURL.appendingPathComponent("v3/places/search"), resolvingAgainstBaseURL: false)!
         let search = query.flatMap { $0.isEmpty ? nil : $0 } ?? "yoga"
         components.queryItems = [
@@ -61,7 +63,8 @@ public struct FoursquareVenues: VenueSearch {
         return answer.results.compactMap { place -> VenueCandidate? in
             let name = place.name.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, let point = place.geocodes?.main else { return nil }
-            let address = place.location?.formatted_address
+            let address =
+                place.location?.formatted_address
                 ?? [place.location?.address, place.location?.locality].compactMap { $0 }.joined(separator: ", ")
             return VenueCandidate(
                 place: VenuePlace(name: name, address: address, latitude: point.latitude, longitude: point.longitude),

@@ -73,7 +73,9 @@ public struct GitHubStories: Sendable {
         let branch = repository.default_branch ?? "master"
         do {
             let readme = String(decoding: try await raw(repository.full_name, branch, "README.md"), as: UTF8.self)
-            guard readme.contains(Self.tag) else { return .skipped(repository: repository.full_name, reason: "its README has no \(Self.tag)") }
+            guard readme.contains(Self.tag) else {
+                return .skipped(repository: repository.full_name, reason: "its README has no \(Self.tag)")
+            }
             let text = String(decoding: try await raw(repository.full_name, branch, "story.json"), as: UTF8.self)
             let accepted: StoryIntake.Accepted
             do {
@@ -96,7 +98,8 @@ public struct GitHubStories: Sendable {
     }
 
     func raw(_ fullName: String, _ branch: String, _ path: String) async throws(ProviderError) -> [UInt8] {
-        try await fetcher.bytes(from: rawURL.appendingPathComponent(fullName).appendingPathComponent(branch).appendingPathComponent(path), headers: headers)
+        try await fetcher.bytes(
+            from: rawURL.appendingPathComponent(fullName).appendingPathComponent(branch).appendingPathComponent(path), headers: headers)
     }
 
     var headers: [(String, String)] {

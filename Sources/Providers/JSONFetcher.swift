@@ -26,7 +26,9 @@ public struct JSONFetcher: Sendable {
         self.maximumBytes = maximumBytes
     }
 
-    public func get<T: Decodable & Sendable>(_ type: T.Type, from url: URL, headers: [(String, String)] = []) async throws(ProviderError) -> T {
+    public func get<T: Decodable & Sendable>(_ type: T.Type, from url: URL, headers: [(String, String)] = []) async throws(ProviderError)
+        -> T
+    {
         let body = try await bytes(from: url, accept: "application/json", headers: headers)
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))

@@ -37,17 +37,21 @@ public struct OverpassVenues: VenueSearch {
     static func query(latitude: Double, longitude: Double, radiusMetres: Int) -> String {
         let around = "around:\(radiusMetres),\(latitude),\(longitude)"
         return """
-        [out:json][timeout:10];
-        ( nwr["sport"="yoga"](\(around));
-          nwr["leisure"="fitness_centre"]["sport"~"yoga"](\(around));
-          nwr["name"~"yoga",i]["leisure"](\(around)); );
-        out center tags;
-        """
+            [out:json][timeout:10];
+            ( nwr["sport"="yoga"](\(around));
+              nwr["leisure"="fitness_centre"]["sport"~"yoga"](\(around));
+              nwr["name"~"yoga",i]["leisure"](\(around)); );
+            out center tags;
+            """
     }
 
-    public func venues(latitude: Double, longitude: Double, radiusMetres: Int, query: String?) async throws(VenuesUnavailable) -> [VenueCandidate] {
+    public func venues(latitude: Double, longitude: Double, radiusMetres: Int, query: String?) async throws(VenuesUnavailable)
+        -> [VenueCandidate]
+    {
         var components = URLComponents(url: baseURL.appendingPathComponent("api/interpreter"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "data", value: Self.query(latitude: latitude, longitude: longitude, radiusMetres: radiusMetres))]
+        components.queryItems = [
+            URLQueryItem(name: "data", value: Self.query(latitude: latitude, longitude: longitude, radiusMetres: radiusMetres))
+        ]
         let answer: Answer
         do {
             answer = try await fetcher.get(Answer.self, from: components.url!)
@@ -58,15 +62,16 @@ public struct OverpassVenues: VenueSearch {
         var seen = Set<String>()
         return answer.elements.compactMap { element -> VenueCandidate? in
             guard let tags = element.tags, let name = tags["name"]?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
-                  let lat = element.lat ?? element.center?.lat, let lon = element.lon ?? element.center?.lon,
-                  seen.insert("\(element.type)/\(element.id)").inserted
+                let lat = element.lat ?? element.center?.lat, let lon = element.lon ?? element.center?.lon,
+                seen.insert("\(element.type)/\(element.id)").inserted
             else { return nil }
             let address = Self.address(tags)
             if let wanted, !name.lowercased().contains(wanted), !address.lowercased().contains(wanted) { return nil }
             return VenueCandidate(
                 place: VenuePlace(name: name, address: address, latitude: lat, longitude: lon), source: self.name,
                 externalID: "\(element.type)/\(element.id)",
-                distanceMetres: GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: lat, longitude2: lon) * 1000
+                distanceMetres: GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: lat, longitude2: lon)
+                    * 1000
             )
         }.sorted { ($0.distanceMetres ?? 0) < ($1.distanceMetres ?? 0) }
     }

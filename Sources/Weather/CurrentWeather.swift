@@ -10,7 +10,9 @@ public struct CurrentWeather: Sendable, Equatable {
     public var observedAt: Date
     public var provider: String
 
-    public init(condition: WeatherCondition, description: String, isDay: Bool, temperatureCelsius: Double, observedAt: Date, provider: String) {
+    public init(
+        condition: WeatherCondition, description: String, isDay: Bool, temperatureCelsius: Double, observedAt: Date, provider: String
+    ) {
         self.condition = condition
         self.description = description
         self.isDay = isDay

@@ -55,7 +55,8 @@ public actor WeatherCache {
             task = running
         } else {
             if let wait = breaker.wait(at: now()) {
-                throw WeatherUnavailable(reason: "the provider failed repeatedly; asking again in \(Int(wait.rounded(.up))) s", retryAfter: wait)
+                throw WeatherUnavailable(
+                    reason: "the provider failed repeatedly; asking again in \(Int(wait.rounded(.up))) s", retryAfter: wait)
             }
             let provider = provider
             task = Task { try await provider.current(latitude: latitude, longitude: longitude) }

@@ -4,8 +4,8 @@ import DatabaseDrivers
 import Foundation
 import Hummingbird
 import Logging
-import ServiceLifecycle
 import Providers
+import ServiceLifecycle
 import Storage
 import Weather
 import YogiYogini
@@ -87,7 +87,8 @@ public func buildRouter(
     LegacyObliqueAPIController(deck: deck).addRoutes(to: api)
     StrategiesPagesController(pages: pages, api: strategiesAPI).addRoutes(to: router)
     CardPreviewController(
-        api: strategiesAPI, deckRepository: deckRepository, renderer: CardRenderer(atlas: try GlyphAtlas.bundled()), cache: CardPreviewCache()
+        api: strategiesAPI, deckRepository: deckRepository, renderer: CardRenderer(atlas: try GlyphAtlas.bundled()),
+        cache: CardPreviewCache()
     ).addRoutes(to: router)
 
     // Magnetic Poetry
@@ -105,13 +106,15 @@ public func buildRouter(
     let cityCollection = CityCollectionRepository(database: database.sql)
     let surpriseHistory = SurpriseHistoryRepository(database: database.sql)
     // One weather cache for City Roulette and YogiYogini.
-    let weather = WeatherCache(provider: makeWeatherProvider(configuration.weather), breakerPause: configuration.weather.breakerPauseSeconds)
+    let weather = WeatherCache(
+        provider: makeWeatherProvider(configuration.weather), breakerPause: configuration.weather.breakerPauseSeconds)
     CitiesAPIController(
         store: cityStore, cities: cityRepository, collection: cityCollection, history: surpriseHistory, weather: weather,
         basemaps: BasemapRepository(database: database.sql)
     ).addRoutes(to: api)
     CityCollectionAPIController(store: cityStore, collection: cityCollection).addRoutes(to: api)
-    CitiesPagesController(pages: pages, store: cityStore, collection: cityCollection, tileURL: configuration.mapTileURL).addRoutes(to: router)
+    CitiesPagesController(pages: pages, store: cityStore, collection: cityCollection, tileURL: configuration.mapTileURL).addRoutes(
+        to: router)
 
     // YogiYogini
     let roster = YogaRosterRepository(database: database.sql)
@@ -119,8 +122,10 @@ public func buildRouter(
     let yogaClasses = YogaClassRepository(database: database.sql)
     let yogaSessions = YogaSessionRepository(database: database.sql)
     YogaRosterAPIController(roster: roster).addRoutes(to: api)
-    YogaVenuesAPIController(venues: yogaVenues, sessions: yogaSessions, roster: roster, search: makeVenueSearch(configuration.venues)).addRoutes(to: api)
-    YogaClassAPIController(classes: yogaClasses, venues: yogaVenues, roster: roster, sessions: yogaSessions, weather: weather).addRoutes(to: api)
+    YogaVenuesAPIController(venues: yogaVenues, sessions: yogaSessions, roster: roster, search: makeVenueSearch(configuration.venues))
+        .addRoutes(to: api)
+    YogaClassAPIController(classes: yogaClasses, venues: yogaVenues, roster: roster, sessions: yogaSessions, weather: weather).addRoutes(
+        to: api)
     YogaSessionsAPIController(sessions: yogaSessions, roster: roster, venues: yogaVenues).addRoutes(to: api)
     YogaPagesController(pages: pages).addRoutes(to: router)
 

@@ -57,7 +57,10 @@ public struct YogaStatistics: Sendable, Equatable {
     /// long ago) is slipping away. Most absent first.
     public init(sessions: [SessionFacts], students: [Student], now: Date, slippingWeeks: Int) {
         let day: TimeInterval = 86_400
-        var total: [String: Int] = [:], recent30: [String: Int] = [:], recent90: [String: Int] = [:], lastSeen: [String: Date] = [:]
+        var total: [String: Int] = [:]
+        var recent30: [String: Int] = [:]
+        var recent90: [String: Int] = [:]
+        var lastSeen: [String: Date] = [:]
         var venueSessions: [String: (id: String?, name: String, sessions: Int, attendance: Int)] = [:]
         var months: [String: (sessions: Int, attendance: Int)] = [:]
         var calendar = Calendar(identifier: .gregorian)
@@ -81,8 +84,9 @@ public struct YogaStatistics: Sendable, Equatable {
             months[month, default: (0, 0)].attendance += session.attendeeIDs.count
         }
         self.students = students.map { student in
-            StudentFigures(id: student.id, name: student.name, active: student.active, last30Days: recent30[student.id] ?? 0,
-                           last90Days: recent90[student.id] ?? 0, total: total[student.id] ?? 0, lastSeen: lastSeen[student.id])
+            StudentFigures(
+                id: student.id, name: student.name, active: student.active, last30Days: recent30[student.id] ?? 0,
+                last90Days: recent90[student.id] ?? 0, total: total[student.id] ?? 0, lastSeen: lastSeen[student.id])
         }.sorted { ($0.total, $1.name) > ($1.total, $0.name) }
         self.venues = venueSessions.values.map {
             VenueFigures(id: $0.id, name: $0.name, sessions: $0.sessions, averageAttendance: Double($0.attendance) / Double($0.sessions))

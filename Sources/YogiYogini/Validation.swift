@@ -18,13 +18,17 @@ public enum YogaValidation {
 
     public static func notes(_ text: String?) throws(YogaError) -> String {
         let value = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard value.count <= maximumNotesLength else { throw .invalid("The notes are too long (at most \(maximumNotesLength) characters).") }
+        guard value.count <= maximumNotesLength else {
+            throw .invalid("The notes are too long (at most \(maximumNotesLength) characters).")
+        }
         return value
     }
 
     public static func address(_ text: String?) throws(YogaError) -> String {
         let value = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard value.count <= maximumAddressLength else { throw .invalid("The address is too long (at most \(maximumAddressLength) characters).") }
+        guard value.count <= maximumAddressLength else {
+            throw .invalid("The address is too long (at most \(maximumAddressLength) characters).")
+        }
         return value
     }
 
@@ -32,12 +36,12 @@ public enum YogaValidation {
     public static func date(_ text: String) throws(YogaError) -> String {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1900...2200).contains(year), (1...12).contains(month), (1...31).contains(day)
+            (1900...2200).contains(year), (1...12).contains(month), (1...31).contains(day)
         else { throw .invalid("'\(text)' is not a date: write it as YYYY-MM-DD.") }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-              calendar.component(.day, from: date) == day
+            calendar.component(.day, from: date) == day
         else { throw .invalid("'\(text)' is not a date that exists.") }
         return text
     }
@@ -57,7 +61,8 @@ public enum YogaValidation {
         switch (latitude, longitude) {
         case (nil, nil):
             return nil
-        case let (latitude?, longitude?) where latitude.isFinite && longitude.isFinite && (-90...90).contains(latitude) && (-180...180).contains(longitude):
+        case let (latitude?, longitude?)
+        where latitude.isFinite && longitude.isFinite && (-90...90).contains(latitude) && (-180...180).contains(longitude):
             return (latitude, longitude)
         default:
             throw .invalid("A venue's position needs both latitude (-90 to 90) and longitude (-180 to 180), or neither.")
@@ -66,8 +71,9 @@ public enum YogaValidation {
 
     public static func place(_ place: VenuePlace) throws(YogaError) -> VenuePlace {
         let position = try coordinates(latitude: place.latitude, longitude: place.longitude)
-        return VenuePlace(name: try name(place.name, what: "The venue's name"), address: try address(place.address),
-                          latitude: position?.0, longitude: position?.1)
+        return VenuePlace(
+            name: try name(place.name, what: "The venue's name"), address: try address(place.address),
+            latitude: position?.0, longitude: position?.1)
     }
 
     /// A session's times as corrected by the instructor: the end after the start, at most a day long.

@@ -30,8 +30,10 @@ public enum Zlib {
     /// Compresses `input` whole (level 0–9; 6 is zlib's default balance of size and time).
     public static func deflate(_ input: [UInt8], format: Format, level: Int32 = 6) -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { fatalError("zlib could not start a deflate stream (out of memory)") }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))))
@@ -106,8 +108,10 @@ extension Zlib {
         private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
         public init(format: Format, level: Int32 = 6) {
-            guard deflateInit2_(&stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                                Int32(MemoryLayout<z_stream>.size)) == Z_OK
+            guard
+                deflateInit2_(
+                    &stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                    Int32(MemoryLayout<z_stream>.size)) == Z_OK
             else { fatalError("zlib could not start a deflate stream (out of memory)") }
         }
 
@@ -167,9 +171,15 @@ extension Zlib {
                         return target.count - Int(stream.avail_out)
                     }
                     output += chunk[..<produced]
-                    if status == Z_STREAM_END { finished = true; break }
+                    if status == Z_STREAM_END {
+                        finished = true
+                        break
+                    }
                     if status == Z_BUF_ERROR || (status == Z_OK && stream.avail_in == 0 && stream.avail_out != 0) { break }
-                    if status != Z_OK { failure = Failure(description: "damaged compressed data"); break }
+                    if status != Z_OK {
+                        failure = Failure(description: "damaged compressed data")
+                        break
+                    }
                 }
             }
             if let failure { throw failure }

@@ -77,14 +77,17 @@ guard !points.isEmpty else { fail("no points in \(options.points)") }
 // ---------- Nearby: the 30 nearest within 10 km ----------
 
 let (nearbyAnswers, nearbySeconds) = try timed {
-    try points.map { try catalog.nearby(latitude: $0.latitude, longitude: $0.longitude, radiusKilometres: 10, limit: 30).map(\.city.geonameid) }
+    try points.map {
+        try catalog.nearby(latitude: $0.latitude, longitude: $0.longitude, radiusKilometres: 10, limit: 30).map(\.city.geonameid)
+    }
 }
 
 /// What the index saves: measure every city, keep those within 10 km, sort, take 30.
 func bruteForceNearby(latitude: Double, longitude: Double) -> [Int] {
     var found: [(id: Int, distance: Double)] = []
     for city in catalog.cities {
-        let distance = GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: city.latitude, longitude2: city.longitude)
+        let distance = GeoMath.distanceKilometres(
+            latitude1: latitude, longitude1: longitude, latitude2: city.latitude, longitude2: city.longitude)
         if distance <= 10 { found.append((city.geonameid, distance)) }
     }
     found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
@@ -117,7 +120,9 @@ struct Lcg {
 }
 
 var random = Lcg(state: 2026)
-var prefixQueries: [String] = [], wordQueries: [String] = [], foldedQueries: [String] = []
+var prefixQueries: [String] = []
+var wordQueries: [String] = []
+var foldedQueries: [String] = []
 while prefixQueries.count < 10_000 || wordQueries.count < 2_000 || foldedQueries.count < 2_000 {
     let name = catalog.cities[random.next(catalog.cities.count)].name
     let letters = Array(name)

@@ -25,7 +25,9 @@ struct Backup: AsyncParsableCommand {
             let summary = try await DatabaseBackup(database: db).backUp(to: url)
             await db.shutdown()
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-            print("Backed up \(summary.rows) rows of \(summary.tables) tables to \(to) (\(size / 1024) KB, \(String(format: "%.1f", Date().timeIntervalSince(started))) s).")
+            print(
+                "Backed up \(summary.rows) rows of \(summary.tables) tables to \(to) (\(size / 1024) KB, \(String(format: "%.1f", Date().timeIntervalSince(started))) s)."
+            )
         } catch {
             await db.shutdown()
             throw CleanExit.failure("The backup failed: \(error)")

@@ -23,7 +23,8 @@ struct ImportBasemap: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CleanExit.failure("Cannot read the basemap '\(file)': run `make data` to make it, or pass its path.")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == Self.format else {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == Self.format
+        else {
             throw CleanExit.failure("'\(file)' is not a Trove basemap (a JSON object with \"format\": \"\(Self.format)\").")
         }
         let db = try await CommandDatabase.open(database)

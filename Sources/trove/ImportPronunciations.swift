@@ -32,7 +32,8 @@ struct ImportPronunciations: AsyncParsableCommand {
         }
         let frequencyPath = frequencies ?? Self.defaultFrequencies
         guard let frequencyData = FileManager.default.contents(atPath: frequencyPath) else {
-            throw CleanExit.failure("Cannot read the frequency list '\(frequencyPath)': run `make data` to fetch it, or pass --frequencies PATH.")
+            throw CleanExit.failure(
+                "Cannot read the frequency list '\(frequencyPath)': run `make data` to fetch it, or pass --frequencies PATH.")
         }
         let ranks: [String: Int]
         do {

@@ -6,7 +6,8 @@ import Storage
 struct ImportStory: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "story",
-        abstract: "Import a story: a story.json, a Twee file (.twee, .tw), a published Twine 2 story (.html), or a folder with story.json and its pictures."
+        abstract:
+            "Import a story: a story.json, a Twee file (.twee, .tw), a published Twine 2 story (.html), or a folder with story.json and its pictures."
     )
 
     @Argument(help: "The file or folder.")
@@ -17,20 +18,24 @@ struct ImportStory: AsyncParsableCommand {
     func run() async throws {
         let url = URL(fileURLWithPath: path)
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw CleanExit.failure("There is no file or folder '\(path)'.") }
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw CleanExit.failure("There is no file or folder '\(path)'.")
+        }
         let file = isFolder.boolValue ? url.appendingPathComponent("story.json") : url
         guard let data = FileManager.default.contents(atPath: file.path) else { throw CleanExit.failure("Cannot read '\(file.path)'.") }
-        let format: StoryIntake.Format = switch file.pathExtension.lowercased() {
-        case "twee", "tw", "txt": .twee
-        case "html", "htm": .twineHTML
-        default: .storyJSON
-        }
+        let format: StoryIntake.Format =
+            switch file.pathExtension.lowercased() {
+            case "twee", "tw", "txt": .twee
+            case "html", "htm": .twineHTML
+            default: .storyJSON
+            }
         let accepted: StoryIntake.Accepted
         do {
             accepted = try StoryIntake.accept(String(decoding: data, as: UTF8.self), format: format)
         } catch {
             switch error {
-            case .invalid(let problems): throw CleanExit.failure("'\(file.path)' is not a valid story:\n  " + problems.joined(separator: "\n  "))
+            case .invalid(let problems):
+                throw CleanExit.failure("'\(file.path)' is not a valid story:\n  " + problems.joined(separator: "\n  "))
             case .unreadable(let message): throw CleanExit.failure("'\(file.path)': \(message)")
             default: throw CleanExit.failure("'\(file.path)': \(error)")
             }
@@ -49,8 +54,9 @@ struct ImportStory: AsyncParsableCommand {
             await db.shutdown()
             throw CleanExit.failure("Import failed: \(error)")
         }
-        print("Imported \"\(accepted.story.name)\" as \(accepted.id): \(accepted.story.chapters.count) chapters"
-            + (pictures.map { ", \($0.count) pictures" } ?? "") + ".")
+        print(
+            "Imported \"\(accepted.story.name)\" as \(accepted.id): \(accepted.story.chapters.count) chapters"
+                + (pictures.map { ", \($0.count) pictures" } ?? "") + ".")
         for warning in accepted.warnings { print("  warning: \(warning)") }
     }
 
@@ -59,8 +65,8 @@ struct ImportStory: AsyncParsableCommand {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         return try names.sorted().compactMap { name in
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
-                  data.count <= StoryPictures.maximumBytes,
-                  let type = try StoryPictures.contentType(name: name, bytes: [UInt8](data))
+                data.count <= StoryPictures.maximumBytes,
+                let type = try StoryPictures.contentType(name: name, bytes: [UInt8](data))
             else { return nil }
             return StoryRepository.Resource(name: name, contentType: type, bytes: [UInt8](data))
         }

@@ -37,8 +37,9 @@ struct ImportStrategies: AsyncParsableCommand {
         do {
             let report = try await StrategyImporter(database: db.sql).importSections(chosen)
             await db.shutdown()
-            print("Imported \(report.sections.joined(separator: ", ")): \(report.inserted) new, \(report.updated) updated, "
-                + "\(report.retired) retired, \(report.unchanged) unchanged.")
+            print(
+                "Imported \(report.sections.joined(separator: ", ")): \(report.inserted) new, \(report.updated) updated, "
+                    + "\(report.retired) retired, \(report.unchanged) unchanged.")
         } catch {
             await db.shutdown()
             throw CleanExit.failure("Import failed: \(error)")
@@ -52,7 +53,9 @@ struct ImportStrategies: AsyncParsableCommand {
         let wanted = Set(sections.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let unknown = wanted.subtracting(parsed.map(\.name))
         guard unknown.isEmpty else {
-            throw CleanExit.failure("Unknown section(s) \(unknown.sorted().joined(separator: ", ")); the file has: \(parsed.map(\.name).joined(separator: ", ")).")
+            throw CleanExit.failure(
+                "Unknown section(s) \(unknown.sorted().joined(separator: ", ")); the file has: \(parsed.map(\.name).joined(separator: ", "))."
+            )
         }
         return editions + parsed.filter { wanted.contains($0.name) && !editions.contains($0) }
     }

@@ -16,9 +16,11 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
-        "A proxy (address or CIDR, repeatable) whose X-Forwarded-For names the client, for per-client sign-in limits. Default: $TRUSTED_PROXIES (comma-separated), else none.",
-        valueName: "cidr"))
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A proxy (address or CIDR, repeatable) whose X-Forwarded-For names the client, for per-client sign-in limits. Default: $TRUSTED_PROXIES (comma-separated), else none.",
+            valueName: "cidr"))
     var trustedProxies: [String] = []
 
     @Option(help: "Log lines as text or json (one JSON object per line). Default: text, or $LOG_FORMAT.")
@@ -45,7 +47,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds to wait for a weather answer before showing the weather as unavailable. Default: 3.")
     var weatherTimeout: Double?
 
-    @Option(help: "After weather failures at several places within a minute, answer 'unavailable' at once for this many seconds before asking again (0: always ask). Default: 30.")
+    @Option(
+        help:
+            "After weather failures at several places within a minute, answer 'unavailable' at once for this many seconds before asking again (0: always ask). Default: 30."
+    )
     var weatherPause: Double?
 
     @Option(help: "OpenStreetMap Overpass API's base URL (YogiYogini's venues). Default: https://overpass-api.de, or $OVERPASS_URL.")
@@ -66,14 +71,18 @@ struct Serve: AsyncParsableCommand {
         configuration.host = host ?? environment["HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         configuration.port = port ?? environment["PORT"].flatMap(Int.init) ?? 8080
         configuration.secureCookies = secureCookies || environment["SECURE_COOKIES"] == "1"
-        let proxies = trustedProxies.isEmpty ? (environment["TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init) : trustedProxies
+        let proxies =
+            trustedProxies.isEmpty ? (environment["TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init) : trustedProxies
         configuration.trustedProxies = try proxies.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { text in
-            guard let network = IPNetwork(text) else { throw CleanExit.failure("'\(text)' is not an address or CIDR: write it as 10.0.0.0/8 or ::1.") }
+            guard let network = IPNetwork(text) else {
+                throw CleanExit.failure("'\(text)' is not an address or CIDR: write it as 10.0.0.0/8 or ::1.")
+            }
             return network
         }
         let levelText = logLevel ?? environment["LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText) else {
-            throw CleanExit.failure("Unknown log level '\(levelText)': use one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw CleanExit.failure(
+                "Unknown log level '\(levelText)': use one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         configuration.logLevel = level
         switch logFormat ?? environment["LOG_FORMAT"] ?? "text" {
@@ -88,8 +97,11 @@ struct Serve: AsyncParsableCommand {
         }
         if let tiles = tileUrl ?? environment["TROVE_TILE_URL"] {
             guard let url = URL(string: tiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-                  url.scheme == "https", ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains) else {
-                throw CleanExit.failure("--tile-url must be an https URL (the pages allow only https pictures) with {z}, {x} and {y}, such as \(AppConfiguration.openStreetMapTiles).")
+                url.scheme == "https", ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains)
+            else {
+                throw CleanExit.failure(
+                    "--tile-url must be an https URL (the pages allow only https pictures) with {z}, {x} and {y}, such as \(AppConfiguration.openStreetMapTiles)."
+                )
             }
             configuration.mapTileURL = tiles
         }
@@ -109,7 +121,9 @@ struct Serve: AsyncParsableCommand {
             // Anything else that stops the start (a port in use, a missing template) is one line too.
             let text = String(describing: error)
             if text.contains("Address already in use") {
-                throw CleanExit.failure("Cannot listen on \(configuration.host):\(configuration.port): the port is in use. Stop the other server or choose another port with --port.")
+                throw CleanExit.failure(
+                    "Cannot listen on \(configuration.host):\(configuration.port): the port is in use. Stop the other server or choose another port with --port."
+                )
             }
             throw CleanExit.failure(text)
         }
@@ -117,13 +131,17 @@ struct Serve: AsyncParsableCommand {
 
     private func weatherSettings(_ environment: [String: String]) throws -> WeatherSettings {
         var settings = WeatherSettings()
-        if let text = openMeteoUrl ?? environment["OPEN_METEO_URL"] { settings.openMeteoURL = try Self.baseURL(text, option: "--open-meteo-url") }
+        if let text = openMeteoUrl ?? environment["OPEN_METEO_URL"] {
+            settings.openMeteoURL = try Self.baseURL(text, option: "--open-meteo-url")
+        }
         if let text = openweathermapUrl ?? environment["OPENWEATHERMAP_URL"] {
             settings.openWeatherMapURL = try Self.baseURL(text, option: "--openweathermap-url")
         }
         settings.openWeatherMapKey = openweathermapKey ?? environment["OPENWEATHERMAP_API_KEY"]
         if let timeout = weatherTimeout {
-            guard timeout > 0, timeout <= 30 else { throw CleanExit.failure("--weather-timeout must be more than 0 and at most 30 seconds.") }
+            guard timeout > 0, timeout <= 30 else {
+                throw CleanExit.failure("--weather-timeout must be more than 0 and at most 30 seconds.")
+            }
             settings.timeoutSeconds = timeout
         }
         if let pause = weatherPause {
@@ -136,7 +154,9 @@ struct Serve: AsyncParsableCommand {
     private func venueSettings(_ environment: [String: String]) throws -> VenueSettings {
         var settings = VenueSettings()
         if let text = overpassUrl ?? environment["OVERPASS_URL"] { settings.overpassURL = try Self.baseURL(text, option: "--overpass-url") }
-        if let text = foursquareUrl ?? environment["FOURSQUARE_URL"] { settings.foursquareURL = try Self.baseURL(text, option: "--foursquare-url") }
+        if let text = foursquareUrl ?? environment["FOURSQUARE_URL"] {
+            settings.foursquareURL = try Self.baseURL(text, option: "--foursquare-url")
+        }
         settings.foursquareKey = foursquareKey ?? environment["FOURSQUARE_API_KEY"]
         return settings
     }

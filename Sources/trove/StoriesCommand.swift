@@ -41,7 +41,8 @@ struct Stories: AsyncParsableCommand {
             )
             let db = try await CommandDatabase.open(database)
             let repository = StoryRepository(database: db.sql)
-            var imported = 0, unreachable = 0
+            var imported = 0
+            var unreachable = 0
             for author in names {
                 let outcomes: [GitHubStories.Outcome]
                 do {

@@ -39,7 +39,9 @@ struct Strategy: AsyncParsableCommand {
             chosen = CardPicker.draw(from: cards.filter { edition == nil || $0.edition == edition }, using: &generator)
         }
         guard let card = chosen else {
-            throw CleanExit.failure("No cards to draw from: run `trove import strategies` first\(edition.map { ", or choose an edition other than \($0)" } ?? "").")
+            throw CleanExit.failure(
+                "No cards to draw from: run `trove import strategies` first\(edition.map { ", or choose an edition other than \($0)" } ?? "")."
+            )
         }
         print(card.text)
     }

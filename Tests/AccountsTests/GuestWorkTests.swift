@@ -12,6 +12,7 @@ import Testing
         #expect(GuestWork(items: [item("poems", 0)]).isEmpty)
         #expect(GuestWork(items: [item("poems", 1)]).summary == "1 poem")
         #expect(GuestWork(items: [item("poems", 3), item("cities", 0), item("favourites", 2)]).summary == "3 poems and 2 favourites")
-        #expect(GuestWork(items: [item("cities", 1), item("poems", 3), item("favourites", 2)]).summary == "1 city, 3 poems and 2 favourites")
+        #expect(
+            GuestWork(items: [item("cities", 1), item("poems", 3), item("favourites", 2)]).summary == "1 city, 3 poems and 2 favourites")
     }
 }

@@ -1,6 +1,7 @@
-@testable import CardImage
 import Foundation
 import Testing
+
+@testable import CardImage
 
 @Suite struct CardRendererTests {
     static let renderer = CardRenderer(atlas: try! GlyphAtlas.bundled())

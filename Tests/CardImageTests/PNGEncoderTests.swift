@@ -1,6 +1,7 @@
-@testable import CardImage
 import Testing
 import Zlib
+
+@testable import CardImage
 
 @Suite struct PNGEncoderTests {
     @Test func checksumsMatchPublishedValues() {
@@ -54,7 +55,8 @@ import Zlib
     }
 
     func slowAdler(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in bytes {
             a = (a + UInt32(byte)) % 65521
             b = (b + a) % 65521

@@ -1,9 +1,13 @@
 import Zlib
+
 @testable import CardImage
 
 /// Reads back what `PNGEncoder` writes (8-bit grayscale, one or more IDAT chunks), checking every CRC.
 enum ReferencePNGDecoder {
-    struct Chunk { let type: String; let data: [UInt8] }
+    struct Chunk {
+        let type: String
+        let data: [UInt8]
+    }
 
     static func chunks(_ png: [UInt8]) throws -> [Chunk] {
         guard Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else { throw failure("bad signature") }
@@ -13,7 +17,7 @@ enum ReferencePNGDecoder {
             guard offset + 12 <= png.count else { throw failure("truncated chunk") }
             let length = Int(uint32(png, offset))
             guard offset + 12 + length <= png.count else { throw failure("truncated chunk data") }
-            let typeAndData = Array(png[offset + 4 ..< offset + 8 + length])
+            let typeAndData = Array(png[offset + 4..<offset + 8 + length])
             guard uint32(png, offset + 8 + length) == Zlib.crc32(typeAndData) else { throw failure("bad CRC") }
             chunks.append(Chunk(type: String(decoding: typeAndData.prefix(4), as: UTF8.self), data: Array(typeAndData.dropFirst(4))))
             offset += 12 + length
@@ -26,7 +30,8 @@ enum ReferencePNGDecoder {
         guard chunks.first?.type == "IHDR", chunks.last?.type == "IEND", let header = chunks.first?.data, header.count == 13 else {
             throw failure("IHDR must come first and IEND last")
         }
-        let width = Int(uint32(header, 0)), height = Int(uint32(header, 4))
+        let width = Int(uint32(header, 0))
+        let height = Int(uint32(header, 4))
         guard Array(header[8...]) == [8, 0, 0, 0, 0] else { throw failure("not 8-bit grayscale") }
         let raw = try Zlib.inflate(chunks.filter { $0.type == "IDAT" }.flatMap(\.data), format: .zlib, limit: 1 << 26)
         guard raw.count == (width + 1) * height else { throw failure("wrong amount of image data") }
@@ -35,7 +40,8 @@ enum ReferencePNGDecoder {
             let filter = raw[y * (width + 1)]
             for x in 0..<width {
                 let value = raw[y * (width + 1) + 1 + x]
-                let a = x > 0 ? Int(image[x - 1, y]) : 0, b = y > 0 ? Int(image[x, y - 1]) : 0
+                let a = x > 0 ? Int(image[x - 1, y]) : 0
+                let b = y > 0 ? Int(image[x, y - 1]) : 0
                 let c = x > 0 && y > 0 ? Int(image[x - 1, y - 1]) : 0
                 let predictor: Int
                 switch filter {
@@ -44,7 +50,10 @@ enum ReferencePNGDecoder {
                 case 2: predictor = b
                 case 3: predictor = (a + b) / 2
                 case 4:
-                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    let p = a + b - c
+                    let pa = abs(p - a)
+                    let pb = abs(p - b)
+                    let pc = abs(p - c)
                     predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
                 default: throw failure("bad filter \(filter)")
                 }

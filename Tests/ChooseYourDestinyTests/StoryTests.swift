@@ -29,15 +29,15 @@ import Testing
 @Suite struct StoryFileTests {
     /// As the original authors published it: numeric ids, trailing commas, the start flag on one chapter only.
     static let seedStory = """
-    {"story": {"id": 7, "name": "The Pub", "pic_path": "resources/pub.jpg", "rating": 4, "summary": "A night out.",
-      "chapters": [
-        {"id": 1, "name": "Arrival", "is_first_chapter": true, "text": "You walk in.\\n\\nIt is loud.", "pic_path": "resources/door.jpg",
-         "choices": [{"chapter_id": 2, "text": "Order a pint"}, {"chapter_id": 3, "text": "Leave",},],},
-        {"id": 2, "name": "Bar", "text": "The pint is warm.", "choices": [{"chapter_id": 3, "text": "Go home"}]},
-        {"id": 3, "name": "Home", "text": "You sleep."},
-      ],
-    }}
-    """
+        {"story": {"id": 7, "name": "The Pub", "pic_path": "resources/pub.jpg", "rating": 4, "summary": "A night out.",
+          "chapters": [
+            {"id": 1, "name": "Arrival", "is_first_chapter": true, "text": "You walk in.\\n\\nIt is loud.", "pic_path": "resources/door.jpg",
+             "choices": [{"chapter_id": 2, "text": "Order a pint"}, {"chapter_id": 3, "text": "Leave",},],},
+            {"id": 2, "name": "Bar", "text": "The pint is warm.", "choices": [{"chapter_id": 3, "text": "Go home"}]},
+            {"id": 3, "name": "Home", "text": "You sleep."},
+          ],
+        }}
+        """
 
     @Test func readsTheSeedFormat() throws {
         let story = try StoryFile.read(Self.seedStory)
@@ -82,15 +82,19 @@ import Testing
     func errors(_ chapters: [Chapter]) -> [String] { StoryValidation(story(chapters)).errors }
 
     @Test func needsExactlyOneStart() {
-        #expect(errors([Chapter(id: "a", name: "", text: "x", choices: [Choice(chapterID: "end", text: "go")]), ending])
-            .contains { $0.contains("No chapter is marked as the first") })
-        #expect(errors([Chapter(id: "a", name: "", isFirst: true, text: "x"), Chapter(id: "b", name: "", isFirst: true, text: "y")])
-            .contains { $0.contains("Several chapters") && $0.contains("\"a\"") && $0.contains("\"b\"") })
+        #expect(
+            errors([Chapter(id: "a", name: "", text: "x", choices: [Choice(chapterID: "end", text: "go")]), ending])
+                .contains { $0.contains("No chapter is marked as the first") })
+        #expect(
+            errors([Chapter(id: "a", name: "", isFirst: true, text: "x"), Chapter(id: "b", name: "", isFirst: true, text: "y")])
+                .contains { $0.contains("Several chapters") && $0.contains("\"a\"") && $0.contains("\"b\"") })
     }
 
     @Test func findsDuplicateIdsDanglingChoicesAndEmptyText() {
         let found = errors([
-            Chapter(id: "a", name: "Gate", isFirst: true, text: "x", choices: [Choice(chapterID: "nowhere", text: "go"), Choice(chapterID: "end", text: " ")]),
+            Chapter(
+                id: "a", name: "Gate", isFirst: true, text: "x",
+                choices: [Choice(chapterID: "nowhere", text: "go"), Choice(chapterID: "end", text: " ")]),
             Chapter(id: "a", name: "Again", text: "  "), ending,
         ])
         #expect(found.contains("Chapter id \"a\" is used by more than one chapter."))
@@ -100,8 +104,10 @@ import Testing
     }
 
     @Test func needsAnEndingThatCanBeReached() {
-        let loop = [Chapter(id: "a", name: "", isFirst: true, text: "x", choices: [Choice(chapterID: "b", text: "on")]),
-                    Chapter(id: "b", name: "", text: "y", choices: [Choice(chapterID: "a", text: "back")])]
+        let loop = [
+            Chapter(id: "a", name: "", isFirst: true, text: "x", choices: [Choice(chapterID: "b", text: "on")]),
+            Chapter(id: "b", name: "", text: "y", choices: [Choice(chapterID: "a", text: "back")]),
+        ]
         #expect(errors(loop).contains("The story has no ending: every chapter offers choices."))
         let unreachableEnd = loop + [ending]
         let validation = StoryValidation(story(unreachableEnd))
@@ -110,52 +116,54 @@ import Testing
     }
 
     @Test func warnsOfUnreachableChaptersButAccepts() {
-        let validation = StoryValidation(story([
-            Chapter(id: "a", name: "", isFirst: true, text: "x", choices: [Choice(chapterID: "end", text: "go")]), ending,
-            Chapter(id: "lost", name: "", text: "Nobody comes here."),
-        ]))
+        let validation = StoryValidation(
+            story([
+                Chapter(id: "a", name: "", isFirst: true, text: "x", choices: [Choice(chapterID: "end", text: "go")]), ending,
+                Chapter(id: "lost", name: "", text: "Nobody comes here."),
+            ]))
         #expect(validation.isValid && validation.warnings.count == 1)
     }
 
     @Test func refusesOversizeStories() {
         let many = (0...StoryValidation.Limits.chapters).map { Chapter(id: "c\($0)", name: "", isFirst: $0 == 0, text: "x") }
         #expect(errors(many).contains { $0.contains("at most \(StoryValidation.Limits.chapters)") })
-        #expect(errors([Chapter(id: "a", name: "", isFirst: true, text: String(repeating: "x", count: StoryValidation.Limits.chapterText + 1))])
-            .contains { $0.contains("longer than") })
+        #expect(
+            errors([Chapter(id: "a", name: "", isFirst: true, text: String(repeating: "x", count: StoryValidation.Limits.chapterText + 1))])
+                .contains { $0.contains("longer than") })
         #expect(errors([]) == ["The story has no chapters."])
     }
 }
 
 @Suite struct TweeTests {
     static let source = #"""
-    :: StoryTitle
-    The Lighthouse
+        :: StoryTitle
+        The Lighthouse
 
-    :: StoryData
-    {"ifid": "D674C58C-DEFA-4F70-B7A2-27742230C0FC", "format": "SugarCube", "start": "Shore",}
+        :: StoryData
+        {"ifid": "D674C58C-DEFA-4F70-B7A2-27742230C0FC", "format": "SugarCube", "start": "Shore",}
 
-    :: UserScript [script]
-    window.x = 1;
+        :: UserScript [script]
+        window.x = 1;
 
-    :: Shore [beach start] {"position":"100,100"}
-    The sea is grey.
+        :: Shore [beach start] {"position":"100,100"}
+        The sea is grey.
 
-    [[Climb the stairs->Lamp Room]]
-    [[Swim|Sea]]
-    [[Sea<-Wade in]]
-    [[Lamp Room]]
-    See [[the map->https://example.org/map]].
+        [[Climb the stairs->Lamp Room]]
+        [[Swim|Sea]]
+        [[Sea<-Wade in]]
+        [[Lamp Room]]
+        See [[the map->https://example.org/map]].
 
-    :: Lamp Room
-    <<if $oil>>The lamp burns.<</if>>
-    [[Back->Shore][$visits += 1]]
+        :: Lamp Room
+        <<if $oil>>The lamp burns.<</if>>
+        [[Back->Shore][$visits += 1]]
 
-    :: Sea
-    The end, wet.
+        :: Sea
+        The end, wet.
 
-    :: Odd \[name\] [x]
-    Alone.
-    """#
+        :: Odd \[name\] [x]
+        Alone.
+        """#
 
     @Test func readsPassagesWithTagsMetadataAndEscapes() throws {
         let passages = try Twee.parsePassages(Self.source)
@@ -199,12 +207,16 @@ import Testing
 
 @Suite struct StoryMapTests {
     @Test func placesChaptersByDistanceFromTheStartAndMarksEndingsAndStrays() {
-        let story = Story(id: "s", name: "S", chapters: [
-            Chapter(id: "a", name: "Gate", isFirst: true, text: "x", choices: [Choice(chapterID: "b", text: "1"), Choice(chapterID: "c", text: "2")]),
-            Chapter(id: "b", name: "", text: "x", choices: [Choice(chapterID: "c", text: "on"), Choice(chapterID: "a", text: "back")]),
-            Chapter(id: "c", name: "End", text: "x"),
-            Chapter(id: "lost", name: "Lost", text: "x"),
-        ])
+        let story = Story(
+            id: "s", name: "S",
+            chapters: [
+                Chapter(
+                    id: "a", name: "Gate", isFirst: true, text: "x",
+                    choices: [Choice(chapterID: "b", text: "1"), Choice(chapterID: "c", text: "2")]),
+                Chapter(id: "b", name: "", text: "x", choices: [Choice(chapterID: "c", text: "on"), Choice(chapterID: "a", text: "back")]),
+                Chapter(id: "c", name: "End", text: "x"),
+                Chapter(id: "lost", name: "Lost", text: "x"),
+            ])
         let map = StoryMap(story)
         #expect(map.nodes.map(\.column) == [0, 1, 1, 2])
         #expect(map.nodes.map(\.kind) == [.start, .chapter, .ending, .unreachable])

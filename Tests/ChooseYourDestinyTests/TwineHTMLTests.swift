@@ -1,6 +1,7 @@
-@testable import ChooseYourDestiny
 import Foundation
 import Testing
+
+@testable import ChooseYourDestiny
 
 /// The project's own sample stories, as Twine 2 published them.
 enum TwineSamples {
@@ -16,18 +17,18 @@ enum TwineSamples {
 
 @Suite struct TwineHTMLTests {
     static let published = """
-    <!DOCTYPE html><html><head><title>x</title><script>window.harlowe = 1 < 2;</script></head><body>
-    <tw-storydata name="Tea &amp; Biscuits" startnode="2" creator="Twine" creator-version="2.6.2" format="Harlowe"
-      format-version="3.3.8" ifid="5A3E2C1B-0F9D-4E8B-A7C6-1D2E3F4A5B6C" options="" tags="" zoom="1" hidden>
-    <style role="stylesheet" id="twine-user-stylesheet" type="text/twine-css">tw-passage { color: red; }</style>
-    <script role="script" id="twine-user-script" type="text/twine-javascript">window.x = "<tw-passagedata>";</script>
-    <tw-tag name="kitchen" color="green"></tw-tag>
-    <tw-passagedata pid="1" name=" Pantry &amp; Larder" tags="kitchen dark" position="100,100" size="100,100">A tin marked &quot;biscuits&quot; &amp; a jar &lt;empty&gt;. It&#39;s &#x263A;.</tw-passagedata>
-    <tw-passagedata pid="2" name="Kitchen" tags="" position="225,100" size="100,100">The kettle sings.
+        <!DOCTYPE html><html><head><title>x</title><script>window.harlowe = 1 < 2;</script></head><body>
+        <tw-storydata name="Tea &amp; Biscuits" startnode="2" creator="Twine" creator-version="2.6.2" format="Harlowe"
+          format-version="3.3.8" ifid="5A3E2C1B-0F9D-4E8B-A7C6-1D2E3F4A5B6C" options="" tags="" zoom="1" hidden>
+        <style role="stylesheet" id="twine-user-stylesheet" type="text/twine-css">tw-passage { color: red; }</style>
+        <script role="script" id="twine-user-script" type="text/twine-javascript">window.x = "<tw-passagedata>";</script>
+        <tw-tag name="kitchen" color="green"></tw-tag>
+        <tw-passagedata pid="1" name=" Pantry &amp; Larder" tags="kitchen dark" position="100,100" size="100,100">A tin marked &quot;biscuits&quot; &amp; a jar &lt;empty&gt;. It&#39;s &#x263A;.</tw-passagedata>
+        <tw-passagedata pid="2" name="Kitchen" tags="" position="225,100" size="100,100">The kettle sings.
 
-    [[Open the pantry-> Pantry &amp; Larder]]</tw-passagedata>
-    </tw-storydata></body></html>
-    """
+        [[Open the pantry-> Pantry &amp; Larder]]</tw-passagedata>
+        </tw-storydata></body></html>
+        """
 
     @Test func readsTheStoryDataAndEveryPassageWithEntitiesDecoded() throws {
         let story = try TwineHTML.read(Self.published)
@@ -63,7 +64,10 @@ enum TwineSamples {
             ("<html><body><p>Hello</p></body></html>", "not a Twine 2 story"),
             ("<html><body><div id=\"storeArea\"><div tiddler=\"Start\">x</div></div></body></html>", "Twine 1"),
             ("<tw-storydata name=\"Empty\" startnode=\"1\"></tw-storydata>", "no passages"),
-            ("<tw-storydata name=\"S\" startnode=\"9\"><tw-passagedata pid=\"1\" name=\"A\">x</tw-passagedata></tw-storydata>", "no passage has that pid"),
+            (
+                "<tw-storydata name=\"S\" startnode=\"9\"><tw-passagedata pid=\"1\" name=\"A\">x</tw-passagedata></tw-storydata>",
+                "no passage has that pid"
+            ),
         ] {
             #expect(throws: TwineStory.FormatError.self) { try TwineHTML.read(html) }
             do {
@@ -77,9 +81,9 @@ enum TwineSamples {
 
     @Test func twoPassagesWithOneNameWarnAndTheLaterIsKept() throws {
         let html = """
-        <tw-storydata name="S" startnode="1" format="Harlowe"><tw-passagedata pid="1" name="A">first [[B]]</tw-passagedata>\
-        <tw-passagedata pid="2" name="B">old</tw-passagedata><tw-passagedata pid="3" name="B">new</tw-passagedata></tw-storydata>
-        """
+            <tw-storydata name="S" startnode="1" format="Harlowe"><tw-passagedata pid="1" name="A">first [[B]]</tw-passagedata>\
+            <tw-passagedata pid="2" name="B">old</tw-passagedata><tw-passagedata pid="3" name="B">new</tw-passagedata></tw-storydata>
+            """
         let story = try TwineHTML.read(html)
         #expect(story.passages.map(\.name) == ["A", "B"])
         #expect(story.passage(named: "B")?.text == "new")
@@ -90,35 +94,38 @@ enum TwineSamples {
 
     @Test func tweeAndHTMLOfOneStoryGiveTheSameTroveStory() throws {
         let twee = """
-        :: StoryTitle
-        The Shore
+            :: StoryTitle
+            The Shore
 
-        :: StoryData
-        {"ifid": "D674C58C-DEFA-4F70-B7A2-27742230C0FC", "format": "Harlowe", "format-version": "3.3.8", "start": "Shore"}
+            :: StoryData
+            {"ifid": "D674C58C-DEFA-4F70-B7A2-27742230C0FC", "format": "Harlowe", "format-version": "3.3.8", "start": "Shore"}
 
-        :: Shore [beach]
-        The sea is ''grey'' & cold.
+            :: Shore [beach]
+            The sea is ''grey'' & cold.
 
-        [[Climb the stairs->Lamp Room]]
-        [[Swim|Sea]]
+            [[Climb the stairs->Lamp Room]]
+            [[Swim|Sea]]
 
-        :: Lamp Room
-        The lamp is out. <b>Dark.</b>
-        [[Sea<-Wade back down]]
+            :: Lamp Room
+            The lamp is out. <b>Dark.</b>
+            [[Sea<-Wade back down]]
 
-        :: Sea
-        The end, //wet//.
-        """
+            :: Sea
+            The end, //wet//.
+            """
         let fromTwee = try TwineStory.read(twee: twee)
         let fromHTML = try TwineHTML.read(fromTwee.html())
         #expect(fromHTML.passages.map(\.text) == fromTwee.passages.map(\.text))
-        #expect(fromHTML.troveStory() == TwineImport(twine: fromHTML, story: fromTwee.troveStory().story, needsInterpreter: false, warnings: []))
+        #expect(
+            fromHTML.troveStory() == TwineImport(twine: fromHTML, story: fromTwee.troveStory().story, needsInterpreter: false, warnings: [])
+        )
         let story = fromTwee.troveStory().story
         #expect(story.id == "d674c58c-defa-4f70-b7a2-27742230c0fc" && story.name == "The Shore" && story.startChapter?.id == "Shore")
         #expect(story.chapters[0].text == "The sea is **grey** & cold.")
         #expect(story.chapters[1].text == "The lamp is out. **Dark.**")
         #expect(story.chapters[2].text == "The end, *wet*.")
-        #expect(story.chapters[0].choices == [Choice(chapterID: "Lamp Room", text: "Climb the stairs"), Choice(chapterID: "Sea", text: "Swim")])
+        #expect(
+            story.chapters[0].choices == [Choice(chapterID: "Lamp Room", text: "Climb the stairs"), Choice(chapterID: "Sea", text: "Swim")])
 
         // And back: each sample as Twee, read again, is the same story.
         for folder in ["twine-harlowe", "twine-sugarcube"] {

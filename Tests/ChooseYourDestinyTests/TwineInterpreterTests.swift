@@ -1,13 +1,15 @@
-@testable import ChooseYourDestiny
 import Foundation
 import Testing
 
+@testable import ChooseYourDestiny
+
 /// A story in `format` whose first passage is the start.
 func twine(_ format: TwineStory.Format, _ passages: [(String, String)], tags: [String: [String]] = [:]) -> TwineInterpreter {
-    TwineInterpreter(TwineStory(
-        name: "Test", format: format, start: passages[0].0,
-        passages: passages.map { TwineStory.Passage(name: $0.0, tags: tags[$0.0] ?? [], text: $0.1) }
-    ))
+    TwineInterpreter(
+        TwineStory(
+            name: "Test", format: format, start: passages[0].0,
+            passages: passages.map { TwineStory.Passage(name: $0.0, tags: tags[$0.0] ?? [], text: $0.1) }
+        ))
 }
 
 extension TwineInterpreter {
@@ -15,7 +17,9 @@ extension TwineInterpreter {
     func walk(_ texts: [String]) throws -> (reading: TwineReading, passage: RenderedPassage) {
         var (reading, passage) = start()
         for text in texts {
-            let index = try #require(passage.choices.firstIndex { $0.text == text }, "no choice \"\(text)\" in \(passage.passage): \(passage.choices.map(\.text))")
+            let index = try #require(
+                passage.choices.firstIndex { $0.text == text },
+                "no choice \"\(text)\" in \(passage.passage): \(passage.choices.map(\.text))")
             (reading, passage) = try choose(index, in: reading)
         }
         return (reading, passage)
@@ -31,10 +35,13 @@ extension TwineInterpreter {
         ("\"q\" is not in \"xyz\"", .bool(true)), ("(a: 1, 2) contains 2", .bool(true)), ("(a: 1) does not contain 2", .bool(true)),
         ("4 is 3 or 4", .bool(true)), ("5 is 3 or 4", .bool(false)), ("(str: 1, \"a\")", .string("1a")), ("(num: \"4\") + 1", .number(5)),
         ("(cond: false, 1, 2)", .number(2)), ("(a: 4, 5, 6)'s length", .number(3)), ("(a: 4, 5, 6)'s 2nd", .number(5)),
-        ("(a: 4, 5, 6)'s last", .number(6)), ("\"it's\" contains \"'s\"", .bool(true)), ("(max: 1, 5, 3)", .number(5)), ("(a: 1, 2) + (a: 3)", .list([.number(1), .number(2), .number(3)])),
+        ("(a: 4, 5, 6)'s last", .number(6)), ("\"it's\" contains \"'s\"", .bool(true)), ("(max: 1, 5, 3)", .number(5)),
+        ("(a: 1, 2) + (a: 3)", .list([.number(1), .number(2), .number(3)])),
     ])
     func harloweExpressions(_ source: String, _ expected: TwineValue) throws {
-        var run = TwineRun(story: TwineStory(name: "x", format: .harlowe, start: "A", passages: [.init(name: "A", text: "")]), passage: "A", state: ReaderState())
+        var run = TwineRun(
+            story: TwineStory(name: "x", format: .harlowe, start: "A", passages: [.init(name: "A", text: "")]), passage: "A",
+            state: ReaderState())
         #expect(try run.value(of: try TwineParser.expression(source, harlowe: true)) == expected)
     }
 
@@ -45,7 +52,9 @@ extension TwineInterpreter {
         ("1 == 1 ? 2 : 3", .undefined),
     ])
     func sugarCubeExpressions(_ source: String, _ expected: TwineValue) throws {
-        var run = TwineRun(story: TwineStory(name: "x", format: .sugarcube, start: "A", passages: [.init(name: "A", text: "")]), passage: "A", state: ReaderState())
+        var run = TwineRun(
+            story: TwineStory(name: "x", format: .sugarcube, start: "A", passages: [.init(name: "A", text: "")]), passage: "A",
+            state: ReaderState())
         if expected == .undefined {
             // JavaScript's ?: is not part of what Trove reads: a clear error, not a wrong answer.
             #expect(throws: TwineSyntaxError.self) { try TwineParser.expression(source, harlowe: false) }
@@ -55,8 +64,9 @@ extension TwineInterpreter {
     }
 
     @Test func valuesAreSavedAsPlainJSON() throws {
-        let state = ReaderState(variables: ["n": .number(2), "s": .string("key"), "b": .bool(true), "l": .list([.number(1), .string("a")]), "u": .undefined],
-                                history: ["Start", "Hall"], seed: 7)
+        let state = ReaderState(
+            variables: ["n": .number(2), "s": .string("key"), "b": .bool(true), "l": .list([.number(1), .string("a")]), "u": .undefined],
+            history: ["Start", "Hall"], seed: 7)
         let data = try JSONEncoder().encode(state)
         #expect(try JSONDecoder().decode(ReaderState.self, from: data) == state)
         let text = String(decoding: data, as: UTF8.self)
@@ -67,7 +77,14 @@ extension TwineInterpreter {
 
 @Suite struct HarloweTests {
     @Test func setPutPrintAndNakedVariables() {
-        let story = twine(.harlowe, [("A", "(set: $gold to 5, $name to \"Ada\")(put: $gold * 2 into $double)(set: _tmp to 'x')$name has $gold, (print: $double) doubled, _tmp. Unset: $never.")])
+        let story = twine(
+            .harlowe,
+            [
+                (
+                    "A",
+                    "(set: $gold to 5, $name to \"Ada\")(put: $gold * 2 into $double)(set: _tmp to 'x')$name has $gold, (print: $double) doubled, _tmp. Unset: $never."
+                )
+            ])
         let passage = story.start().passage
         #expect(passage.paragraphs == ["Ada has 5, 10 doubled, x. Unset: 0."])
         #expect(passage.state.variables == ["gold": .number(5), "name": .string("Ada"), "double": .number(10)])
@@ -76,19 +93,25 @@ extension TwineInterpreter {
 
     @Test(arguments: [(1, "one"), (2, "two"), (3, "many")])
     func ifElseIfElseChoosesOneHook(_ n: Int, _ word: String) {
-        let story = twine(.harlowe, [("A", "(set: $n to \(n))(if: $n is 1)[one](else-if: $n is 2)[two](else:)[many](unless: $n > 1)[ alone]")])
+        let story = twine(
+            .harlowe, [("A", "(set: $n to \(n))(if: $n is 1)[one](else-if: $n is 2)[two](else:)[many](unless: $n > 1)[ alone]")])
         #expect(story.start().passage.text == word + (n == 1 ? " alone" : ""))
     }
 
     @Test func linksInMacrosBecomeChoices() throws {
-        let story = twine(.harlowe, [
-            ("A", """
-            [[Plain]] [[Words->Arrow]] [[Back<-Left words]]
-            (link-goto: "Macro link", "Plain")(link-goto: "Arrow")(click-goto: "Click here", "Left")
-            (link: "Take the key")[(set: $key to true)(goto: "Arrow")]
-            """),
-            ("Plain", "p"), ("Arrow", "(if: $key)[key]"), ("Back", "b"), ("Left", "l"),
-        ])
+        let story = twine(
+            .harlowe,
+            [
+                (
+                    "A",
+                    """
+                    [[Plain]] [[Words->Arrow]] [[Back<-Left words]]
+                    (link-goto: "Macro link", "Plain")(link-goto: "Arrow")(click-goto: "Click here", "Left")
+                    (link: "Take the key")[(set: $key to true)(goto: "Arrow")]
+                    """
+                ),
+                ("Plain", "p"), ("Arrow", "(if: $key)[key]"), ("Back", "b"), ("Left", "l"),
+            ])
         let start = story.start().passage
         #expect(start.choices.map(\.text) == ["Plain", "Words", "Left words", "Macro link", "Arrow", "Click here", "Take the key"])
         #expect(start.choices.map(\.target) == ["Plain", "Arrow", "Back", "Plain", "Arrow", "Left", "Arrow"])
@@ -115,16 +138,22 @@ extension TwineInterpreter {
     @Test func displayIncludesAnotherPassageAndAPassageThatDisplaysItselfStops() {
         let story = twine(.harlowe, [("A", "Top. (display: \"Part\") End."), ("Part", "(set: $seen to true)middle [[Go->A]]")])
         let passage = story.start().passage
-        #expect(passage.text == "Top. middle End." && passage.state.variables["seen"] == .bool(true) && passage.choices.map(\.target) == ["A"])
+        #expect(
+            passage.text == "Top. middle End." && passage.state.variables["seen"] == .bool(true) && passage.choices.map(\.target) == ["A"])
         let loop = twine(.harlowe, [("A", "x(display: \"A\")")]).start().passage
         #expect(loop.stopped && loop.warnings.first?.contains("included within itself") == true)
     }
 
     @Test func historyVisitsAndVisited() throws {
-        let story = twine(.harlowe, [
-            ("A", "Visit (print: visits).(if: (history:) contains \"B\")[ Back from B.](if: (visited: \"B\"))[ Seen B.](if: (history:)'s length > 1)[ Came from (print: (history:)'s last).] [[B]]"),
-            ("B", "[[A]]"),
-        ])
+        let story = twine(
+            .harlowe,
+            [
+                (
+                    "A",
+                    "Visit (print: visits).(if: (history:) contains \"B\")[ Back from B.](if: (visited: \"B\"))[ Seen B.](if: (history:)'s length > 1)[ Came from (print: (history:)'s last).] [[B]]"
+                ),
+                ("B", "[[A]]"),
+            ])
         #expect(story.start().passage.text == "Visit 1.")
         #expect(try story.walk(["B", "A"]).passage.text == "Visit 2. Back from B. Seen B. Came from B.")
     }
@@ -139,7 +168,8 @@ extension TwineInterpreter {
     @Test func unsupportedMacrosAreKeptAsTextAndWarnedAbout() {
         let story = twine(.harlowe, [("A", "(live: 2s)[tick](text-colour: red)[Red] <script>alert(1)</script>")])
         let passage = story.start().passage
-        #expect(passage.text.contains("(live: 2s)[tick]") && passage.text.contains("Red") && passage.text.contains("<script>alert(1)</script>"))
+        #expect(
+            passage.text.contains("(live: 2s)[tick]") && passage.text.contains("Red") && passage.text.contains("<script>alert(1)</script>"))
         #expect(passage.warnings.contains("Passage \"A\" uses (live:), which Trove shows as text."))
         #expect(passage.warnings.contains("Passage \"A\" uses <script>, which Trove shows as text."))
         let imported = story.story.troveStory()
@@ -147,12 +177,15 @@ extension TwineInterpreter {
     }
 
     @Test func aLinkThatLeadsNowhereShowsWhatItRevealsAndLinksToAddressesAreWords() {
-        let story = twine(.harlowe, [("A", "(link: \"Open the box\")[(set: $open to true)It is empty.] See [[the map->https://example.org/map]].")])
+        let story = twine(
+            .harlowe, [("A", "(link: \"Open the box\")[(set: $open to true)It is empty.] See [[the map->https://example.org/map]].")])
         let passage = story.start().passage
         #expect(passage.text == "It is empty. See the map.")
         #expect(passage.choices.isEmpty && passage.state.variables["open"] == .bool(true))
         #expect(passage.warnings == ["Passage \"A\": (link:) \"Open the box\" leads nowhere, so Trove shows what it reveals at once."])
-        let sugar = twine(.sugarcube, [("A", "See [[the map|https://example.org/map]]. <<linkreplace \"Knock\">>Nobody answers.<</linkreplace>>")]).start().passage
+        let sugar = twine(
+            .sugarcube, [("A", "See [[the map|https://example.org/map]]. <<linkreplace \"Knock\">>Nobody answers.<</linkreplace>>")]
+        ).start().passage
         #expect(sugar.text == "See the map. Nobody answers." && sugar.choices.isEmpty)
     }
 
@@ -171,7 +204,14 @@ extension TwineInterpreter {
 
 @Suite struct SugarCubeTests {
     @Test func setUnsetPrintAndTemporaryVariables() {
-        let story = twine(.sugarcube, [("A", "<<set $a to 2; $b = 3>><<set $a += $b, _t to \"tmp\">><<set $gone to 1>><<unset $gone>>$a <<print $a * 2>> <<= $b>> _t $undefined.")])
+        let story = twine(
+            .sugarcube,
+            [
+                (
+                    "A",
+                    "<<set $a to 2; $b = 3>><<set $a += $b, _t to \"tmp\">><<set $gone to 1>><<unset $gone>>$a <<print $a * 2>> <<= $b>> _t $undefined."
+                )
+            ])
         let passage = story.start().passage
         #expect(passage.text == "5 10 3 tmp .")
         #expect(passage.state.variables == ["a": .number(5), "b": .number(3)])
@@ -179,27 +219,35 @@ extension TwineInterpreter {
 
     @Test(arguments: [(1, "one"), (2, "two"), (5, "other")])
     func ifElseifElse(_ n: Int, _ word: String) {
-        let story = twine(.sugarcube, [("A", "<<set $n to \(n)>><<if $n eq 1>>one<<elseif $n is 2>>two<<else>><<if $n gt 4>>other<<else>>few<</if>><</if>>")])
+        let story = twine(
+            .sugarcube,
+            [("A", "<<set $n to \(n)>><<if $n eq 1>>one<<elseif $n is 2>>two<<else>><<if $n gt 4>>other<<else>>few<</if>><</if>>")])
         #expect(story.start().passage.text == word)
     }
 
     @Test func switchCase() {
-        let story = twine(.sugarcube, [("A", "<<set $c to \"b\">><<switch $c>><<case \"a\">>A<<case \"b\" \"c\">>B or C<<default>>D<</switch>>")])
+        let story = twine(
+            .sugarcube, [("A", "<<set $c to \"b\">><<switch $c>><<case \"a\">>A<<case \"b\" \"c\">>B or C<<default>>D<</switch>>")])
         #expect(story.start().passage.text == "B or C")
     }
 
     @Test func linksAndButtonsInMacrosBecomeChoices() throws {
-        let story = twine(.sugarcube, [
-            ("A", """
-            <<link "Quoted" "B">><<set $via to "quoted">><</link>>
-            <<link [[Wiki link|B][$via to "setter"]]>><</link>>
-            <<button "Press" "C">><</button>>
-            <<link "Body goto">><<set $via to "body">><<goto "C">><</link>>
-            [[Setter|B][$via to "plain"]]
-            <<actions [[B]] "C">>
-            """),
-            ("B", "B via $via"), ("C", "C via $via"),
-        ])
+        let story = twine(
+            .sugarcube,
+            [
+                (
+                    "A",
+                    """
+                    <<link "Quoted" "B">><<set $via to "quoted">><</link>>
+                    <<link [[Wiki link|B][$via to "setter"]]>><</link>>
+                    <<button "Press" "C">><</button>>
+                    <<link "Body goto">><<set $via to "body">><<goto "C">><</link>>
+                    [[Setter|B][$via to "plain"]]
+                    <<actions [[B]] "C">>
+                    """
+                ),
+                ("B", "B via $via"), ("C", "C via $via"),
+            ])
         let start = story.start().passage
         #expect(start.choices.map(\.text) == ["Quoted", "Wiki link", "Press", "Body goto", "Setter", "B", "C"])
         #expect(start.choices.map(\.target) == ["B", "B", "C", "C", "B", "B", "C"])
@@ -211,13 +259,15 @@ extension TwineInterpreter {
     }
 
     @Test func gotoIncludeBackAndReturn() throws {
-        let story = twine(.sugarcube, [
-            ("A", "<<set $n to 1>>[[B]]"),
-            ("B", "<<set $n += 1>><<include \"Part\">> <<back>> <<return \"Again\">> [[C]]"),
-            ("Part", "n is $n."),
-            ("C", "<<goto [[D]]>>"),
-            ("D", "D at $n, after <<print previous()>>."),
-        ])
+        let story = twine(
+            .sugarcube,
+            [
+                ("A", "<<set $n to 1>>[[B]]"),
+                ("B", "<<set $n += 1>><<include \"Part\">> <<back>> <<return \"Again\">> [[C]]"),
+                ("Part", "n is $n."),
+                ("C", "<<goto [[D]]>>"),
+                ("D", "D at $n, after <<print previous()>>."),
+            ])
         let b = try story.walk(["B"]).passage
         #expect(b.text == "n is 2.")
         #expect(b.choices.map(\.kind) == [.back, .go, .go] && b.choices.map(\.target) == ["A", "A", "C"])
@@ -230,24 +280,30 @@ extension TwineInterpreter {
     }
 
     @Test func visitedTurnsAndStoryInit() throws {
-        let story = twine(.sugarcube, [
-            ("A", "Seen <<= visited()>>, B <<= visited(\"B\")>>, turn <<= turns()>>, $start. [[B]]"),
-            ("B", "[[A]]"),
-            ("StoryInit", "<<set $start to \"ready\">>"),
-        ])
+        let story = twine(
+            .sugarcube,
+            [
+                ("A", "Seen <<= visited()>>, B <<= visited(\"B\")>>, turn <<= turns()>>, $start. [[B]]"),
+                ("B", "[[A]]"),
+                ("StoryInit", "<<set $start to \"ready\">>"),
+            ])
         #expect(story.start().passage.text == "Seen 1, B 0, turn 1, ready.")
         #expect(try story.walk(["B", "A"]).passage.text == "Seen 2, B 1, turn 3, ready.")
     }
 
     @Test func headerFooterAndHasVisited() throws {
-        let story = twine(.sugarcube, [
-            ("A", "<<if hasVisited(\"B\")>>Back.<<else>>First.<</if>> [[B]]"), ("B", "[[A]]"),
-            ("PassageHeader", "~ <<= passage()>> ~"), ("PassageFooter", "Turn <<= turns()>>."),
-        ])
+        let story = twine(
+            .sugarcube,
+            [
+                ("A", "<<if hasVisited(\"B\")>>Back.<<else>>First.<</if>> [[B]]"), ("B", "[[A]]"),
+                ("PassageHeader", "~ <<= passage()>> ~"), ("PassageFooter", "Turn <<= turns()>>."),
+            ])
         #expect(story.start().passage.paragraphs == ["~ A ~", "First.", "Turn 1."])
         #expect(try story.walk(["B", "A"]).passage.paragraphs == ["~ A ~", "Back.", "Turn 3."])
-        let harlowe = twine(.harlowe, [("A", "Body. (link-undo: \"Undo\")[[B]]"), ("B", "Body B. (link-undo: \"Undo\")"), ("Top", "Top."), ("End", "End.")],
-                           tags: ["Top": ["header"], "End": ["footer"]])
+        let harlowe = twine(
+            .harlowe,
+            [("A", "Body. (link-undo: \"Undo\")[[B]]"), ("B", "Body B. (link-undo: \"Undo\")"), ("Top", "Top."), ("End", "End.")],
+            tags: ["Top": ["header"], "End": ["footer"]])
         let b = try harlowe.walk(["B"])
         #expect(b.passage.paragraphs == ["Top.", "Body B.", "End."])
         #expect(b.passage.choices == [TwineChoice(text: "Undo", target: "A", kind: .back)])
@@ -256,13 +312,17 @@ extension TwineInterpreter {
     }
 
     @Test func unsupportedMacrosScriptsAndWidgetsAreKeptAsTextAndWarnedAbout() {
-        let story = twine(.sugarcube, [
-            ("A", "<<script>>State.variables.x = 1;<</script>><<timed 2s>>Later<</timed>><<myWidget \"x\">> <<set $ok to true>>$ok"),
-            ("Widgets", "<<widget \"myWidget\">>hi<</widget>>"),
-        ], tags: ["Widgets": ["widget"]])
+        let story = twine(
+            .sugarcube,
+            [
+                ("A", "<<script>>State.variables.x = 1;<</script>><<timed 2s>>Later<</timed>><<myWidget \"x\">> <<set $ok to true>>$ok"),
+                ("Widgets", "<<widget \"myWidget\">>hi<</widget>>"),
+            ], tags: ["Widgets": ["widget"]])
         let passage = story.start().passage
         #expect(passage.text.contains("<<script>>State.variables.x = 1;<</script>>"))
-        #expect(passage.text.contains("<<timed 2s>>Later<</timed>>") && passage.text.contains("<<myWidget \"x\">>") && passage.text.hasSuffix("true"))
+        #expect(
+            passage.text.contains("<<timed 2s>>Later<</timed>>") && passage.text.contains("<<myWidget \"x\">>")
+                && passage.text.hasSuffix("true"))
         #expect(passage.warnings.contains("Passage \"A\" uses <<script>>, which Trove shows as text."))
         #expect(passage.warnings.contains("Passage \"A\" uses <<myWidget>>, which Trove shows as text."))
         #expect(passage.state.variables["x"] == nil)
@@ -280,7 +340,10 @@ extension TwineInterpreter {
         #expect(replayed.passages.last == story.current(reading))
         for _ in 0..<20 {
             let value = story.start(seed: UInt64.random(in: 0...1000)).passage.state.variables["d"]
-            guard case .number(let n)? = value else { Issue.record("no number: \(String(describing: value))"); return }
+            guard case .number(let n)? = value else {
+                Issue.record("no number: \(String(describing: value))")
+                return
+            }
             #expect((1...6).contains(n))
         }
     }
@@ -288,11 +351,13 @@ extension TwineInterpreter {
 
 @Suite struct TwineReadingTests {
     /// Keeps a score across passages.
-    static let scored = twine(.harlowe, [
-        ("Start", "(set: $score to 0)[[Up]]"),
-        ("Up", "(set: $score to it + 10)Score $score. [[Up]] [[Done]]"),
-        ("Done", "(if: $score >= 30)[High: $score](else:)[Low: $score]"),
-    ])
+    static let scored = twine(
+        .harlowe,
+        [
+            ("Start", "(set: $score to 0)[[Up]]"),
+            ("Up", "(set: $score to it + 10)Score $score. [[Up]] [[Done]]"),
+            ("Done", "(if: $score >= 30)[High: $score](else:)[Low: $score]"),
+        ])
 
     @Test func variablesAreCarriedAcrossPassagesAndDecideTheEnding() throws {
         let story = Self.scored

@@ -1,6 +1,7 @@
-@testable import ChooseYourDestiny
 import Foundation
 import Testing
+
+@testable import ChooseYourDestiny
 
 /// The two sample stories the project ships (samples/stories/twine-*), each with an ending that depends on a
 /// variable set earlier, played as a reader would.
@@ -45,7 +46,10 @@ import Testing
         let warehouse = try story.walk(["Sit on the pier and wait", "Back to the warehouse"]).passage
         #expect(warehouse.text == "Crates, rope and a smell of tar. You come back from the pier with the gulls still shrieking.")
         let poor = try story.walk(["Search the warehouse", "Go back out"]).passage
-        #expect(poor.paragraphs == ["Somewhere a church clock strikes. It is very dark.\nYou have 2 coins.", "The ferryman shakes his head: 2 is not enough."])
+        #expect(
+            poor.paragraphs == [
+                "Somewhere a church clock strikes. It is very dark.\nYou have 2 coins.", "The ferryman shakes his head: 2 is not enough.",
+            ])
         #expect(!poor.choices.contains { $0.text == "Pay the ferryman" })
         let one = try story.walk(["Sit on the pier and wait", "Back to the warehouse", "Go back out"]).passage
         #expect(one.text.contains("You have 1 coin."))
@@ -77,7 +81,10 @@ import Testing
         let found = try story.walk(["Search the library", "Open the misplaced book", "Try the study door"]).passage
         #expect(found.passage == "Study" && found.state.variables["clues"] == .number(1))
         #expect(found.isEnding && found.text.contains("The end, for now."))
-        #expect(found.paragraphs == ["The key from the book opens the study. On the desk lies a note in your aunt's hand.\nA note on the desk means nothing to you yet. You sit down to wait. The end, for now."])
+        #expect(
+            found.paragraphs == [
+                "The key from the book opens the study. On the desk lies a note in your aunt's hand.\nA note on the desk means nothing to you yet. You sit down to wait. The end, for now."
+            ])
 
         let twice = try story.walk(["Search the library", "Open the misplaced book", "Search the library"]).passage
         #expect(twice.paragraphs[0] == "The shelves again, and the gap where the book was.\nYou have found 2 clues.")

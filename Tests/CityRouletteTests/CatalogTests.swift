@@ -1,22 +1,38 @@
-@testable import CityRoulette
 import Foundation
 import Testing
+
+@testable import CityRoulette
 
 /// A catalog of invented places in a few countries, for nearby, countries and surprise rules.
 func testCatalog() -> CityCatalog {
     var cities: [City] = []
     // Andorra: a tight cluster. Iceland: two towns far apart. Fiji: both sides of the antimeridian.
     for (index, (latitude, longitude)) in [(42.50, 1.52), (42.46, 1.49), (42.51, 1.53)].enumerated() {
-        cities.append(City(geonameid: 100 + index, name: "Andorran \(index)", countryCode: "AD", admin1Code: "", latitude: latitude,
-                           longitude: longitude, population: 1000 * (index + 1), timezone: "Europe/Andorra"))
+        cities.append(
+            City(
+                geonameid: 100 + index, name: "Andorran \(index)", countryCode: "AD", admin1Code: "", latitude: latitude,
+                longitude: longitude, population: 1000 * (index + 1), timezone: "Europe/Andorra"))
     }
-    cities.append(City(geonameid: 200, name: "Reykjavík", countryCode: "IS", admin1Code: "", latitude: 64.14, longitude: -21.9, population: 118_000, timezone: "Atlantic/Reykjavik"))
-    cities.append(City(geonameid: 201, name: "Akureyri", countryCode: "IS", admin1Code: "", latitude: 65.68, longitude: -18.09, population: 18_000, timezone: "Atlantic/Reykjavik"))
-    cities.append(City(geonameid: 300, name: "Suva", countryCode: "FJ", admin1Code: "", latitude: -18.14, longitude: 178.44, population: 77_000, timezone: "Pacific/Fiji"))
-    cities.append(City(geonameid: 301, name: "Lomaloma", countryCode: "FJ", admin1Code: "", latitude: -17.28, longitude: -178.98, population: 600, timezone: "Pacific/Fiji"))
+    cities.append(
+        City(
+            geonameid: 200, name: "Reykjavík", countryCode: "IS", admin1Code: "", latitude: 64.14, longitude: -21.9, population: 118_000,
+            timezone: "Atlantic/Reykjavik"))
+    cities.append(
+        City(
+            geonameid: 201, name: "Akureyri", countryCode: "IS", admin1Code: "", latitude: 65.68, longitude: -18.09, population: 18_000,
+            timezone: "Atlantic/Reykjavik"))
+    cities.append(
+        City(
+            geonameid: 300, name: "Suva", countryCode: "FJ", admin1Code: "", latitude: -18.14, longitude: 178.44, population: 77_000,
+            timezone: "Pacific/Fiji"))
+    cities.append(
+        City(
+            geonameid: 301, name: "Lomaloma", countryCode: "FJ", admin1Code: "", latitude: -17.28, longitude: -178.98, population: 600,
+            timezone: "Pacific/Fiji"))
     let countries = ["AD": "Andorra", "IS": "Iceland", "FJ": "Fiji"].map { iso, name in
-        Country(iso: iso, iso3: "", name: name, capital: "", continentCode: "EU", areaSquareKilometres: 1, population: 1, currencyCode: "",
-                currencyName: "", languages: "", neighbours: [], topLevelDomain: "", phone: "")
+        Country(
+            iso: iso, iso3: "", name: name, capital: "", continentCode: "EU", areaSquareKilometres: 1, population: 1, currencyCode: "",
+            currencyName: "", languages: "", neighbours: [], topLevelDomain: "", phone: "")
     }
     return CityCatalog(cities: cities, alternateNames: cities.map { _ in [] }, countries: countries)
 }
@@ -89,7 +105,11 @@ func testCatalog() -> CityCatalog {
 
     @Test func givesUpAfterFourTries() throws {
         // Eight countries, each one city, all already seen: four tries, then "nothing found".
-        let cities = (0..<8).map { City(geonameid: $0 + 1, name: "C\($0)", countryCode: "C\($0)", admin1Code: "", latitude: Double($0), longitude: 0, population: 1, timezone: "") }
+        let cities = (0..<8).map {
+            City(
+                geonameid: $0 + 1, name: "C\($0)", countryCode: "C\($0)", admin1Code: "", latitude: Double($0), longitude: 0, population: 1,
+                timezone: "")
+        }
         let catalog = CityCatalog(cities: cities, alternateNames: cities.map { _ in [] }, countries: [])
         var generator = SeededGenerator(seed: 9)
         let outcome = try SurpriseRules().surprise(in: catalog, history: [cities.map(\.geonameid)], using: &generator)
@@ -118,16 +138,20 @@ func testCatalog() -> CityCatalog {
             for cluster in 0..<(country % 6 + 1) * (country % 3 == 0 ? 4 : 1) {
                 let centre = (latitude: home.latitude + Double(cluster % 4) * 0.9, longitude: home.longitude + Double(cluster / 4) * 0.9)
                 for _ in 0..<Int.random(in: 4...14, using: &generator) {
-                    cities.append(City(geonameid: id, name: "Town \(id)", countryCode: code, admin1Code: "",
-                                       latitude: centre.latitude + Double.random(in: -0.035...0.035, using: &generator),
-                                       longitude: centre.longitude + Double.random(in: -0.045...0.045, using: &generator),
-                                       population: Int.random(in: 500...50_000, using: &generator), timezone: "UTC"))
+                    cities.append(
+                        City(
+                            geonameid: id, name: "Town \(id)", countryCode: code, admin1Code: "",
+                            latitude: centre.latitude + Double.random(in: -0.035...0.035, using: &generator),
+                            longitude: centre.longitude + Double.random(in: -0.045...0.045, using: &generator),
+                            population: Int.random(in: 500...50_000, using: &generator), timezone: "UTC"))
                     id += 1
                 }
             }
             for hamlet in 0..<2 {
-                cities.append(City(geonameid: id, name: "Hamlet \(id)", countryCode: code, admin1Code: "",
-                                   latitude: home.latitude - 3 - Double(hamlet), longitude: home.longitude - 3, population: 500, timezone: "UTC"))
+                cities.append(
+                    City(
+                        geonameid: id, name: "Hamlet \(id)", countryCode: code, admin1Code: "",
+                        latitude: home.latitude - 3 - Double(hamlet), longitude: home.longitude - 3, population: 500, timezone: "UTC"))
                 id += 1
             }
         }
@@ -149,7 +173,10 @@ func testCatalog() -> CityCatalog {
                 history = rules.history(history, adding: outcome.cities.map(\.city.geonameid))
                 let code = try #require(outcome.countryCode)
                 let inTitle = outcome.cities.filter { $0.city.countryCode == code }.count
-                #expect(outcome.cities.allSatisfy { city in outcome.cities.filter { $0.city.countryCode == city.city.countryCode }.count <= inTitle })
+                #expect(
+                    outcome.cities.allSatisfy { city in
+                        outcome.cities.filter { $0.city.countryCode == city.city.countryCode }.count <= inTitle
+                    })
             }
         }
         let found = counts.filter { $0 > 0 }.count
@@ -159,8 +186,10 @@ func testCatalog() -> CityCatalog {
 
     @Test func theTitleIsTheCountryMostCitiesAreIn() {
         func place(_ id: Int, _ code: String) -> NearbyCity {
-            NearbyCity(city: City(geonameid: id, name: "\(id)", countryCode: code, admin1Code: "", latitude: 0, longitude: 0, population: 1, timezone: ""),
-                       distanceKilometres: 1)
+            NearbyCity(
+                city: City(
+                    geonameid: id, name: "\(id)", countryCode: code, admin1Code: "", latitude: 0, longitude: 0, population: 1, timezone: ""),
+                distanceKilometres: 1)
         }
         #expect(SurpriseRules.majorityCountry([place(1, "TH"), place(2, "TH"), place(3, "KH")], preferring: "KH") == "TH")
         #expect(SurpriseRules.majorityCountry([place(1, "TH"), place(2, "KH")], preferring: "KH") == "KH")

@@ -9,8 +9,13 @@ import Testing
     @Test func importAddsWithReplaceAndNoDuplicates() throws {
         let existing = [CollectedCity(geonameid: 1, favourite: false), CollectedCity(geonameid: 2, favourite: true)]
         // London (1) again, now starred, plus a new city: London is replaced in place, the new one goes last.
-        let result = try CityCollection.importing([CollectedCity(geonameid: 3, favourite: false), CollectedCity(geonameid: 1, favourite: true)], into: existing)
-        #expect(result == [CollectedCity(geonameid: 1, favourite: true), CollectedCity(geonameid: 2, favourite: true), CollectedCity(geonameid: 3, favourite: false)])
+        let result = try CityCollection.importing(
+            [CollectedCity(geonameid: 3, favourite: false), CollectedCity(geonameid: 1, favourite: true)], into: existing)
+        #expect(
+            result == [
+                CollectedCity(geonameid: 1, favourite: true), CollectedCity(geonameid: 2, favourite: true),
+                CollectedCity(geonameid: 3, favourite: false),
+            ])
         // Replace means replace: an import can also take a star away.
         #expect(try CityCollection.importing([CollectedCity(geonameid: 2, favourite: false)], into: existing)[1].favourite == false)
     }

@@ -26,7 +26,8 @@ import Testing
         // a box across the antimeridian stays on its side of the world.
         var generator = SeededGenerator(seed: 7)
         let box = BoundingBox(north: 10, south: 0, west: 170, east: -170)
-        var longitudes: [Double] = [], latitudes: [Double] = []
+        var longitudes: [Double] = []
+        var latitudes: [Double] = []
         for _ in 0..<2000 {
             let point = box.randomPoint(using: &generator)
             latitudes.append(point.latitude)

@@ -1,6 +1,7 @@
-@testable import CityRoulette
 import Foundation
 import Testing
+
+@testable import CityRoulette
 
 extension GeoNamesData.RawCity: Equatable {
     public static func == (a: Self, b: Self) -> Bool {
@@ -22,16 +23,16 @@ extension GeoNamesData.RawCity: Equatable {
 
     @Test func readsWhatJSONDecoderReads() throws {
         let json = #"""
-         {"3038999": {"geonameid": 3038999, "name": "Soldeu", "latitude": 42.57688, "longitude": 1.66769, "countrycode": "AD",
-                      "population": 602, "timezone": "Europe/Andorra", "admin1code": "02",
-                      "alternatenames": ["Sol'deu", "\u0421\u043e\u043b\u044c\u0434\u0435\u0443", "\u30b9\u30eb\u30c7\u30a6", "Z\u00FCrich"]},
-          "2":{"geonameid":2,"name":"Quote \" slash \/ back \\ tab \t nl \n cr \r bs \b ff \f","latitude":-33.5e0,"longitude":-70.25,
-               "countrycode":"CL","population":null,"timezone":null,"admin1code":null,"alternatenames":null},
-          "3": {"name": "Emoji \ud83d\ude00 and ünicode as is", "geonameid": 3, "latitude": 1E1, "longitude": -0.0, "countrycode": "XX",
-                "extra": {"nested": [1, 2.5, -3e-2, true, false, null, "s", {"k": []}]}, "more": "x"},
-          "4": {"geonameid": 4, "name": "", "latitude": 0, "longitude": 180, "countrycode": "", "population": 0, "alternatenames": []}
-        }
-        """#
+             {"3038999": {"geonameid": 3038999, "name": "Soldeu", "latitude": 42.57688, "longitude": 1.66769, "countrycode": "AD",
+                          "population": 602, "timezone": "Europe/Andorra", "admin1code": "02",
+                          "alternatenames": ["Sol'deu", "\u0421\u043e\u043b\u044c\u0434\u0435\u0443", "\u30b9\u30eb\u30c7\u30a6", "Z\u00FCrich"]},
+              "2":{"geonameid":2,"name":"Quote \" slash \/ back \\ tab \t nl \n cr \r bs \b ff \f","latitude":-33.5e0,"longitude":-70.25,
+                   "countrycode":"CL","population":null,"timezone":null,"admin1code":null,"alternatenames":null},
+              "3": {"name": "Emoji \ud83d\ude00 and ünicode as is", "geonameid": 3, "latitude": 1E1, "longitude": -0.0, "countrycode": "XX",
+                    "extra": {"nested": [1, 2.5, -3e-2, true, false, null, "s", {"k": []}]}, "more": "x"},
+              "4": {"geonameid": 4, "name": "", "latitude": 0, "longitude": 180, "countrycode": "", "population": 0, "alternatenames": []}
+            }
+            """#
         let cities = try read(json)
         #expect(cities == (try decoded(json)))
         #expect(cities.count == 4)

@@ -22,7 +22,10 @@ import Testing
     }
 
     @Test func listsTheTailsThatStartAWord() {
-        #expect(SearchKey.wordTails(of: "san jose del monte").map(String.init) == ["san jose del monte", "jose del monte", "del monte", "monte"])
+        #expect(
+            SearchKey.wordTails(of: "san jose del monte").map(String.init) == [
+                "san jose del monte", "jose del monte", "del monte", "monte",
+            ])
         #expect(SearchKey.wordTails(of: "york").map(String.init) == ["york"])
     }
 }
@@ -30,12 +33,24 @@ import Testing
 @Suite struct CitySearchTests {
     let catalog = CityCatalog(
         cities: [
-            City(geonameid: 1, name: "Florence", countryCode: "IT", admin1Code: "", latitude: 43.8, longitude: 11.2, population: 350_000, timezone: ""),
-            City(geonameid: 2, name: "Florianópolis", countryCode: "BR", admin1Code: "", latitude: -27.6, longitude: -48.5, population: 500_000, timezone: ""),
-            City(geonameid: 3, name: "Vila Flor", countryCode: "BR", admin1Code: "", latitude: -6.3, longitude: -35.1, population: 3000, timezone: ""),
-            City(geonameid: 4, name: "Sant Julià de Lòria", countryCode: "AD", admin1Code: "", latitude: 42.5, longitude: 1.5, population: 8000, timezone: ""),
-            City(geonameid: 5, name: "York", countryCode: "GB", admin1Code: "", latitude: 54, longitude: -1.1, population: 150_000, timezone: ""),
-            City(geonameid: 6, name: "New York City", countryCode: "US", admin1Code: "", latitude: 40.7, longitude: -74, population: 8_800_000, timezone: ""),
+            City(
+                geonameid: 1, name: "Florence", countryCode: "IT", admin1Code: "", latitude: 43.8, longitude: 11.2, population: 350_000,
+                timezone: ""),
+            City(
+                geonameid: 2, name: "Florianópolis", countryCode: "BR", admin1Code: "", latitude: -27.6, longitude: -48.5,
+                population: 500_000, timezone: ""),
+            City(
+                geonameid: 3, name: "Vila Flor", countryCode: "BR", admin1Code: "", latitude: -6.3, longitude: -35.1, population: 3000,
+                timezone: ""),
+            City(
+                geonameid: 4, name: "Sant Julià de Lòria", countryCode: "AD", admin1Code: "", latitude: 42.5, longitude: 1.5,
+                population: 8000, timezone: ""),
+            City(
+                geonameid: 5, name: "York", countryCode: "GB", admin1Code: "", latitude: 54, longitude: -1.1, population: 150_000,
+                timezone: ""),
+            City(
+                geonameid: 6, name: "New York City", countryCode: "US", admin1Code: "", latitude: 40.7, longitude: -74,
+                population: 8_800_000, timezone: ""),
         ],
         alternateNames: [["Firenze", "Florenz"], [], ["Flor"], [], [], ["New York", "NYC"]],
         countries: []
@@ -114,7 +129,8 @@ import Testing
         let rank = (0..<Int32(names.count)).shuffled(using: &generator)
         let ahead = builder.build(rank: rank, maximumLimit: 50, heavyRange: 8)
         let scanned = builder.build(rank: rank, maximumLimit: 50, heavyRange: .max)
-        let queries = ["a", "b", "c", "é", "ab", "ba", "cé", "abc", "éé", "a b", "ca c", "abca", "d", "z"] + names.prefix(30).map(\.primary)
+        let queries =
+            ["a", "b", "c", "é", "ab", "ba", "cé", "abc", "éé", "a b", "ca c", "abca", "d", "z"] + names.prefix(30).map(\.primary)
         for query in queries {
             for limit in [1, 7, 50] {
                 let expected = reference(names, rank: rank, query: query, limit: limit)

@@ -4,10 +4,12 @@ import Testing
 
 /// The grid index must answer exactly what measuring every point would.
 @Suite struct SpatialIndexTests {
-    func bruteForce(_ latitudes: [Double], _ longitudes: [Double], latitude: Double, longitude: Double, radius: Double, limit: Int) -> [Int] {
+    func bruteForce(_ latitudes: [Double], _ longitudes: [Double], latitude: Double, longitude: Double, radius: Double, limit: Int) -> [Int]
+    {
         var found: [(index: Int, distance: Double)] = []
         for index in latitudes.indices {
-            let distance = GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: latitudes[index], longitude2: longitudes[index])
+            let distance = GeoMath.distanceKilometres(
+                latitude1: latitude, longitude1: longitude, latitude2: latitudes[index], longitude2: longitudes[index])
             if distance <= radius { found.append((index, distance)) }
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.index < $1.index }
@@ -17,7 +19,8 @@ import Testing
     @Test func agreesWithABruteForceScanOnRandomPoints() {
         var generator = SeededGenerator(seed: 42)
         // Clustered points (like cities) plus some near the poles and the antimeridian.
-        var latitudes: [Double] = [], longitudes: [Double] = []
+        var latitudes: [Double] = []
+        var longitudes: [Double] = []
         for _ in 0..<200 {
             let centreLatitude = Double.random(in: -89...89, using: &generator)
             let centreLongitude = Double.random(in: -180..<180, using: &generator)
@@ -35,8 +38,10 @@ import Testing
         let index = SpatialIndex(latitudes: latitudes, longitudes: longitudes)
         var queries: [(Double, Double)] = (0..<200).map { _ in
             let source = Int.random(in: latitudes.indices, using: &generator)
-            return (latitudes[source] + Double.random(in: -0.3...0.3, using: &generator),
-                    GeoMath.normalizedLongitude(longitudes[source] + Double.random(in: -0.3...0.3, using: &generator)))
+            return (
+                latitudes[source] + Double.random(in: -0.3...0.3, using: &generator),
+                GeoMath.normalizedLongitude(longitudes[source] + Double.random(in: -0.3...0.3, using: &generator))
+            )
         }
         queries += [(89.99, 10), (-89.99, -170), (0, 179.999), (0, -179.999), (60, 180)]
         for (latitude, longitude) in queries {
@@ -51,7 +56,8 @@ import Testing
 
     @Test func nearestAgreesWithABruteForceScanNearAndFar() {
         var generator = SeededGenerator(seed: 7)
-        var latitudes: [Double] = [], longitudes: [Double] = []
+        var latitudes: [Double] = []
+        var longitudes: [Double] = []
         for _ in 0..<40 {
             let centreLatitude = Double.random(in: -70...70, using: &generator)
             let centreLongitude = Double.random(in: -180..<180, using: &generator)
@@ -68,8 +74,10 @@ import Testing
         queries += [(90, 0), (-90, 0), (0, 180), (0, -180)]
         for (latitude, longitude) in queries {
             let expected = latitudes.indices.min { a, b in
-                let da = GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: latitudes[a], longitude2: longitudes[a])
-                let db = GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: latitudes[b], longitude2: longitudes[b])
+                let da = GeoMath.distanceKilometres(
+                    latitude1: latitude, longitude1: longitude, latitude2: latitudes[a], longitude2: longitudes[a])
+                let db = GeoMath.distanceKilometres(
+                    latitude1: latitude, longitude1: longitude, latitude2: latitudes[b], longitude2: longitudes[b])
                 return da != db ? da < db : a < b
             }
             #expect(index.nearest(latitude: latitude, longitude: longitude)?.index == expected, "at \(latitude), \(longitude)")

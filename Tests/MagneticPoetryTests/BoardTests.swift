@@ -9,8 +9,11 @@ import Testing
     }
 
     @Test func acceptsWordsFromTheSetAndAddedWords() throws {
-        let valid = board([.init(id: "a", word: "moon", x: 0, y: 1), .init(id: "b", word: "🌙", x: 0.5, y: 0.5, rotation: -30, z: 3),
-                           .init(id: "c", word: "tide", x: 0.2, y: 0.2)], extra: [" tide "])
+        let valid = board(
+            [
+                .init(id: "a", word: "moon", x: 0, y: 1), .init(id: "b", word: "🌙", x: 0.5, y: 0.5, rotation: -30, z: 3),
+                .init(id: "c", word: "tide", x: 0.2, y: 0.2),
+            ], extra: [" tide "])
         let checked = try valid.validated(against: set)
         #expect(checked.extraWords == ["tide"])
     }
@@ -63,15 +66,16 @@ import Testing
 }
 
 @Suite struct PronunciationTests {
-    let dictionary = PronouncingDictionary.parse("""
-    ;;; comment line ignored because of the number of fields? no: it has words
-    cat K AE1 T
-    hat HH AE1 T
-    hat(2) HH AH0 T
-    o'clock AH0 K L AA1 K
-    butter B AH1 T ER0
-    haiku HH AY1 K UW0 # a comment
-    """)
+    let dictionary = PronouncingDictionary.parse(
+        """
+        ;;; comment line ignored because of the number of fields? no: it has words
+        cat K AE1 T
+        hat HH AE1 T
+        hat(2) HH AH0 T
+        o'clock AH0 K L AA1 K
+        butter B AH1 T ER0
+        haiku HH AY1 K UW0 # a comment
+        """)
 
     @Test func keepsPlainWordsWithTheirFirstPronunciation() {
         #expect(dictionary.map(\.word) == ["cat", "hat", "butter", "haiku"])
@@ -90,7 +94,8 @@ import Testing
 
 @Suite struct WordFrequenciesTests {
     /// [ {"format":"cB"}, [], ["the","of"], ["moon","the"] ] in MessagePack.
-    let sample: [UInt8] = [0x94, 0x81, 0xA6] + Array("format".utf8) + [0xA2] + Array("cB".utf8)
+    let sample: [UInt8] =
+        [0x94, 0x81, 0xA6] + Array("format".utf8) + [0xA2] + Array("cB".utf8)
         + [0x90, 0x92, 0xA3] + Array("the".utf8) + [0xA2] + Array("of".utf8)
         + [0x92, 0xA4] + Array("moon".utf8) + [0xA3] + Array("the".utf8)
 

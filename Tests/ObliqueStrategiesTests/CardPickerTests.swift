@@ -58,10 +58,15 @@ struct SeededGenerator: RandomNumberGenerator {
         let london = TimeZone(identifier: "Europe/London")!
         let morning = Date(timeIntervalSince1970: 1_800_000_000 - 1_800_000_000.truncatingRemainder(dividingBy: 86_400) + 3_600)
         let evening = morning.addingTimeInterval(20 * 3_600)
-        #expect(CardPicker.cardOfTheDay(from: deck, on: morning, in: london) == CardPicker.cardOfTheDay(from: deck, on: evening, in: london))
+        #expect(
+            CardPicker.cardOfTheDay(from: deck, on: morning, in: london) == CardPicker.cardOfTheDay(from: deck, on: evening, in: london))
         // The order of the input does not matter: everyone gets the same card.
-        #expect(CardPicker.cardOfTheDay(from: deck.reversed(), on: morning, in: london) == CardPicker.cardOfTheDay(from: deck, on: morning, in: london))
-        let month = (0..<30).compactMap { CardPicker.cardOfTheDay(from: deck, on: morning.addingTimeInterval(Double($0) * 86_400), in: london) }
+        #expect(
+            CardPicker.cardOfTheDay(from: deck.reversed(), on: morning, in: london)
+                == CardPicker.cardOfTheDay(from: deck, on: morning, in: london))
+        let month = (0..<30).compactMap {
+            CardPicker.cardOfTheDay(from: deck, on: morning.addingTimeInterval(Double($0) * 86_400), in: london)
+        }
         let changes = zip(month, month.dropFirst()).filter { $0 != $1 }.count
         #expect(changes >= 25, "the card changed on only \(changes) of 29 days")
     }

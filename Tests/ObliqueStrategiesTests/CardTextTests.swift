@@ -10,8 +10,10 @@ import Testing
     }
 
     @Test func searchIgnoresCaseAndAccents() {
-        let cards = [StrategyCard(id: 1, edition: 1, cardNumber: 1, text: "Émphasize the flaws"),
-                     StrategyCard(id: 2, edition: 1, cardNumber: 2, text: "Use an old idea")]
+        let cards = [
+            StrategyCard(id: 1, edition: 1, cardNumber: 1, text: "Émphasize the flaws"),
+            StrategyCard(id: 2, edition: 1, cardNumber: 2, text: "Use an old idea"),
+        ]
         #expect(CardText.search(cards, for: "EMPHA").map(\.id) == [1])
         #expect(CardText.search(cards, for: "flaws").map(\.id) == [1])
         #expect(CardText.search(cards, for: "  ").count == 2)

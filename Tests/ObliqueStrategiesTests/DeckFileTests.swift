@@ -3,19 +3,19 @@ import Testing
 
 @Suite struct DeckFileTests {
     static let sample = """
-    [strategies]
-    Edition 1=
-        Honour thy error as a hidden intention
-        Use an old idea
+        [strategies]
+        Edition 1=
+            Honour thy error as a hidden intention
+            Use an old idea
 
-    Edition 2=
-        Honor thy error as a hidden intention
-        Ask your body
+        Edition 2=
+            Honor thy error as a hidden intention
+            Ask your body
 
-    # A comment between sections.
-    Extra=
-        Look closely at the most embarrassing details
-    """
+        # A comment between sections.
+        Extra=
+            Look closely at the most embarrassing details
+        """
 
     @Test func readsSectionsInOrderWithTheirCards() throws {
         let sections = try DeckFile.parse(Self.sample)

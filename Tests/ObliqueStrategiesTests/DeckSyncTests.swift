@@ -27,7 +27,7 @@ import Testing
         ]
         // A new card comes first, A moves down, B is gone, C is reworded in place.
         let plan = DeckSync.plan(stored: stored, incoming: ["New", "A", "C, revised", "D"])
-        #expect(plan.unchanged == 1) // D
+        #expect(plan.unchanged == 1)  // D
         // A moved from 1 to 2; at 3, "C, revised" takes C's place (same position), keeping id 12.
         #expect(plan.updates.contains { $0 == (10, 2, "A") })
         #expect(plan.updates.contains { $0 == (12, 3, "C, revised") })

@@ -8,7 +8,8 @@ import Testing
 /// The GitHub story source against a fake GitHub: one good story with a picture, a fork, a repository
 /// without the tag, a broken story.json, a missing one, and one whose files never come.
 @Suite struct GitHubStoriesTests {
-    static let story = #"{"story": {"id": 1, "name": "The Pub", "pic_path": "resources/pub.svg", "chapters": [{"id": 1, "is_first_chapter": true, "text": "In.", "choices": [{"chapter_id": 2, "text": "Out",},]}, {"id": 2, "text": "Out."},],}}"#
+    static let story =
+        #"{"story": {"id": 1, "name": "The Pub", "pic_path": "resources/pub.svg", "chapters": [{"id": 1, "is_first_chapter": true, "text": "In.", "choices": [{"chapter_id": 2, "text": "Out",},]}, {"id": 2, "text": "Out."},],}}"#
 
     func withFakeGitHub(_ body: @Sendable @escaping (URL) async throws -> Void) async throws {
         let router = Router()
@@ -27,11 +28,14 @@ import Testing
             let readme = "# My story\n\n#ChooseYourDestiny\n"
             switch (repo, path) {
             case ("notes", "README.md"): return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "Just notes.")))
-            case ("slow", _): try await Task.sleep(for: .seconds(10)); return Response(status: .ok)
+            case ("slow", _):
+                try await Task.sleep(for: .seconds(10))
+                return Response(status: .ok)
             case (_, "README.md"): return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: readme)))
             case ("pub", "story.json"): return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: Self.story)))
             case ("pub", "resources/pub.svg"): return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<svg/>")))
-            case ("broken", "story.json"): return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "{\"story\": {\"id\": 1, \"chapters\": []}}")))
+            case ("broken", "story.json"):
+                return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "{\"story\": {\"id\": 1, \"chapters\": []}}")))
             default: return Response(status: .notFound)
             }
         }
@@ -43,7 +47,9 @@ import Testing
         try await withFakeGitHub { base in
             let github = GitHubStories(apiURL: base, rawURL: base, token: "secret", fetcher: JSONFetcher(timeout: .seconds(4)))
             let outcomes = try await github.stories(of: "ada")
-            var found: [String] = [], skipped: [String: String] = [:], failed: [String: String] = [:]
+            var found: [String] = []
+            var skipped: [String: String] = [:]
+            var failed: [String: String] = [:]
             for outcome in outcomes {
                 switch outcome {
                 case .found(let story):

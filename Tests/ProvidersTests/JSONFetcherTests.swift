@@ -20,16 +20,18 @@ import Testing
         // Headers at once, then the body a byte at a time: every read is quick, the whole takes 12 s.
         router.get("/trickle") { _, _ in
             let body = Array(#"{"temperature":1}"#.utf8)
-            return Response(status: .ok, body: ResponseBody(contentLength: body.count) { writer in
-                for byte in body {
-                    try await writer.write(ByteBuffer(bytes: [byte]))
-                    try await Task.sleep(for: .milliseconds(700))
-                }
-                try await writer.finish(nil)
-            })
+            return Response(
+                status: .ok,
+                body: ResponseBody(contentLength: body.count) { writer in
+                    for byte in body {
+                        try await writer.write(ByteBuffer(bytes: [byte]))
+                        try await Task.sleep(for: .milliseconds(700))
+                    }
+                    try await writer.finish(nil)
+                })
         }
         router.get("/error") { _, _ in Response(status: .internalServerError) }
-        router.get("/malformed") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<html>not json")))}
+        router.get("/malformed") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<html>not json"))) }
         router.get("/huge") { _, _ in
             Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: UInt8(ascii: " "), count: 3 << 20)))
         }
@@ -62,7 +64,9 @@ import Testing
     @Test func givesUpOnABodyThatTricklesInWithinItsTimeout() async throws {
         try await withFakeService { (base: URL) async throws in
             let start = ContinuousClock.now
-            await #expect(throws: ProviderError.timedOut) { try await fetcher.get(Reading.self, from: base.appendingPathComponent("trickle")) }
+            await #expect(throws: ProviderError.timedOut) {
+                try await fetcher.get(Reading.self, from: base.appendingPathComponent("trickle"))
+            }
             // A 1 s deadline (Deadline does not wait for the cancelled request). The rest is the test process's own
             // scheduling: worst seen 2.56 s, in the full swift test run while two browser suites ran beside it.
             #expect(ContinuousClock.now - start < .seconds(3))
@@ -71,9 +75,15 @@ import Testing
 
     @Test func reportsErrorsMalformedAndOversizeAnswers() async throws {
         try await withFakeService { (base: URL) async throws in
-            await #expect(throws: ProviderError.badStatus(500)) { try await patient.get(Reading.self, from: base.appendingPathComponent("error")) }
-            await #expect(throws: ProviderError.self) { try await patient.get(Reading.self, from: base.appendingPathComponent("malformed")) }
-            await #expect(throws: ProviderError.tooLarge(limit: 1 << 20)) { try await patient.get(Reading.self, from: base.appendingPathComponent("huge")) }
+            await #expect(throws: ProviderError.badStatus(500)) {
+                try await patient.get(Reading.self, from: base.appendingPathComponent("error"))
+            }
+            await #expect(throws: ProviderError.self) {
+                try await patient.get(Reading.self, from: base.appendingPathComponent("malformed"))
+            }
+            await #expect(throws: ProviderError.tooLarge(limit: 1 << 20)) {
+                try await patient.get(Reading.self, from: base.appendingPathComponent("huge"))
+            }
         }
     }
 

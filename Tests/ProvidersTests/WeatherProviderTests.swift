@@ -9,17 +9,17 @@ import Weather
 /// and slowly, wrongly or with garbage when asked for the places that do.
 @Suite struct WeatherProviderTests {
     static let openMeteoAnswer = #"""
-    {"latitude":43.78,"longitude":11.25,"generationtime_ms":0.05,"utc_offset_seconds":0,"timezone":"GMT","timezone_abbreviation":"GMT",
-     "elevation":52.0,"current_units":{"time":"iso8601","interval":"seconds","temperature_2m":"°C","weather_code":"wmo code","is_day":""},
-     "current":{"time":"2026-11-22T20:15","interval":900,"temperature_2m":12.4,"weather_code":61,"wind_speed_10m":5.1,"relative_humidity_2m":81,"is_day":0}}
-    """#
+        {"latitude":43.78,"longitude":11.25,"generationtime_ms":0.05,"utc_offset_seconds":0,"timezone":"GMT","timezone_abbreviation":"GMT",
+         "elevation":52.0,"current_units":{"time":"iso8601","interval":"seconds","temperature_2m":"°C","weather_code":"wmo code","is_day":""},
+         "current":{"time":"2026-11-22T20:15","interval":900,"temperature_2m":12.4,"weather_code":61,"wind_speed_10m":5.1,"relative_humidity_2m":81,"is_day":0}}
+        """#
 
     static let openWeatherMapAnswer = #"""
-    {"coord":{"lon":11.25,"lat":43.78},"weather":[{"id":803,"main":"Clouds","description":"broken clouds","icon":"04d"}],
-     "base":"stations","main":{"temp":12.4,"feels_like":11.6,"temp_min":11.1,"temp_max":13.3,"pressure":1017,"humidity":72},
-     "visibility":10000,"wind":{"speed":2.1,"deg":80},"clouds":{"all":75},"dt":1795378500,
-     "sys":{"type":2,"id":2004688,"country":"IT","sunrise":1795363294,"sunset":1795397023},"timezone":3600,"id":3176959,"name":"Florence","cod":200}
-    """#
+        {"coord":{"lon":11.25,"lat":43.78},"weather":[{"id":803,"main":"Clouds","description":"broken clouds","icon":"04d"}],
+         "base":"stations","main":{"temp":12.4,"feels_like":11.6,"temp_min":11.1,"temp_max":13.3,"pressure":1017,"humidity":72},
+         "visibility":10000,"wind":{"speed":2.1,"deg":80},"clouds":{"all":75},"dt":1795378500,
+         "sys":{"type":2,"id":2004688,"country":"IT","sunrise":1795363294,"sunset":1795397023},"timezone":3600,"id":3176959,"name":"Florence","cod":200}
+        """#
 
     /// Latitude 1 answers slowly, 2 with a 500, 3 with garbage, 4 with the wrong JSON; anything else well.
     func withFakeWeather(_ body: @Sendable @escaping (URL) async throws -> Void) async throws {
@@ -27,10 +27,14 @@ import Weather
         @Sendable func answer(_ request: Request, good: String) async throws -> Response {
             let latitude = request.uri.queryParameters.get("latitude") ?? request.uri.queryParameters.get("lat") ?? ""
             switch Double(latitude).map(Int.init) {
-            case 1: try await Task.sleep(for: .seconds(10)); return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: good)))
+            case 1:
+                try await Task.sleep(for: .seconds(10))
+                return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: good)))
             case 2: return Response(status: .internalServerError)
             case 3: return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<html>busy</html>")))
-            case 4: return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"current":{"temperature_2m":"warm"},"weather":[]}"#)))
+            case 4:
+                return Response(
+                    status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"current":{"temperature_2m":"warm"},"weather":[]}"#)))
             default: return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: good)))
             }
         }
@@ -40,7 +44,8 @@ import Weather
         }
         router.get("/data/2.5/weather") { request, _ in
             guard request.uri.queryParameters.get("appid") == "good-key" else {
-                return Response(status: .unauthorized, body: .init(byteBuffer: ByteBuffer(string: #"{"cod":401,"message":"Invalid API key."}"#)))
+                return Response(
+                    status: .unauthorized, body: .init(byteBuffer: ByteBuffer(string: #"{"cod":401,"message":"Invalid API key."}"#)))
             }
             #expect(request.uri.queryParameters.get("units") == "metric")
             return try await answer(request, good: Self.openWeatherMapAnswer)
@@ -67,8 +72,11 @@ import Weather
 
     @Test func readsOpenWeatherMapInCelsius() async throws {
         try await withFakeWeather { base in
-            let weather = try await OpenWeatherMapWeather(baseURL: base, key: "good-key", fetcher: patient).current(latitude: 43.78, longitude: 11.25)
-            #expect(weather.condition == .cloudy && weather.description == "Broken clouds" && weather.temperatureCelsius == 12.4 && weather.isDay)
+            let weather = try await OpenWeatherMapWeather(baseURL: base, key: "good-key", fetcher: patient).current(
+                latitude: 43.78, longitude: 11.25)
+            #expect(
+                weather.condition == .cloudy && weather.description == "Broken clouds" && weather.temperatureCelsius == 12.4
+                    && weather.isDay)
             #expect(weather.provider == "openweathermap")
             await #expect(throws: WeatherUnavailable.self) {
                 try await OpenWeatherMapWeather(baseURL: base, key: "bad-key", fetcher: patient).current(latitude: 43.78, longitude: 11.25)
@@ -81,7 +89,8 @@ import Weather
         try await withFakeWeather { base in
             let started = ContinuousClock.now
             async let openMeteo = isUnavailable(OpenMeteoWeather(baseURL: base, fetcher: fetcher), latitude: latitude)
-            async let openWeatherMap = isUnavailable(OpenWeatherMapWeather(baseURL: base, key: "good-key", fetcher: fetcher), latitude: latitude)
+            async let openWeatherMap = isUnavailable(
+                OpenWeatherMapWeather(baseURL: base, key: "good-key", fetcher: fetcher), latitude: latitude)
             let answers = await [openMeteo, openWeatherMap]
             #expect(answers == [true, true])
             // A 1 s deadline (Deadline does not wait for the cancelled request). The rest is the test process's own

@@ -12,13 +12,17 @@ import Zlib
     func fill(_ database: Database) async throws {
         let db = database.sql
         let world = try await GuestMergeTests().makeWorld(db)
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO poetry_backgrounds (poem_id, content_type, bytes) VALUES ('poem-guest', 'image/gif', \(bind: Data([0x47, 0x49, 0x46, 0, 255, 10, 13])))
-            """).run()
-        try await db.raw("""
+            """
+        ).run()
+        try await db.raw(
+            """
             INSERT INTO yoga_venues (id, profile_id, name, address, latitude, longitude, source, favourite, created_at)
             VALUES ('venue-2', \(bind: world.account), 'Pier', 'Quay 1', 43.77012345678, -11.25, 'typed', \(bind: true), 7)
-            """).run()
+            """
+        ).run()
     }
 
     func backUp(_ database: Database) async throws -> URL {
@@ -42,7 +46,9 @@ import Zlib
                     #expect(summary.rows > 40)
                     #expect(try await DatabaseBackup(database: restored).digest() == expected, "\(source) → \(target)")
                     // New rows get new ids after restored ones (PostgreSQL's sequences follow the restored ids).
-                    try await restored.sql.raw("INSERT INTO strategy_draws (profile_id, card_id, drawn_at) SELECT profile_id, card_id, 9 FROM strategy_draws LIMIT 1").run()
+                    try await restored.sql.raw(
+                        "INSERT INTO strategy_draws (profile_id, card_id, drawn_at) SELECT profile_id, card_id, 9 FROM strategy_draws LIMIT 1"
+                    ).run()
                 }
             }
         }
@@ -80,7 +86,8 @@ import Zlib
             let cut = folder.appendingPathComponent("cut-\(UUID().uuidString).gz")
             try bytes.prefix(bytes.count * 2 / 3).write(to: cut)
             var text = try Zlib.inflate([UInt8](bytes), format: .gzip, limit: 64 << 20)
-            let middle = try #require(text.indices.dropFirst(text.count / 2).first { text[$0] >= UInt8(ascii: "a") && text[$0] < UInt8(ascii: "z") })
+            let middle = try #require(
+                text.indices.dropFirst(text.count / 2).first { text[$0] >= UInt8(ascii: "a") && text[$0] < UInt8(ascii: "z") })
             text[middle] += 1
             let altered = folder.appendingPathComponent("altered-\(UUID().uuidString).gz")
             try Data(Zlib.deflate(text, format: .gzip)).write(to: altered)

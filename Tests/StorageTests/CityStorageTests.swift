@@ -11,7 +11,8 @@ import Testing
         try await TestDatabase.with(kind) { (database: Database) async throws in
             let repository = CityRepository(database: database.sql)
             #expect(try await repository.importState() == nil)
-            let cities = try TestCities.cities(), countries = try TestCities.countries()
+            let cities = try TestCities.cities()
+            let countries = try TestCities.countries()
             var reported: [Int] = []
             let progress = ProgressLog()
             try await repository.importData(dataset: "cities500", cities: cities, countries: countries) { done, _ in progress.add(done) }
@@ -34,12 +35,14 @@ import Testing
         try await TestDatabase.with(kind) { (database: Database) async throws in
             let repository = CityRepository(database: database.sql)
             let profile = try await ProfileRepository(database: database.sql).createGuest()
-            let cities = try TestCities.cities(), countries = try TestCities.countries()
+            let cities = try TestCities.cities()
+            let countries = try TestCities.countries()
             try await repository.importData(dataset: "cities500", cities: cities, countries: countries)
             _ = try await CityCollectionRepository(database: database.sql)
                 .importCities([CollectedCity(geonameid: TestCities.pratoID, favourite: true)], profileID: profile.id)
             let florenceOnly = cities.filter { $0.city.geonameid == TestCities.florenceID }
-            try await repository.importData(dataset: "cities15000", cities: florenceOnly, countries: countries, now: Date().addingTimeInterval(5))
+            try await repository.importData(
+                dataset: "cities15000", cities: florenceOnly, countries: countries, now: Date().addingTimeInterval(5))
             let ids = try await repository.allCities().cities.map(\.geonameid)
             #expect(Set(ids) == [TestCities.florenceID, TestCities.pratoID])
         }
@@ -50,17 +53,24 @@ import Testing
         try await TestDatabase.with(kind) { (database: Database) async throws in
             let collection = CityCollectionRepository(database: database.sql)
             let profiles = ProfileRepository(database: database.sql)
-            let owner = try await profiles.createGuest(), stranger = try await profiles.createGuest()
+            let owner = try await profiles.createGuest()
+            let stranger = try await profiles.createGuest()
             // 40 plain and 10 favourites, imported in two goes.
-            #expect(try await collection.importCities((1...40).map { CollectedCity(geonameid: $0, favourite: false) }, profileID: owner.id) == 40)
-            #expect(try await collection.importCities((41...50).map { CollectedCity(geonameid: $0, favourite: true) }, profileID: owner.id) == 50)
+            #expect(
+                try await collection.importCities((1...40).map { CollectedCity(geonameid: $0, favourite: false) }, profileID: owner.id)
+                    == 40)
+            #expect(
+                try await collection.importCities((41...50).map { CollectedCity(geonameid: $0, favourite: true) }, profileID: owner.id)
+                    == 50)
             // Importing a city again replaces its star, without a duplicate.
             #expect(try await collection.importCities([CollectedCity(geonameid: 5, favourite: true)], profileID: owner.id) == 50)
             #expect(try await collection.entry(geonameid: 5, profileID: owner.id)?.favourite == true)
             _ = try await collection.importCities([CollectedCity(geonameid: 5, favourite: false)], profileID: owner.id)
 
             // The original app's example: unfavourite 3, delete 13 plain, save → 30 plain and 7 favourites.
-            var shown = try await collection.list(profileID: owner.id).map { CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite) }
+            var shown = try await collection.list(profileID: owner.id).map {
+                CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite)
+            }
             for index in shown.indices where [41, 42, 43].contains(shown[index].geonameid) { shown[index].favourite = false }
             shown.removeAll { (1...13).contains($0.geonameid) }
             shown.reverse()  // my order, rearranged
@@ -83,7 +93,8 @@ import Testing
             let owner = try await ProfileRepository(database: database.sql).createGuest()
             _ = try await collection.importCities([CollectedCity(geonameid: 1, favourite: true)], profileID: owner.id)
             await #expect(throws: CityError.self) {
-                try await collection.save([CollectedCity(geonameid: 2, favourite: false), CollectedCity(geonameid: 2, favourite: true)], profileID: owner.id)
+                try await collection.save(
+                    [CollectedCity(geonameid: 2, favourite: false), CollectedCity(geonameid: 2, favourite: true)], profileID: owner.id)
             }
             #expect(try await collection.list(profileID: owner.id).map(\.geonameid) == [1])
             let starred = try #require(try await collection.setFavourite(false, geonameid: 1, profileID: owner.id))
@@ -96,7 +107,8 @@ import Testing
         try await TestDatabase.with(kind) { (database: Database) async throws in
             let history = SurpriseHistoryRepository(database: database.sql)
             let profiles = ProfileRepository(database: database.sql)
-            let owner = try await profiles.createGuest(), other = try await profiles.createGuest()
+            let owner = try await profiles.createGuest()
+            let other = try await profiles.createGuest()
             for search in 1...12 { try await history.record([search, search * 100], profileID: owner.id, keep: 10) }
             try await history.record([7], profileID: other.id, keep: 10)
             let recent = try await history.recent(profileID: owner.id, limit: 50)

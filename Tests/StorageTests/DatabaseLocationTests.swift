@@ -31,7 +31,10 @@ import Testing
             _ = try await Database.open(.postgres(url: "postgres://trove@127.0.0.1:1/none"), logger: Logger(label: "test"))
             Issue.record("opening an unreachable database succeeded")
         } catch {
-            guard case .unreachable(let location, _) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .unreachable(let location, _) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(location == "postgres://trove@127.0.0.1:1/none")
             #expect(!error.description.contains("\n"))
         }

@@ -21,92 +21,131 @@ import Testing
         let guest = try await profiles.createGuest().id
         var cards: [Int] = []
         for number in 1...3 {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO strategy_cards (edition, card_number, text, retired, created_at, updated_at)
                 VALUES (1, \(bind: number), \(bind: "Card \(number)"), \(bind: false), 0, 0)
-                """).run()
+                """
+            ).run()
         }
-        for row in try await db.raw("SELECT id FROM strategy_cards ORDER BY id").all() { cards.append(try row.decode(column: "id", as: Int.self)) }
-        try await db.raw("""
+        for row in try await db.raw("SELECT id FROM strategy_cards ORDER BY id").all() {
+            cards.append(try row.decode(column: "id", as: Int.self))
+        }
+        try await db.raw(
+            """
             INSERT INTO strategy_cards (edition, card_number, text, owner_profile_id, retired, created_at, updated_at)
             VALUES (0, 1, 'Go for a walk', \(bind: guest), \(bind: false), 0, 0)
-            """).run()
+            """
+        ).run()
         // Favourites: card 0 on both sides, card 1 the guest's only, card 2 the account's only.
         for (profile, card) in [(account, cards[0]), (guest, cards[0]), (guest, cards[1]), (account, cards[2])] {
-            try await db.raw("INSERT INTO strategy_favourites (profile_id, card_id, created_at) VALUES (\(bind: profile), \(bind: card), 0)").run()
+            try await db.raw(
+                "INSERT INTO strategy_favourites (profile_id, card_id, created_at) VALUES (\(bind: profile), \(bind: card), 0)"
+            ).run()
             try await db.raw("INSERT INTO strategy_shuffle (profile_id, card_id) VALUES (\(bind: profile), \(bind: card))").run()
         }
         for profile in [guest, guest, account] {
-            try await db.raw("INSERT INTO strategy_draws (profile_id, card_id, drawn_at) VALUES (\(bind: profile), \(bind: cards[0]), 1)").run()
+            try await db.raw("INSERT INTO strategy_draws (profile_id, card_id, drawn_at) VALUES (\(bind: profile), \(bind: cards[0]), 1)")
+                .run()
         }
         // Poetry: the guest's word set and a published poem.
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO poetry_word_sets (id, profile_id, name, words_json, created_at, updated_at)
             VALUES ('ws-guest', \(bind: guest), 'Mine', '[]', 0, 0)
-            """).run()
+            """
+        ).run()
         for (id, profile, publicID) in [("poem-guest", guest, "pub-guest"), ("poem-account", account, "pub-account")] {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO poetry_poems (id, profile_id, title, version, board_json, word_set_id, public_id, has_background, created_at, updated_at)
                 VALUES (\(bind: id), \(bind: profile), 'A poem', 1, '{}', 'classics', \(bind: publicID), \(bind: false), 0, 0)
-                """).run()
+                """
+            ).run()
         }
         // Cities: 10 on both sides (starred by the guest only), 20 the guest's, 30 the account's.
-        for (profile, city, favourite, position) in [(account, 10, false, 0), (account, 30, false, 1), (guest, 20, false, 0), (guest, 10, true, 1)] {
-            try await db.raw("""
+        for (profile, city, favourite, position) in [
+            (account, 10, false, 0), (account, 30, false, 1), (guest, 20, false, 0), (guest, 10, true, 1),
+        ] {
+            try await db.raw(
+                """
                 INSERT INTO city_collection (profile_id, geonameid, favourite, position, added_at)
                 VALUES (\(bind: profile), \(bind: city), \(bind: favourite), \(bind: position), 0)
-                """).run()
+                """
+            ).run()
         }
         try await db.raw("INSERT INTO city_surprise_history (profile_id, searched_at, geonameids) VALUES (\(bind: guest), 0, '[20]')").run()
         // Stories: the guest published one; both read the account's, the guest later and finding another ending.
         for (id, owner) in [("story-guest", guest), ("story-shared", account)] {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO stories (id, owner_profile_id, name, story_json, source, created_at, updated_at)
                 VALUES (\(bind: id), \(bind: owner), 'A story', '{}', 'upload', 0, 0)
-                """).run()
+                """
+            ).run()
         }
         for profile in [guest, account] {
-            try await db.raw("INSERT INTO story_library (profile_id, story_id, added_at) VALUES (\(bind: profile), 'story-shared', 0)").run()
+            try await db.raw("INSERT INTO story_library (profile_id, story_id, added_at) VALUES (\(bind: profile), 'story-shared', 0)")
+                .run()
         }
         try await db.raw("INSERT INTO story_library (profile_id, story_id, added_at) VALUES (\(bind: guest), 'story-guest', 0)").run()
         for (profile, path, endings, updated) in [(account, #"["a","b"]"#, #"["end1"]"#, 5), (guest, #"["a","c","d"]"#, #"["end2"]"#, 9)] {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO story_progress (profile_id, story_id, path, endings_found, updated_at)
                 VALUES (\(bind: profile), 'story-shared', \(bind: path), \(bind: endings), \(bind: updated))
-                """).run()
+                """
+            ).run()
         }
         // Yoga: both have a "Member" type (named in other cases), the guest a student of it, a venue,
         // a session with its attendance, settings and a class in session; the account has settings and a class too.
-        for (id, profile, name) in [("type-account", account, "member"), ("type-guest", guest, "Member"), ("type-guest-2", guest, "Drop-in")] {
-            try await db.raw("INSERT INTO yoga_student_types (id, profile_id, name, created_at) VALUES (\(bind: id), \(bind: profile), \(bind: name), 0)").run()
+        for (id, profile, name) in [
+            ("type-account", account, "member"), ("type-guest", guest, "Member"), ("type-guest-2", guest, "Drop-in"),
+        ] {
+            try await db.raw(
+                "INSERT INTO yoga_student_types (id, profile_id, name, created_at) VALUES (\(bind: id), \(bind: profile), \(bind: name), 0)"
+            ).run()
         }
         for (id, type) in [("student-1", "type-guest"), ("student-2", "type-guest-2")] {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO yoga_students (id, profile_id, name, joined_on, active, type_id, notes, created_at)
                 VALUES (\(bind: id), \(bind: guest), \(bind: id), '2026-01-01', \(bind: true), \(bind: type), '', 0)
-                """).run()
+                """
+            ).run()
         }
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO yoga_venues (id, profile_id, name, address, source, favourite, created_at)
             VALUES ('venue-guest', \(bind: guest), 'Loft', '', 'typed', \(bind: false), 0)
-            """).run()
-        try await db.raw("""
+            """
+        ).run()
+        try await db.raw(
+            """
             INSERT INTO yoga_sessions (id, profile_id, venue_id, venue_name, venue_address, started_at, ended_at, notes)
             VALUES ('session-guest', \(bind: guest), 'venue-guest', 'Loft', '', 0, 1, 'good class')
-            """).run()
-        try await db.raw("INSERT INTO yoga_attendance (session_id, student_id, student_name) VALUES ('session-guest', 'student-1', 'student-1')").run()
+            """
+        ).run()
+        try await db.raw(
+            "INSERT INTO yoga_attendance (session_id, student_id, student_name) VALUES ('session-guest', 'student-1', 'student-1')"
+        ).run()
         for (profile, unit) in [(account, "F"), (guest, "C")] {
-            try await db.raw("INSERT INTO yoga_settings (profile_id, temperature_unit, slipping_weeks) VALUES (\(bind: profile), \(bind: unit), 6)").run()
-            try await db.raw("""
+            try await db.raw(
+                "INSERT INTO yoga_settings (profile_id, temperature_unit, slipping_weeks) VALUES (\(bind: profile), \(bind: unit), 6)"
+            ).run()
+            try await db.raw(
+                """
                 INSERT INTO yoga_classes (profile_id, venue_name, venue_address, started_at, notes, attendee_ids)
                 VALUES (\(bind: profile), \(bind: unit), '', 0, '', '[]')
-                """).run()
+                """
+            ).run()
         }
         return World(account: account, guest: guest, cards: cards)
     }
 
     func count(_ db: any SQLDatabase, _ table: String, _ profile: String, column: String = "profile_id") async throws -> Int {
-        try await db.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE \(ident: column) = \(bind: profile)").first()?.decode(column: "n", as: Int.self) ?? 0
+        try await db.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE \(ident: column) = \(bind: profile)").first()?.decode(
+            column: "n", as: Int.self) ?? 0
     }
 
     func ints(_ db: any SQLDatabase, _ sql: SQLQueryString, _ column: String) async throws -> [Int] {
@@ -119,16 +158,22 @@ import Testing
             let db = database.sql
             let world = try await makeWorld(db)
             let merge = GuestMerge(database: db)
-            #expect(try await merge.work(of: world.guest).summary
-                == "1 poem, 1 word set, 2 favourite cards, 1 card of your own, 2 drawn cards, 2 cities, 2 stories in your library, "
-                + "1 published story, 2 students and 1 class session")
+            #expect(
+                try await merge.work(of: world.guest).summary
+                    == "1 poem, 1 word set, 2 favourite cards, 1 card of your own, 2 drawn cards, 2 cities, 2 stories in your library, "
+                    + "1 published story, 2 students and 1 class session")
             try await merge.merge(guestID: world.guest, into: world.account)
             let account = world.account
 
             #expect(try await ProfileRepository(database: db).find(id: world.guest) == nil)
             // Strategies: favourites and the shuffle united, own card and draws moved.
-            #expect(try await ints(db, "SELECT card_id FROM strategy_favourites WHERE profile_id = \(bind: account) ORDER BY card_id", "card_id") == world.cards)
-            #expect(try await ints(db, "SELECT card_id FROM strategy_shuffle WHERE profile_id = \(bind: account) ORDER BY card_id", "card_id") == world.cards)
+            #expect(
+                try await ints(
+                    db, "SELECT card_id FROM strategy_favourites WHERE profile_id = \(bind: account) ORDER BY card_id", "card_id")
+                    == world.cards)
+            #expect(
+                try await ints(db, "SELECT card_id FROM strategy_shuffle WHERE profile_id = \(bind: account) ORDER BY card_id", "card_id")
+                    == world.cards)
             #expect(try await count(db, "strategy_cards", account, column: "owner_profile_id") == 1)
             #expect(try await count(db, "strategy_draws", account) == 3)
             // Poetry: the published poem keeps its public link.
@@ -137,7 +182,9 @@ import Testing
             let published = try await db.raw("SELECT profile_id FROM poetry_poems WHERE public_id = 'pub-guest'").first()
             #expect(try published?.decode(column: "profile_id", as: String.self) == account)
             // Cities: 10 once and starred, then the account's 30, then the guest's 20 after it.
-            let cities = try await db.raw("SELECT geonameid, favourite FROM city_collection WHERE profile_id = \(bind: account) ORDER BY position").all()
+            let cities = try await db.raw(
+                "SELECT geonameid, favourite FROM city_collection WHERE profile_id = \(bind: account) ORDER BY position"
+            ).all()
             #expect(try cities.map { try $0.decode(column: "geonameid", as: Int.self) } == [10, 30, 20])
             #expect(try cities.map { try $0.decode(column: "favourite", as: Bool.self) } == [true, false, false])
             #expect(try await count(db, "city_surprise_history", account) == 1)

@@ -6,8 +6,9 @@ import TestSupport
 import Testing
 
 @Suite struct PoetryStorageTests {
-    let board = Board(wordSetId: "nature", font: .serif, fontScale: 1.2,
-                      magnets: [.init(id: "m1", word: "river", x: 0.1, y: 0.2, rotation: 12.5, z: 3)], extraWords: [])
+    let board = Board(
+        wordSetId: "nature", font: .serif, fontScale: 1.2,
+        magnets: [.init(id: "m1", word: "river", x: 0.1, y: 0.2, rotation: 12.5, z: 3)], extraWords: [])
 
     @Test(arguments: DatabaseKind.allCases)
     func poemsSaveWholeBoardsWithRisingVersions(kind: DatabaseKind) async throws {
@@ -91,14 +92,15 @@ import Testing
         try await TestDatabase.with(kind) { (database: Database) async throws in
             let repository = PronunciationRepository(database: database.sql)
             #expect(try await repository.isImported() == false)
-            let entries = PronouncingDictionary.parse("""
-            moon M UW1 N
-            june JH UW1 N
-            spoon S P UW1 N
-            macaroon M AE2 K ER0 UW1 N
-            mist M IH1 S T
-            river R IH1 V ER0
-            """)
+            let entries = PronouncingDictionary.parse(
+                """
+                moon M UW1 N
+                june JH UW1 N
+                spoon S P UW1 N
+                macaroon M AE2 K ER0 UW1 N
+                mist M IH1 S T
+                river R IH1 V ER0
+                """)
             // "macaroon" is too rare to be offered; "june" is more common than "spoon".
             let frequencies = ["moon": 300, "june": 350, "spoon": 420, "mist": 400, "river": 310]
             #expect(try await repository.replaceAll(entries, frequencies: frequencies) == 6)

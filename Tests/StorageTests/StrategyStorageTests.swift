@@ -18,7 +18,8 @@ import Testing
             #expect(cards.filter { $0.edition == 2 }.map(\.cardNumber) == [1, 2, 3])
             #expect(cards.first { $0.text == "Listen to the quiet voice" }?.edition == DeckSection.firstExtraEdition)
             let sections = try await StrategyDeckRepository(database: database.sql).sections()
-            #expect(sections.map(\.label) == ["1st edition (1975)", "2nd edition (1978)", "3rd edition (1979)", "4th edition (1996)", "Extra"])
+            #expect(
+                sections.map(\.label) == ["1st edition (1975)", "2nd edition (1978)", "3rd edition (1979)", "4th edition (1996)", "Extra"])
             #expect(sections.map(\.count) == [3, 3, 1, 1, 1])
         }
     }
@@ -35,7 +36,10 @@ import Testing
             try await mine.setFavourite(profileID: profile.id, cardID: old.id)
             try await mine.setFavourite(profileID: profile.id, cardID: dropped.id)
 
-            let newer = [DeckSection(name: "Edition 1", cards: ["A brand new card", "Honour thy error as a hidden intention", "Use an old idea, again"])]
+            let newer = [
+                DeckSection(
+                    name: "Edition 1", cards: ["A brand new card", "Honour thy error as a hidden intention", "Use an old idea, again"])
+            ]
             let report = try await StrategyImporter(database: database.sql).importSections(newer)
             #expect(report.inserted == 1 && report.retired == 1)
 
@@ -103,7 +107,8 @@ import Testing
             let profile = try await ProfileRepository(database: database.sql).createGuest()
             let start = Date(timeIntervalSince1970: 1_800_000_000)
             for index in 0..<55 {
-                try await repository.recordDraw(profileID: profile.id, cardID: cards[index % cards.count].id, at: start.addingTimeInterval(Double(index)))
+                try await repository.recordDraw(
+                    profileID: profile.id, cardID: cards[index % cards.count].id, at: start.addingTimeInterval(Double(index)))
             }
             let history = try await repository.history(profileID: profile.id)
             #expect(history.count == 50)

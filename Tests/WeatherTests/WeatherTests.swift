@@ -41,8 +41,9 @@ final class CountingProvider: WeatherProvider {
         calls.withLock { $0 += 1 }
         try? await Task.sleep(for: .milliseconds(50))
         if failing.withLock({ $0 }) { throw WeatherUnavailable(reason: "down") }
-        return CurrentWeather(condition: .clear, description: "Clear sky", isDay: true, temperatureCelsius: latitude,
-                              observedAt: Date(timeIntervalSince1970: 0), provider: "test")
+        return CurrentWeather(
+            condition: .clear, description: "Clear sky", isDay: true, temperatureCelsius: latitude,
+            observedAt: Date(timeIntervalSince1970: 0), provider: "test")
     }
 }
 
@@ -54,7 +55,8 @@ final class TestClock: Sendable {
 
 @Suite struct WeatherCacheTests {
     @Test func remembersAnswersForTenMinutesPerPlace() async throws {
-        let provider = CountingProvider(), clock = TestClock()
+        let provider = CountingProvider()
+        let clock = TestClock()
         let cache = WeatherCache(provider: provider, now: { clock.now.withLock { $0 } })
         let first = try await cache.current(latitude: 43.77925, longitude: 11.24626)
         #expect(!first.cached && first.weather.temperatureCelsius == 43.77925)
@@ -92,14 +94,17 @@ final class TestClock: Sendable {
     }
 
     @Test func aProviderFailingAtSeveralPlacesIsLeftAloneForAPause() async throws {
-        let provider = CountingProvider(), clock = TestClock()
+        let provider = CountingProvider()
+        let clock = TestClock()
         let cache = WeatherCache(provider: provider, breakerPause: 30, now: { clock.now.withLock { $0 } })
         provider.failing.withLock { $0 = true }
         // One place failing again and again: always asked (it may be that place only).
         for _ in 0..<4 { await #expect(throws: WeatherUnavailable.self) { try await cache.current(latitude: 1, longitude: 1) } }
         #expect(provider.calls.withLock { $0 } == 4)
         // Two more places within the minute: three places, the breaker opens.
-        for place in [2.0, 3.0] { await #expect(throws: WeatherUnavailable.self) { try await cache.current(latitude: place, longitude: 1) } }
+        for place in [2.0, 3.0] {
+            await #expect(throws: WeatherUnavailable.self) { try await cache.current(latitude: place, longitude: 1) }
+        }
         do {
             _ = try await cache.current(latitude: 4, longitude: 1)
             Issue.record("the open breaker let a call out")

@@ -41,8 +41,9 @@ import Testing
             #expect(first.headers[values: .setCookie].first?.contains("HttpOnly") == true)
             #expect(first.headers[values: .setCookie].first?.contains("SameSite=Lax") == true)
 
-            let signUp = try await client.execute(uri: "/api/v1/account/signup", method: .post, headers: .json(cookie: guestCookie),
-                                                  body: body(["username": "Ada", "password": "correct horse"]))
+            let signUp = try await client.execute(
+                uri: "/api/v1/account/signup", method: .post, headers: .json(cookie: guestCookie),
+                body: body(["username": "Ada", "password": "correct horse"]))
             #expect(signUp.status == .created)
             #expect(signUp.profile?["id"] as? String == guestID)
             #expect(signUp.profile?["username"] as? String == "ada")
@@ -61,10 +62,12 @@ import Testing
     func signInReachesTheSameProfileAndSignOutEndsTheSession(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
             let firstDevice = try await signUp(client, username: "bea")
-            let accountID = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(firstDevice)).profile?["id"] as? String
+            let accountID =
+                try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(firstDevice)).profile?["id"] as? String
 
-            let login = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
-                                                 body: body(["username": " BEA ", "password": "correct horse"]))
+            let login = try await client.execute(
+                uri: "/api/v1/account/login", method: .post, headers: .json(),
+                body: body(["username": " BEA ", "password": "correct horse"]))
             #expect(login.status == .ok)
             #expect(login.profile?["id"] as? String == accountID)
             let secondDevice = try #require(login.sessionCookie)
@@ -85,19 +88,22 @@ import Testing
         try await withTestApp(kind) { client, _ in
             _ = try await signUp(client, username: "cy")
             for _ in 1...5 {
-                let wrong = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
-                                                     body: body(["username": "cy", "password": "wrong password"]))
+                let wrong = try await client.execute(
+                    uri: "/api/v1/account/login", method: .post, headers: .json(),
+                    body: body(["username": "cy", "password": "wrong password"]))
                 #expect(wrong.status == .unauthorized)
                 #expect(wrong.errorCode == "wrong_credentials")
                 #expect(wrong.sessionCookie == nil)
             }
-            let throttled = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
-                                                     body: body(["username": "cy", "password": "correct horse"]))
+            let throttled = try await client.execute(
+                uri: "/api/v1/account/login", method: .post, headers: .json(),
+                body: body(["username": "cy", "password": "correct horse"]))
             #expect(throttled.status == .tooManyRequests)
             #expect(Int(throttled.headers[.retryAfter] ?? "") ?? 0 > 0)
             // An unknown username answers exactly like a wrong password.
-            let unknown = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
-                                                   body: body(["username": "nobody", "password": "whatever1"]))
+            let unknown = try await client.execute(
+                uri: "/api/v1/account/login", method: .post, headers: .json(),
+                body: body(["username": "nobody", "password": "whatever1"]))
             #expect(unknown.status == .unauthorized)
         }
     }
@@ -112,8 +118,9 @@ import Testing
             let count = try await database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("profiles")
                 .where("username", .equal, "dee").first()?.decode(column: "n", as: Int.self)
             #expect(count == 0)
-            let login = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(),
-                                                 body: body(["username": "dee", "password": "correct horse"]))
+            let login = try await client.execute(
+                uri: "/api/v1/account/login", method: .post, headers: .json(),
+                body: body(["username": "dee", "password": "correct horse"]))
             #expect(login.status == .unauthorized)
             let again = try await client.execute(uri: "/api/v1/account", method: .delete)
             #expect(again.status == .notFound)

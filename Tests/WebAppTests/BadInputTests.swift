@@ -20,14 +20,26 @@ import Testing
     static let signUpCases: [Case] = [
         Case(name: "malformed JSON", contentType: "application/json", body: "{\"username\": ", status: .badRequest, code: "malformed_json"),
         Case(name: "empty body", contentType: "application/json", body: "", status: .badRequest, code: "malformed_json"),
-        Case(name: "form post", contentType: "application/x-www-form-urlencoded", body: "username=a&password=b", status: .unsupportedMediaType, code: "unsupported_media_type"),
+        Case(
+            name: "form post", contentType: "application/x-www-form-urlencoded", body: "username=a&password=b",
+            status: .unsupportedMediaType, code: "unsupported_media_type"),
         Case(name: "no content type", contentType: nil, body: "{}", status: .unsupportedMediaType, code: "unsupported_media_type"),
-        Case(name: "missing field", contentType: "application/json", body: "{\"username\":\"ada\"}", status: .unprocessableContent, code: "validation_failed"),
-        Case(name: "wrong type", contentType: "application/json", body: "{\"username\":1,\"password\":\"long enough\"}", status: .unprocessableContent, code: "validation_failed"),
+        Case(
+            name: "missing field", contentType: "application/json", body: "{\"username\":\"ada\"}", status: .unprocessableContent,
+            code: "validation_failed"),
+        Case(
+            name: "wrong type", contentType: "application/json", body: "{\"username\":1,\"password\":\"long enough\"}",
+            status: .unprocessableContent, code: "validation_failed"),
         Case(name: "array body", contentType: "application/json", body: "[1,2]", status: .unprocessableContent, code: "validation_failed"),
-        Case(name: "short password", contentType: "application/json", body: "{\"username\":\"ada\",\"password\":\"short\"}", status: .unprocessableContent, code: "validation_failed"),
-        Case(name: "bad username", contentType: "application/json", body: "{\"username\":\"<script>\",\"password\":\"long enough\"}", status: .unprocessableContent, code: "validation_failed"),
-        Case(name: "too large", contentType: "application/json", body: "{\"username\":\"" + String(repeating: "a", count: 2 << 20) + "\"}", status: .contentTooLarge, code: "body_too_large"),
+        Case(
+            name: "short password", contentType: "application/json", body: "{\"username\":\"ada\",\"password\":\"short\"}",
+            status: .unprocessableContent, code: "validation_failed"),
+        Case(
+            name: "bad username", contentType: "application/json", body: "{\"username\":\"<script>\",\"password\":\"long enough\"}",
+            status: .unprocessableContent, code: "validation_failed"),
+        Case(
+            name: "too large", contentType: "application/json", body: "{\"username\":\"" + String(repeating: "a", count: 2 << 20) + "\"}",
+            status: .contentTooLarge, code: "body_too_large"),
     ]
 
     @Test(arguments: DatabaseKind.allCases, signUpCases)
@@ -35,8 +47,9 @@ import Testing
         try await withTestApp(kind) { client, database in
             var headers = HTTPFields()
             if let type = testCase.contentType { headers[.contentType] = type }
-            let response = try await client.execute(uri: "/api/v1/account/signup", method: .post, headers: headers,
-                                                    body: ByteBuffer(string: testCase.body))
+            let response = try await client.execute(
+                uri: "/api/v1/account/signup", method: .post, headers: headers,
+                body: ByteBuffer(string: testCase.body))
             #expect(response.status == testCase.status, "\(testCase.name)")
             #expect(response.errorCode == testCase.code, "\(testCase.name): \(response.bodyText.prefix(200))")
             #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
@@ -48,8 +61,9 @@ import Testing
     func aTakenUsernameIs409AndChangesNothing(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, database in
             _ = try await signUp(client, username: "ada")
-            let response = try await client.execute(uri: "/api/v1/account/signup", method: .post, headers: .json(),
-                                                    body: body(["username": "ADA", "password": "another password"]))
+            let response = try await client.execute(
+                uri: "/api/v1/account/signup", method: .post, headers: .json(),
+                body: body(["username": "ADA", "password": "another password"]))
             #expect(response.status == .conflict)
             #expect(response.errorCode == "username_taken")
             #expect(try await profileCount(database) == 1)
@@ -96,8 +110,9 @@ import Testing
     @Test func signedInUsersCannotSignUpAgain() async throws {
         try await withTestApp(.sqlite) { client, _ in
             let cookie = try await signUp(client, username: "fay")
-            let response = try await client.execute(uri: "/api/v1/account/signup", method: .post, headers: .json(cookie: cookie),
-                                                    body: body(["username": "fay2", "password": "correct horse"]))
+            let response = try await client.execute(
+                uri: "/api/v1/account/signup", method: .post, headers: .json(cookie: cookie),
+                body: body(["username": "fay2", "password": "correct horse"]))
             #expect(response.status == .conflict)
             #expect(response.errorCode == "already_signed_in")
         }

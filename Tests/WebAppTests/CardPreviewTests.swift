@@ -18,7 +18,8 @@ import Testing
         try await withTestApp(.sqlite) { client, database in
             try await TestDeck.importAll(into: database)
             let id = try await honourID(client)
-            let page = try await client.execute(uri: "/strategies/\(id)", method: .get, headers: [.accept: "text/html", HTTPField.Name("X-Forwarded-Proto")!: "https"])
+            let page = try await client.execute(
+                uri: "/strategies/\(id)", method: .get, headers: [.accept: "text/html", HTTPField.Name("X-Forwarded-Proto")!: "https"])
             let imageURL = "https://localhost/strategies/\(id)/preview.png"  // the router test client's authority
             #expect(page.bodyText.contains("<meta property=\"og:image\" content=\"\(imageURL)\">"), "\(page.bodyText.prefix(3000))")
             #expect(page.bodyText.contains("<meta property=\"og:image:width\" content=\"1200\">"))
@@ -50,8 +51,9 @@ import Testing
             #expect(try await client.execute(uri: "/strategies/abc/preview.png", method: .get).status == .badRequest)
 
             let owner = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
-            let created = try await client.execute(uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: owner),
-                                                   body: body(["strategy": "Go for a walk 🙂"]))
+            let created = try await client.execute(
+                uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: owner),
+                body: body(["strategy": "Go for a walk 🙂"]))
             let id = try #require(try created.json()["id"] as? Int)
             let own = try await client.execute(uri: "/strategies/\(id)/preview.png", method: .get, headers: .session(owner))
             #expect(own.status == .ok)
@@ -59,7 +61,9 @@ import Testing
             #expect(Array(Array(buffer: own.body).prefix(8)) == Self.pngSignature)
 
             let stranger = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
-            #expect(try await client.execute(uri: "/strategies/\(id)/preview.png", method: .get, headers: .session(stranger)).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/strategies/\(id)/preview.png", method: .get, headers: .session(stranger)).status
+                    == .notFound)
             #expect(try await client.execute(uri: "/strategies/\(id)/preview.png", method: .get).status == .notFound)
         }
     }

@@ -31,8 +31,12 @@ import Testing
             #expect((cities.first?["wikipedia_url"] as? String)?.hasPrefix("https://en.wikipedia.org/") == true)
             #expect(cities.first?["country_name"] as? String == "Italy")
             // A wider radius reaches Prato; a limit cuts the list.
-            #expect(try names(try await client.execute(uri: "/api/v1/cities/nearby?lat=43.77925&lon=11.24626&radius_km=25", method: .get)).contains("Prato"))
-            #expect(try names(try await client.execute(uri: "/api/v1/cities/nearby?lat=43.77925&lon=11.24626&limit=2", method: .get)).count == 2)
+            #expect(
+                try names(try await client.execute(uri: "/api/v1/cities/nearby?lat=43.77925&lon=11.24626&radius_km=25", method: .get))
+                    .contains("Prato"))
+            #expect(
+                try names(try await client.execute(uri: "/api/v1/cities/nearby?lat=43.77925&lon=11.24626&limit=2", method: .get)).count == 2
+            )
         }
     }
 
@@ -41,7 +45,8 @@ import Testing
         try await withCityApp(kind) { client, _ in
             for uri in [
                 "/api/v1/cities/nearby?lat=91&lon=0", "/api/v1/cities/nearby?lat=0&lon=181", "/api/v1/cities/nearby?lat=abc&lon=0",
-                "/api/v1/cities/nearby?lon=0", "/api/v1/cities/nearby?lat=0&lon=0&radius_km=101", "/api/v1/cities/nearby?lat=0&lon=0&radius_km=-1",
+                "/api/v1/cities/nearby?lon=0", "/api/v1/cities/nearby?lat=0&lon=0&radius_km=101",
+                "/api/v1/cities/nearby?lat=0&lon=0&radius_km=-1",
                 "/api/v1/cities/nearby?lat=0&lon=0&limit=501", "/api/v1/cities/nearby?lat=0&lon=0&limit=0", "/api/v1/cities/search?q=",
                 "/api/v1/cities/search", "/api/v1/cities/search?q=flo&limit=501", "/api/v1/cities/abc", "/api/v1/cities/-3/weather",
             ] {
@@ -62,7 +67,9 @@ import Testing
             #expect(try names(firenze) == ["Florence"])
             // The name that matched, as written.
             #expect((try firenze.json()["cities"] as? [[String: Any]])?.first?["matched_name"] as? String == "Firenze")
-            #expect(try names(try await client.execute(uri: "/api/v1/cities/search?q=julia%20de%20lo", method: .get)) == ["Sant Julià de Lòria"])
+            #expect(
+                try names(try await client.execute(uri: "/api/v1/cities/search?q=julia%20de%20lo", method: .get)) == ["Sant Julià de Lòria"]
+            )
             #expect(try names(try await client.execute(uri: "/api/v1/cities/search?q=REYKJAVIK", method: .get)) == ["Reykjavík"])
             let fi = try names(try await client.execute(uri: "/api/v1/cities/search?q=fi", method: .get))
             #expect(fi == ["Florence", "Fiesole", "Sesto Fiorentino"])
@@ -79,10 +86,12 @@ import Testing
             #expect(city["collection"] is NSNull)
             let country = try await client.execute(uri: "/api/v1/cities/countries/it", method: .get).json()
             #expect(country["name"] as? String == "Italy" && country["capital"] as? String == "Rome" && country["city_count"] as? Int == 6)
-            #expect((country["largest_cities"] as? [[String: Any]])?.prefix(2).compactMap { $0["name"] as? String } == ["Florence", "Prato"])
+            #expect(
+                (country["largest_cities"] as? [[String: Any]])?.prefix(2).compactMap { $0["name"] as? String } == ["Florence", "Prato"])
             let box = try #require(country["bounding_box"] as? [String: Double])
             #expect(box["north"] == 43.88425 && box["west"] == 11.09699)
-            let countries = try #require(try await client.execute(uri: "/api/v1/cities/countries", method: .get).json()["countries"] as? [[String: Any]])
+            let countries = try #require(
+                try await client.execute(uri: "/api/v1/cities/countries", method: .get).json()["countries"] as? [[String: Any]])
             #expect(countries.compactMap { $0["iso"] as? String } == ["AD", "FJ", "IS", "IT"])
         }
     }
@@ -99,10 +108,13 @@ import Testing
             let seen = Set((answer["cities"] as? [[String: Any]] ?? []).compactMap { $0["geonameid"] as? Int })
             #expect(!seen.isEmpty && (answer["country"] as? [String: Any])?["name"] is String)
             // The next surprise shows none of those again.
-            let second = try await client.execute(uri: "/api/v1/cities/surprise?radius_km=100", method: .post, headers: .session(cookie)).json()
+            let second = try await client.execute(uri: "/api/v1/cities/surprise?radius_km=100", method: .post, headers: .session(cookie))
+                .json()
             let again = Set((second["cities"] as? [[String: Any]] ?? []).compactMap { $0["geonameid"] as? Int })
             #expect(again.isDisjoint(with: seen))
-            #expect(try await client.execute(uri: "/api/v1/cities/surprise?radius_km=500", method: .post, headers: .session(cookie)).status == .badRequest)
+            #expect(
+                try await client.execute(uri: "/api/v1/cities/surprise?radius_km=500", method: .post, headers: .session(cookie)).status
+                    == .badRequest)
         }
     }
 
@@ -129,7 +141,8 @@ import Testing
             let response = try await client.execute(uri: "/api/v1/cities/basemap", method: .get)
             #expect(response.status == .ok && String(buffer: response.body) == body)
             #expect(response.headers[.eTag] == etag && response.headers[.contentType]?.hasPrefix("application/json") == true)
-            #expect(try await client.execute(uri: "/api/v1/cities/basemap", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+            #expect(
+                try await client.execute(uri: "/api/v1/cities/basemap", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
             // Another document, another tag: a browser holding the old one gets the new one.
             let newer = try await repository.replace(with: body.replacingOccurrences(of: "IT", with: "IS"))
             #expect(newer != etag)

@@ -12,7 +12,8 @@ import Testing
     }
 
     func collection(_ client: some TestClientProtocol, _ cookie: String) async throws -> [[String: Any]] {
-        try await client.execute(uri: "/api/v1/cities/collection", method: .get, headers: .session(cookie)).json()["cities"] as? [[String: Any]] ?? []
+        try await client.execute(uri: "/api/v1/cities/collection", method: .get, headers: .session(cookie)).json()["cities"]
+            as? [[String: Any]] ?? []
     }
 
     func items(_ ids: some Sequence<Int>, favourite: Bool) -> [[String: Any]] {
@@ -26,19 +27,26 @@ import Testing
         try await withCityApp(kind, villages: 50) { client, _ in
             let cookie = try await guest(client)
             let villages = Array(900_001...900_050)
-            let plain = try await client.execute(uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
-                                                 body: body(["cities": items(villages.prefix(40), favourite: false)]))
+            let plain = try await client.execute(
+                uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
+                body: body(["cities": items(villages.prefix(40), favourite: false)]))
             #expect(plain.status == .ok)
             #expect(try plain.json()["count"] as? Int == 40)
-            let starred = try await client.execute(uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
-                                                   body: body(["cities": items(villages.suffix(10), favourite: true)]))
+            let starred = try await client.execute(
+                uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
+                body: body(["cities": items(villages.suffix(10), favourite: true)]))
             #expect(try starred.json()["count"] as? Int == 50)
 
-            var shown = try await collection(client, cookie).map { ["geonameid": $0["geonameid"] as! Int, "favourite": $0["favourite"] as! Bool] }
+            var shown = try await collection(client, cookie).map {
+                ["geonameid": $0["geonameid"] as! Int, "favourite": $0["favourite"] as! Bool]
+            }
             #expect(shown.count == 50)
-            for index in shown.indices where [900_041, 900_042, 900_043].contains(shown[index]["geonameid"] as! Int) { shown[index]["favourite"] = false }
+            for index in shown.indices where [900_041, 900_042, 900_043].contains(shown[index]["geonameid"] as! Int) {
+                shown[index]["favourite"] = false
+            }
             shown.removeAll { (900_001...900_013).contains($0["geonameid"] as! Int) }
-            let save = try await client.execute(uri: "/api/v1/cities/collection", method: .put, headers: .json(cookie: cookie), body: body(["cities": shown]))
+            let save = try await client.execute(
+                uri: "/api/v1/cities/collection", method: .put, headers: .json(cookie: cookie), body: body(["cities": shown]))
             #expect(save.status == .ok)
             let saved = try await collection(client, cookie)
             #expect(saved.filter { $0["favourite"] as? Bool == false }.count == 30)
@@ -47,7 +55,8 @@ import Testing
 
             let stranger = try await guest(client)
             #expect(try await collection(client, stranger).isEmpty)
-            let theft = try await client.execute(uri: "/api/v1/cities/collection/900050/favourite", method: .delete, headers: .session(stranger))
+            let theft = try await client.execute(
+                uri: "/api/v1/cities/collection/900050/favourite", method: .delete, headers: .session(stranger))
             #expect(theft.status == .notFound)
             #expect(try await collection(client, cookie).first { $0["geonameid"] as? Int == 900_050 }?["favourite"] as? Bool == true)
         }
@@ -58,19 +67,25 @@ import Testing
         try await withCityApp(kind) { client, _ in
             let cookie = try await guest(client)
             for favourite in [false, true] {
-                _ = try await client.execute(uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
-                                             body: body(["cities": items([TestCities.florenceID], favourite: favourite)]))
+                _ = try await client.execute(
+                    uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
+                    body: body(["cities": items([TestCities.florenceID], favourite: favourite)]))
             }
             let cities = try await collection(client, cookie)
             #expect(cities.count == 1 && cities.first?["favourite"] as? Bool == true && cities.first?["name"] as? String == "Florence")
             // A city's own API says it is collected; the star can be taken away and given back.
-            let unstar = try await client.execute(uri: "/api/v1/cities/collection/\(TestCities.florenceID)/favourite", method: .delete, headers: .session(cookie))
+            let unstar = try await client.execute(
+                uri: "/api/v1/cities/collection/\(TestCities.florenceID)/favourite", method: .delete, headers: .session(cookie))
             let unstarred = try unstar.json()
             #expect(unstar.status == .ok && unstarred["favourite"] as? Bool == false)
-            let detail = try await client.execute(uri: "/api/v1/cities/\(TestCities.florenceID)", method: .get, headers: .session(cookie)).json()
+            let detail = try await client.execute(uri: "/api/v1/cities/\(TestCities.florenceID)", method: .get, headers: .session(cookie))
+                .json()
             #expect((detail["collection"] as? [String: Any])?["favourite"] as? Bool == false)
-            #expect(try await client.execute(uri: "/api/v1/cities/collection/\(TestCities.pratoID)/favourite", method: .put,
-                                             headers: .session(cookie)).errorCode == "not_in_collection")
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/cities/collection/\(TestCities.pratoID)/favourite", method: .put,
+                    headers: .session(cookie)
+                ).errorCode == "not_in_collection")
         }
     }
 
@@ -78,14 +93,30 @@ import Testing
     func badBodiesAreRefusedAndWriteNothing(kind: DatabaseKind) async throws {
         try await withCityApp(kind) { client, _ in
             let cookie = try await guest(client)
-            _ = try await client.execute(uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
-                                         body: body(["cities": items([TestCities.florenceID], favourite: true)]))
+            _ = try await client.execute(
+                uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
+                body: body(["cities": items([TestCities.florenceID], favourite: true)]))
             let cases: [(HTTPRequest.Method, String, ByteBuffer, HTTPResponse.Status, String)] = [
-                (.post, "/api/v1/cities/collection/import", body(["cities": items([TestCities.pratoID, 12345], favourite: false)]), .unprocessableContent, "unknown_city"),
-                (.put, "/api/v1/cities/collection", body(["cities": items([12345], favourite: false)]), .unprocessableContent, "unknown_city"),
-                (.put, "/api/v1/cities/collection", body(["cities": items([TestCities.pratoID, TestCities.pratoID], favourite: false)]), .unprocessableContent, "validation_failed"),
-                (.post, "/api/v1/cities/collection/import", body(["cities": items(0..<501, favourite: false)]), .unprocessableContent, "unknown_city"),
-                (.post, "/api/v1/cities/collection/import", body(["cities": [["geonameid": "Florence"]]]), .unprocessableContent, "validation_failed"),
+                (
+                    .post, "/api/v1/cities/collection/import", body(["cities": items([TestCities.pratoID, 12345], favourite: false)]),
+                    .unprocessableContent, "unknown_city"
+                ),
+                (
+                    .put, "/api/v1/cities/collection", body(["cities": items([12345], favourite: false)]), .unprocessableContent,
+                    "unknown_city"
+                ),
+                (
+                    .put, "/api/v1/cities/collection", body(["cities": items([TestCities.pratoID, TestCities.pratoID], favourite: false)]),
+                    .unprocessableContent, "validation_failed"
+                ),
+                (
+                    .post, "/api/v1/cities/collection/import", body(["cities": items(0..<501, favourite: false)]), .unprocessableContent,
+                    "unknown_city"
+                ),
+                (
+                    .post, "/api/v1/cities/collection/import", body(["cities": [["geonameid": "Florence"]]]), .unprocessableContent,
+                    "validation_failed"
+                ),
                 (.put, "/api/v1/cities/collection", ByteBuffer(string: "{not json"), .badRequest, "malformed_json"),
             ]
             for (method, uri, payload, status, code) in cases {
@@ -94,7 +125,9 @@ import Testing
                 #expect(response.errorCode == code, "\(method) \(uri): \(response.bodyText)")
             }
             let after = try await collection(client, cookie)
-            #expect(after.count == 1 && after.first?["geonameid"] as? Int == TestCities.florenceID && after.first?["favourite"] as? Bool == true)
+            #expect(
+                after.count == 1 && after.first?["geonameid"] as? Int == TestCities.florenceID && after.first?["favourite"] as? Bool == true
+            )
         }
     }
 
@@ -102,8 +135,9 @@ import Testing
     func exportsTheCollectionAsGeoJSONAndCSV(kind: DatabaseKind) async throws {
         try await withCityApp(kind) { client, _ in
             let cookie = try await guest(client)
-            _ = try await client.execute(uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
-                                         body: body(["cities": items([TestCities.florenceID], favourite: true) + items([3039163], favourite: false)]))
+            _ = try await client.execute(
+                uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
+                body: body(["cities": items([TestCities.florenceID], favourite: true) + items([3039163], favourite: false)]))
             let geo = try await client.execute(uri: "/api/v1/cities/collection.geojson", method: .get, headers: .session(cookie))
             #expect(geo.headers[.contentType] == "application/geo+json")
             #expect(geo.headers[.contentDisposition]?.contains("attachment") == true)

@@ -19,7 +19,8 @@ import Testing
             if latitude.hasPrefix("43.806") {
                 return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "{\"current\": 12")))
             }
-            let answer = #"{"latitude":43.78,"longitude":11.25,"timezone":"GMT","current":{"time":"2026-11-22T20:15","interval":900,"temperature_2m":12.44,"weather_code":3,"is_day":1},"current_units":{"temperature_2m":"°C"}}"#
+            let answer =
+                #"{"latitude":43.78,"longitude":11.25,"timezone":"GMT","current":{"time":"2026-11-22T20:15","interval":900,"temperature_2m":12.44,"weather_code":3,"is_day":1},"current_units":{"temperature_2m":"°C"}}"#
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: answer)))
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -36,8 +37,12 @@ import Testing
                 #expect(weather["condition"] as? String == "cloudy" && weather["temperature_c"] as? Double == 12.4)
                 #expect(weather["description"] as? String == "Overcast" && weather["provider"] as? String == "open-meteo")
                 #expect(weather["cached"] as? Bool == false)
-                #expect(try await client.execute(uri: "/api/v1/cities/\(TestCities.florenceID)/weather", method: .get).json()["cached"] as? Bool == true)
-                #expect(try await client.execute(uri: "/api/v1/cities/\(TestCities.florenceID)/weather?refresh=1", method: .get).json()["cached"] as? Bool == false)
+                #expect(
+                    try await client.execute(uri: "/api/v1/cities/\(TestCities.florenceID)/weather", method: .get).json()["cached"] as? Bool
+                        == true)
+                #expect(
+                    try await client.execute(uri: "/api/v1/cities/\(TestCities.florenceID)/weather?refresh=1", method: .get).json()[
+                        "cached"] as? Bool == false)
 
                 let started = ContinuousClock.now
                 let slow = try await client.execute(uri: "/api/v1/cities/\(TestCities.pratoID)/weather", method: .get)

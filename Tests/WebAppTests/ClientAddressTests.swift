@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebApp
 
 @Suite struct ClientAddressTests {
@@ -22,7 +23,8 @@ import Testing
         #expect(ClientAddress.resolve(remote: "203.0.113.7", forwardedFor: nil, trusted: []) == "203.0.113.7")
         // Through trusted proxies: the rightmost address they did not add themselves.
         #expect(ClientAddress.resolve(remote: "10.0.0.2", forwardedFor: "198.51.100.9", trusted: proxies) == "198.51.100.9")
-        #expect(ClientAddress.resolve(remote: "10.0.0.2", forwardedFor: "6.6.6.6, 198.51.100.9, 10.0.0.5", trusted: proxies) == "198.51.100.9")
+        #expect(
+            ClientAddress.resolve(remote: "10.0.0.2", forwardedFor: "6.6.6.6, 198.51.100.9, 10.0.0.5", trusted: proxies) == "198.51.100.9")
         #expect(ClientAddress.resolve(remote: "10.0.0.2", forwardedFor: "garbage, 10.0.0.5", trusted: proxies) == "10.0.0.2")
         #expect(ClientAddress.resolve(remote: "10.0.0.2", forwardedFor: nil, trusted: proxies) == "10.0.0.2")
     }

@@ -3,8 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import WebApp
 import Zlib
+
+@testable import WebApp
 
 /// Answers are gzipped for clients that accept it, and caches keep the two representations apart.
 @Suite struct CompressionTests {
@@ -31,8 +32,11 @@ import Zlib
             #expect(plain.headers[.contentEncoding] == nil && plain.headers[.vary] == "Accept-Encoding")
             #expect(gzipped.headers[.contentEncoding] == "gzip" && gzipped.headers[.vary] == "Accept-Encoding")
             #expect(try gunzip(gzipped) == Array(plain.body.readableBytesView))
-            #expect(gzipped.body.readableBytes * 2 < plain.body.readableBytes, "\(gzipped.body.readableBytes) of \(plain.body.readableBytes) bytes")
-            let plainTag = try #require(plain.headers[.eTag]), gzipTag = try #require(gzipped.headers[.eTag])
+            #expect(
+                gzipped.body.readableBytes * 2 < plain.body.readableBytes,
+                "\(gzipped.body.readableBytes) of \(plain.body.readableBytes) bytes")
+            let plainTag = try #require(plain.headers[.eTag])
+            let gzipTag = try #require(gzipped.headers[.eTag])
             #expect(gzipTag == String(plainTag.dropLast()) + "-gz\"")
             let revalidated = try await client.execute(uri: url, method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: gzipTag])
             #expect(revalidated.status == .notModified && revalidated.headers[.eTag] == gzipTag)
@@ -47,7 +51,9 @@ import Zlib
             let gzipped = try await client.execute(uri: "/api/openapi.json", method: .get, headers: [.acceptEncoding: "gzip"])
             #expect(gzipped.headers[.contentEncoding] == "gzip")
             #expect(try gunzip(gzipped) == Array(plain.body.readableBytesView))
-            #expect(gzipped.body.readableBytes * 5 < plain.body.readableBytes, "\(gzipped.body.readableBytes) of \(plain.body.readableBytes) bytes")
+            #expect(
+                gzipped.body.readableBytes * 5 < plain.body.readableBytes,
+                "\(gzipped.body.readableBytes) of \(plain.body.readableBytes) bytes")
             let health = try await client.execute(uri: "/health", method: .get, headers: [.acceptEncoding: "gzip"])
             #expect(health.headers[.contentEncoding] == nil && health.bodyText.contains("ok"))
             let page = try await client.execute(uri: "/strategies", method: .get, headers: [.acceptEncoding: "gzip"])

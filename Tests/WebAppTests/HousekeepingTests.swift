@@ -4,6 +4,7 @@ import Logging
 import Storage
 import TestSupport
 import Testing
+
 @testable import WebApp
 
 /// A sweep deletes expired sessions and the guests that leaves nobody able to reach.
@@ -19,7 +20,8 @@ import Testing
             let staying = try await profiles.createGuest(now: created)
             let live = try await sessions.create(profileID: staying.id, now: created, lifetime: 30 * 86_400)
             let housekeeping = Housekeeping(
-                sessions: sessions, profiles: profiles, idempotencyKeys: IdempotencyRepository(database: database.sql), logger: Logger(label: "test")
+                sessions: sessions, profiles: profiles, idempotencyKeys: IdempotencyRepository(database: database.sql),
+                logger: Logger(label: "test")
             )
 
             // A day and a minute later: the first session has expired, and its guest is past the grace.

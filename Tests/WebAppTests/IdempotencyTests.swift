@@ -10,8 +10,10 @@ import Testing
 /// A state-changing request sent again with its Idempotency-Key changes nothing twice, on both databases.
 @Suite struct IdempotencyTests {
     /// Sends `json` as it is: a request sent again is the same bytes (a dictionary's order differs per instance).
-    func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, cookie: String, key: String?,
-              _ json: String? = nil) async throws -> TestResponse {
+    func send(
+        _ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, cookie: String, key: String?,
+        _ json: String? = nil
+    ) async throws -> TestResponse {
         var headers = HTTPFields.json(cookie: cookie)
         if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
         return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
@@ -41,7 +43,9 @@ import Testing
             #expect(try await names(client, cookie: cookie) == ["Asha"])
 
             // Without a key, or with a new one, a request runs as usual.
-            #expect(try await send(client, .post, "/api/v1/yoga/students", cookie: cookie, key: "outbox-2", #"{"name":"Bea"}"#).status == .created)
+            #expect(
+                try await send(client, .post, "/api/v1/yoga/students", cookie: cookie, key: "outbox-2", #"{"name":"Bea"}"#).status
+                    == .created)
             #expect(try await send(client, .post, "/api/v1/yoga/students", cookie: cookie, key: nil, #"{"name":"Cy"}"#).status == .created)
             #expect(try await names(client, cookie: cookie).sorted() == ["Asha", "Bea", "Cy"])
 
@@ -58,20 +62,28 @@ import Testing
         try await withTestApp(kind) { client, database in
             try await TestDeck.importAll(into: database)
             let cookie = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
-            let cards = try JSONSerialization.jsonObject(with: Data(try await client.execute(uri: "/api/v1/strategies", method: .get).bodyText.utf8))
+            let cards =
+                try JSONSerialization.jsonObject(
+                    with: Data(try await client.execute(uri: "/api/v1/strategies", method: .get).bodyText.utf8))
                 as? [[String: Any]] ?? []
             let id = try #require(cards.first?["id"] as? Int)
             for _ in 0..<2 {
-                #expect(try await send(client, .put, "/api/v1/strategies/\(id)/favourite", cookie: cookie, key: "fav-\(id)").status == .noContent)
+                #expect(
+                    try await send(client, .put, "/api/v1/strategies/\(id)/favourite", cookie: cookie, key: "fav-\(id)").status
+                        == .noContent)
             }
-            let own = try await send(client, .post, "/api/v1/strategies/mine", cookie: cookie, key: "card-1", #"{"strategy":"Go for a walk"}"#)
-            let ownAgain = try await send(client, .post, "/api/v1/strategies/mine", cookie: cookie, key: "card-1", #"{"strategy":"Go for a walk"}"#)
+            let own = try await send(
+                client, .post, "/api/v1/strategies/mine", cookie: cookie, key: "card-1", #"{"strategy":"Go for a walk"}"#)
+            let ownAgain = try await send(
+                client, .post, "/api/v1/strategies/mine", cookie: cookie, key: "card-1", #"{"strategy":"Go for a walk"}"#)
             #expect(own.status == .created && ownAgain.bodyText == own.bodyText)
             let mine = try await client.execute(uri: "/api/v1/strategies/mine", method: .get, headers: .session(cookie))
             #expect(mine.bodyText.components(separatedBy: "\"id\"").count - 1 == 1)
             let ownID = try #require(try own.json()["id"] as? Int)
             for _ in 0..<2 {
-                #expect(try await send(client, .delete, "/api/v1/strategies/mine/\(ownID)", cookie: cookie, key: "delete-\(ownID)").status == .noContent)
+                #expect(
+                    try await send(client, .delete, "/api/v1/strategies/mine/\(ownID)", cookie: cookie, key: "delete-\(ownID)").status
+                        == .noContent)
             }
             // The favourite's key is kept with its answer; the same PUT again is answered without a second row.
             let favourites = try await client.execute(uri: "/api/v1/strategies/favourites", method: .get, headers: .session(cookie))
@@ -90,7 +102,8 @@ import Testing
             // A refused request keeps no answer: corrected and sent again with its key, it runs.
             let refused = try await send(client, .post, "/api/v1/yoga/students", cookie: cookie, key: "k1", #"{"name":""}"#)
             #expect(refused.status == .unprocessableContent && refused.errorCode == "validation_failed")
-            #expect(try await send(client, .post, "/api/v1/yoga/students", cookie: cookie, key: "k1", #"{"name":"Asha"}"#).status == .created)
+            #expect(
+                try await send(client, .post, "/api/v1/yoga/students", cookie: cookie, key: "k1", #"{"name":"Asha"}"#).status == .created)
             #expect(try await names(client, cookie: cookie) == ["Asha"])
         }
     }
@@ -108,10 +121,13 @@ import Testing
             #expect(try await keys.claim(profileID: profile.id, key: "k", fingerprint: "f", now: now.addingTimeInterval(61)) == .claimed)
             let answer = IdempotencyRepository.Answer(status: 201, contentType: "application/json", body: Data(#"{"id":"x"}"#.utf8))
             try await keys.record(profileID: profile.id, key: "k", answer: answer)
-            #expect(try await keys.claim(profileID: profile.id, key: "k", fingerprint: "f", now: now.addingTimeInterval(90)) == .answered(answer))
+            #expect(
+                try await keys.claim(profileID: profile.id, key: "k", fingerprint: "f", now: now.addingTimeInterval(90))
+                    == .answered(answer))
             #expect(try await keys.deleteOlder(than: now.addingTimeInterval(60)) == 0)
             #expect(try await keys.deleteOlder(than: now.addingTimeInterval(86_400)) == 1)
-            #expect(try await keys.claim(profileID: profile.id, key: "k", fingerprint: "f", now: now.addingTimeInterval(86_401)) == .claimed)
+            #expect(
+                try await keys.claim(profileID: profile.id, key: "k", fingerprint: "f", now: now.addingTimeInterval(86_401)) == .claimed)
         }
     }
 }

@@ -2,6 +2,7 @@ import CityRoulette
 import Foundation
 import ObliqueStrategies
 import Testing
+
 @testable import WebApp
 
 /// The hand-written JSON must say exactly what JSONEncoder says.
@@ -13,9 +14,13 @@ import Testing
     @Test func writesCitiesAsJSONEncoderDoes() throws {
         let catalog = CityCatalog(
             cities: [
-                City(geonameid: 1, name: "Zürich \"Z\" \\ / \n\t\u{1}", countryCode: "CH", admin1Code: "ZH", latitude: 47.36667, longitude: 8.55,
-                     population: 341_730, timezone: "Europe/Zurich"),
-                City(geonameid: 2, name: "北京", countryCode: "CN", admin1Code: "", latitude: 39.9075, longitude: 116.39723, population: 0, timezone: ""),
+                City(
+                    geonameid: 1, name: "Zürich \"Z\" \\ / \n\t\u{1}", countryCode: "CH", admin1Code: "ZH", latitude: 47.36667,
+                    longitude: 8.55,
+                    population: 341_730, timezone: "Europe/Zurich"),
+                City(
+                    geonameid: 2, name: "北京", countryCode: "CN", admin1Code: "", latitude: 39.9075, longitude: 116.39723, population: 0,
+                    timezone: ""),
             ],
             alternateNames: [[], []], countries: []
         )
@@ -41,7 +46,8 @@ import Testing
     }
 
     @Test func percentEncodesTheWikipediaSearch() {
-        #expect(CityJSON.wikipediaURL(name: "São Paulo", countryName: "Brazil")
-            == "https://en.wikipedia.org/wiki/Special:Search?search=S%C3%A3o%20Paulo%2C%20Brazil")
+        #expect(
+            CityJSON.wikipediaURL(name: "São Paulo", countryName: "Brazil")
+                == "https://en.wikipedia.org/wiki/Special:Search?search=S%C3%A3o%20Paulo%2C%20Brazil")
     }
 }

@@ -2,21 +2,24 @@ import DatabaseDrivers
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Storage
-import MagneticPoetry
 import HummingbirdTesting
+import MagneticPoetry
+import Storage
 import Testing
 
 @Suite struct PoetryAPITests {
-    static var board: [String: Any] { [
-        "wordSetId": "nature", "font": "serif", "fontScale": 1,
-        "magnets": [["id": "m1", "word": "river", "x": 0.1, "y": 0.2, "rotation": 0, "z": 1]],
-        "extraWords": [String](),
-    ] }
+    static var board: [String: Any] {
+        [
+            "wordSetId": "nature", "font": "serif", "fontScale": 1,
+            "magnets": [["id": "m1", "word": "river", "x": 0.1, "y": 0.2, "rotation": 0, "z": 1]],
+            "extraWords": [String](),
+        ]
+    }
 
     func newPoem(_ client: some TestClientProtocol, cookie: String) async throws -> [String: Any] {
-        let response = try await client.execute(uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
-                                                body: body(["title": "Stream", "board": Self.board]))
+        let response = try await client.execute(
+            uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
+            body: body(["title": "Stream", "board": Self.board]))
         #expect(response.status == .created)
         return try response.json()
     }
@@ -33,12 +36,14 @@ import Testing
             let id = try #require(poem["id"] as? String)
             var moved = Self.board
             moved["magnets"] = [["id": "m1", "word": "river", "x": 0.6, "y": 0.7, "rotation": 15, "z": 2]]
-            let save = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
-                                                body: body(["version": 1, "title": "Stream", "board": moved]))
+            let save = try await client.execute(
+                uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
+                body: body(["version": 1, "title": "Stream", "board": moved]))
             #expect(save.status == .ok)
             #expect(try save.json()["version"] as? Int == 2)
-            let stale = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
-                                                 body: body(["version": 1, "title": "Stream", "board": Self.board]))
+            let stale = try await client.execute(
+                uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
+                body: body(["version": 1, "title": "Stream", "board": Self.board]))
             #expect(stale.status == .conflict)
             #expect(stale.errorCode == "version_conflict")
             let read = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .get, headers: .session(cookie))
@@ -65,19 +70,22 @@ import Testing
             for magnet in bad {
                 var board = Self.board
                 board["magnets"] = [magnet]
-                let response = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
-                                                        body: body(["version": 1, "title": "x", "board": board]))
+                let response = try await client.execute(
+                    uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
+                    body: body(["version": 1, "title": "x", "board": board]))
                 #expect(response.status == .unprocessableContent, "\(magnet)")
             }
             var oversize = Self.board
             oversize["magnets"] = (0...400).map { ["id": "m\($0)", "word": "river", "x": 0, "y": 0, "rotation": 0, "z": 0] }
-            let tooMany = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
-                                                   body: body(["version": 1, "title": "x", "board": oversize]))
+            let tooMany = try await client.execute(
+                uri: "/api/v1/poetry/poems/\(id)", method: .put, headers: .json(cookie: cookie),
+                body: body(["version": 1, "title": "x", "board": oversize]))
             #expect(tooMany.status == .unprocessableContent)
             var unknownSet = Self.board
             unknownSet["wordSetId"] = "nope"
-            let noSet = try await client.execute(uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
-                                                 body: body(["board": unknownSet]))
+            let noSet = try await client.execute(
+                uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
+                body: body(["board": unknownSet]))
             #expect(noSet.status == .unprocessableContent)
             let read = try await client.execute(uri: "/api/v1/poetry/poems/\(id)", method: .get, headers: .session(cookie))
             #expect(try read.json()["version"] as? Int == 1)
@@ -94,12 +102,15 @@ import Testing
             let uri = "/api/v1/poetry/poems/\(id)/background"
             var fakePNG = HTTPFields.session(cookie)
             fakePNG[.contentType] = "image/png"
-            let text = try await client.execute(uri: uri, method: .post, headers: fakePNG, body: ByteBuffer(string: "I am a text file named photo.png"))
+            let text = try await client.execute(
+                uri: uri, method: .post, headers: fakePNG, body: ByteBuffer(string: "I am a text file named photo.png"))
             #expect(text.status == .unprocessableContent)
             #expect(text.errorCode == "not_an_image")
             var plain = HTTPFields.session(cookie)
             plain[.contentType] = "text/plain"
-            #expect(try await client.execute(uri: uri, method: .post, headers: plain, body: ByteBuffer(string: "x")).status == .unsupportedMediaType)
+            #expect(
+                try await client.execute(uri: uri, method: .post, headers: plain, body: ByteBuffer(string: "x")).status
+                    == .unsupportedMediaType)
             let huge = ByteBuffer(bytes: [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0, count: 10 * 1024 * 1024))
             var jpeg = HTTPFields.session(cookie)
             jpeg[.contentType] = "image/jpeg"
@@ -154,35 +165,49 @@ import Testing
             #expect(sets.count >= 5)
             #expect(sets.allSatisfy { ($0["words"] as? [String])?.count ?? 0 >= 60 })
             // A word given twice is dropped, not refused.
-            let created = try await client.execute(uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
-                                                   body: body(["name": "Kitchen", "words": [" spoon ", "fork", "Spoon"]]))
+            let created = try await client.execute(
+                uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
+                body: body(["name": "Kitchen", "words": [" spoon ", "fork", "Spoon"]]))
             #expect(created.status == .created)
             #expect(try created.json()["words"] as? [String] == ["spoon", "fork"])
             let id = try #require(try created.json()["id"] as? String)
             // Two own sets never share a name (ignoring case), nor take a built-in set's; keeping its own name is fine.
-            let sameName = try await client.execute(uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
-                                                    body: body(["name": " kitchen", "words": ["pan"]]))
+            let sameName = try await client.execute(
+                uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
+                body: body(["name": " kitchen", "words": ["pan"]]))
             #expect(sameName.status == .conflict && sameName.bodyText.contains("wordset_name_taken"))
             let builtInName = try #require(sets.first?["name"] as? String)
-            #expect(try await client.execute(uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
-                                             body: body(["name": builtInName, "words": ["pan"]])).status == .conflict)
-            #expect(try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie),
-                                             body: body(["name": "Kitchen", "words": ["spoon", "fork"]])).status == .ok)
-            let renamed = try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie),
-                                                   body: body(["name": "Cutlery", "words": ["spoon", "fork", "knife"]]))
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
+                    body: body(["name": builtInName, "words": ["pan"]])
+                ).status == .conflict)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie),
+                    body: body(["name": "Kitchen", "words": ["spoon", "fork"]])
+                ).status == .ok)
+            let renamed = try await client.execute(
+                uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie),
+                body: body(["name": "Cutlery", "words": ["spoon", "fork", "knife"]]))
             #expect(try renamed.json()["name"] as? String == "Cutlery")
-            #expect(try await client.execute(uri: "/api/v1/poetry/wordsets/nature", method: .delete, headers: .session(cookie)).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/poetry/wordsets/nature", method: .delete, headers: .session(cookie)).status
+                    == .notFound)
             var board = Self.board
             board["wordSetId"] = id
             board["magnets"] = [["id": "k", "word": "knife", "x": 0.5, "y": 0.5, "rotation": 0, "z": 0]]
-            let poem = try await client.execute(uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
-                                                body: body(["board": board]))
+            let poem = try await client.execute(
+                uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
+                body: body(["board": board]))
             #expect(poem.status == .created)
             let inUse = try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .delete, headers: .session(cookie))
             #expect(inUse.status == .conflict)
             let poemID = try #require(try poem.json()["id"] as? String)
             _ = try await client.execute(uri: "/api/v1/poetry/poems/\(poemID)", method: .delete, headers: .session(cookie))
-            #expect(try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .delete, headers: .session(cookie)).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/poetry/wordsets/\(id)", method: .delete, headers: .session(cookie)).status
+                    == .noContent)
         }
     }
 
@@ -197,32 +222,37 @@ import Testing
             #expect(page.bodyText.contains("Stream"))
             let data = try await client.execute(uri: "/api/v1/poetry/published/\(publicId)", method: .get)
             #expect(try data.json()["title"] as? String == "Stream")
-            #expect(try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .delete, headers: .session(cookie)).status == .noContent)
-            #expect(try await client.execute(uri: "/poetry/p/\(publicId)", method: .get, headers: [.accept: "text/html"]).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .delete, headers: .session(cookie)).status
+                    == .noContent)
+            #expect(
+                try await client.execute(uri: "/poetry/p/\(publicId)", method: .get, headers: [.accept: "text/html"]).status == .notFound)
         }
     }
 
     /// Real CMU entries; the answers below are derived by hand from them (rhyme: from the last stressed vowel
     /// on; alliteration: the first sound; syllables: the vowels), ordered by how common each word is.
     static let dictionary = """
-    moon M UW1 N
-    june JH UW1 N
-    soon S UW1 N
-    spoon S P UW1 N
-    noon N UW1 N
-    tune T UW1 N
-    dune D UW1 N
-    balloon B AH0 L UW1 N
-    mood M UW1 D
-    money M AH1 N IY0
-    magnet M AE1 G N AH0 T
-    mountain M AW1 N T AH0 N
-    music M Y UW1 Z IH0 K
-    poetry P OW1 AH0 T R IY0
-    """
+        moon M UW1 N
+        june JH UW1 N
+        soon S UW1 N
+        spoon S P UW1 N
+        noon N UW1 N
+        tune T UW1 N
+        dune D UW1 N
+        balloon B AH0 L UW1 N
+        mood M UW1 D
+        money M AH1 N IY0
+        magnet M AE1 G N AH0 T
+        mountain M AW1 N T AH0 N
+        music M Y UW1 Z IH0 K
+        poetry P OW1 AH0 T R IY0
+        """
     /// wordfreq's buckets (lower is more common); "dune" is not common, so it is never offered.
-    static let frequencies = ["moon": 1, "soon": 1, "money": 1, "music": 1, "june": 2, "tune": 2, "mood": 2, "mountain": 2,
-                              "noon": 3, "spoon": 3, "poetry": 3, "balloon": 4, "magnet": 4]
+    static let frequencies = [
+        "moon": 1, "soon": 1, "money": 1, "music": 1, "june": 2, "tune": 2, "mood": 2, "mountain": 2,
+        "noon": 3, "spoon": 3, "poetry": 3, "balloon": 4, "magnet": 4,
+    ]
 
     @Test(arguments: DatabaseKind.allCases)
     func wordHelpersAnswerFromTheDictionary(kind: DatabaseKind) async throws {
@@ -238,7 +268,9 @@ import Testing
             #expect(try unknown.json()["words"] as? [String] == [])
             let syllables = try await client.execute(uri: "/api/v1/poetry/syllables?words=Moon,poetry,music,balloon,zzxq", method: .get)
             let counts = try #require(try syllables.json()["syllables"] as? [String: Any])
-            #expect(counts["Moon"] as? Int == 1 && counts["poetry"] as? Int == 3 && counts["music"] as? Int == 2 && counts["balloon"] as? Int == 2)
+            #expect(
+                counts["Moon"] as? Int == 1 && counts["poetry"] as? Int == 3 && counts["music"] as? Int == 2
+                    && counts["balloon"] as? Int == 2)
             #expect(counts["zzxq"] is NSNull)
             let tooMany = (0...500).map { "w\($0)" }.joined(separator: ",")
             #expect(try await client.execute(uri: "/api/v1/poetry/syllables?words=\(tooMany)", method: .get).status == .badRequest)
@@ -250,17 +282,22 @@ import Testing
         try await withTestApp(kind) { client, _ in
             let cookie = try await guest(client)
             let id = try #require(try await newPoem(client, cookie: cookie)["id"] as? String)
-            let publicId = try #require(try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .post, headers: .session(cookie))
-                .json()["publicId"] as? String)
+            let publicId = try #require(
+                try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .post, headers: .session(cookie))
+                    .json()["publicId"] as? String)
             let uri = "/api/v1/poetry/published/\(publicId)/background"
             #expect(try await client.execute(uri: uri, method: .get).status == .notFound, "no background yet")
             let gif = ByteBuffer(bytes: Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 59])
             var headers = HTTPFields.session(cookie)
             headers[.contentType] = "image/gif"
-            #expect(try await client.execute(uri: "/api/v1/poetry/poems/\(id)/background", method: .post, headers: headers, body: gif).status == .created)
+            #expect(
+                try await client.execute(uri: "/api/v1/poetry/poems/\(id)/background", method: .post, headers: headers, body: gif).status
+                    == .created)
             let shown = try await client.execute(uri: uri, method: .get)
             #expect(shown.status == .ok && shown.headers[.contentType] == "image/gif" && shown.body == gif)
-            #expect(try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .delete, headers: .session(cookie)).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .delete, headers: .session(cookie)).status
+                    == .noContent)
             #expect(try await client.execute(uri: uri, method: .get).status == .notFound)
         }
     }

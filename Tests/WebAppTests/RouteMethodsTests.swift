@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebApp
 
 @Suite struct RouteMethodsTests {

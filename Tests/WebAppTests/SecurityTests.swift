@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Testing
 import TestSupport
+import Testing
 import WebApp
 
 @Suite struct SecurityTests {

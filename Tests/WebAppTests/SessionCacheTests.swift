@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import Storage
 import Testing
+
 @testable import WebApp
 
 @Suite struct SessionCacheTests {

@@ -27,8 +27,9 @@ import WebApp
         try await withTestApp(.sqlite) { client, _ in
             let cookie = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
             let text = #"<script>alert("x")</script> & <b>bold</b>"#
-            let created = try await client.execute(uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
-                                                   body: body(["strategy": text]))
+            let created = try await client.execute(
+                uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
+                body: body(["strategy": text]))
             let id = try #require(try created.json()["id"] as? Int)
             let page = try await client.execute(uri: "/strategies/\(id)", method: .get, headers: .session(cookie))
             #expect(page.status == .ok)
@@ -56,8 +57,10 @@ import WebApp
         }
     }
 
-    @Test(arguments: ["/static/../Package.swift", "/static/%2e%2e/%2e%2e/Package.swift", "/static/..%2f..%2fPackage.swift",
-                      "/static/css/../../Templates/home.mustache", "/static//etc/passwd"])
+    @Test(arguments: [
+        "/static/../Package.swift", "/static/%2e%2e/%2e%2e/Package.swift", "/static/..%2f..%2fPackage.swift",
+        "/static/css/../../Templates/home.mustache", "/static//etc/passwd",
+    ])
     func pathTraversalFindsNothing(path: String) async throws {
         try await withTestApp(.sqlite) { client, _ in
             let response = try await client.execute(uri: path, method: .get)
@@ -126,10 +129,14 @@ import WebApp
     @Test func errorPagesShowWhoIsSignedInAndTheWayBackToTheirApp() async throws {
         try await withTestApp(.sqlite) { client, _ in
             let cookie = try await signUp(client, username: "ada")
-            let cases = [("/poetry/p/no-such-poem", "/poetry", "Back to Magnetic Poetry"), ("/stories/no-such-story", "/stories", "Back to Choose Your Destiny"),
-                         ("/no-such-page", "/", "Back to Trove")]
+            let cases = [
+                ("/poetry/p/no-such-poem", "/poetry", "Back to Magnetic Poetry"),
+                ("/stories/no-such-story", "/stories", "Back to Choose Your Destiny"),
+                ("/no-such-page", "/", "Back to Trove"),
+            ]
             for (path, href, label) in cases {
-                let page = try await client.execute(uri: path, method: .get, headers: [.accept: "text/html", .cookie: "trove_session=\(cookie)"])
+                let page = try await client.execute(
+                    uri: path, method: .get, headers: [.accept: "text/html", .cookie: "trove_session=\(cookie)"])
                 #expect(page.status == .notFound, "\(path)")
                 #expect(page.bodyText.contains("<span>ada</span>"), "\(path) shows who is signed in")
                 #expect(!page.bodyText.contains("<span>Sign in</span>"), "\(path)")

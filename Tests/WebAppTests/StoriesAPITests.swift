@@ -1,32 +1,36 @@
+import ChooseYourDestiny
 import DatabaseDrivers
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import ChooseYourDestiny
 import Storage
 import TestSupport
 import Testing
 
 @Suite struct StoriesAPITests {
     static let pub = #"""
-    {"story": {"id": 7, "name": "The Pub", "summary": "A night out.", "author": "ada", "description": "Short and branching.",
-      "chapters": [
-        {"id": 1, "name": "Arrival", "is_first_chapter": true, "text": "You walk in.\n\nIt is loud.",
-         "choices": [{"chapter_id": 2, "text": "Order a pint"}, {"chapter_id": 3, "text": "Leave"},]},
-        {"id": 2, "name": "Bar", "text": "The pint is warm.", "choices": [{"chapter_id": 3, "text": "Go home"}, {"chapter_id": 4, "text": "Sing"}]},
-        {"id": 3, "name": "Home", "text": "You sleep."},
-        {"id": 4, "name": "Stage", "text": "Applause."},
-        {"id": 5, "name": "Cellar", "text": "Nobody comes here."},
-      ],
-    }}
-    """#
+        {"story": {"id": 7, "name": "The Pub", "summary": "A night out.", "author": "ada", "description": "Short and branching.",
+          "chapters": [
+            {"id": 1, "name": "Arrival", "is_first_chapter": true, "text": "You walk in.\n\nIt is loud.",
+             "choices": [{"chapter_id": 2, "text": "Order a pint"}, {"chapter_id": 3, "text": "Leave"},]},
+            {"id": 2, "name": "Bar", "text": "The pint is warm.", "choices": [{"chapter_id": 3, "text": "Go home"}, {"chapter_id": 4, "text": "Sing"}]},
+            {"id": 3, "name": "Home", "text": "You sleep."},
+            {"id": 4, "name": "Stage", "text": "Applause."},
+            {"id": 5, "name": "Cellar", "text": "Nobody comes here."},
+          ],
+        }}
+        """#
 
-    static let twee = ":: StoryTitle\nThe Shore\n\n:: Start\nGrey sea. [[Swim->Sea]] [[Stay]]\n\n:: Sea\nCold.\n\n:: Stay\n<<if $x>>Warm.<</if>>\n"
+    static let twee =
+        ":: StoryTitle\nThe Shore\n\n:: Start\nGrey sea. [[Swim->Sea]] [[Stay]]\n\n:: Sea\nCold.\n\n:: Stay\n<<if $x>>Warm.<</if>>\n"
 
-    func publish(_ client: some TestClientProtocol, _ cookie: String, _ text: String, type: String = "application/json",
-                 method: HTTPRequest.Method = .post, uri: String = "/api/v1/stories") async throws -> TestResponse {
-        try await client.execute(uri: uri, method: method, headers: [.contentType: type, .cookie: "trove_session=\(cookie)"], body: ByteBuffer(string: text))
+    func publish(
+        _ client: some TestClientProtocol, _ cookie: String, _ text: String, type: String = "application/json",
+        method: HTTPRequest.Method = .post, uri: String = "/api/v1/stories"
+    ) async throws -> TestResponse {
+        try await client.execute(
+            uri: uri, method: method, headers: [.contentType: type, .cookie: "trove_session=\(cookie)"], body: ByteBuffer(string: text))
     }
 
     func get(_ client: some TestClientProtocol, _ uri: String, _ cookie: String?) async throws -> TestResponse {
@@ -56,18 +60,22 @@ import Testing
 
             // Never opened: at the start. Then along choices to an ending, which is remembered.
             #expect(try await get(client, "/api/v1/stories/the-pub/progress", reader).json()["path"] as? [String] == ["1"])
-            let moved = try await client.execute(uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: reader),
-                                                 body: body(["chapter_id": "4", "path": ["1", "2", "4"]]))
+            let moved = try await client.execute(
+                uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: reader),
+                body: body(["chapter_id": "4", "path": ["1", "2", "4"]]))
             let movedBody = try moved.json()
             #expect(moved.status == .ok && movedBody["endings_found"] as? [String] == ["4"])
             // Rewind to the first choice and take another branch: the ending found stays found.
-            let rewound = try await client.execute(uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: reader),
-                                                   body: body(["chapter_id": "3", "path": ["1", "3"]])).json()
+            let rewound = try await client.execute(
+                uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: reader),
+                body: body(["chapter_id": "3", "path": ["1", "3"]])
+            ).json()
             #expect(rewound["endings_found"] as? [String] == ["4", "3"])
             #expect(try await get(client, "/api/v1/stories/the-pub/progress", reader).json()["chapter_id"] as? String == "3")
             // A path that skips a choice is refused and changes nothing.
-            let jump = try await client.execute(uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: reader),
-                                                body: body(["chapter_id": "4", "path": ["1", "4"]]))
+            let jump = try await client.execute(
+                uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: reader),
+                body: body(["chapter_id": "4", "path": ["1", "4"]]))
             #expect(jump.status == .unprocessableContent && jump.errorCode == "invalid_path")
             #expect(try await get(client, "/api/v1/stories/the-pub/progress", reader).json()["chapter_id"] as? String == "3")
             // Another profile starts at the beginning and has an empty library.
@@ -82,14 +90,24 @@ import Testing
             let author = try await signUp(client, username: "ada")
             _ = try await publish(client, author, Self.pub)
             let reader = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
-            #expect(try await client.execute(uri: "/api/v1/stories/the-pub/library", method: .put, headers: .session(reader)).status == .noContent)
-            #expect((try await get(client, "/api/v1/stories/library", reader).json()["stories"] as? [[String: Any]])?.first?["in_library"] as? Bool == true)
+            #expect(
+                try await client.execute(uri: "/api/v1/stories/the-pub/library", method: .put, headers: .session(reader)).status
+                    == .noContent)
+            #expect(
+                (try await get(client, "/api/v1/stories/library", reader).json()["stories"] as? [[String: Any]])?.first?["in_library"]
+                    as? Bool == true)
             // Publishing put the story in its author's own library.
-            #expect((try await get(client, "/api/v1/stories/library", author).json()["stories"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["the-pub"])
-            #expect(try await client.execute(uri: "/api/v1/stories/the-pub/library", method: .delete, headers: .session(reader)).status == .noContent)
+            #expect(
+                (try await get(client, "/api/v1/stories/library", author).json()["stories"] as? [[String: Any]])?.compactMap {
+                    $0["id"] as? String
+                } == ["the-pub"])
+            #expect(
+                try await client.execute(uri: "/api/v1/stories/the-pub/library", method: .delete, headers: .session(reader)).status
+                    == .noContent)
             #expect((try await get(client, "/api/v1/stories/library", reader).json()["stories"] as? [Any])?.isEmpty == true)
             #expect((try await get(client, "/api/v1/stories", reader).json()["stories"] as? [Any])?.count == 1)
-            #expect(try await client.execute(uri: "/api/v1/stories/nope/library", method: .put, headers: .session(reader)).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/stories/nope/library", method: .put, headers: .session(reader)).status == .notFound)
         }
     }
 
@@ -104,9 +122,11 @@ import Testing
             let intruder = try await signUp(client, username: "bob")
             #expect(try await publish(client, intruder, Self.pub).errorCode == "story_exists")
             #expect(try await publish(client, intruder, Self.pub, method: .put, uri: "/api/v1/stories/the-pub").status == .notFound)
-            #expect(try await client.execute(uri: "/api/v1/stories/the-pub", method: .delete, headers: .session(intruder)).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/stories/the-pub", method: .delete, headers: .session(intruder)).status == .notFound)
 
-            let broken = #"{"story": {"id": "b", "name": "Broken", "chapters": [{"id": "a", "text": " ", "choices": [{"chapter_id": "zz", "text": "go"}]}, {"id": "a", "text": "x"}]}}"#
+            let broken =
+                #"{"story": {"id": "b", "name": "Broken", "chapters": [{"id": "a", "text": " ", "choices": [{"chapter_id": "zz", "text": "go"}]}, {"id": "a", "text": "x"}]}}"#
             let invalid = try await publish(client, author, broken)
             #expect(invalid.status == .unprocessableContent && invalid.errorCode == "invalid_story")
             let details = try #require((try invalid.json()["error"] as? [String: Any])?["details"] as? [String])
@@ -117,11 +137,14 @@ import Testing
             #expect(try await publish(client, author, "<story/>", type: "application/xml").status == .unsupportedMediaType)
 
             // The author updates (the id in the address wins) and withdraws.
-            let updated = try await publish(client, author, Self.pub.replacingOccurrences(of: "The Pub", with: "The Old Pub"), method: .put, uri: "/api/v1/stories/the-pub")
+            let updated = try await publish(
+                client, author, Self.pub.replacingOccurrences(of: "The Pub", with: "The Old Pub"), method: .put,
+                uri: "/api/v1/stories/the-pub")
             #expect(updated.status == .ok)
             #expect(try await get(client, "/api/v1/stories/the-pub", author).json()["name"] as? String == "The Old Pub")
             #expect(try await get(client, "/api/v1/stories/the-pub", author).json()["owned"] as? Bool == true)
-            #expect(try await client.execute(uri: "/api/v1/stories/the-pub", method: .delete, headers: .session(author)).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/stories/the-pub", method: .delete, headers: .session(author)).status == .noContent)
             #expect(try await get(client, "/api/v1/stories/the-pub", author).status == .notFound)
         }
     }
@@ -130,9 +153,10 @@ import Testing
     func aZipBringsTheStoryWithItsPictures(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
             let author = try await signUp(client, username: "ada")
-            let created = try await client.execute(uri: "/api/v1/stories", method: .post,
-                                                   headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
-                                                   body: ByteBuffer(bytes: TestArchive.storyZip))
+            let created = try await client.execute(
+                uri: "/api/v1/stories", method: .post,
+                headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
+                body: ByteBuffer(bytes: TestArchive.storyZip))
             #expect(created.status == .created)
             #expect(try created.json()["id"] as? String == "zipped")
             let story = try await get(client, "/api/v1/stories/zipped", author).json()
@@ -144,13 +168,15 @@ import Testing
             #expect(cover.status == .ok && cover.headers[.contentType] == "image/svg+xml" && cover.bodyText.hasPrefix("<svg"))
             #expect(try await get(client, "/api/v1/stories/zipped/resources/fork.svg", author).bodyText.contains("#421"))
             #expect(try await get(client, "/api/v1/stories/zipped/resources/none.svg", author).status == .notFound)
-            let notZip = try await client.execute(uri: "/api/v1/stories", method: .post,
-                                                  headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
-                                                  body: ByteBuffer(string: "not a zip"))
+            let notZip = try await client.execute(
+                uri: "/api/v1/stories", method: .post,
+                headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
+                body: ByteBuffer(string: "not a zip"))
             #expect(notZip.status == .unprocessableContent && notZip.errorCode == "invalid_story")
-            let disguised = try await client.execute(uri: "/api/v1/stories", method: .post,
-                                                     headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
-                                                     body: ByteBuffer(bytes: TestArchive.disguisedPictureZip))
+            let disguised = try await client.execute(
+                uri: "/api/v1/stories", method: .post,
+                headers: [.contentType: "application/zip", .cookie: "trove_session=\(author)"],
+                body: ByteBuffer(bytes: TestArchive.disguisedPictureZip))
             #expect(disguised.status == .unprocessableContent && disguised.errorCode == "invalid_story")
             #expect(disguised.bodyText.contains("evil.png"))
             #expect(try await get(client, "/api/v1/stories/disguised", author).status == .notFound)
@@ -176,14 +202,21 @@ import Testing
                 id: "house", story: try StoryIntake.accept(Self.twee, format: .twee).story, owner: nil, source: "cli")
             // A GitHub author's story: no account here, the byline is the name it carries.
             try await StoryRepository(database: database.sql).save(
-                id: "gh", story: try StoryIntake.accept(Self.pub.replacingOccurrences(of: #""author": "ada""#, with: #""author": "octo""#),
-                                                        format: .storyJSON).story, owner: nil, source: "github")
+                id: "gh",
+                story: try StoryIntake.accept(
+                    Self.pub.replacingOccurrences(of: #""author": "ada""#, with: #""author": "octo""#),
+                    format: .storyJSON
+                ).story, owner: nil, source: "github")
             let bob = try await signUp(client, username: "bob")
             let impostor = Self.pub.replacingOccurrences(of: #""author": "ada""#, with: #""author": "Trove""#)
             #expect(try await publish(client, bob, impostor).status == .created)
             let ada = try await signUp(client, username: "ada")
-            #expect(try await publish(client, ada, Self.pub.replacingOccurrences(of: "The Pub", with: "Ada's Pub")
-                .replacingOccurrences(of: "\"id\": 7", with: "\"id\": \"adas-pub\"")).status == .created)
+            #expect(
+                try await publish(
+                    client, ada,
+                    Self.pub.replacingOccurrences(of: "The Pub", with: "Ada's Pub")
+                        .replacingOccurrences(of: "\"id\": 7", with: "\"id\": \"adas-pub\"")
+                ).status == .created)
 
             let catalog = try #require(try await get(client, "/api/v1/stories", ada).json()["stories"] as? [[String: Any]])
             let byID = Dictionary(uniqueKeysWithValues: catalog.map { ($0["id"] as? String ?? "", $0) })
@@ -206,8 +239,11 @@ import Testing
             #expect(try await get(client, "/api/v1/stories?house=maybe", nil).status == .badRequest)
 
             // A reader's card says where they are and whether they reached an ending.
-            #expect(try await client.execute(uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: ada),
-                                              body: body(["chapter_id": "4", "path": ["1", "2", "4"]])).status == .ok)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/stories/the-pub/progress", method: .put, headers: .json(cookie: ada),
+                    body: body(["chapter_id": "4", "path": ["1", "2", "4"]])
+                ).status == .ok)
             let library = try #require(try await get(client, "/api/v1/stories/library", ada).json()["stories"] as? [[String: Any]])
             #expect(library.compactMap { $0["id"] as? String } == ["adas-pub"])
             let card = try await get(client, "/api/v1/stories?account=bob", ada).json()["stories"] as? [[String: Any]]
@@ -216,8 +252,9 @@ import Testing
             #expect(progress["steps"] as? Int == 2 && progress["endings_found"] as? Int == 1 && progress["finished"] as? Bool == true)
 
             // Nobody can sign up as the house.
-            let refused = try await client.execute(uri: "/api/v1/account/signup", method: .post, headers: .json(),
-                                                   body: body(["username": "Trove", "password": "long enough"]))
+            let refused = try await client.execute(
+                uri: "/api/v1/account/signup", method: .post, headers: .json(),
+                body: body(["username": "Trove", "password": "long enough"]))
             #expect(refused.status == .unprocessableContent || refused.status == .badRequest)
         }
     }
@@ -234,9 +271,11 @@ import Testing
             #expect(try await get(client, "/api/v1/stories/\(id)", author).json()["interactive"] as? Bool == true)
 
             func play(_ body: [String: Any]? = nil) async throws -> [String: Any] {
-                let response = body == nil
+                let response =
+                    body == nil
                     ? try await get(client, "/api/v1/stories/\(id)/play", author)
-                    : try await client.execute(uri: "/api/v1/stories/\(id)/play", method: .post, headers: .json(cookie: author), body: WebAppTests.body(body!))
+                    : try await client.execute(
+                        uri: "/api/v1/stories/\(id)/play", method: .post, headers: .json(cookie: author), body: WebAppTests.body(body!))
                 #expect(response.status == .ok, "\(response.bodyText)")
                 return try response.json()
             }
@@ -251,7 +290,9 @@ import Testing
             #expect((here["paragraphs"] as? [String])?.first?.contains("you have 2") == true)
             here = try await choose("Search the warehouse", in: here)
             here = try await choose("coin", in: here)
-            #expect(here["passage"] as? String == "Dock Again" && (here["paragraphs"] as? [String])?.joined().contains("You have 3 coins") == true)
+            #expect(
+                here["passage"] as? String == "Dock Again"
+                    && (here["paragraphs"] as? [String])?.joined().contains("You have 3 coins") == true)
             let beforeCrossing = try #require(here["step"] as? Int)
             here = try await choose("Pay the ferryman", in: here)
             // No lantern: the crossing's (goto:) ends adrift.
@@ -265,7 +306,8 @@ import Testing
             here = try await choose("Search the warehouse again", in: here)
             here = try await choose("lantern", in: here)
             here = try await choose("Pay the ferryman", in: here)
-            #expect(here["passage"] as? String == "Crossing" && (here["paragraphs"] as? [String])?.joined().contains("You are home") == true)
+            #expect(
+                here["passage"] as? String == "Crossing" && (here["paragraphs"] as? [String])?.joined().contains("You are home") == true)
             #expect(here["endings_found"] as? [String] == ["Adrift", "Crossing"])
             // Resuming finds the same place; the library card counts both endings.
             #expect(try await play()["passage"] as? String == "Crossing")
@@ -274,7 +316,8 @@ import Testing
 
             // A choice that is not there, a step not on the path, both at once: 422, the place unchanged.
             for bad in [["choice": 9], ["step": 99], ["choice": 0, "step": 0]] as [[String: Any]] {
-                let refused = try await client.execute(uri: "/api/v1/stories/\(id)/play", method: .post, headers: .json(cookie: author), body: WebAppTests.body(bad))
+                let refused = try await client.execute(
+                    uri: "/api/v1/stories/\(id)/play", method: .post, headers: .json(cookie: author), body: WebAppTests.body(bad))
                 #expect(refused.status == .unprocessableContent, "\(bad)")
             }
             #expect(try await play()["passage"] as? String == "Crossing")
@@ -291,8 +334,9 @@ import Testing
         try await withTestApp(kind) { client, _ in
             let author = try await signUp(client, username: "ada")
             let story = StoriesAPITests.pub.replacingOccurrences(of: "\"Cellar\"", with: "\"<b>Cellar</b>\"")
-            _ = try await client.execute(uri: "/api/v1/stories", method: .post, headers: [.contentType: "application/json", .cookie: "trove_session=\(author)"],
-                                         body: ByteBuffer(string: story))
+            _ = try await client.execute(
+                uri: "/api/v1/stories", method: .post, headers: [.contentType: "application/json", .cookie: "trove_session=\(author)"],
+                body: ByteBuffer(string: story))
             let page = try await client.execute(uri: "/stories/the-pub/map", method: .get, headers: .session(author))
             #expect(page.status == .ok)
             #expect(page.bodyText.contains("<svg") && page.bodyText.contains("sm-unreachable") && page.bodyText.contains("&lt;b&gt;Cellar"))

@@ -8,7 +8,9 @@ import Testing
 
 @Suite struct StrategiesAPITests {
     /// A test app whose database holds the test deck.
-    func withDeck<R: Sendable>(_ kind: DatabaseKind, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> R) async throws -> R {
+    func withDeck<R: Sendable>(_ kind: DatabaseKind, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> R) async throws
+        -> R
+    {
         try await withTestApp(kind) { client, database in
             try await TestDeck.importAll(into: database)
             return try await body(client)
@@ -77,9 +79,12 @@ import Testing
             let response = try await client.execute(uri: "/api/v1/strategies/editions", method: .get)
             #expect(response.status == .ok)
             let sections = try JSONSerialization.jsonObject(with: Data(response.bodyText.utf8)) as? [[String: Any]] ?? []
-            #expect(sections.map { $0["label"] as? String ?? "" }
-                == ["1st edition (1975)", "2nd edition (1978)", "3rd edition (1979)", "4th edition (1996)", "Extra"])
-            let all = try JSONSerialization.jsonObject(with: Data(try await client.execute(uri: "/api/v1/strategies", method: .get).bodyText.utf8))
+            #expect(
+                sections.map { $0["label"] as? String ?? "" }
+                    == ["1st edition (1975)", "2nd edition (1978)", "3rd edition (1979)", "4th edition (1996)", "Extra"])
+            let all =
+                try JSONSerialization.jsonObject(
+                    with: Data(try await client.execute(uri: "/api/v1/strategies", method: .get).bodyText.utf8))
                 as? [[String: Any]] ?? []
             for section in sections {
                 let edition = section["edition"] as? Int
@@ -110,24 +115,30 @@ import Testing
     func aGuestSigningInBringsItsFavouritesAndDrawsAndIsToldFirst(kind: DatabaseKind) async throws {
         try await withDeck(kind) { client in
             let account = try await signUp(client, username: "eno")
-            let cards = try JSONSerialization.jsonObject(with: Data(try await client.execute(uri: "/api/v1/strategies", method: .get).bodyText.utf8))
+            let cards =
+                try JSONSerialization.jsonObject(
+                    with: Data(try await client.execute(uri: "/api/v1/strategies", method: .get).bodyText.utf8))
                 as? [[String: Any]] ?? []
             let ids = cards.compactMap { $0["id"] as? Int }
             _ = try await client.execute(uri: "/api/v1/strategies/\(ids[0])/favourite", method: .put, headers: .session(account))
             _ = try await client.execute(uri: "/api/v1/account/logout", method: .post, headers: .session(account))
 
             let guest = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
-            for id in ids[0...1] { _ = try await client.execute(uri: "/api/v1/strategies/\(id)/favourite", method: .put, headers: .session(guest)) }
+            for id in ids[0...1] {
+                _ = try await client.execute(uri: "/api/v1/strategies/\(id)/favourite", method: .put, headers: .session(guest))
+            }
             _ = try await client.execute(uri: "/api/v1/strategies/random", method: .post, headers: .session(guest))
             let work = try await client.execute(uri: "/api/v1/account/guest-work", method: .get, headers: .session(guest))
             #expect(try work.json()["summary"] as? String == "2 favourite cards and 1 drawn card")
 
-            let login = try await client.execute(uri: "/api/v1/account/login", method: .post, headers: .json(cookie: guest),
-                                                 body: body(["username": "eno", "password": "correct horse"]))
+            let login = try await client.execute(
+                uri: "/api/v1/account/login", method: .post, headers: .json(cookie: guest),
+                body: body(["username": "eno", "password": "correct horse"]))
             #expect(login.status == .ok)
             let signedIn = try #require(login.sessionCookie)
             let favourites = try await client.execute(uri: "/api/v1/strategies/favourites", method: .get, headers: .session(signedIn))
-            let favouriteIDs = (try JSONSerialization.jsonObject(with: Data(favourites.bodyText.utf8)) as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            let favouriteIDs = (try JSONSerialization.jsonObject(with: Data(favourites.bodyText.utf8)) as? [[String: Any]] ?? []).compactMap
+            { $0["id"] as? Int }
             #expect(Set(favouriteIDs) == Set(ids[0...1]) && favouriteIDs.count == 2, "united, each once")
             let history = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(signedIn))
             #expect((try JSONSerialization.jsonObject(with: Data(history.bodyText.utf8)) as? [Any])?.count == 1)
@@ -179,22 +190,28 @@ import Testing
     func ownCardsAreValidatedPrivateAndDrawable(kind: DatabaseKind) async throws {
         try await withDeck(kind) { client in
             let cookie = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
-            let created = try await client.execute(uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
-                                                   body: body(["strategy": "  Go for a walk  "]))
+            let created = try await client.execute(
+                uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
+                body: body(["strategy": "  Go for a walk  "]))
             #expect(created.status == .created)
             let id = try #require(try created.json()["id"] as? Int)
             #expect(try created.json()["strategy"] as? String == "Go for a walk")
             #expect(try created.json()["edition"] as? Int == 0)
 
             for bad in ["", "   ", String(repeating: "x", count: 281)] {
-                let response = try await client.execute(uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
-                                                        body: body(["strategy": bad]))
+                let response = try await client.execute(
+                    uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
+                    body: body(["strategy": bad]))
                 #expect(response.status == .unprocessableContent)
             }
-            let wrongShape = try await client.execute(uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
-                                                      body: body(["text": "nope"]))
+            let wrongShape = try await client.execute(
+                uri: "/api/v1/strategies/mine", method: .post, headers: .json(cookie: cookie),
+                body: body(["text": "nope"]))
             #expect(wrongShape.status == .unprocessableContent)
-            #expect(try await client.execute(uri: "/api/v1/strategies/mine", method: .get, headers: .session(cookie)).bodyText.components(separatedBy: "\"id\"").count == 2)
+            #expect(
+                try await client.execute(uri: "/api/v1/strategies/mine", method: .get, headers: .session(cookie)).bodyText.components(
+                    separatedBy: "\"id\""
+                ).count == 2)
 
             for _ in 0..<5 {
                 let drawn = try await client.execute(uri: "/api/v1/strategies/random?source=mine", method: .get, headers: .session(cookie))
@@ -202,19 +219,28 @@ import Testing
             }
             // Someone else cannot see, change or delete it: 404, never 403.
             let stranger = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
-            #expect(try await client.execute(uri: "/api/v1/strategies/\(id)", method: .get, headers: .session(stranger)).status == .notFound)
-            let patch = try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .patch, headers: .json(cookie: stranger),
-                                                 body: body(["strategy": "Hijacked"]))
+            #expect(
+                try await client.execute(uri: "/api/v1/strategies/\(id)", method: .get, headers: .session(stranger)).status == .notFound)
+            let patch = try await client.execute(
+                uri: "/api/v1/strategies/mine/\(id)", method: .patch, headers: .json(cookie: stranger),
+                body: body(["strategy": "Hijacked"]))
             #expect(patch.status == .notFound)
-            #expect(try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .delete, headers: .session(stranger)).status == .notFound)
-            #expect(try await client.execute(uri: "/api/v1/strategies/\(id)/favourite", method: .put, headers: .session(stranger)).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .delete, headers: .session(stranger)).status
+                    == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/strategies/\(id)/favourite", method: .put, headers: .session(stranger)).status
+                    == .notFound)
             let random = try await client.execute(uri: "/api/v1/strategies/random?source=mine", method: .get, headers: .session(stranger))
             #expect(random.errorCode == "empty_deck")
 
-            let update = try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .patch, headers: .json(cookie: cookie),
-                                                  body: body(["strategy": "Go for a run"]))
+            let update = try await client.execute(
+                uri: "/api/v1/strategies/mine/\(id)", method: .patch, headers: .json(cookie: cookie),
+                body: body(["strategy": "Go for a run"]))
             #expect(try update.json()["strategy"] as? String == "Go for a run")
-            #expect(try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .delete, headers: .session(cookie)).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/strategies/mine/\(id)", method: .delete, headers: .session(cookie)).status
+                    == .noContent)
         }
     }
 
@@ -224,7 +250,8 @@ import Testing
             let cookie = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
             var seen: Set<Int> = []
             for expected in stride(from: 2, through: 0, by: -1) {
-                let draw = try await client.execute(uri: "/api/v1/strategies/shuffle/draw?edition=1", method: .post, headers: .session(cookie))
+                let draw = try await client.execute(
+                    uri: "/api/v1/strategies/shuffle/draw?edition=1", method: .post, headers: .session(cookie))
                 let json = try draw.json()
                 let card = try #require(json["card"] as? [String: Any])
                 #expect(seen.insert(card["id"] as? Int ?? 0).inserted)
@@ -235,7 +262,9 @@ import Testing
             #expect(try state.json()["remaining"] as? Int == 0)
             let next = try await client.execute(uri: "/api/v1/strategies/shuffle/draw?edition=1", method: .post, headers: .session(cookie))
             #expect(try next.json()["reshuffled"] as? Bool == true)
-            #expect(try await client.execute(uri: "/api/v1/strategies/shuffle", method: .delete, headers: .session(cookie)).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/api/v1/strategies/shuffle", method: .delete, headers: .session(cookie)).status == .noContent
+            )
             let reset = try await client.execute(uri: "/api/v1/strategies/shuffle?edition=1", method: .get, headers: .session(cookie))
             #expect(try reset.json()["remaining"] as? Int == 3)
         }
@@ -246,7 +275,9 @@ import Testing
         try await withDeck(kind) { client in
             let cookie = try await signUp(client, username: "eno")
             // Drawing by GET changes nothing, so no other site can write to a visitor's history.
-            for _ in 0..<2 { #expect(try await client.execute(uri: "/api/v1/strategies/random", method: .get, headers: .session(cookie)).status == .ok) }
+            for _ in 0..<2 {
+                #expect(try await client.execute(uri: "/api/v1/strategies/random", method: .get, headers: .session(cookie)).status == .ok)
+            }
             let untouched = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(cookie))
             #expect(untouched.bodyText == "[]")
             for _ in 0..<3 {
@@ -257,11 +288,13 @@ import Testing
             let entries = try JSONSerialization.jsonObject(with: Data(history.bodyText.utf8)) as? [[String: Any]] ?? []
             #expect(entries.count == 3)
             let entryID = try #require(entries.first?["id"] as? Int)
-            let noted = try await client.execute(uri: "/api/v1/strategies/history/\(entryID)", method: .patch, headers: .json(cookie: cookie),
-                                                 body: body(["note": "=cmd|' /C calc'!A0"]))
+            let noted = try await client.execute(
+                uri: "/api/v1/strategies/history/\(entryID)", method: .patch, headers: .json(cookie: cookie),
+                body: body(["note": "=cmd|' /C calc'!A0"]))
             #expect(noted.status == .ok)
-            let tooLong = try await client.execute(uri: "/api/v1/strategies/history/\(entryID)", method: .patch, headers: .json(cookie: cookie),
-                                                   body: body(["note": String(repeating: "n", count: 501)]))
+            let tooLong = try await client.execute(
+                uri: "/api/v1/strategies/history/\(entryID)", method: .patch, headers: .json(cookie: cookie),
+                body: body(["note": String(repeating: "n", count: 501)]))
             #expect(tooLong.status == .unprocessableContent)
             let csv = try await client.execute(uri: "/api/v1/strategies/history.csv", method: .get, headers: .session(cookie))
             #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true)
@@ -291,7 +324,8 @@ import Testing
     @Test func theCardPageHasOpenGraphTagsAndComparesEditions() async throws {
         try await withDeck(.sqlite) { client in
             let list = try await client.execute(uri: "/api/v1/strategies?q=honour", method: .get)
-            let id = try #require((try JSONSerialization.jsonObject(with: Data(list.bodyText.utf8)) as? [[String: Any]])?.first?["id"] as? Int)
+            let id = try #require(
+                (try JSONSerialization.jsonObject(with: Data(list.bodyText.utf8)) as? [[String: Any]])?.first?["id"] as? Int)
             let page = try await client.execute(uri: "/strategies/\(id)", method: .get, headers: [.accept: "text/html"])
             #expect(page.status == .ok)
             #expect(page.bodyText.contains("og:description"))

@@ -86,6 +86,8 @@ func body(_ object: [String: Any]) -> ByteBuffer {
 
 /// Signs up a new account from a fresh guest session and returns its session cookie.
 func signUp(_ client: some TestClientProtocol, username: String, password: String = "correct horse") async throws -> String {
-    try await client.execute(uri: "/api/v1/account/signup", method: .post, headers: .json(),
-                             body: body(["username": username, "password": password])).sessionCookie ?? ""
+    try await client.execute(
+        uri: "/api/v1/account/signup", method: .post, headers: .json(),
+        body: body(["username": username, "password": password])
+    ).sessionCookie ?? ""
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebApp
 
 /// The cores a process may run on, as Linux's /proc/self/status says.
@@ -30,8 +31,10 @@ import Testing
         nproc.standardOutput = pipe
         try nproc.run()
         nproc.waitUntilExit()
-        let installed = try #require(Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let installed = try #require(
+            Int(
+                String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         let allowed = try #require(ThreadCounts.allowedCores())
         #expect((1...installed).contains(allowed))
         // Without --all, nproc counts the cores this process may use, as allowedCores does.
@@ -42,7 +45,9 @@ import Testing
         mine.standardOutput = minePipe
         try mine.run()
         mine.waitUntilExit()
-        #expect(Int(String(decoding: minePipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)) == allowed)
+        #expect(
+            Int(
+                String(decoding: minePipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)) == allowed)
     }
 }

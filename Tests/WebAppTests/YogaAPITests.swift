@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import TestSupport
 import Testing
+
 @testable import WebApp
 
 /// A yoga instructor's day through the API, on both databases.
@@ -13,8 +14,10 @@ import Testing
         try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
     }
 
-    func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ cookie: String,
-              _ object: [String: Any]? = nil) async throws -> TestResponse {
+    func send(
+        _ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ cookie: String,
+        _ object: [String: Any]? = nil
+    ) async throws -> TestResponse {
         try await client.execute(uri: uri, method: method, headers: .json(cookie: cookie), body: object.map(body))
     }
 
@@ -28,17 +31,23 @@ import Testing
     func aClassFromCheckInToSavedSessionWithDerivedAttendance(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
             let cookie = try await guest(client)
-            let ana = try await addStudent(client, cookie, "Ana"), ben = try await addStudent(client, cookie, "Ben")
-            let checkIn = try await send(client, .post, "/api/v1/yoga/class", cookie, [
-                "venue": ["name": "Park Pavilion", "address": "Main St 1", "latitude": 43.77, "longitude": 11.25], "attendees": [ana],
-            ])
+            let ana = try await addStudent(client, cookie, "Ana")
+            let ben = try await addStudent(client, cookie, "Ben")
+            let checkIn = try await send(
+                client, .post, "/api/v1/yoga/class", cookie,
+                [
+                    "venue": ["name": "Park Pavilion", "address": "Main St 1", "latitude": 43.77, "longitude": 11.25], "attendees": [ana],
+                ])
             #expect(checkIn.status == .created)
             let running = try #require(try checkIn.json()["class"] as? [String: Any])
             #expect((running["venue"] as? [String: Any])?["name"] as? String == "Park Pavilion")
             // A second check-in while one runs is refused, and saves no venue.
-            #expect(try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Elsewhere"]]).errorCode == "class_in_session")
+            #expect(
+                try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Elsewhere"]]).errorCode
+                    == "class_in_session")
             #expect((try await send(client, .get, "/api/v1/yoga/venues", cookie).json()["venues"] as? [Any])?.count == 1)
-            let changed = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["add": [ben], "remove": [ana], "notes": "Hip openers"])
+            let changed = try await send(
+                client, .patch, "/api/v1/yoga/class", cookie, ["add": [ben], "remove": [ana], "notes": "Hip openers"])
             let attendees = (try changed.json()["class"] as? [String: Any])?["attendees"] as? [[String: Any]]
             #expect(attendees?.compactMap { $0["name"] as? String } == ["Ben"])
             _ = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["add": [ana]])
@@ -48,9 +57,13 @@ import Testing
             #expect(session["attendance"] as? Int == 2 && session["notes"] as? String == "Hip openers")
             #expect(try await client.execute(uri: "/api/v1/yoga/class", method: .get, headers: .session(cookie)).json()["class"] is NSNull)
             // Sessions attended is derived; the venue was saved and marked used.
-            let students = try await client.execute(uri: "/api/v1/yoga/students?sort=name", method: .get, headers: .session(cookie)).json()["students"] as? [[String: Any]]
+            let students =
+                try await client.execute(uri: "/api/v1/yoga/students?sort=name", method: .get, headers: .session(cookie)).json()["students"]
+                as? [[String: Any]]
             #expect(students?.compactMap { $0["sessions_attended"] as? Int } == [1, 1])
-            let venues = try await client.execute(uri: "/api/v1/yoga/venues", method: .get, headers: .session(cookie)).json()["venues"] as? [[String: Any]]
+            let venues =
+                try await client.execute(uri: "/api/v1/yoga/venues", method: .get, headers: .session(cookie)).json()["venues"]
+                as? [[String: Any]]
             #expect(venues?.first?["session_count"] as? Int == 1 && venues?.first?["last_used_at"] is String)
             // Checking in at the saved venue again reuses it; discarding leaves no session.
             let venueID = try #require(venues?.first?["id"] as? String)
@@ -58,10 +71,12 @@ import Testing
             let discard = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "discard"])
             let discarded = try discard.json()
             #expect(discard.status == .ok && discarded["discarded"] as? Bool == true)
-            let sessions = try await client.execute(uri: "/api/v1/yoga/sessions", method: .get, headers: .session(cookie)).json()["sessions"] as? [Any]
+            let sessions =
+                try await client.execute(uri: "/api/v1/yoga/sessions", method: .get, headers: .session(cookie)).json()["sessions"] as? [Any]
             #expect(sessions?.count == 1)
             // Regulars of the venue: both came.
-            let regulars = try await client.execute(uri: "/api/v1/yoga/venues/\(venueID)/regulars", method: .get, headers: .session(cookie)).json()
+            let regulars = try await client.execute(uri: "/api/v1/yoga/venues/\(venueID)/regulars", method: .get, headers: .session(cookie))
+                .json()
             #expect((regulars["students"] as? [[String: Any]])?.count == 2)
         }
     }
@@ -70,21 +85,26 @@ import Testing
     func deletingAStudentWhoAttendedAsksFirstAndKeepsTheHeadCount(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
             let cookie = try await guest(client)
-            let ana = try await addStudent(client, cookie, "Ana"), ben = try await addStudent(client, cookie, "Ben")
+            let ana = try await addStudent(client, cookie, "Ana")
+            let ben = try await addStudent(client, cookie, "Ben")
             _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "attendees": [ana, ben]])
             let saved = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"]).json()
             let sessionID = try #require((saved["session"] as? [String: Any])?["id"] as? String)
             let refused = try await send(client, .delete, "/api/v1/yoga/students/\(ana)", cookie)
             #expect(refused.status == .conflict && refused.errorCode == "student_has_sessions")
             #expect(try await send(client, .delete, "/api/v1/yoga/students/\(ana)?confirm=1", cookie).status == .noContent)
-            let session = try await client.execute(uri: "/api/v1/yoga/sessions/\(sessionID)", method: .get, headers: .session(cookie)).json()
+            let session = try await client.execute(uri: "/api/v1/yoga/sessions/\(sessionID)", method: .get, headers: .session(cookie))
+                .json()
             #expect(session["attendance"] as? Int == 2)
             let attendees = try #require(session["attendees"] as? [[String: Any]])
             #expect(attendees.contains { $0["name"] as? String == "Ana" && $0["id"] is NSNull })
             // A correction keeps the former student and replaces the roster ones.
-            let corrected = try await send(client, .put, "/api/v1/yoga/sessions/\(sessionID)", cookie, [
-                "started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:15:00Z", "attendees": [String](), "notes": "Restorative",
-            ])
+            let corrected = try await send(
+                client, .put, "/api/v1/yoga/sessions/\(sessionID)", cookie,
+                [
+                    "started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:15:00Z", "attendees": [String](),
+                    "notes": "Restorative",
+                ])
             #expect(corrected.status == .ok)
             let fixed = try corrected.json()
             #expect(fixed["attendance"] as? Int == 1 && fixed["duration_seconds"] as? Int == 4500)
@@ -102,19 +122,31 @@ import Testing
                 (.post, "/api/v1/yoga/students", ["name": "  "], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/students", ["name": "Cy", "joined_on": "22/11/2026"], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/students", ["name": "Cy", "type_id": "nope"], .notFound, "not_found"),
-                (.put, "/api/v1/yoga/students/\(ana)", ["name": "Ana", "joined_on": "2026-02-30", "active": true], .unprocessableContent, "validation_failed"),
+                (
+                    .put, "/api/v1/yoga/students/\(ana)", ["name": "Ana", "joined_on": "2026-02-30", "active": true], .unprocessableContent,
+                    "validation_failed"
+                ),
                 (.put, "/api/v1/yoga/students/\(ana)", ["name": "Ana"], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/student-types", ["name": ""], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/class/end", ["action": "save"], .notFound, "no_class"),
                 (.patch, "/api/v1/yoga/class", ["add": [ana]], .notFound, "no_class"),
                 (.get, "/api/v1/yoga/class/weather", nil, .notFound, "no_class"),
-                (.post, "/api/v1/yoga/class", ["venue": ["name": "Loft"], "attendees": ["not-a-student"]], .unprocessableContent, "not_on_roster"),
+                (
+                    .post, "/api/v1/yoga/class", ["venue": ["name": "Loft"], "attendees": ["not-a-student"]], .unprocessableContent,
+                    "not_on_roster"
+                ),
                 (.post, "/api/v1/yoga/class", ["venue": ["name": "Loft", "latitude": 43]], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/class", [:], .unprocessableContent, "validation_failed"),
                 (.post, "/api/v1/yoga/class", ["venue_id": "missing"], .notFound, "not_found"),
                 (.post, "/api/v1/yoga/class/end", ["action": "pause"], .unprocessableContent, "validation_failed"),
-                (.put, "/api/v1/yoga/settings", ["temperature_unit": "kelvin", "slipping_weeks": 3], .unprocessableContent, "validation_failed"),
-                (.put, "/api/v1/yoga/settings", ["temperature_unit": "celsius", "slipping_weeks": 0], .unprocessableContent, "validation_failed"),
+                (
+                    .put, "/api/v1/yoga/settings", ["temperature_unit": "kelvin", "slipping_weeks": 3], .unprocessableContent,
+                    "validation_failed"
+                ),
+                (
+                    .put, "/api/v1/yoga/settings", ["temperature_unit": "celsius", "slipping_weeks": 0], .unprocessableContent,
+                    "validation_failed"
+                ),
                 (.get, "/api/v1/yoga/venues/search?lat=91&lon=0", nil, .badRequest, "bad_request"),
                 (.get, "/api/v1/yoga/weather?lat=91&lon=0", nil, .badRequest, "bad_request"),
                 (.get, "/api/v1/yoga/weather?lat=43", nil, .badRequest, "bad_request"),
@@ -133,14 +165,21 @@ import Testing
             #expect((try await send(client, .get, "/api/v1/yoga/venues", cookie).json()["venues"] as? [Any])?.isEmpty == true)
             // Session corrections with bad times.
             _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"]])
-            let sessionID = try #require(((try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"]).json())["session"] as? [String: Any])?["id"] as? String)
-            for times in [("2026-11-20T19:00:00Z", "2026-11-20T18:00:00Z"), ("yesterday", "2026-11-20T18:00:00Z"), ("2026-11-20T18:00:00Z", "2026-11-22T18:00:00Z")] {
-                let response = try await send(client, .put, "/api/v1/yoga/sessions/\(sessionID)", cookie,
-                                              ["started_at": times.0, "ended_at": times.1, "attendees": [String]()])
+            let sessionID = try #require(
+                ((try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"]).json())["session"] as? [String: Any])?[
+                    "id"] as? String)
+            for times in [
+                ("2026-11-20T19:00:00Z", "2026-11-20T18:00:00Z"), ("yesterday", "2026-11-20T18:00:00Z"),
+                ("2026-11-20T18:00:00Z", "2026-11-22T18:00:00Z"),
+            ] {
+                let response = try await send(
+                    client, .put, "/api/v1/yoga/sessions/\(sessionID)", cookie,
+                    ["started_at": times.0, "ended_at": times.1, "attendees": [String]()])
                 #expect(response.status == .unprocessableContent, "\(times)")
             }
-            let refused = try await send(client, .put, "/api/v1/yoga/sessions/\(sessionID)", cookie,
-                                         ["started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:00:00Z", "attendees": ["stranger"]])
+            let refused = try await send(
+                client, .put, "/api/v1/yoga/sessions/\(sessionID)", cookie,
+                ["started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:00:00Z", "attendees": ["stranger"]])
             #expect(refused.errorCode == "not_on_roster")
         }
     }
@@ -148,20 +187,30 @@ import Testing
     @Test(arguments: DatabaseKind.allCases)
     func anotherProfileGets404ForEverything(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
-            let owner = try await guest(client), stranger = try await guest(client)
+            let owner = try await guest(client)
+            let stranger = try await guest(client)
             let ana = try await addStudent(client, owner, "Ana")
-            let type = try #require(try await send(client, .post, "/api/v1/yoga/student-types", owner, ["name": "senior"]).json()["id"] as? String)
-            let venue = try #require(try await send(client, .post, "/api/v1/yoga/venues", owner, ["name": "Loft", "address": "Via Roma"]).json()["id"] as? String)
+            let type = try #require(
+                try await send(client, .post, "/api/v1/yoga/student-types", owner, ["name": "senior"]).json()["id"] as? String)
+            let venue = try #require(
+                try await send(client, .post, "/api/v1/yoga/venues", owner, ["name": "Loft", "address": "Via Roma"]).json()["id"] as? String
+            )
             _ = try await send(client, .post, "/api/v1/yoga/class", owner, ["venue_id": venue, "attendees": [ana]])
-            let session = try #require(((try await send(client, .post, "/api/v1/yoga/class/end", owner, ["action": "save"]).json())["session"] as? [String: Any])?["id"] as? String)
+            let session = try #require(
+                ((try await send(client, .post, "/api/v1/yoga/class/end", owner, ["action": "save"]).json())["session"] as? [String: Any])?[
+                    "id"] as? String)
             let attempts: [(HTTPRequest.Method, String, [String: Any]?)] = [
-                (.get, "/api/v1/yoga/students/\(ana)", nil), (.put, "/api/v1/yoga/students/\(ana)", ["name": "Mine", "joined_on": "2026-01-01", "active": true]),
+                (.get, "/api/v1/yoga/students/\(ana)", nil),
+                (.put, "/api/v1/yoga/students/\(ana)", ["name": "Mine", "joined_on": "2026-01-01", "active": true]),
                 (.delete, "/api/v1/yoga/students/\(ana)?confirm=1", nil),
                 (.put, "/api/v1/yoga/student-types/\(type)", ["name": "x"]), (.delete, "/api/v1/yoga/student-types/\(type)", nil),
                 (.put, "/api/v1/yoga/venues/\(venue)", ["name": "x", "favourite": true]), (.delete, "/api/v1/yoga/venues/\(venue)", nil),
                 (.get, "/api/v1/yoga/venues/\(venue)/regulars", nil), (.post, "/api/v1/yoga/class", ["venue_id": venue]),
                 (.get, "/api/v1/yoga/sessions/\(session)", nil), (.delete, "/api/v1/yoga/sessions/\(session)", nil),
-                (.put, "/api/v1/yoga/sessions/\(session)", ["started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:00:00Z", "attendees": [String]()]),
+                (
+                    .put, "/api/v1/yoga/sessions/\(session)",
+                    ["started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:00:00Z", "attendees": [String]()]
+                ),
             ]
             for (method, uri, payload) in attempts {
                 #expect(try await send(client, method, uri, stranger, payload).status == .notFound, "\(method) \(uri)")
@@ -180,9 +229,14 @@ import Testing
         try await withTestApp(kind) { client, _ in
             let cookie = try await guest(client)
             // Florence's Duomo (43.7731, 11.2560); Santa Croce about 760 m away, Fiesole about 5.7 km.
-            for (name, lat, lon) in [("Santa Croce", 43.7686, 11.2622), ("Fiesole", 43.8067, 11.2936), ("No place", nil, nil) as (String, Double?, Double?)] {
+            for (name, lat, lon) in [
+                ("Santa Croce", 43.7686, 11.2622), ("Fiesole", 43.8067, 11.2936), ("No place", nil, nil) as (String, Double?, Double?),
+            ] {
                 var venue: [String: Any] = ["name": name]
-                if let lat, let lon { venue["latitude"] = lat; venue["longitude"] = lon }
+                if let lat, let lon {
+                    venue["latitude"] = lat
+                    venue["longitude"] = lon
+                }
                 #expect(try await send(client, .post, "/api/v1/yoga/venues", cookie, venue).status == .created)
             }
             let near = try await send(client, .get, "/api/v1/yoga/venues/nearest?lat=43.7731&lon=11.2560", cookie).json()
@@ -200,7 +254,8 @@ import Testing
     func theOwnerRenamesAStudentTypeAndItsStudentsFollow(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
             let cookie = try await guest(client)
-            let type = try #require(try await send(client, .post, "/api/v1/yoga/student-types", cookie, ["name": "senior"]).json()["id"] as? String)
+            let type = try #require(
+                try await send(client, .post, "/api/v1/yoga/student-types", cookie, ["name": "senior"]).json()["id"] as? String)
             _ = try await send(client, .post, "/api/v1/yoga/students", cookie, ["name": "Ida", "joined_on": "2025-03-01", "type_id": type])
             let renamed = try await send(client, .put, "/api/v1/yoga/student-types/\(type)", cookie, ["name": "elder"])
             #expect(renamed.status == .ok)
@@ -208,7 +263,8 @@ import Testing
             #expect(types?.first { $0["id"] as? String == type }?["name"] as? String == "elder")
             let ida = try await send(client, .get, "/api/v1/yoga/students?q=ida", cookie).json()["students"] as? [[String: Any]]
             #expect(ida?.first?["type_name"] as? String == "elder")
-            #expect(try await send(client, .put, "/api/v1/yoga/student-types/\(type)", cookie, ["name": " "]).status == .unprocessableContent)
+            #expect(
+                try await send(client, .put, "/api/v1/yoga/student-types/\(type)", cookie, ["name": " "]).status == .unprocessableContent)
         }
     }
 
@@ -218,10 +274,13 @@ import Testing
             let cookie = try await guest(client)
             let duplicate = try await send(client, .post, "/api/v1/yoga/student-types", cookie, ["name": "Member"])
             #expect(duplicate.status == .conflict && duplicate.errorCode == "student_type_exists")
-            let senior = try #require(try await send(client, .post, "/api/v1/yoga/student-types", cookie, ["name": "senior"]).json()["id"] as? String)
+            let senior = try #require(
+                try await send(client, .post, "/api/v1/yoga/student-types", cookie, ["name": "senior"]).json()["id"] as? String)
             let renamed = try await send(client, .put, "/api/v1/yoga/student-types/\(senior)", cookie, ["name": "TRIAL"])
             #expect(renamed.status == .conflict && renamed.errorCode == "student_type_exists")
-            #expect(try await send(client, .put, "/api/v1/yoga/student-types/\(senior)", cookie, ["name": "Senior"]).status == .ok, "its own name in another case")
+            #expect(
+                try await send(client, .put, "/api/v1/yoga/student-types/\(senior)", cookie, ["name": "Senior"]).status == .ok,
+                "its own name in another case")
             let types = try await send(client, .get, "/api/v1/yoga/student-types", cookie).json()["types"] as? [[String: Any]]
             #expect(types?.compactMap { $0["name"] as? String } == ["drop-in", "member", "trial", "Senior"])
 
@@ -230,7 +289,8 @@ import Testing
             #expect(future.status == .unprocessableContent && future.errorCode == "validation_failed")
             #expect(try future.json().description.contains("future"))
             let ana = try await addStudent(client, cookie, "Ana")
-            let edit = try await send(client, .put, "/api/v1/yoga/students/\(ana)", cookie, ["name": "Ana", "joined_on": tomorrowSomewhere, "active": true])
+            let edit = try await send(
+                client, .put, "/api/v1/yoga/students/\(ana)", cookie, ["name": "Ana", "joined_on": tomorrowSomewhere, "active": true])
             #expect(edit.status == .unprocessableContent)
             #expect(try await send(client, .get, "/api/v1/yoga/students/\(ana)", cookie).json()["joined_on"] as? String == "2026-01-10")
         }
@@ -247,16 +307,21 @@ import Testing
                 let ended = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"])
                 let id = try #require((try ended.json()["session"] as? [String: Any])?["id"] as? String)
                 // Corrected to a January evening class (Pacific time is UTC-8 then) with the temperature typed in.
-                let correction: [String: Any] = ["started_at": "2026-01-\(day)T02:00:00Z", "ended_at": "2026-01-\(day)T03:15:00Z",
-                                                 "attendees": attendees, "notes": "", "temperature_c": temperature]
+                let correction: [String: Any] = [
+                    "started_at": "2026-01-\(day)T02:00:00Z", "ended_at": "2026-01-\(day)T03:15:00Z",
+                    "attendees": attendees, "notes": "", "temperature_c": temperature,
+                ]
                 #expect(try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, correction).status == .ok)
             }
-            let history = try await send(client, .get, "/api/v1/yoga/students/\(ana)/sessions", cookie).json()["sessions"] as? [[String: Any]]
+            let history =
+                try await send(client, .get, "/api/v1/yoga/students/\(ana)/sessions", cookie).json()["sessions"] as? [[String: Any]]
             #expect(history?.compactMap { $0["temperature_c"] as? Double } == [25, 20], "Ana's two sessions, newest first")
             let stranger = try await guest(client)
             #expect(try await send(client, .get, "/api/v1/yoga/students/\(ana)/sessions", stranger).status == .notFound)
 
-            #expect(try await send(client, .put, "/api/v1/yoga/settings", cookie, ["temperature_unit": "fahrenheit", "slipping_weeks": 6]).status == .ok)
+            #expect(
+                try await send(client, .put, "/api/v1/yoga/settings", cookie, ["temperature_unit": "fahrenheit", "slipping_weeks": 6])
+                    .status == .ok)
             let csv = try await send(client, .get, "/api/v1/yoga/export.csv?tz=America/Los_Angeles", cookie).bodyText
             let lines = csv.split(separator: "\r\n").map(String.init)
             #expect(lines.first?.contains(",temperature_f,") == true)
@@ -274,14 +339,20 @@ import Testing
             let cookie = try await guest(client)
             let ana = try await addStudent(client, cookie, "Ana")
             #expect(try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Elsewhere"]]).status == .created)
-            let held: [String: Any] = ["venue": ["name": "Basement Studio", "latitude": 43.77, "longitude": 11.25], "started_at": "2026-02-03T17:00:00Z",
-                                       "ended_at": "2026-02-03T18:15:00Z", "attendees": [ana], "notes": "No signal", "temperature_c": 4.5]
+            let held: [String: Any] = [
+                "venue": ["name": "Basement Studio", "latitude": 43.77, "longitude": 11.25], "started_at": "2026-02-03T17:00:00Z",
+                "ended_at": "2026-02-03T18:15:00Z", "attendees": [ana], "notes": "No signal", "temperature_c": 4.5,
+            ]
             let recorded = try await send(client, .post, "/api/v1/yoga/sessions", cookie, held)
             #expect(recorded.status == .created)
             let session = try recorded.json()
             #expect((session["venue"] as? [String: Any])?["name"] as? String == "Basement Studio" && session["attendance"] as? Int == 1)
-            #expect(session["duration_seconds"] as? Int == 4500 && session["temperature_c"] as? Double == 4.5 && session["notes"] as? String == "No signal")
-            #expect(try await send(client, .get, "/api/v1/yoga/class", cookie).json()["class"] is [String: Any], "the running class is untouched")
+            #expect(
+                session["duration_seconds"] as? Int == 4500 && session["temperature_c"] as? Double == 4.5
+                    && session["notes"] as? String == "No signal")
+            #expect(
+                try await send(client, .get, "/api/v1/yoga/class", cookie).json()["class"] is [String: Any],
+                "the running class is untouched")
             let venues = try await send(client, .get, "/api/v1/yoga/venues", cookie).json()["venues"] as? [[String: Any]]
             #expect(venues?.contains { $0["name"] as? String == "Basement Studio" } == true)
             var bad = held
@@ -314,8 +385,9 @@ import Testing
             let notesOnly = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["notes": "warm"])
             #expect((try notesOnly.json()["class"] as? [String: Any])?["temperature_c"] as? Double == 21.5, "left out: kept")
             #expect(try await send(client, .patch, "/api/v1/yoga/class", cookie, ["temperature_c": 99]).status == .unprocessableContent)
-            let cleared = try await client.execute(uri: "/api/v1/yoga/class", method: .patch, headers: .json(cookie: cookie),
-                                                   body: ByteBuffer(string: #"{"temperature_c":null}"#))
+            let cleared = try await client.execute(
+                uri: "/api/v1/yoga/class", method: .patch, headers: .json(cookie: cookie),
+                body: ByteBuffer(string: #"{"temperature_c":null}"#))
             #expect((try cleared.json()["class"] as? [String: Any])?["temperature_c"] is NSNull)
         }
     }
@@ -327,16 +399,21 @@ import Testing
             let types = try await send(client, .get, "/api/v1/yoga/student-types", cookie).json()["types"] as? [[String: Any]]
             #expect(types?.compactMap { $0["name"] as? String } == ["drop-in", "member", "trial"])
             let member = try #require(types?[1]["id"] as? String)
-            let zoe = try await send(client, .post, "/api/v1/yoga/students", cookie, ["name": "Zoë", "joined_on": "2025-03-01", "type_id": member]).json()
+            let zoe = try await send(
+                client, .post, "/api/v1/yoga/students", cookie, ["name": "Zoë", "joined_on": "2025-03-01", "type_id": member]
+            ).json()
             #expect(zoe["type_name"] as? String == "member")
             let ana = try await addStudent(client, cookie, "Ana")
             let found = try await send(client, .get, "/api/v1/yoga/students?q=zoe", cookie).json()["students"] as? [[String: Any]]
             #expect(found?.compactMap { $0["name"] as? String } == ["Zoë"])
-            let byJoined = try await send(client, .get, "/api/v1/yoga/students?sort=joined&order=desc", cookie).json()["students"] as? [[String: Any]]
+            let byJoined =
+                try await send(client, .get, "/api/v1/yoga/students?sort=joined&order=desc", cookie).json()["students"] as? [[String: Any]]
             #expect(byJoined?.compactMap { $0["name"] as? String } == ["Ana", "Zoë"])
             _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "attendees": [ana]])
             _ = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"])
-            #expect(try await send(client, .put, "/api/v1/yoga/settings", cookie, ["temperature_unit": "fahrenheit", "slipping_weeks": 2]).status == .ok)
+            #expect(
+                try await send(client, .put, "/api/v1/yoga/settings", cookie, ["temperature_unit": "fahrenheit", "slipping_weeks": 2])
+                    .status == .ok)
             #expect(try await send(client, .get, "/api/v1/yoga/settings", cookie).json()["temperature_unit"] as? String == "fahrenheit")
             let stats = try await send(client, .get, "/api/v1/yoga/stats", cookie).json()
             #expect((stats["students"] as? [[String: Any]])?.first?["name"] as? String == "Ana")
@@ -362,7 +439,9 @@ import Testing
             let cookie = try await first.test(.router) { client in
                 let cookie = try await guest(client)
                 let ana = try await addStudent(client, cookie, "Ana")
-                #expect(try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "attendees": [ana]]).status == .created)
+                #expect(
+                    try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "attendees": [ana]]).status
+                        == .created)
                 return cookie
             }
             let reopened = try await Database.open(location, logger: .init(label: "test"))

@@ -46,8 +46,10 @@ import YogiYogini
             .init(startedAt: now - 40 * day, venueID: "park", venueName: "Park", attendeeIDs: ["ana", nil]),
             .init(startedAt: now - 100 * day, venueID: "loft", venueName: "Loft", attendeeIDs: ["ben"]),
         ]
-        let figures = YogaStatistics(sessions: sessions, students: [student("ana"), student("ben"), student("cy")], now: now, slippingWeeks: 3)
-        let ana = figures.students.first { $0.id == "ana" }!, ben = figures.students.first { $0.id == "ben" }!
+        let figures = YogaStatistics(
+            sessions: sessions, students: [student("ana"), student("ben"), student("cy")], now: now, slippingWeeks: 3)
+        let ana = figures.students.first { $0.id == "ana" }!
+        let ben = figures.students.first { $0.id == "ben" }!
         #expect((ana.last30Days, ana.last90Days, ana.total) == (1, 2, 2))
         #expect((ben.last30Days, ben.last90Days, ben.total) == (1, 1, 2))
         #expect(ana.lastSeen == now - 2 * day)
@@ -64,8 +66,10 @@ import YogiYogini
             .init(startedAt: now - 60 * day, venueID: nil, venueName: "Park", attendeeIDs: ["ben", "gone"]),
             .init(startedAt: now - 1 * day, venueID: nil, venueName: "Park", attendeeIDs: ["cy"]),
         ]
-        let students = [student("ana"), student("ben"), student("cy"), student("dee", joined: "2020-01-01"),
-                        student("eve", active: false), student("fay", joined: "2099-01-01")]
+        let students = [
+            student("ana"), student("ben"), student("cy"), student("dee", joined: "2020-01-01"),
+            student("eve", active: false), student("fay", joined: "2099-01-01"),
+        ]
         let figures = YogaStatistics(sessions: sessions, students: students, now: now, slippingWeeks: 3)
         // Dee never came (joined long ago), Ben 8 weeks ago, Ana 4; Cy came yesterday, Eve is inactive, Fay just joined.
         #expect(figures.slipping.map(\.id) == ["dee", "ben", "ana"])

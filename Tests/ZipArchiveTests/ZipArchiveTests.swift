@@ -6,10 +6,11 @@ import Zlib
 
 @Suite struct ZipArchiveTests {
     /// Made with Python's zlib (level 9, raw deflate): dynamic Huffman blocks with long back-references.
-    static let deflated = "8yxRKE8sVkhUSEksylZIzEtRKC7JL8qtVMjLTM8osVYoyUhVKErMzFNIS83JUQDSQNmi1LySYj0Fz1Gto1pHtY5qHdU6qnVU66jWkaTV0cM/zNkrMMLVJzjK3S/UyTMg3MU7KNLNN2RUZrjKAAA="
-    static let text = String(repeating: "It was a dark and stormy night; the rain fell in torrents. ", count: 40)
+    static let deflated =
+        "8yxRKE8sVkhUSEksylZIzEtRKC7JL8qtVMjLTM8osVYoyUhVKErMzFNIS83JUQDSQNmi1LySYj0Fz1Gto1pHtY5qHdU6qnVU66jWkaTV0cM/zNkrMMLVJzjK3S/UyTMg3MU7KNLNN2RUZrjKAAA="
+    static let text =
+        String(repeating: "It was a dark and stormy night; the rain fell in torrents. ", count: 40)
         + String((0..<500).map { Character(Unicode.Scalar(65 + ($0 * 7) % 26)!) })
-
 
     func bytes(_ base64: String) -> [UInt8] { [UInt8](Data(base64Encoded: base64)!) }
 

@@ -44,8 +44,9 @@ public struct IdempotencyRepository: Sendable {
             .ignoringConflicts(with: ["profile_id", "key"])
             .returning("key").first()
         if inserted != nil { return .claimed }
-        guard let row = try await database.select().columns("fingerprint", "status", "content_type", "body", "created_at")
-            .from("idempotency_keys").where("profile_id", .equal, profileID).where("key", .equal, key).first()
+        guard
+            let row = try await database.select().columns("fingerprint", "status", "content_type", "body", "created_at")
+                .from("idempotency_keys").where("profile_id", .equal, profileID).where("key", .equal, key).first()
         else { return try await claim(profileID: profileID, key: key, fingerprint: fingerprint, now: now) }
         guard try row.decode(column: "fingerprint", as: String.self) == fingerprint else { return .reused }
         guard let status = try row.decode(column: "status", as: Int?.self) else {
@@ -57,10 +58,11 @@ public struct IdempotencyRepository: Sendable {
                 .returning("key").first()
             return taken == nil ? .inProgress : .claimed
         }
-        return .answered(Answer(
-            status: status, contentType: try row.decode(column: "content_type", as: String?.self),
-            body: try row.decode(column: "body", as: Data?.self) ?? Data()
-        ))
+        return .answered(
+            Answer(
+                status: status, contentType: try row.decode(column: "content_type", as: String?.self),
+                body: try row.decode(column: "body", as: Data?.self) ?? Data()
+            ))
     }
 
     public func record(profileID: String, key: String, answer: Answer) async throws {

@@ -27,10 +27,11 @@ public struct ProfileRepository: Sendable {
     }
 
     public func credentials(username: String) async throws -> StoredCredentials? {
-        guard let row = try await database.select().columns("id", "username", "created_at", "password_hash")
-            .from("profiles")
-            .where("username", .equal, username)
-            .first()
+        guard
+            let row = try await database.select().columns("id", "username", "created_at", "password_hash")
+                .from("profiles")
+                .where("username", .equal, username)
+                .first()
         else { return nil }
         guard let hash = try row.decodeNil(column: "password_hash") ? nil : row.decode(column: "password_hash", as: String.self) else {
             return nil
@@ -41,8 +42,9 @@ public struct ProfileRepository: Sendable {
     /// Turns a guest profile into an account, keeping its id and so all its data.
     public func promote(profileID: String, username: String, passwordHash: String) async throws -> Profile {
         try await database.transaction { db in
-            guard let current = try await db.select().columns("id", "username", "created_at").from("profiles")
-                .where("id", .equal, profileID).first().map(Self.profile(from:))
+            guard
+                let current = try await db.select().columns("id", "username", "created_at").from("profiles")
+                    .where("id", .equal, profileID).first().map(Self.profile(from:))
             else { throw AccountError.profileNotFound }
             guard current.isGuest else { throw AccountError.alreadySignedIn }
             let taken = try await db.select().column("id").from("profiles").where("username", .equal, username).first()
@@ -69,7 +71,8 @@ public struct ProfileRepository: Sendable {
     public func deleteAbandonedGuests(createdBefore: Date, batchSize: Int = 500) async throws -> Int {
         var deleted = 0
         while true {
-            let rows = try await database.raw("""
+            let rows = try await database.raw(
+                """
                 DELETE FROM profiles WHERE id IN (
                     SELECT id FROM profiles p WHERE p.username IS NULL AND p.created_at < \(bind: createdBefore.millisecondsSince1970)
                     AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.profile_id = p.id)
@@ -77,7 +80,8 @@ public struct ProfileRepository: Sendable {
                     AND NOT EXISTS (SELECT 1 FROM stories story WHERE story.owner_profile_id = p.id)
                     LIMIT \(bind: batchSize)
                 ) RETURNING id
-                """).all()
+                """
+            ).all()
             deleted += rows.count
             if rows.count < batchSize { return deleted }
         }

@@ -37,14 +37,15 @@ public struct SessionRepository: Sendable {
 
     /// The live session with this id and its profile, or nil when unknown or expired.
     public func find(id: String, now: Date = Date()) async throws -> Session? {
-        guard let row = try await database.select()
-            .columns(SQLColumn("id", table: "profiles"), SQLColumn("username"), SQLColumn("created_at", table: "profiles"))
-            .column(SQLColumn("expires_at", table: "sessions"))
-            .from("sessions")
-            .join("profiles", on: SQLColumn("profile_id", table: "sessions"), .equal, SQLColumn("id", table: "profiles"))
-            .where(SQLColumn("id", table: "sessions"), .equal, SQLBind(id))
-            .where(SQLColumn("expires_at", table: "sessions"), .greaterThan, SQLBind(now.millisecondsSince1970))
-            .first()
+        guard
+            let row = try await database.select()
+                .columns(SQLColumn("id", table: "profiles"), SQLColumn("username"), SQLColumn("created_at", table: "profiles"))
+                .column(SQLColumn("expires_at", table: "sessions"))
+                .from("sessions")
+                .join("profiles", on: SQLColumn("profile_id", table: "sessions"), .equal, SQLColumn("id", table: "profiles"))
+                .where(SQLColumn("id", table: "sessions"), .equal, SQLBind(id))
+                .where(SQLColumn("expires_at", table: "sessions"), .greaterThan, SQLBind(now.millisecondsSince1970))
+                .first()
         else { return nil }
         return Session(
             id: id,

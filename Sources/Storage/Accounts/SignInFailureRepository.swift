@@ -12,7 +12,9 @@ public struct SignInFailureRepository: Sendable {
     public func record(username: String, client: String? = nil, at date: Date = Date()) async throws {
         try await database.insert(into: "sign_in_failures")
             .columns("username", "client", "failed_at")
-            .values(SQLBind(username), client.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null, SQLBind(date.millisecondsSince1970))
+            .values(
+                SQLBind(username), client.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null, SQLBind(date.millisecondsSince1970)
+            )
             .run()
     }
 

@@ -69,12 +69,17 @@ public enum BackupArchive {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null }
-            else if let value = try? container.decode(Bool.self) { self = .boolean(value) }
-            else if let value = try? container.decode(Int64.self) { self = .integer(value) }
-            else if let value = try? container.decode(Double.self) { self = .real(value) }
-            else if let value = try? container.decode(String.self) { self = .text(value) }
-            else {
+            if container.decodeNil() {
+                self = .null
+            } else if let value = try? container.decode(Bool.self) {
+                self = .boolean(value)
+            } else if let value = try? container.decode(Int64.self) {
+                self = .integer(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .real(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .text(value)
+            } else {
                 let blob = try container.decode(Blob.self)
                 guard let data = Data(base64Encoded: blob.base64) else {
                     throw DecodingError.dataCorruptedError(in: container, debugDescription: "a blob that is not base64")
@@ -175,15 +180,21 @@ public enum BackupArchive {
                     throw Failure(description: "not a Trove backup")
                 }
                 guard read.version <= version else {
-                    throw Failure(description: "a backup of format \(read.version), newer than this trove reads (\(version)): restore it with a newer trove")
+                    throw Failure(
+                        description:
+                            "a backup of format \(read.version), newer than this trove reads (\(version)): restore it with a newer trove")
                 }
                 header = read
             } else if line.first == UInt8(ascii: "[") {
-                guard let values = try? decoder.decode([Value].self, from: data) else { throw Failure(description: "a damaged row: the file was altered") }
+                guard let values = try? decoder.decode([Value].self, from: data) else {
+                    throw Failure(description: "a damaged row: the file was altered")
+                }
                 rows += 1
                 try await each(.row(values))
             } else if let table = try? decoder.decode(Table.self, from: data) {
-                guard table.columns.count == table.kinds.count else { throw Failure(description: "a damaged table line: the file was altered") }
+                guard table.columns.count == table.kinds.count else {
+                    throw Failure(description: "a damaged table line: the file was altered")
+                }
                 try await each(.table(table))
             } else if let read = try? decoder.decode(End.self, from: data) {
                 guard read.rows == rows, read.crc32 == crc else {

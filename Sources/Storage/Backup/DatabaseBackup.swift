@@ -30,8 +30,9 @@ public struct DatabaseBackup: Sendable {
             do {
                 let migrations = try await db.raw("SELECT version FROM schema_migrations ORDER BY version").all()
                     .map { try $0.decode(column: "version", as: Int.self) }
-                let header = BackupArchive.Header(format: BackupArchive.format, version: BackupArchive.version,
-                                                  created_at: now.millisecondsSince1970, source: kind.rawValue, migrations: migrations)
+                let header = BackupArchive.Header(
+                    format: BackupArchive.format, version: BackupArchive.version,
+                    created_at: now.millisecondsSince1970, source: kind.rawValue, migrations: migrations)
                 let writer = try BackupArchive.Writer(creating: url, header: header)
                 let tables = try await Self.tables(on: db, kind: kind)
                 for table in tables {
@@ -54,7 +55,8 @@ public struct DatabaseBackup: Sendable {
     /// Checks the whole archive first (nothing is written from a damaged one), then loads it in one
     /// transaction into this database, which must be migrated and empty.
     public func restore(from url: URL) async throws -> Summary {
-        var tables = 0, rows = 0
+        var tables = 0
+        var rows = 0
         _ = try await BackupArchive.read(url) { line in
             if case .table = line { tables += 1 } else { rows += 1 }
         }
@@ -63,7 +65,10 @@ public struct DatabaseBackup: Sendable {
         var problems: [String] = []
         _ = try await BackupArchive.read(url) { line in
             guard case .table(let table) = line else { return }
-            guard let target = targetTables[table.table] else { problems.append("this database has no table \(table.table)"); return }
+            guard let target = targetTables[table.table] else {
+                problems.append("this database has no table \(table.table)")
+                return
+            }
             let missing = Set(table.columns).subtracting(target.columns)
             if !missing.isEmpty { problems.append("\(table.table) has no column \(missing.sorted().joined(separator: ", "))") }
         }
@@ -95,10 +100,13 @@ public struct DatabaseBackup: Sendable {
             }
             if let current, !batch.isEmpty { try await Self.insert(batch, into: current, on: db) }
             if kind == .postgres {
-                for table in targetTables.values where table.columns.contains("id") && table.kinds[table.columns.firstIndex(of: "id")!] == .integer {
-                    try await db.raw("""
+                for table in targetTables.values
+                where table.columns.contains("id") && table.kinds[table.columns.firstIndex(of: "id")!] == .integer {
+                    try await db.raw(
+                        """
                         SELECT setval(pg_get_serial_sequence(\(bind: table.table), 'id'), COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM \(ident: table.table)
-                        """).run()
+                        """
+                    ).run()
                 }
             }
         }
@@ -111,7 +119,9 @@ public struct DatabaseBackup: Sendable {
     static func insert(_ rows: [[BackupArchive.Value]], into table: BackupArchive.Table, on db: any SQLDatabase) async throws {
         var insert = db.insert(into: table.table).columns(table.columns)
         for row in rows {
-            guard row.count == table.columns.count else { throw BackupArchive.Failure(description: "a row of \(table.table) has the wrong number of values") }
+            guard row.count == table.columns.count else {
+                throw BackupArchive.Failure(description: "a row of \(table.table) has the wrong number of values")
+            }
             insert = insert.values(zip(row, table.kinds).map { value, kind in bind(value.asKind(kind)) })
         }
         try await insert.run()
@@ -155,13 +165,16 @@ public struct DatabaseBackup: Sendable {
         let names: [String]
         switch kind {
         case .sqlite:
-            names = try await db.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all()
+            names = try await db.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+                .all()
                 .map { try $0.decode(column: "name", as: String.self) }
         case .postgres:
-            names = try await db.raw("""
+            names = try await db.raw(
+                """
                 SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                 WHERE n.nspname = current_schema() AND c.relkind = 'r' ORDER BY c.oid
-                """).all().map { try $0.decode(column: "name", as: String.self) }
+                """
+            ).all().map { try $0.decode(column: "name", as: String.self) }
         }
         var tables: [BackupArchive.Table] = []
         for name in names where name != "schema_migrations" {
@@ -171,10 +184,12 @@ public struct DatabaseBackup: Sendable {
                 columns = try await db.raw("SELECT name, type FROM pragma_table_info(\(bind: name)) ORDER BY cid").all()
                     .map { (try $0.decode(column: "name", as: String.self), try $0.decode(column: "type", as: String.self)) }
             case .postgres:
-                columns = try await db.raw("""
+                columns = try await db.raw(
+                    """
                     SELECT column_name::text AS name, data_type::text AS type FROM information_schema.columns
                     WHERE table_schema = current_schema() AND table_name = \(bind: name) ORDER BY ordinal_position
-                    """).all().map { (try $0.decode(column: "name", as: String.self), try $0.decode(column: "type", as: String.self)) }
+                    """
+                ).all().map { (try $0.decode(column: "name", as: String.self), try $0.decode(column: "type", as: String.self)) }
             }
             tables.append(BackupArchive.Table(table: name, columns: columns.map(\.0), kinds: columns.map { kindOf(declared: $0.1) }))
         }
@@ -191,7 +206,9 @@ public struct DatabaseBackup: Sendable {
     }
 
     /// Every row of `table` as values, streamed: a table of 235,000 cities is never held whole.
-    static func eachRow(of table: BackupArchive.Table, on db: any SQLDatabase, _ body: @escaping ([BackupArchive.Value]) throws -> Void) async throws {
+    static func eachRow(of table: BackupArchive.Table, on db: any SQLDatabase, _ body: @escaping ([BackupArchive.Value]) throws -> Void)
+        async throws
+    {
         let handler = RowHandler { row in try body(try values(of: row, table: table)) }
         try await db.select().columns(table.columns.map { SQLIdentifier($0) }).from(table.table).run { handler.handle($0) }
         if let failure = handler.failure { throw failure }

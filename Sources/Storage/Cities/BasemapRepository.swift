@@ -17,7 +17,8 @@ public struct BasemapRepository: Sendable {
     }
 
     public func current() async throws -> Basemap? {
-        guard let row = try await database.select().columns("body", "etag").from("city_basemaps").where("id", .equal, Self.id).first() else {
+        guard let row = try await database.select().columns("body", "etag").from("city_basemaps").where("id", .equal, Self.id).first()
+        else {
             return nil
         }
         return Basemap(body: try row.decode(column: "body", as: String.self), etag: try row.decode(column: "etag", as: String.self))

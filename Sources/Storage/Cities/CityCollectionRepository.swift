@@ -36,7 +36,8 @@ public struct CityCollectionRepository: Sendable {
     public func importCities(_ incoming: [CollectedCity], profileID: String, now: Date = Date()) async throws -> Int {
         try await database.transaction { db in
             let existing = try await Self.list(profileID: profileID, on: db)
-            let result = try CityCollection.importing(incoming, into: existing.map { CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite) })
+            let result = try CityCollection.importing(
+                incoming, into: existing.map { CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite) })
             try await Self.write(result, previous: existing, profileID: profileID, now: now, on: db)
             return result.count
         }
@@ -66,7 +67,9 @@ public struct CityCollectionRepository: Sendable {
     }
 
     /// Writes `result` as the whole collection, touching only rows whose star or place changed.
-    private static func write(_ result: [CollectedCity], previous: [Entry], profileID: String, now: Date, on db: any SQLDatabase) async throws {
+    private static func write(_ result: [CollectedCity], previous: [Entry], profileID: String, now: Date, on db: any SQLDatabase)
+        async throws
+    {
         let before = Dictionary(previous.map { ($0.geonameid, $0) }, uniquingKeysWith: { first, _ in first })
         var fresh: [(CollectedCity, Int)] = []
         for (position, city) in result.enumerated() {
@@ -81,8 +84,9 @@ public struct CityCollectionRepository: Sendable {
         for start in stride(from: 0, to: fresh.count, by: 500) {
             var insert = db.insert(into: "city_collection").columns("profile_id", "geonameid", "favourite", "position", "added_at")
             for (city, position) in fresh[start..<min(start + 500, fresh.count)] {
-                insert = insert.values(SQLBind(profileID), SQLBind(city.geonameid), SQLBind(city.favourite), SQLBind(position),
-                                       SQLBind(now.millisecondsSince1970))
+                insert = insert.values(
+                    SQLBind(profileID), SQLBind(city.geonameid), SQLBind(city.favourite), SQLBind(position),
+                    SQLBind(now.millisecondsSince1970))
             }
             try await insert.run()
         }

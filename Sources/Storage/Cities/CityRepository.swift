@@ -20,7 +20,8 @@ public struct CityRepository: Sendable {
 
     static let batchSize = 400
     static let importColumns = [
-        "geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys", "spellings", "import_id",
+        "geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys", "spellings",
+        "import_id",
     ]
 
     /// One batch of cities, inserted or updated. Its text is written once per batch size: SQLKit's builder took
@@ -53,10 +54,11 @@ public struct CityRepository: Sendable {
                 values.reserveCapacity(batch.count * Self.importColumns.count)
                 for item in batch {
                     let city = item.city
-                    values += [
-                        city.geonameid, city.name, city.countryCode, city.admin1Code, city.latitude, city.longitude, city.population,
-                        city.timezone, item.searchKeys.joined(separator: "\t"), item.spellings.joined(separator: "\t"), importID,
-                    ] as [any Encodable & Sendable]
+                    values +=
+                        [
+                            city.geonameid, city.name, city.countryCode, city.admin1Code, city.latitude, city.longitude, city.population,
+                            city.timezone, item.searchKeys.joined(separator: "\t"), item.spellings.joined(separator: "\t"), importID,
+                        ] as [any Encodable & Sendable]
                 }
                 try await Self.upsertCities.run(values, on: db)
                 written += batch.count
@@ -67,12 +69,16 @@ public struct CityRepository: Sendable {
             try await db.delete(from: "city_countries").run()
             for country in countries {
                 try await db.insert(into: "city_countries")
-                    .columns("iso", "iso3", "name", "capital", "continent_code", "area_km2", "population", "currency_code",
-                             "currency_name", "languages", "neighbours", "tld", "phone")
-                    .values(SQLBind(country.iso), SQLBind(country.iso3), SQLBind(country.name), SQLBind(country.capital),
-                            SQLBind(country.continentCode), SQLBind(country.areaSquareKilometres), SQLBind(country.population),
-                            SQLBind(country.currencyCode), SQLBind(country.currencyName), SQLBind(country.languages),
-                            SQLBind(country.neighbours.joined(separator: ",")), SQLBind(country.topLevelDomain), SQLBind(country.phone))
+                    .columns(
+                        "iso", "iso3", "name", "capital", "continent_code", "area_km2", "population", "currency_code",
+                        "currency_name", "languages", "neighbours", "tld", "phone"
+                    )
+                    .values(
+                        SQLBind(country.iso), SQLBind(country.iso3), SQLBind(country.name), SQLBind(country.capital),
+                        SQLBind(country.continentCode), SQLBind(country.areaSquareKilometres), SQLBind(country.population),
+                        SQLBind(country.currencyCode), SQLBind(country.currencyName), SQLBind(country.languages),
+                        SQLBind(country.neighbours.joined(separator: ",")), SQLBind(country.topLevelDomain), SQLBind(country.phone)
+                    )
                     .run()
             }
             try await db.delete(from: "city_imports").run()
@@ -99,19 +105,22 @@ public struct CityRepository: Sendable {
         var after = 0
         while true {
             let rows = try await database.select()
-                .columns("geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys")
+                .columns(
+                    "geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys"
+                )
                 .from("cities").where("geonameid", .greaterThan, SQLBind(after)).orderBy("geonameid").limit(pageSize).all()
             for row in rows {
-                cities.append(City(
-                    geonameid: try row.decode(column: "geonameid", as: Int.self),
-                    name: try row.decode(column: "name", as: String.self),
-                    countryCode: try row.decode(column: "country_code", as: String.self),
-                    admin1Code: try row.decode(column: "admin1_code", as: String.self),
-                    latitude: try row.decode(column: "latitude", as: Double.self),
-                    longitude: try row.decode(column: "longitude", as: Double.self),
-                    population: try row.decode(column: "population", as: Int.self),
-                    timezone: try row.decode(column: "timezone", as: String.self)
-                ))
+                cities.append(
+                    City(
+                        geonameid: try row.decode(column: "geonameid", as: Int.self),
+                        name: try row.decode(column: "name", as: String.self),
+                        countryCode: try row.decode(column: "country_code", as: String.self),
+                        admin1Code: try row.decode(column: "admin1_code", as: String.self),
+                        latitude: try row.decode(column: "latitude", as: Double.self),
+                        longitude: try row.decode(column: "longitude", as: Double.self),
+                        population: try row.decode(column: "population", as: Int.self),
+                        timezone: try row.decode(column: "timezone", as: String.self)
+                    ))
                 let joined = try row.decode(column: "search_keys", as: String.self)
                 keys.append(joined.isEmpty ? [] : joined.split(separator: "\t").map(String.init))
             }
@@ -129,17 +138,23 @@ public struct CityRepository: Sendable {
         var result: [Int: String] = [:]
         for row in rows {
             let id = try row.decode(column: "geonameid", as: Int.self)
-            let stored = try row.decode(column: "search_keys", as: String.self).split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            let spellings = try row.decode(column: "spellings", as: String.self).split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            if let key = keys[id], let spelling = SearchKey.spelling(matching: key, keys: stored, spellings: spellings) { result[id] = spelling }
+            let stored = try row.decode(column: "search_keys", as: String.self).split(separator: "\t", omittingEmptySubsequences: false)
+                .map(String.init)
+            let spellings = try row.decode(column: "spellings", as: String.self).split(separator: "\t", omittingEmptySubsequences: false)
+                .map(String.init)
+            if let key = keys[id], let spelling = SearchKey.spelling(matching: key, keys: stored, spellings: spellings) {
+                result[id] = spelling
+            }
         }
         return result
     }
 
     public func allCountries() async throws -> [Country] {
         try await database.select()
-            .columns("iso", "iso3", "name", "capital", "continent_code", "area_km2", "population", "currency_code", "currency_name",
-                     "languages", "neighbours", "tld", "phone")
+            .columns(
+                "iso", "iso3", "name", "capital", "continent_code", "area_km2", "population", "currency_code", "currency_name",
+                "languages", "neighbours", "tld", "phone"
+            )
             .from("city_countries").orderBy("iso").all().map { row in
                 Country(
                     iso: try row.decode(column: "iso", as: String.self), iso3: try row.decode(column: "iso3", as: String.self),

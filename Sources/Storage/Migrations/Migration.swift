@@ -16,5 +16,7 @@ public struct Migration: Sendable {
 
 public enum Migrations {
     /// Every migration of every app, in the order they apply.
-    public static let all: [Migration] = (AccountMigrations.all + StrategyMigrations.all + PoetryMigrations.all + CityMigrations.all + YogaMigrations.all + StoryMigrations.all).sorted { $0.version < $1.version }
+    public static let all: [Migration] =
+        (AccountMigrations.all + StrategyMigrations.all + PoetryMigrations.all + CityMigrations.all + YogaMigrations.all
+        + StoryMigrations.all).sorted { $0.version < $1.version }
 }

@@ -42,6 +42,6 @@ enum PoetryMigrations {
                 .run()
             try await db.create(index: "pronunciations_rhyme").on("pronunciations").column("rhyme_key").run()
             try await db.create(index: "pronunciations_first_sound").on("pronunciations").column("first_sound").run()
-        },
+        }
     ]
 }

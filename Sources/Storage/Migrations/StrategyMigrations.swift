@@ -41,6 +41,6 @@ enum StrategyMigrations {
                 .column("card_id", type: .bigint, .notNull, .references("strategy_cards", "id", onDelete: .cascade))
                 .primaryKey("profile_id", "card_id")
                 .run()
-        },
+        }
     ]
 }

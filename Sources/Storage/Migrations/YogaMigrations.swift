@@ -80,6 +80,6 @@ enum YogaMigrations {
                 .run()
             try await db.create(index: "yoga_attendance_session").on("yoga_attendance").column("session_id").run()
             try await db.create(index: "yoga_attendance_student").on("yoga_attendance").column("student_id").run()
-        },
+        }
     ]
 }

@@ -24,7 +24,9 @@ public struct PoemRepository: Sendable {
 
         /// The same poem holding `board`.
         public func with(board: Board) -> Poem {
-            Poem(id: id, title: title, version: version, updatedAt: updatedAt, board: board, hasBackground: hasBackground, publicId: publicId)
+            Poem(
+                id: id, title: title, version: version, updatedAt: updatedAt, board: board, hasBackground: hasBackground, publicId: publicId
+            )
         }
     }
 
@@ -39,8 +41,9 @@ public struct PoemRepository: Sendable {
     }
 
     public func find(id: String, profileID: String) async throws -> Poem? {
-        guard let row = try await database.select().columns(Self.summaryColumns + ["board_json"]).from("poetry_poems")
-            .where("id", .equal, id).where("profile_id", .equal, profileID).first()
+        guard
+            let row = try await database.select().columns(Self.summaryColumns + ["board_json"]).from("poetry_poems")
+                .where("id", .equal, id).where("profile_id", .equal, profileID).first()
         else { return nil }
         return try Self.poem(row, board: try Self.board(row))
     }
@@ -49,16 +52,20 @@ public struct PoemRepository: Sendable {
         let id = "p" + Token.make(length: 15)
         try await database.insert(into: "poetry_poems")
             .columns("id", "profile_id", "title", "version", "board_json", "word_set_id", "has_background", "created_at", "updated_at")
-            .values(SQLBind(id), SQLBind(profileID), SQLBind(title), SQLBind(1), SQLBind(try Self.json(board)), SQLBind(board.wordSetId),
-                    SQLBind(false), SQLBind(date.millisecondsSince1970), SQLBind(date.millisecondsSince1970))
+            .values(
+                SQLBind(id), SQLBind(profileID), SQLBind(title), SQLBind(1), SQLBind(try Self.json(board)), SQLBind(board.wordSetId),
+                SQLBind(false), SQLBind(date.millisecondsSince1970), SQLBind(date.millisecondsSince1970)
+            )
             .run()
-        return Poem(id: id, title: title, version: 1, updatedAt: Date(millisecondsSince1970: date.millisecondsSince1970),
-                    board: board, hasBackground: false, publicId: nil)
+        return Poem(
+            id: id, title: title, version: 1, updatedAt: Date(millisecondsSince1970: date.millisecondsSince1970),
+            board: board, hasBackground: false, publicId: nil)
     }
 
     /// Replaces title and board in one statement if `version` is still the current one.
     /// Throws `versionConflict` with the current version when another save came first; nil when there is no such poem.
-    public func save(id: String, profileID: String, version: Int, title: String, board: Board, at date: Date = Date()) async throws -> Poem? {
+    public func save(id: String, profileID: String, version: Int, title: String, board: Board, at date: Date = Date()) async throws -> Poem?
+    {
         let updated = try await database.update("poetry_poems")
             .set("title", to: title).set("board_json", to: try Self.json(board)).set("word_set_id", to: board.wordSetId)
             .set("version", to: SQLBinaryExpression(SQLColumn("version"), .add, SQLLiteral.numeric("1")))
@@ -99,13 +106,14 @@ public struct PoemRepository: Sendable {
     }
 
     public func background(poemID: String, profileID: String) async throws -> (contentType: String, bytes: Data)? {
-        guard let row = try await database.select()
-            .column(SQLColumn("content_type", table: "poetry_backgrounds")).column(SQLColumn("bytes", table: "poetry_backgrounds"))
-            .from("poetry_backgrounds")
-            .join("poetry_poems", on: SQLColumn("poem_id", table: "poetry_backgrounds"), .equal, SQLColumn("id", table: "poetry_poems"))
-            .where(SQLColumn("poem_id", table: "poetry_backgrounds"), .equal, SQLBind(poemID))
-            .where(SQLColumn("profile_id", table: "poetry_poems"), .equal, SQLBind(profileID))
-            .first()
+        guard
+            let row = try await database.select()
+                .column(SQLColumn("content_type", table: "poetry_backgrounds")).column(SQLColumn("bytes", table: "poetry_backgrounds"))
+                .from("poetry_backgrounds")
+                .join("poetry_poems", on: SQLColumn("poem_id", table: "poetry_backgrounds"), .equal, SQLColumn("id", table: "poetry_poems"))
+                .where(SQLColumn("poem_id", table: "poetry_backgrounds"), .equal, SQLBind(poemID))
+                .where(SQLColumn("profile_id", table: "poetry_poems"), .equal, SQLBind(profileID))
+                .first()
         else { return nil }
         return (try row.decode(column: "content_type", as: String.self), try row.decode(column: "bytes", as: Data.self))
     }
@@ -139,8 +147,9 @@ public struct PoemRepository: Sendable {
 
     /// A published poem by its public id, with its owner for reading the background.
     public func published(publicId: String) async throws -> (poem: Poem, profileID: String)? {
-        guard let row = try await database.select().columns(Self.summaryColumns + ["board_json", "profile_id"]).from("poetry_poems")
-            .where("public_id", .equal, publicId).first()
+        guard
+            let row = try await database.select().columns(Self.summaryColumns + ["board_json", "profile_id"]).from("poetry_poems")
+                .where("public_id", .equal, publicId).first()
         else { return nil }
         return (try Self.poem(row, board: try Self.board(row)), try row.decode(column: "profile_id", as: String.self))
     }

@@ -14,12 +14,14 @@ public struct PronunciationRepository: Sendable {
     public func replaceAll(_ pronunciations: [Pronunciation], frequencies: [String: Int]) async throws -> Int {
         try await database.transaction { db in
             try await db.delete(from: "pronunciations").run()
-            for batch in stride(from: 0, to: pronunciations.count, by: 500).map({ pronunciations[$0..<min($0 + 500, pronunciations.count)] }) {
+            for batch in stride(from: 0, to: pronunciations.count, by: 500).map({ pronunciations[$0..<min($0 + 500, pronunciations.count)] }
+            ) {
                 var insert = db.insert(into: "pronunciations")
                     .columns("word", "phones", "rhyme_key", "first_sound", "syllables", "frequency")
                 for item in batch {
-                    insert = insert.values(SQLBind(item.word), SQLBind(item.phones.joined(separator: " ")), SQLBind(item.rhymeKey),
-                                           SQLBind(item.firstSound), SQLBind(item.syllables), SQLBind(frequencies[item.word]))
+                    insert = insert.values(
+                        SQLBind(item.word), SQLBind(item.phones.joined(separator: " ")), SQLBind(item.rhymeKey),
+                        SQLBind(item.firstSound), SQLBind(item.syllables), SQLBind(frequencies[item.word]))
                 }
                 try await insert.run()
             }
@@ -33,8 +35,11 @@ public struct PronunciationRepository: Sendable {
 
     public func find(_ word: String) async throws -> Pronunciation? {
         try await database.select().columns("word", "phones").from("pronunciations").where("word", .equal, word.lowercased())
-            .first().map { Pronunciation(word: try $0.decode(column: "word", as: String.self),
-                                         phones: try $0.decode(column: "phones", as: String.self).split(separator: " ").map(String.init)) }
+            .first().map {
+                Pronunciation(
+                    word: try $0.decode(column: "word", as: String.self),
+                    phones: try $0.decode(column: "phones", as: String.self).split(separator: " ").map(String.init))
+            }
     }
 
     /// Common words sharing the rhyme key, most common first, the word itself excluded.
@@ -55,7 +60,10 @@ public struct PronunciationRepository: Sendable {
         guard !keys.isEmpty else { return [:] }
         let rows = try await database.select().columns("word", "syllables").from("pronunciations")
             .where("word", .in, SQLBind.group(Array(keys))).all()
-        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode(column: "word", as: String.self), try $0.decode(column: "syllables", as: Int.self)) })
+        return Dictionary(
+            uniqueKeysWithValues: try rows.map {
+                (try $0.decode(column: "word", as: String.self), try $0.decode(column: "syllables", as: Int.self))
+            })
     }
 
     /// Only words in the frequency list count as common: the dictionary also holds many names and rarities.

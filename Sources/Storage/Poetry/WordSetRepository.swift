@@ -30,8 +30,10 @@ public struct WordSetRepository: Sendable {
         let set = WordSet(id: "s" + Token.make(length: 15), name: name, builtIn: false, words: words)
         try await database.insert(into: "poetry_word_sets")
             .columns("id", "profile_id", "name", "words_json", "created_at", "updated_at")
-            .values(SQLBind(set.id), SQLBind(profileID), SQLBind(name), SQLBind(try Self.json(words)),
-                    SQLBind(date.millisecondsSince1970), SQLBind(date.millisecondsSince1970))
+            .values(
+                SQLBind(set.id), SQLBind(profileID), SQLBind(name), SQLBind(try Self.json(words)),
+                SQLBind(date.millisecondsSince1970), SQLBind(date.millisecondsSince1970)
+            )
             .run()
         return set
     }
@@ -52,8 +54,9 @@ public struct WordSetRepository: Sendable {
 
     static func wordSet(_ row: any SQLRow) throws -> WordSet {
         let words = try JSONDecoder().decode([String].self, from: Data(try row.decode(column: "words_json", as: String.self).utf8))
-        return WordSet(id: try row.decode(column: "id", as: String.self), name: try row.decode(column: "name", as: String.self),
-                       builtIn: false, words: words)
+        return WordSet(
+            id: try row.decode(column: "id", as: String.self), name: try row.decode(column: "name", as: String.self),
+            builtIn: false, words: words)
     }
 
     static func json(_ words: [String]) throws -> String {

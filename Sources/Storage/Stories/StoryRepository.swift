@@ -52,7 +52,9 @@ public struct StoryRepository: Sendable {
             .column(SQLAlias(SQLRaw("(CASE WHEN stories.twine_html IS NULL THEN 0 ELSE 1 END)"), as: SQLIdentifier("interactive")))
             .column(SQLAlias(SQLColumn("username", table: "profiles"), as: SQLIdentifier("owner_name")))
             .from("stories")
-            .join("profiles", method: SQLJoinMethod.left, on: SQLColumn("owner_profile_id", table: "stories"), .equal, SQLColumn("id", table: "profiles"))
+            .join(
+                "profiles", method: SQLJoinMethod.left, on: SQLColumn("owner_profile_id", table: "stories"), .equal,
+                SQLColumn("id", table: "profiles"))
     }
 
     /// Adds or replaces a story (with its pictures when given). `owner` nil: the samples, the command line.
@@ -64,7 +66,8 @@ public struct StoryRepository: Sendable {
         try await database.transaction { db in
             let existing = try await db.select().column("owner_profile_id").from("stories").where("id", .equal, id).first()
             if let existing {
-                let currentOwner = try existing.decodeNil(column: "owner_profile_id") ? nil : existing.decode(column: "owner_profile_id", as: String.self)
+                let currentOwner =
+                    try existing.decodeNil(column: "owner_profile_id") ? nil : existing.decode(column: "owner_profile_id", as: String.self)
                 guard currentOwner == owner else { throw StoryError.storyExists }
                 try await db.update("stories").set("name", to: SQLBind(story.name)).set("story_json", to: SQLBind(StoryFile.write(story)))
                     .set("source", to: SQLBind(source)).set("twine_html", to: SQLBind(twineHTML))
@@ -82,8 +85,10 @@ public struct StoryRepository: Sendable {
             } else {
                 try await db.insert(into: "stories")
                     .columns("id", "owner_profile_id", "name", "story_json", "source", "twine_html", "created_at", "updated_at")
-                    .values(SQLBind(id), SQLBind(owner), SQLBind(story.name), SQLBind(StoryFile.write(story)), SQLBind(source),
-                            SQLBind(twineHTML), SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970)).run()
+                    .values(
+                        SQLBind(id), SQLBind(owner), SQLBind(story.name), SQLBind(StoryFile.write(story)), SQLBind(source),
+                        SQLBind(twineHTML), SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970)
+                    ).run()
             }
             if let resources {
                 try await db.delete(from: "story_resources").where("story_id", .equal, id).run()
@@ -104,8 +109,10 @@ public struct StoryRepository: Sendable {
     public func resource(storyID: String, name: String) async throws -> Resource? {
         try await database.select().columns("name", "content_type", "bytes").from("story_resources")
             .where("story_id", .equal, storyID).where("name", .equal, name).first().map { row in
-                Resource(name: try row.decode(column: "name", as: String.self), contentType: try row.decode(column: "content_type", as: String.self),
-                         bytes: [UInt8](try row.decode(column: "bytes", as: Data.self)))
+                Resource(
+                    name: try row.decode(column: "name", as: String.self),
+                    contentType: try row.decode(column: "content_type", as: String.self),
+                    bytes: [UInt8](try row.decode(column: "bytes", as: Data.self)))
             }
     }
 
@@ -132,9 +139,12 @@ public struct StoryRepository: Sendable {
     public func progress(storyID: String, profileID: String) async throws -> (ReadingProgress, Date)? {
         try await database.select().columns("path", "endings_found", "updated_at").from("story_progress")
             .where("profile_id", .equal, profileID).where("story_id", .equal, storyID).first().map { row in
-                (ReadingProgress(path: Self.list(try row.decode(column: "path", as: String.self)),
-                                 endingsFound: Self.list(try row.decode(column: "endings_found", as: String.self))),
-                 Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self)))
+                (
+                    ReadingProgress(
+                        path: Self.list(try row.decode(column: "path", as: String.self)),
+                        endingsFound: Self.list(try row.decode(column: "endings_found", as: String.self))),
+                    Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self))
+                )
             }
     }
 
@@ -143,38 +153,50 @@ public struct StoryRepository: Sendable {
     /// The Twine story behind an interactive story, as saved.
     public func twineHTML(storyID: String) async throws -> String? {
         guard let row = try await database.select().column("twine_html").from("stories").where("id", .equal, storyID).first(),
-              try !row.decodeNil(column: "twine_html") else { return nil }
+            try !row.decodeNil(column: "twine_html")
+        else { return nil }
         return try row.decode(column: "twine_html", as: String.self)
     }
 
     /// A reader's place in an interactive story: the interpreter's reading as JSON, and the progress it gave.
     public func twineReading(storyID: String, profileID: String) async throws -> String? {
-        guard let row = try await database.select().column("twine_reading").from("story_progress")
-            .where("profile_id", .equal, profileID).where("story_id", .equal, storyID).first(),
-              try !row.decodeNil(column: "twine_reading") else { return nil }
+        guard
+            let row = try await database.select().column("twine_reading").from("story_progress")
+                .where("profile_id", .equal, profileID).where("story_id", .equal, storyID).first(),
+            try !row.decodeNil(column: "twine_reading")
+        else { return nil }
         return try row.decode(column: "twine_reading", as: String.self)
     }
 
     /// Saves a reader's place in an interactive story with the progress it stands for (the passages read, as the
     /// trail; the endings found), so library cards and the map read it as any story's.
-    public func saveTwineReading(_ reading: String, progress: ReadingProgress, storyID: String, profileID: String, now: Date = Date()) async throws {
-        try await database.insert(into: "story_progress").columns("profile_id", "story_id", "path", "endings_found", "updated_at", "twine_reading")
-            .values(SQLBind(profileID), SQLBind(storyID), SQLBind(Self.text(progress.path)), SQLBind(Self.text(progress.endingsFound)),
-                    SQLBind(now.millisecondsSince1970), SQLBind(reading))
-            .onConflict(with: ["profile_id", "story_id"]) {
-                $0.set(excludedValueOf: "path").set(excludedValueOf: "endings_found").set(excludedValueOf: "updated_at").set(excludedValueOf: "twine_reading")
-            }
-            .run()
+    public func saveTwineReading(_ reading: String, progress: ReadingProgress, storyID: String, profileID: String, now: Date = Date())
+        async throws
+    {
+        try await database.insert(into: "story_progress").columns(
+            "profile_id", "story_id", "path", "endings_found", "updated_at", "twine_reading"
+        )
+        .values(
+            SQLBind(profileID), SQLBind(storyID), SQLBind(Self.text(progress.path)), SQLBind(Self.text(progress.endingsFound)),
+            SQLBind(now.millisecondsSince1970), SQLBind(reading)
+        )
+        .onConflict(with: ["profile_id", "story_id"]) {
+            $0.set(excludedValueOf: "path").set(excludedValueOf: "endings_found").set(excludedValueOf: "updated_at").set(
+                excludedValueOf: "twine_reading")
+        }
+        .run()
     }
 
     /// Every story's progress for one profile, by story id (for the library's and catalog's cards).
     public func allProgress(profileID: String) async throws -> [String: (ReadingProgress, Date)] {
         var found: [String: (ReadingProgress, Date)] = [:]
         for row in try await database.select().columns("story_id", "path", "endings_found", "updated_at").from("story_progress")
-            .where("profile_id", .equal, profileID).all() {
+            .where("profile_id", .equal, profileID).all()
+        {
             found[try row.decode(column: "story_id", as: String.self)] = (
-                ReadingProgress(path: Self.list(try row.decode(column: "path", as: String.self)),
-                                endingsFound: Self.list(try row.decode(column: "endings_found", as: String.self))),
+                ReadingProgress(
+                    path: Self.list(try row.decode(column: "path", as: String.self)),
+                    endingsFound: Self.list(try row.decode(column: "endings_found", as: String.self))),
                 Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self))
             )
         }
@@ -183,9 +205,13 @@ public struct StoryRepository: Sendable {
 
     public func saveProgress(_ progress: ReadingProgress, storyID: String, profileID: String, now: Date = Date()) async throws {
         try await database.insert(into: "story_progress").columns("profile_id", "story_id", "path", "endings_found", "updated_at")
-            .values(SQLBind(profileID), SQLBind(storyID), SQLBind(Self.text(progress.path)), SQLBind(Self.text(progress.endingsFound)),
-                    SQLBind(now.millisecondsSince1970))
-            .onConflict(with: ["profile_id", "story_id"]) { $0.set(excludedValueOf: "path").set(excludedValueOf: "endings_found").set(excludedValueOf: "updated_at") }
+            .values(
+                SQLBind(profileID), SQLBind(storyID), SQLBind(Self.text(progress.path)), SQLBind(Self.text(progress.endingsFound)),
+                SQLBind(now.millisecondsSince1970)
+            )
+            .onConflict(with: ["profile_id", "story_id"]) {
+                $0.set(excludedValueOf: "path").set(excludedValueOf: "endings_found").set(excludedValueOf: "updated_at")
+            }
             .run()
     }
 

@@ -44,8 +44,11 @@ public struct StrategyDeckRepository: Sendable {
             .column(SQLColumn("name", table: "strategy_sections"))
             .column(SQLFunction("COUNT", args: SQLColumn("id", table: "strategy_cards")), as: "count")
             .from("strategy_sections")
-            .join("strategy_cards", method: SQLJoinMethod.inner,
-                  on: SQLBinaryExpression(SQLColumn("edition", table: "strategy_cards"), .equal, SQLColumn("edition", table: "strategy_sections")))
+            .join(
+                "strategy_cards", method: SQLJoinMethod.inner,
+                on: SQLBinaryExpression(
+                    SQLColumn("edition", table: "strategy_cards"), .equal, SQLColumn("edition", table: "strategy_sections"))
+            )
             .where(SQLColumn("retired", table: "strategy_cards"), .equal, SQLBind(false))
             .where(SQLColumn("owner_profile_id", table: "strategy_cards"), .is, SQLLiteral.null)
             .groupBy(SQLColumn("edition", table: "strategy_sections"))
@@ -54,9 +57,10 @@ public struct StrategyDeckRepository: Sendable {
             .all()
         return try rows.map {
             let edition = try $0.decode(column: "edition", as: Int.self)
-            return Section(edition: edition,
-                    label: EditionLabel.label(edition: edition, name: try $0.decode(column: "name", as: String.self)),
-                    count: try $0.decode(column: "count", as: Int.self))
+            return Section(
+                edition: edition,
+                label: EditionLabel.label(edition: edition, name: try $0.decode(column: "name", as: String.self)),
+                count: try $0.decode(column: "count", as: Int.self))
         }
     }
 }

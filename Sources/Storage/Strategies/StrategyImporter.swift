@@ -47,8 +47,10 @@ public struct StrategyImporter: Sendable {
                 for insert in plan.inserts {
                     try await db.insert(into: "strategy_cards")
                         .columns("edition", "card_number", "text", "retired", "created_at", "updated_at")
-                        .values(SQLBind(edition), SQLBind(insert.cardNumber), SQLBind(insert.text), SQLBind(false),
-                                SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970))
+                        .values(
+                            SQLBind(edition), SQLBind(insert.cardNumber), SQLBind(insert.text), SQLBind(false),
+                            SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970)
+                        )
                         .run()
                 }
                 report.inserted += plan.inserts.count

@@ -31,7 +31,9 @@ public struct StrategyProfileRepository: Sendable {
     /// The profile's favourites, newest first.
     public func favourites(profileID: String) async throws -> [StrategyCard] {
         try await database.select().columns(StrategyCardRows.qualified).from("strategy_favourites")
-            .join("strategy_cards", on: SQLColumn("card_id", table: "strategy_favourites"), .equal, SQLColumn("id", table: "strategy_cards"))
+            .join(
+                "strategy_cards", on: SQLColumn("card_id", table: "strategy_favourites"), .equal, SQLColumn("id", table: "strategy_cards")
+            )
             .where(SQLColumn("profile_id", table: "strategy_favourites"), .equal, SQLBind(profileID))
             .orderBy(SQLColumn("created_at", table: "strategy_favourites"), SQLDirection.descending)
             .orderBy(SQLColumn("card_id", table: "strategy_favourites"), SQLDirection.descending)
@@ -43,7 +45,9 @@ public struct StrategyProfileRepository: Sendable {
         let count = SQLFunction("COUNT", args: SQLColumn("profile_id", table: "strategy_favourites"))
         var query = database.select().columns(StrategyCardRows.qualified).column(count, as: "favourites")
             .from("strategy_favourites")
-            .join("strategy_cards", on: SQLColumn("card_id", table: "strategy_favourites"), .equal, SQLColumn("id", table: "strategy_cards"))
+            .join(
+                "strategy_cards", on: SQLColumn("card_id", table: "strategy_favourites"), .equal, SQLColumn("id", table: "strategy_cards")
+            )
             .where(SQLColumn("owner_profile_id", table: "strategy_cards"), .is, SQLLiteral.null)
         for column in StrategyCardRows.qualified { query = query.groupBy(column) }
         return try await query.orderBy(SQLIdentifier("favourites"), SQLDirection.descending)
@@ -67,8 +71,10 @@ public struct StrategyProfileRepository: Sendable {
             let number = (highest ?? 0) + 1
             let row = try await db.insert(into: "strategy_cards")
                 .columns("edition", "card_number", "text", "owner_profile_id", "retired", "created_at", "updated_at")
-                .values(SQLBind(StrategyCard.ownEdition), SQLBind(number), SQLBind(text), SQLBind(profileID), SQLBind(false),
-                        SQLBind(date.millisecondsSince1970), SQLBind(date.millisecondsSince1970))
+                .values(
+                    SQLBind(StrategyCard.ownEdition), SQLBind(number), SQLBind(text), SQLBind(profileID), SQLBind(false),
+                    SQLBind(date.millisecondsSince1970), SQLBind(date.millisecondsSince1970)
+                )
                 .returning("id").first()
             let id = try row?.decode(column: "id", as: Int.self) ?? 0
             return StrategyCard(id: id, edition: StrategyCard.ownEdition, cardNumber: number, text: text)
@@ -115,10 +121,13 @@ public struct StrategyProfileRepository: Sendable {
 
     static let trimDraws = PreparedQuery(isRead: false) { database, values in
         database.delete(from: "strategy_draws").where("profile_id", .equal, values[0])
-            .where("id", .notIn, SQLSubquery.select { latest in
-                latest.column("id").from("strategy_draws").where("profile_id", .equal, values[1])
-                    .orderBy("drawn_at", .descending).orderBy("id", .descending).limit(historyLength)
-            }).delete
+            .where(
+                "id", .notIn,
+                SQLSubquery.select { latest in
+                    latest.column("id").from("strategy_draws").where("profile_id", .equal, values[1])
+                        .orderBy("drawn_at", .descending).orderBy("id", .descending).limit(historyLength)
+                }
+            ).delete
     }
 
     public func history(profileID: String) async throws -> [HistoryEntry] {
@@ -161,8 +170,9 @@ public struct StrategyProfileRepository: Sendable {
 
     /// Ids drawn in the profile's current shuffle round.
     public func shuffleDrawn(profileID: String) async throws -> Set<Int> {
-        Set(try await database.select().column("card_id").from("strategy_shuffle").where("profile_id", .equal, profileID)
-            .all().map { try $0.decode(column: "card_id", as: Int.self) })
+        Set(
+            try await database.select().column("card_id").from("strategy_shuffle").where("profile_id", .equal, profileID)
+                .all().map { try $0.decode(column: "card_id", as: Int.self) })
     }
 
     /// Records a shuffle draw; `newRound` first forgets the cards of `set`, which were all drawn.

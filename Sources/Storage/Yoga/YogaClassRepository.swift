@@ -25,13 +25,20 @@ public struct YogaClassRepository: Sendable {
     }
 
     /// Checks in; throws `classInSession` when a class is already running.
-    public func start(venueID: String?, place: VenuePlace, attendeeIDs: [String], notes: String, profileID: String, at time: Date) async throws -> RunningClass {
+    public func start(venueID: String?, place: VenuePlace, attendeeIDs: [String], notes: String, profileID: String, at time: Date)
+        async throws -> RunningClass
+    {
         try await database.transaction { db in
             if try await Self.current(profileID: profileID, on: db) != nil { throw YogaError.classInSession }
             try await db.insert(into: "yoga_classes")
-                .columns("profile_id", "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "notes", "attendee_ids")
-                .values(SQLBind(profileID), SQLBind(venueID), SQLBind(place.name), SQLBind(place.address), SQLBind(place.latitude),
-                        SQLBind(place.longitude), SQLBind(time.millisecondsSince1970), SQLBind(notes), SQLBind(Self.unique(attendeeIDs).joined(separator: ",")))
+                .columns(
+                    "profile_id", "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "notes", "attendee_ids"
+                )
+                .values(
+                    SQLBind(profileID), SQLBind(venueID), SQLBind(place.name), SQLBind(place.address), SQLBind(place.latitude),
+                    SQLBind(place.longitude), SQLBind(time.millisecondsSince1970), SQLBind(notes),
+                    SQLBind(Self.unique(attendeeIDs).joined(separator: ","))
+                )
                 .run()
             return try await Self.current(profileID: profileID, on: db)!
         }
@@ -78,15 +85,20 @@ public struct YogaClassRepository: Sendable {
     }
 
     static func current(profileID: String, on db: any SQLDatabase) async throws -> RunningClass? {
-        guard let row = try await db.select()
-            .columns("venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "temperature_c", "notes", "attendee_ids")
-            .from("yoga_classes").where("profile_id", .equal, profileID).first()
+        guard
+            let row = try await db.select()
+                .columns(
+                    "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "temperature_c", "notes",
+                    "attendee_ids"
+                )
+                .from("yoga_classes").where("profile_id", .equal, profileID).first()
         else { return nil }
         let ids = ids(try row.decode(column: "attendee_ids", as: String.self))
         var names: [String: String] = [:]
         if !ids.isEmpty {
             for student in try await db.select().columns("id", "name").from("yoga_students").where("profile_id", .equal, profileID)
-                .where("id", .in, SQLBind.group(ids)).all() {
+                .where("id", .in, SQLBind.group(ids)).all()
+            {
                 names[try student.decode(column: "id", as: String.self)] = try student.decode(column: "name", as: String.self)
             }
         }

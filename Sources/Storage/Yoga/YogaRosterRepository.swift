@@ -33,8 +33,10 @@ public struct YogaRosterRepository: Sendable {
         var query = database.select().columns(Self.studentColumns.map { SQLColumn($0, table: "s") })
             .column(SQLColumn("name", table: "t"), as: "type_name")
             .from(SQLAlias(SQLIdentifier("yoga_students"), as: SQLIdentifier("s")))
-            .join(SQLAlias(SQLIdentifier("yoga_student_types"), as: SQLIdentifier("t")), method: SQLJoinMethod.left,
-                  on: SQLColumn("type_id", table: "s"), .equal, SQLColumn("id", table: "t"))
+            .join(
+                SQLAlias(SQLIdentifier("yoga_student_types"), as: SQLIdentifier("t")), method: SQLJoinMethod.left,
+                on: SQLColumn("type_id", table: "s"), .equal, SQLColumn("id", table: "t")
+            )
             .where(SQLColumn("profile_id", table: "s"), .equal, SQLBind(profileID))
         if let id { query = query.where(SQLColumn("id", table: "s"), .equal, SQLBind(id)) }
         let rows = try await query.all()
@@ -42,8 +44,9 @@ public struct YogaRosterRepository: Sendable {
         return try rows.map { row in
             let student = try Self.student(row)
             let seen = counts[student.id]
-            return StudentRecord(student: student, typeName: try row.decodeNil(column: "type_name") ? nil : row.decode(column: "type_name", as: String.self),
-                                 sessionsAttended: seen?.count ?? 0, lastSeen: seen?.last)
+            return StudentRecord(
+                student: student, typeName: try row.decodeNil(column: "type_name") ? nil : row.decode(column: "type_name", as: String.self),
+                sessionsAttended: seen?.count ?? 0, lastSeen: seen?.last)
         }
     }
 
@@ -54,7 +57,10 @@ public struct YogaRosterRepository: Sendable {
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .column(SQLFunction("MAX", args: SQLColumn("started_at", table: "x")), as: "last")
             .from(SQLAlias(SQLIdentifier("yoga_attendance"), as: SQLIdentifier("a")))
-            .join(SQLAlias(SQLIdentifier("yoga_sessions"), as: SQLIdentifier("x")), on: SQLColumn("session_id", table: "a"), .equal, SQLColumn("id", table: "x"))
+            .join(
+                SQLAlias(SQLIdentifier("yoga_sessions"), as: SQLIdentifier("x")), on: SQLColumn("session_id", table: "a"), .equal,
+                SQLColumn("id", table: "x")
+            )
             .where(SQLColumn("profile_id", table: "x"), .equal, SQLBind(profileID))
             .where(SQLColumn("student_id", table: "a"), .isNot, SQLLiteral.null)
             .groupBy(SQLColumn("student_id", table: "a")).all()
@@ -70,8 +76,10 @@ public struct YogaRosterRepository: Sendable {
         try await requireType(student.typeID, profileID: profileID)
         let id = "s" + Token.make(length: 15)
         try await database.insert(into: "yoga_students").columns(Self.studentColumns + ["profile_id", "created_at"])
-            .values(SQLBind(id), SQLBind(student.name), SQLBind(student.joinedOn), SQLBind(student.active), SQLBind(student.typeID),
-                    SQLBind(student.notes), SQLBind(profileID), SQLBind(now.millisecondsSince1970)).run()
+            .values(
+                SQLBind(id), SQLBind(student.name), SQLBind(student.joinedOn), SQLBind(student.active), SQLBind(student.typeID),
+                SQLBind(student.notes), SQLBind(profileID), SQLBind(now.millisecondsSince1970)
+            ).run()
         return try await self.student(id: id, profileID: profileID)!
     }
 
@@ -87,9 +95,12 @@ public struct YogaRosterRepository: Sendable {
     /// Deletes a student. One who attended sessions needs `confirmed`; their attendance stays, by name.
     public func deleteStudent(id: String, profileID: String, confirmed: Bool) async throws {
         try await database.transaction { db in
-            guard try await db.select().column("id").from("yoga_students").where("id", .equal, id).where("profile_id", .equal, profileID).first() != nil
+            guard
+                try await db.select().column("id").from("yoga_students").where("id", .equal, id).where("profile_id", .equal, profileID)
+                    .first() != nil
             else { throw YogaError.studentNotFound }
-            let attended = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("yoga_attendance")
+            let attended =
+                try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("yoga_attendance")
                 .where("student_id", .equal, id).first()?.decode(column: "n", as: Int.self) ?? 0
             if attended > 0, !confirmed { throw YogaError.studentHasSessions(attended) }
             try await db.update("yoga_attendance").set("student_id", to: SQLLiteral.null).where("student_id", .equal, id).run()
@@ -148,7 +159,9 @@ public struct YogaRosterRepository: Sendable {
         try await requireType(id, profileID: profileID)
         try await database.transaction { db in
             try await Self.requireUniqueTypeName(name, except: id, profileID: profileID, on: db)
-            try await db.update("yoga_student_types").set("name", to: SQLBind(name)).where("id", .equal, id).where("profile_id", .equal, profileID).run()
+            try await db.update("yoga_student_types").set("name", to: SQLBind(name)).where("id", .equal, id).where(
+                "profile_id", .equal, profileID
+            ).run()
         }
         return try await types(profileID: profileID).first { $0.type.id == id }!
     }
@@ -165,30 +178,42 @@ public struct YogaRosterRepository: Sendable {
     public func deleteType(id: String, profileID: String) async throws {
         try await requireType(id, profileID: profileID)
         try await database.transaction { db in
-            try await db.update("yoga_students").set("type_id", to: SQLLiteral.null).where("type_id", .equal, id).where("profile_id", .equal, profileID).run()
+            try await db.update("yoga_students").set("type_id", to: SQLLiteral.null).where("type_id", .equal, id).where(
+                "profile_id", .equal, profileID
+            ).run()
             try await db.delete(from: "yoga_student_types").where("id", .equal, id).where("profile_id", .equal, profileID).run()
         }
     }
 
     private func requireType(_ id: String?, profileID: String) async throws {
         guard let id else { return }
-        guard try await database.select().column("id").from("yoga_student_types").where("id", .equal, id).where("profile_id", .equal, profileID)
-            .first() != nil else { throw YogaError.studentTypeNotFound }
+        guard
+            try await database.select().column("id").from("yoga_student_types").where("id", .equal, id).where(
+                "profile_id", .equal, profileID
+            )
+            .first() != nil
+        else { throw YogaError.studentTypeNotFound }
     }
 
     /// The defaults are written once, when the settings row is first made: deleting them all sticks.
     private func seedTypes(profileID: String, now: Date) async throws {
-        guard try await database.select().column("profile_id").from("yoga_settings").where("profile_id", .equal, profileID).first() == nil else { return }
+        guard try await database.select().column("profile_id").from("yoga_settings").where("profile_id", .equal, profileID).first() == nil
+        else { return }
         try await database.transaction { db in
             // Only the request whose settings row went in seeds the types: several first requests at once (a
             // first visit straight to the roster) would each add them otherwise.
             let inserted = try await db.insert(into: "yoga_settings").columns("profile_id", "temperature_unit", "slipping_weeks")
-                .values(SQLBind(profileID), SQLBind(YogaSettings.default.temperatureUnit.rawValue), SQLBind(YogaSettings.default.slippingWeeks))
+                .values(
+                    SQLBind(profileID), SQLBind(YogaSettings.default.temperatureUnit.rawValue), SQLBind(YogaSettings.default.slippingWeeks)
+                )
                 .ignoringConflicts(with: ["profile_id"]).returning("profile_id").first()
             guard inserted != nil else { return }
             for (offset, name) in StudentType.defaults.enumerated() {
                 try await db.insert(into: "yoga_student_types").columns("id", "profile_id", "name", "created_at")
-                    .values(SQLBind("t" + Token.make(length: 15)), SQLBind(profileID), SQLBind(name), SQLBind(now.millisecondsSince1970 + Int64(offset))).run()
+                    .values(
+                        SQLBind("t" + Token.make(length: 15)), SQLBind(profileID), SQLBind(name),
+                        SQLBind(now.millisecondsSince1970 + Int64(offset))
+                    ).run()
             }
         }
     }
@@ -197,7 +222,9 @@ public struct YogaRosterRepository: Sendable {
 
     public func settings(profileID: String) async throws -> YogaSettings {
         try await seedTypes(profileID: profileID, now: Date())
-        let row = try await database.select().columns("temperature_unit", "slipping_weeks").from("yoga_settings").where("profile_id", .equal, profileID).first()
+        let row = try await database.select().columns("temperature_unit", "slipping_weeks").from("yoga_settings").where(
+            "profile_id", .equal, profileID
+        ).first()
         guard let row, let unit = YogaSettings.TemperatureUnit(rawValue: try row.decode(column: "temperature_unit", as: String.self)) else {
             return .default
         }

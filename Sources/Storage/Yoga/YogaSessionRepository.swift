@@ -35,21 +35,29 @@ public struct YogaSessionRepository: Sendable {
 
     private func sessions(profileID: String, id: String?) async throws -> [Session] {
         var query = database.select()
-            .columns("id", "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "ended_at", "temperature_c", "notes")
+            .columns(
+                "id", "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "ended_at", "temperature_c", "notes"
+            )
             .from("yoga_sessions").where("profile_id", .equal, profileID)
         if let id { query = query.where("id", .equal, id) }
         let rows = try await query.orderBy(SQLColumn("started_at"), SQLDirection.descending).all()
         var attendance: [String: [Attendee]] = [:]
-        var attendanceQuery = database.select().columns(SQLColumn("session_id", table: "a"), SQLColumn("student_id", table: "a"), SQLColumn("student_name", table: "a"))
-            .from(SQLAlias(SQLIdentifier("yoga_attendance"), as: SQLIdentifier("a")))
-            .join(SQLAlias(SQLIdentifier("yoga_sessions"), as: SQLIdentifier("x")), on: SQLColumn("session_id", table: "a"), .equal, SQLColumn("id", table: "x"))
-            .where(SQLColumn("profile_id", table: "x"), .equal, SQLBind(profileID))
+        var attendanceQuery = database.select().columns(
+            SQLColumn("session_id", table: "a"), SQLColumn("student_id", table: "a"), SQLColumn("student_name", table: "a")
+        )
+        .from(SQLAlias(SQLIdentifier("yoga_attendance"), as: SQLIdentifier("a")))
+        .join(
+            SQLAlias(SQLIdentifier("yoga_sessions"), as: SQLIdentifier("x")), on: SQLColumn("session_id", table: "a"), .equal,
+            SQLColumn("id", table: "x")
+        )
+        .where(SQLColumn("profile_id", table: "x"), .equal, SQLBind(profileID))
         if let id { attendanceQuery = attendanceQuery.where(SQLColumn("id", table: "x"), .equal, SQLBind(id)) }
         for row in try await attendanceQuery.orderBy(SQLColumn("id", table: "a")).all() {
-            attendance[try row.decode(column: "session_id", as: String.self), default: []].append(Attendee(
-                studentID: try row.decodeNil(column: "student_id") ? nil : row.decode(column: "student_id", as: String.self),
-                name: try row.decode(column: "student_name", as: String.self)
-            ))
+            attendance[try row.decode(column: "session_id", as: String.self), default: []].append(
+                Attendee(
+                    studentID: try row.decodeNil(column: "student_id") ? nil : row.decode(column: "student_id", as: String.self),
+                    name: try row.decode(column: "student_name", as: String.self)
+                ))
         }
         return try rows.map { row in
             let id = try row.decode(column: "id", as: String.self)
@@ -70,13 +78,17 @@ public struct YogaSessionRepository: Sendable {
         id: String, startedAt: Date, endedAt: Date, attendeeIDs: [String], notes: String, temperature: Double?, profileID: String
     ) async throws -> Session {
         try await database.transaction { db in
-            guard try await db.select().column("id").from("yoga_sessions").where("id", .equal, id).where("profile_id", .equal, profileID).first() != nil
+            guard
+                try await db.select().column("id").from("yoga_sessions").where("id", .equal, id).where("profile_id", .equal, profileID)
+                    .first() != nil
             else { throw YogaError.sessionNotFound }
             try await db.update("yoga_sessions").set("started_at", to: SQLBind(startedAt.millisecondsSince1970))
                 .set("ended_at", to: SQLBind(endedAt.millisecondsSince1970)).set("notes", to: SQLBind(notes))
                 .set("temperature_c", to: SQLBind(temperature)).where("id", .equal, id).where("profile_id", .equal, profileID).run()
             try await db.delete(from: "yoga_attendance").where("session_id", .equal, id).where("student_id", .isNot, SQLLiteral.null).run()
-            try await Self.insertAttendance(sessionID: id, attendees: try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db), on: db)
+            try await Self.insertAttendance(
+                sessionID: id, attendees: try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db),
+                on: db)
         }
         return try await session(id: id, profileID: profileID)!
     }
@@ -91,7 +103,8 @@ public struct YogaSessionRepository: Sendable {
         try await database.transaction { db in
             try await Self.insert(
                 id: id, venueID: venueID, place: place, startedAt: startedAt, endedAt: endedAt, temperature: temperature, notes: notes,
-                attendees: try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db), profileID: profileID, on: db
+                attendees: try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db),
+                profileID: profileID, on: db
             )
             if let venueID {
                 try await db.update("yoga_venues").set("last_used_at", to: SQLBind(startedAt.millisecondsSince1970))
@@ -111,10 +124,15 @@ public struct YogaSessionRepository: Sendable {
         attendees: [Attendee], profileID: String, on db: any SQLDatabase
     ) async throws {
         try await db.insert(into: "yoga_sessions")
-            .columns("id", "profile_id", "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "ended_at", "temperature_c", "notes")
-            .values(SQLBind(id), SQLBind(profileID), SQLBind(venueID), SQLBind(place.name), SQLBind(place.address), SQLBind(place.latitude),
-                    SQLBind(place.longitude), SQLBind(startedAt.millisecondsSince1970), SQLBind(endedAt.millisecondsSince1970),
-                    SQLBind(temperature), SQLBind(notes)).run()
+            .columns(
+                "id", "profile_id", "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "ended_at",
+                "temperature_c", "notes"
+            )
+            .values(
+                SQLBind(id), SQLBind(profileID), SQLBind(venueID), SQLBind(place.name), SQLBind(place.address), SQLBind(place.latitude),
+                SQLBind(place.longitude), SQLBind(startedAt.millisecondsSince1970), SQLBind(endedAt.millisecondsSince1970),
+                SQLBind(temperature), SQLBind(notes)
+            ).run()
         try await insertAttendance(sessionID: id, attendees: attendees, on: db)
     }
 
@@ -132,7 +150,8 @@ public struct YogaSessionRepository: Sendable {
         guard !ids.isEmpty else { return [] }
         var names: [String: String] = [:]
         for row in try await db.select().columns("id", "name").from("yoga_students").where("profile_id", .equal, profileID)
-            .where("id", .in, SQLBind.group(ids)).all() {
+            .where("id", .in, SQLBind.group(ids)).all()
+        {
             names[try row.decode(column: "id", as: String.self)] = try row.decode(column: "name", as: String.self)
         }
         return ids.compactMap { id in names[id].map { Attendee(studentID: id, name: $0) } }

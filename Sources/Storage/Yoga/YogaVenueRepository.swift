@@ -25,7 +25,8 @@ public struct YogaVenueRepository: Sendable {
     public func list(profileID: String) async throws -> [Venue] {
         try await venues(profileID: profileID, id: nil).sorted { left, right in
             if left.favourite != right.favourite { return left.favourite }
-            let l = left.lastUsedAt ?? .distantPast, r = right.lastUsedAt ?? .distantPast
+            let l = left.lastUsedAt ?? .distantPast
+            let r = right.lastUsedAt ?? .distantPast
             if l != r { return l > r }
             return left.place.name < right.place.name
         }
@@ -36,21 +37,26 @@ public struct YogaVenueRepository: Sendable {
     }
 
     private func venues(profileID: String, id: String?) async throws -> [Venue] {
-        var query = database.select().columns("id", "name", "address", "latitude", "longitude", "source", "external_id", "favourite", "last_used_at")
-            .from("yoga_venues").where("profile_id", .equal, profileID)
+        var query = database.select().columns(
+            "id", "name", "address", "latitude", "longitude", "source", "external_id", "favourite", "last_used_at"
+        )
+        .from("yoga_venues").where("profile_id", .equal, profileID)
         if let id { query = query.where("id", .equal, id) }
         let rows = try await query.all()
         let counts = try await database.select().column("venue_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-            .from("yoga_sessions").where("profile_id", .equal, profileID).where("venue_id", .isNot, SQLLiteral.null).groupBy("venue_id").all()
+            .from("yoga_sessions").where("profile_id", .equal, profileID).where("venue_id", .isNot, SQLLiteral.null).groupBy("venue_id")
+            .all()
         var byVenue: [String: Int] = [:]
         for row in counts { byVenue[try row.decode(column: "venue_id", as: String.self)] = try row.decode(column: "n", as: Int.self) }
         return try rows.map { row in
             let id = try row.decode(column: "id", as: String.self)
             return Venue(
-                id: id, place: try Self.place(row, name: "name", address: "address"), source: try row.decode(column: "source", as: String.self),
+                id: id, place: try Self.place(row, name: "name", address: "address"),
+                source: try row.decode(column: "source", as: String.self),
                 externalID: try row.decodeNil(column: "external_id") ? nil : row.decode(column: "external_id", as: String.self),
                 favourite: try row.decode(column: "favourite", as: Bool.self),
-                lastUsedAt: try row.decodeNil(column: "last_used_at") ? nil : Date(millisecondsSince1970: row.decode(column: "last_used_at", as: Int64.self)),
+                lastUsedAt: try row.decodeNil(column: "last_used_at")
+                    ? nil : Date(millisecondsSince1970: row.decode(column: "last_used_at", as: Int64.self)),
                 sessionCount: byVenue[id] ?? 0
             )
         }
@@ -58,8 +64,10 @@ public struct YogaVenueRepository: Sendable {
 
     /// Saves a venue, or finds the one already saved from the same provider entry (or with the same typed
     /// name and address), so checking in at a place twice keeps one venue.
-    public func save(_ place: VenuePlace, source: String, externalID: String?, profileID: String, now: Date = Date()) async throws -> Venue {
-        var existing = database.select().column("id").from("yoga_venues").where("profile_id", .equal, profileID).where("source", .equal, source)
+    public func save(_ place: VenuePlace, source: String, externalID: String?, profileID: String, now: Date = Date()) async throws -> Venue
+    {
+        var existing = database.select().column("id").from("yoga_venues").where("profile_id", .equal, profileID).where(
+            "source", .equal, source)
         if let externalID {
             existing = existing.where("external_id", .equal, externalID)
         } else {
@@ -71,8 +79,11 @@ public struct YogaVenueRepository: Sendable {
         let id = "v" + Token.make(length: 15)
         try await database.insert(into: "yoga_venues")
             .columns("id", "profile_id", "name", "address", "latitude", "longitude", "source", "external_id", "favourite", "created_at")
-            .values(SQLBind(id), SQLBind(profileID), SQLBind(place.name), SQLBind(place.address), SQLBind(place.latitude), SQLBind(place.longitude),
-                    SQLBind(source), SQLBind(externalID), SQLBind(false), SQLBind(now.millisecondsSince1970)).run()
+            .values(
+                SQLBind(id), SQLBind(profileID), SQLBind(place.name), SQLBind(place.address), SQLBind(place.latitude),
+                SQLBind(place.longitude),
+                SQLBind(source), SQLBind(externalID), SQLBind(false), SQLBind(now.millisecondsSince1970)
+            ).run()
         return try await venue(id: id, profileID: profileID)!
     }
 
@@ -87,8 +98,12 @@ public struct YogaVenueRepository: Sendable {
     public func delete(id: String, profileID: String) async throws {
         guard try await venue(id: id, profileID: profileID) != nil else { throw YogaError.venueNotFound }
         try await database.transaction { db in
-            try await db.update("yoga_sessions").set("venue_id", to: SQLLiteral.null).where("venue_id", .equal, id).where("profile_id", .equal, profileID).run()
-            try await db.update("yoga_classes").set("venue_id", to: SQLLiteral.null).where("venue_id", .equal, id).where("profile_id", .equal, profileID).run()
+            try await db.update("yoga_sessions").set("venue_id", to: SQLLiteral.null).where("venue_id", .equal, id).where(
+                "profile_id", .equal, profileID
+            ).run()
+            try await db.update("yoga_classes").set("venue_id", to: SQLLiteral.null).where("venue_id", .equal, id).where(
+                "profile_id", .equal, profileID
+            ).run()
             try await db.delete(from: "yoga_venues").where("id", .equal, id).where("profile_id", .equal, profileID).run()
         }
     }

@@ -62,16 +62,18 @@ struct AccountAPIController {
         let body = try await JSONBody.decode(CredentialsBody.self, from: request)
         let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let now = Date()
-        let client = ClientAddress.limited(remote: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor],
-                                           trusted: trustedProxies)
+        let client = ClientAddress.limited(
+            remote: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor],
+            trusted: trustedProxies)
         if let client {
-            try clientThrottle.check(recentFailures: try await failures.failures(client: client, since: clientThrottle.windowStart(now: now)), now: now)
+            try clientThrottle.check(
+                recentFailures: try await failures.failures(client: client, since: clientThrottle.windowStart(now: now)), now: now)
         }
         try throttle.check(recentFailures: try await failures.failures(username: username, since: throttle.windowStart(now: now)), now: now)
         let stored = try await profiles.credentials(username: username)
         guard body.password.utf8.count <= Credentials.passwordMaximumBytes,
-              try await hasher.verify(body.password, hash: stored?.passwordHash),
-              let stored
+            try await hasher.verify(body.password, hash: stored?.passwordHash),
+            let stored
         else {
             try await failures.record(username: username, client: client, at: now)
             throw AccountError.wrongCredentials
@@ -106,7 +108,9 @@ struct AccountAPIController {
 
     /// What would join an account if this visitor signed in now: the guest's things, nothing for an account.
     @Sendable func guestWork(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile, profile.isGuest else { return JSONResponse.make(GuestWorkBody(items: [], summary: "")) }
+        guard let profile = context.session.profile, profile.isGuest else {
+            return JSONResponse.make(GuestWorkBody(items: [], summary: ""))
+        }
         let work = try await merge.work(of: profile.id)
         return JSONResponse.make(GuestWorkBody(items: work.items.map { .init(kind: $0.kind, count: $0.count) }, summary: work.summary))
     }

@@ -41,24 +41,30 @@ struct CitiesAPIController {
             writer.object { w in
                 w.key("center")
                 w.object { w in
-                    w.key("latitude"); w.number(center.latitude)
-                    w.key("longitude"); w.number(center.longitude)
+                    w.key("latitude")
+                    w.number(center.latitude)
+                    w.key("longitude")
+                    w.number(center.longitude)
                 }
-                w.key("radius_km"); w.number(radius_km)
-                w.key("cities"); w.array(cities) { w, city in city.write(to: &w) }
+                w.key("radius_km")
+                w.number(radius_km)
+                w.key("cities")
+                w.array(cities) { w, city in city.write(to: &w) }
             }
         }
     }
 
     @Sendable func nearby(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        let latitude = try request.requireQueryDouble("lat"), longitude = try request.requireQueryDouble("lon")
+        let latitude = try request.requireQueryDouble("lat")
+        let longitude = try request.requireQueryDouble("lon")
         let radius = try request.queryDouble("radius_km") ?? rules.radiusKilometres
         let limit = try request.queryInt("limit") ?? rules.limit
         let catalog = try await store.catalog()
         let found = try catalog.nearby(latitude: latitude, longitude: longitude, radiusKilometres: radius, limit: limit)
-        return JSONResponse.make(NearbyAnswer(
-            center: Center(latitude: latitude, longitude: longitude), radius_km: radius, cities: found.map { json($0, catalog) }
-        ))
+        return JSONResponse.make(
+            NearbyAnswer(
+                center: Center(latitude: latitude, longitude: longitude), radius_km: radius, cities: found.map { json($0, catalog) }
+            ))
     }
 
     struct SurpriseAnswer: Encodable {
@@ -89,12 +95,13 @@ struct CitiesAPIController {
         if outcome.found {
             try await history.record(outcome.cities.map(\.city.geonameid), profileID: profile.id, keep: rules.historyLength)
         }
-        return JSONResponse.make(SurpriseAnswer(
-            found: outcome.found, tries: outcome.tries,
-            country: outcome.countryCode.map { .init(iso: $0, name: catalog.countries[$0]?.name ?? $0) },
-            center: outcome.center.map { Center(latitude: $0.latitude, longitude: $0.longitude) },
-            cities: outcome.cities.map { json($0, catalog) }
-        ))
+        return JSONResponse.make(
+            SurpriseAnswer(
+                found: outcome.found, tries: outcome.tries,
+                country: outcome.countryCode.map { .init(iso: $0, name: catalog.countries[$0]?.name ?? $0) },
+                center: outcome.center.map { Center(latitude: $0.latitude, longitude: $0.longitude) },
+                cities: outcome.cities.map { json($0, catalog) }
+            ))
     }
 
     struct CitiesAnswer: JSONWritable {
@@ -102,7 +109,8 @@ struct CitiesAPIController {
 
         func write(to writer: inout JSONWriter) {
             writer.object { w in
-                w.key("cities"); w.array(cities) { w, city in city.write(to: &w) }
+                w.key("cities")
+                w.array(cities) { w, city in city.write(to: &w) }
             }
         }
     }
@@ -113,7 +121,8 @@ struct CitiesAPIController {
         let catalog = try await store.catalog()
         let found = try catalog.search(query, limit: limit)
         // The index holds folded keys ("firenze"); show the name as written ("Firenze").
-        let matched = Dictionary(found.compactMap { result in result.matchedName.map { (result.city.geonameid, $0) } }, uniquingKeysWith: { first, _ in first })
+        let matched = Dictionary(
+            found.compactMap { result in result.matchedName.map { (result.city.geonameid, $0) } }, uniquingKeysWith: { first, _ in first })
         let spellings = try await cities.spellings(matching: matched)
         let results = found.map { result in
             var json = CityJSON(result.city, catalog: catalog)
@@ -158,16 +167,18 @@ struct CitiesAPIController {
 
     @Sendable func city(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let (city, catalog) = try await requireCity(context)
-        let entry: CityCollectionRepository.Entry? = if let profile = context.session.profile {
-            try await collection.entry(geonameid: city.geonameid, profileID: profile.id)
-        } else { nil }
+        let entry: CityCollectionRepository.Entry? =
+            if let profile = context.session.profile {
+                try await collection.entry(geonameid: city.geonameid, profileID: profile.id)
+            } else { nil }
         let day = CityDay(city: city, now: Date())
-        return JSONResponse.make(CityAnswer(
-            city: CityJSON(city, catalog: catalog),
-            country: .init(iso: city.countryCode, name: catalog.countries[city.countryCode]?.name ?? city.countryCode),
-            sun: .init(date: day.dateText, sunrise: day.sun.sunrise, sunset: day.sun.sunset, polar: day.sun.polar?.rawValue),
-            collection: entry.map { .init(favourite: $0.favourite) }
-        ))
+        return JSONResponse.make(
+            CityAnswer(
+                city: CityJSON(city, catalog: catalog),
+                country: .init(iso: city.countryCode, name: catalog.countries[city.countryCode]?.name ?? city.countryCode),
+                sun: .init(date: day.dateText, sunrise: day.sun.sunrise, sunset: day.sun.sunset, polar: day.sun.polar?.rawValue),
+                collection: entry.map { .init(favourite: $0.favourite) }
+            ))
     }
 
     struct WeatherAnswer: Encodable {
@@ -187,11 +198,12 @@ struct CitiesAPIController {
         let now = answer.weather
         var headers = HTTPFields()
         headers[.cacheControl] = "private, max-age=60"
-        return JSONResponse.make(WeatherAnswer(
-            geonameid: city.geonameid, condition: now.condition.rawValue, description: now.description, is_day: now.isDay,
-            temperature_c: (now.temperatureCelsius * 10).rounded() / 10, observed_at: now.observedAt, provider: now.provider,
-            cached: answer.cached
-        ), headers: headers)
+        return JSONResponse.make(
+            WeatherAnswer(
+                geonameid: city.geonameid, condition: now.condition.rawValue, description: now.description, is_day: now.isDay,
+                temperature_c: (now.temperatureCelsius * 10).rounded() / 10, observed_at: now.observedAt, provider: now.provider,
+                cached: answer.cached
+            ), headers: headers)
     }
 
     struct CountriesAnswer: Encodable {
@@ -223,7 +235,8 @@ struct CitiesAPIController {
     /// The offline basemap as imported; the page keeps it (ETag, a day's cache) and draws it when tiles fail.
     @Sendable func basemap(_ request: Request, context: TroveRequestContext) async throws -> Response {
         guard let basemap = try await basemaps.current() else {
-            throw APIError(.notFound, code: "basemap_not_imported", message: "The offline basemap is not imported: run `trove import basemap`.")
+            throw APIError(
+                .notFound, code: "basemap_not_imported", message: "The offline basemap is not imported: run `trove import basemap`.")
         }
         var headers = HTTPFields()
         headers[.eTag] = basemap.etag

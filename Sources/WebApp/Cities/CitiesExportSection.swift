@@ -29,8 +29,9 @@ struct CitiesExportSection: ProfileDataSection {
         return Export(
             collection: entries.map { entry in
                 let city = catalog?.city(id: entry.geonameid)
-                return .init(geonameid: entry.geonameid, name: city?.name, countryCode: city?.countryCode,
-                             favourite: entry.favourite, position: entry.position, addedAt: entry.addedAt)
+                return .init(
+                    geonameid: entry.geonameid, name: city?.name, countryCode: city?.countryCode,
+                    favourite: entry.favourite, position: entry.position, addedAt: entry.addedAt)
             },
             recentSurprises: try await history.recent(profileID: profileID, limit: 10)
         )

@@ -77,9 +77,12 @@ struct CitiesPagesController {
             let profile = try await context.session.requireProfile()
             let catalog = try await store.catalog()
             let count = try await collection.count(profileID: profile.id)
-            return pages.render("cities", title: "City Roulette · Trove", model: AppModel(
-                cityCount: catalog.cities.count, citiesImported: !catalog.isEmpty, collectionCount: count, hasCollection: count > 0, tileURL: tileURL
-            ), context: context)
+            return pages.render(
+                "cities", title: "City Roulette · Trove",
+                model: AppModel(
+                    cityCount: catalog.cities.count, citiesImported: !catalog.isEmpty, collectionCount: count, hasCollection: count > 0,
+                    tileURL: tileURL
+                ), context: context)
         }
         router.get("/cities/{geonameid}") { _, context in
             let profile = try await context.session.requireProfile()
@@ -87,14 +90,16 @@ struct CitiesPagesController {
             let catalog = try await store.catalog()
             guard let city = catalog.city(id: id) else { throw CityError.cityNotFound }
             let entry = try await collection.entry(geonameid: id, profileID: profile.id)
-            return pages.render("city", title: "\(city.name) · City Roulette", model: cityModel(city, catalog: catalog, entry: entry), context: context)
+            return pages.render(
+                "city", title: "\(city.name) · City Roulette", model: cityModel(city, catalog: catalog, entry: entry), context: context)
         }
         router.get("/cities/countries/{iso}") { _, context in
             _ = try await context.session.requireProfile()
             let catalog = try await store.catalog()
             let iso = (context.parameters.get("iso") ?? "").uppercased()
             guard let country = catalog.countries[iso] else { throw CityError.countryNotFound }
-            return pages.render("country", title: "\(country.name) · City Roulette", model: countryModel(country, catalog: catalog), context: context)
+            return pages.render(
+                "country", title: "\(country.name) · City Roulette", model: countryModel(country, catalog: catalog), context: context)
         }
     }
 
@@ -102,26 +107,29 @@ struct CitiesPagesController {
         let json = CityJSON(city, catalog: catalog)
         let day = CityDay(city: city, now: Date())
         let iso = ISO8601DateFormatter()
-        let polar: String = switch day.sun.polar {
-        case .day: "The sun does not set today."
-        case .night: "The sun does not rise today."
-        case nil: ""
-        }
+        let polar: String =
+            switch day.sun.polar {
+            case .day: "The sun does not set today."
+            case .night: "The sun does not rise today."
+            case nil: ""
+            }
         return CityModel(
             geonameid: city.geonameid, name: city.name, countryCode: city.countryCode, countryName: json.country_name,
             admin1Code: city.admin1Code, population: city.population, populationText: Self.grouped(city.population),
             latitude: String(city.latitude), longitude: String(city.longitude),
             coordinatesText: Self.coordinates(latitude: city.latitude, longitude: city.longitude), timezone: city.timezone,
-            wikipediaURL: json.wikipedia_url, sunriseISO: day.sun.sunrise.map(iso.string) ?? "", sunsetISO: day.sun.sunset.map(iso.string) ?? "",
+            wikipediaURL: json.wikipedia_url, sunriseISO: day.sun.sunrise.map(iso.string) ?? "",
+            sunsetISO: day.sun.sunset.map(iso.string) ?? "",
             polarText: polar, inCollection: entry != nil, favourite: entry?.favourite ?? false, citiesImported: !catalog.isEmpty,
             tileURL: tileURL
         )
     }
 
     func countryModel(_ country: Country, catalog: CityCatalog) -> CountryModel {
-        let bounds = catalog.boundingBoxes[country.iso].map {
-            String(format: "N %.2f · S %.2f · W %.2f · E %.2f", $0.north, $0.south, $0.west, $0.east)
-        } ?? ""
+        let bounds =
+            catalog.boundingBoxes[country.iso].map {
+                String(format: "N %.2f · S %.2f · W %.2f · E %.2f", $0.north, $0.south, $0.west, $0.east)
+            } ?? ""
         let neighbours = country.neighbours.map {
             CountryModel.Neighbour(iso: $0, name: catalog.countries[$0]?.name ?? $0, known: catalog.countries[$0] != nil)
         }

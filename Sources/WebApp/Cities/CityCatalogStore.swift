@@ -77,7 +77,8 @@ actor CityCatalogStore {
 
     private func startLoading() -> Task<(CityCatalog, CityRepository.ImportState?), any Error> {
         if let loading { return loading }
-        let repository = repository, logger = logger
+        let repository = repository
+        let logger = logger
         let task = Task {
             let started = ContinuousClock.now
             let state = try await repository.importState()
@@ -85,7 +86,9 @@ actor CityCatalogStore {
             let countries = try await repository.allCountries()
             let read = ContinuousClock.now - started
             let catalog = await offEventLoops { CityCatalog(cities: cities, searchKeys: keys, countries: countries) }
-            logger.info("City catalog ready: \(cities.count) cities, \(countries.count) countries (read in \(read), ready in \(ContinuousClock.now - started))")
+            logger.info(
+                "City catalog ready: \(cities.count) cities, \(countries.count) countries (read in \(read), ready in \(ContinuousClock.now - started))"
+            )
             return (catalog, state)
         }
         loading = task

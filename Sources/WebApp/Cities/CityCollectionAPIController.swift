@@ -60,7 +60,7 @@ struct CityCollectionAPIController {
     private func setFavourite(_ favourite: Bool, _ context: TroveRequestContext) async throws -> Response {
         let id = try context.parameters.requireID("geonameid")
         guard let profile = context.session.profile,
-              let entry = try await collection.setFavourite(favourite, geonameid: id, profileID: profile.id)
+            let entry = try await collection.setFavourite(favourite, geonameid: id, profileID: profile.id)
         else { throw CityError.notInCollection }
         let catalog = try await store.catalog()
         guard let json = catalog.collectionJSON([entry]).first else { throw CityError.notInCollection }
@@ -74,8 +74,9 @@ struct CityCollectionAPIController {
     }
 
     @Sendable func csv(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        Download.response(ByteBuffer(string: CollectionExport.csv(try await collectionJSON(context))), type: "text/csv; charset=utf-8",
-                          filename: "my-cities.csv")
+        Download.response(
+            ByteBuffer(string: CollectionExport.csv(try await collectionJSON(context))), type: "text/csv; charset=utf-8",
+            filename: "my-cities.csv")
     }
 
     private func collectionJSON(_ context: TroveRequestContext) async throws -> [CityJSON] {

@@ -48,7 +48,7 @@ struct CityJSON: JSONWritable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 bytes.append(byte)
             default:
                 bytes.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
@@ -59,23 +59,42 @@ struct CityJSON: JSONWritable {
 
     func write(to writer: inout JSONWriter) {
         writer.object { w in
-            w.key("geonameid"); w.integer(geonameid)
-            w.key("name"); w.string(name)
-            w.key("country_code"); w.string(country_code)
-            w.key("country_name"); w.string(country_name)
-            w.key("admin1_code"); w.string(admin1_code)
-            w.key("latitude"); w.number(latitude)
-            w.key("longitude"); w.number(longitude)
-            w.key("population"); w.integer(population)
-            w.key("timezone"); w.string(timezone)
-            w.key("wikipedia_url"); w.string(wikipedia_url)
-            if let distance_km { w.key("distance_km"); w.number((distance_km * 100).rounded() / 100) }
+            w.key("geonameid")
+            w.integer(geonameid)
+            w.key("name")
+            w.string(name)
+            w.key("country_code")
+            w.string(country_code)
+            w.key("country_name")
+            w.string(country_name)
+            w.key("admin1_code")
+            w.string(admin1_code)
+            w.key("latitude")
+            w.number(latitude)
+            w.key("longitude")
+            w.number(longitude)
+            w.key("population")
+            w.integer(population)
+            w.key("timezone")
+            w.string(timezone)
+            w.key("wikipedia_url")
+            w.string(wikipedia_url)
+            if let distance_km {
+                w.key("distance_km")
+                w.number((distance_km * 100).rounded() / 100)
+            }
             if let matched_name {
                 w.key("matched_name")
                 if let matched_name { w.string(matched_name) } else { w.null() }
             }
-            if let favourite { w.key("favourite"); w.bool(favourite) }
-            if let position { w.key("position"); w.integer(position) }
+            if let favourite {
+                w.key("favourite")
+                w.bool(favourite)
+            }
+            if let position {
+                w.key("position")
+                w.integer(position)
+            }
         }
     }
 

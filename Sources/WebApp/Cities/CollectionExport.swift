@@ -30,18 +30,22 @@ enum CollectionExport {
     }
 
     static func geoJSON(_ cities: [CityJSON]) -> FeatureCollection {
-        FeatureCollection(features: cities.map { city in
-            Feature(
-                id: city.geonameid, geometry: .init(coordinates: [city.longitude, city.latitude]),
-                properties: .init(
-                    geonameid: city.geonameid, name: city.name, country_code: city.country_code, country_name: city.country_name,
-                    population: city.population, timezone: city.timezone, favourite: city.favourite ?? false, position: city.position ?? 0
+        FeatureCollection(
+            features: cities.map { city in
+                Feature(
+                    id: city.geonameid, geometry: .init(coordinates: [city.longitude, city.latitude]),
+                    properties: .init(
+                        geonameid: city.geonameid, name: city.name, country_code: city.country_code, country_name: city.country_name,
+                        population: city.population, timezone: city.timezone, favourite: city.favourite ?? false,
+                        position: city.position ?? 0
+                    )
                 )
-            )
-        })
+            })
     }
 
-    static let csvHeader = ["geonameid", "name", "country_code", "country_name", "latitude", "longitude", "population", "timezone", "favourite"]
+    static let csvHeader = [
+        "geonameid", "name", "country_code", "country_name", "latitude", "longitude", "population", "timezone", "favourite",
+    ]
 
     static func csv(_ cities: [CityJSON]) -> String {
         var lines = [csvHeader.joined(separator: ",")]

@@ -14,7 +14,7 @@ struct SessionStore: Sendable {
     /// The session the request's cookie names, from the cache or the database; nil without a valid one.
     func session(for request: Request, now: Date) async throws -> SessionRepository.Session? {
         guard let id = request.cookies[ProfileSessionMiddleware.cookieName]?.value,
-              ProfileSessionMiddleware.looksLikeSessionID(id)
+            ProfileSessionMiddleware.looksLikeSessionID(id)
         else { return nil }
         if let cached = cache.session(id: id, now: now) {
             Telemetry.sessionLookup(cached: true)

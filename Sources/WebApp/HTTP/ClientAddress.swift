@@ -42,8 +42,10 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func format(_ bytes: [UInt8]) -> String {
-        bytes.count == 4 ? bytes.map(String.init).joined(separator: ".")
-            : stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":")
+        bytes.count == 4
+            ? bytes.map(String.init).joined(separator: ".")
+            : stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(
+                separator: ":")
     }
 }
 

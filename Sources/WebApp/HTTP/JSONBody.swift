@@ -11,8 +11,9 @@ enum JSONBodyError: Error {
     var apiError: APIError {
         switch self {
         case .wrongContentType(let type):
-            APIError(.unsupportedMediaType, code: "unsupported_media_type",
-                     message: "Send the body as application/json\(type.map { ", not \($0)" } ?? "").")
+            APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                message: "Send the body as application/json\(type.map { ", not \($0)" } ?? "").")
         case .tooLarge(let limit):
             APIError(.contentTooLarge, code: "body_too_large", message: "The request body is over the limit of \(limit) bytes.")
         case .malformed(let detail):

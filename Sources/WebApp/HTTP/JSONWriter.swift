@@ -59,7 +59,9 @@ struct JSONWriter {
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
             default: bytes.append(byte)
             }
         }
@@ -71,7 +73,11 @@ struct JSONWriter {
         guard value.isFinite else { return null() }
         separate()
         // Whole numbers without ".0", as JSONEncoder writes them.
-        if value == value.rounded(), abs(value) < 1e15 { bytes.append(contentsOf: String(Int64(value)).utf8) } else { bytes.append(contentsOf: value.description.utf8) }
+        if value == value.rounded(), abs(value) < 1e15 {
+            bytes.append(contentsOf: String(Int64(value)).utf8)
+        } else {
+            bytes.append(contentsOf: value.description.utf8)
+        }
         needsComma = true
     }
 

@@ -32,7 +32,9 @@ struct PageRenderer: Sendable {
     }
 
     /// Renders `template` with the shell fields plus the model's own stored properties.
-    func render(_ template: String, title: String, model: Any? = nil, context: TroveRequestContext, status: HTTPResponse.Status = .ok) -> Response {
+    func render(_ template: String, title: String, model: Any? = nil, context: TroveRequestContext, status: HTTPResponse.Status = .ok)
+        -> Response
+    {
         let shell = shell(title: title, context: context)
         guard let html = html(template, shell: shell, model: model) else { return Self.missing(template) }
         return Self.response(html, status: status)

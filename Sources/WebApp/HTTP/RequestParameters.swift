@@ -5,7 +5,9 @@ extension Request {
     func queryInt(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw APIError.badRequest("The query parameter '\(name)' must be a whole number\(range == Int.min...Int.max ? "" : " from \(range.lowerBound) to \(range.upperBound)").")
+            throw APIError.badRequest(
+                "The query parameter '\(name)' must be a whole number\(range == Int.min...Int.max ? "" : " from \(range.lowerBound) to \(range.upperBound)")."
+            )
         }
         return value
     }

@@ -33,7 +33,8 @@ struct HealthController {
 
     func readiness() async throws -> Response {
         let sql = database.sql
-        let nanoseconds = UInt64(databaseDeadline.components.seconds) * 1_000_000_000 + UInt64(databaseDeadline.components.attoseconds / 1_000_000_000)
+        let nanoseconds =
+            UInt64(databaseDeadline.components.seconds) * 1_000_000_000 + UInt64(databaseDeadline.components.attoseconds / 1_000_000_000)
         let databaseState: String
         do {
             _ = try await Deadline.race(nanoseconds: nanoseconds, timedOut: NoAnswer()) { try await sql.raw("SELECT 1 AS one").first() }
@@ -47,7 +48,8 @@ struct HealthController {
         let ready = databaseState == "ok" && catalogState == "ok"
         var headers = HTTPFields()
         if !ready { headers[.retryAfter] = "5" }
-        return JSONResponse.make(Readiness(status: ready ? "ready" : "not_ready", database: databaseState, city_catalog: catalogState),
-                                 status: ready ? .ok : .serviceUnavailable, headers: headers)
+        return JSONResponse.make(
+            Readiness(status: ready ? "ready" : "not_ready", database: databaseState, city_catalog: catalogState),
+            status: ready ? .ok : .serviceUnavailable, headers: headers)
     }
 }

@@ -27,7 +27,8 @@ struct CompressionMiddleware: RouterMiddleware {
         var response = try await next(request, context)
         let compressible = Self.isCompressible(response.headers[.contentType], hasETag: response.headers[.eTag] != nil)
         if accepts, compressible, response.headers[.contentEncoding] == nil, response.status.code == 200 || response.status.code == 201,
-           let length = response.body.contentLength, length >= Self.minimumBytes {
+            let length = response.body.contentLength, length >= Self.minimumBytes
+        {
             let bytes = try await response.body.collected()
             let gzipped = kept.gzipped(bytes, etag: response.headers[.eTag])
             if gzipped.readableBytes < bytes.readableBytes {
@@ -38,9 +39,12 @@ struct CompressionMiddleware: RouterMiddleware {
             }
         }
         if compressible || response.headers[.contentEncoding] != nil {
-            if !(response.headers[.vary]?.contains("Accept-Encoding") ?? false) { response.headers.append(.init(name: .vary, value: "Accept-Encoding")) }
+            if !(response.headers[.vary]?.contains("Accept-Encoding") ?? false) {
+                response.headers.append(.init(name: .vary, value: "Accept-Encoding"))
+            }
         }
-        let gzipRepresentation = response.headers[.contentEncoding] == "gzip" || (response.status == .notModified && askedForGzipVariant && accepts)
+        let gzipRepresentation =
+            response.headers[.contentEncoding] == "gzip" || (response.status == .notModified && askedForGzipVariant && accepts)
         if gzipRepresentation, let etag = response.headers[.eTag], etag.hasSuffix("\""), !etag.hasSuffix(Self.suffix + "\"") {
             response.headers[.eTag] = String(etag.dropLast()) + Self.suffix + "\""
         }
@@ -63,7 +67,8 @@ struct CompressionMiddleware: RouterMiddleware {
     static func isCompressible(_ contentType: String?, hasETag: Bool) -> Bool {
         guard let type = contentType?.lowercased() else { return false }
         if type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/geo+json")
-            || type.hasPrefix("image/svg+xml") || type.hasPrefix("application/manifest+json") || type.hasPrefix("text/javascript") {
+            || type.hasPrefix("image/svg+xml") || type.hasPrefix("application/manifest+json") || type.hasPrefix("text/javascript")
+        {
             return true
         }
         return hasETag && type.hasPrefix("application/octet-stream")

@@ -26,18 +26,22 @@ struct ErrorMiddleware: RouterMiddleware {
                 }
             } else {
                 context.logger.error("Unexpected error", metadata: ["error": "\(String(reflecting: error))"])
-                apiError = APIError(.internalServerError, code: "internal_error", message: "Something went wrong on our side; it has been logged.")
+                apiError = APIError(
+                    .internalServerError, code: "internal_error", message: "Something went wrong on our side; it has been logged.")
             }
             var response: Response
             if Self.wantsHTML(request) {
                 var context = context
                 if context.session.profile == nil, let sessions,
-                   let session = try? await sessions.session(for: request, now: Date()) {
+                    let session = try? await sessions.session(for: request, now: Date())
+                {
                     context.session = ProfileSession(store: nil, current: session)
                 }
                 response = pages.errorPage(status: apiError.status, message: apiError.message, path: request.uri.path, context: context)
             } else {
-                response = JSONResponse.make(ErrorBody(error: .init(code: apiError.code, message: apiError.message, details: apiError.details)), status: apiError.status)
+                response = JSONResponse.make(
+                    ErrorBody(error: .init(code: apiError.code, message: apiError.message, details: apiError.details)),
+                    status: apiError.status)
             }
             response.headers.append(contentsOf: apiError.headers)
             SecurityHeadersMiddleware.apply(to: &response.headers, requestID: context.id)
@@ -48,7 +52,7 @@ struct ErrorMiddleware: RouterMiddleware {
     /// The router's 404 for a path that exists with other methods is a 405 that says which.
     func methodNotAllowed(_ error: any Error, request: Request) -> APIError? {
         guard let error = error as? HTTPError, error.status == .notFound,
-              let allowed = routeMethods.allowed(for: request.uri.path), !allowed.contains(request.method.rawValue)
+            let allowed = routeMethods.allowed(for: request.uri.path), !allowed.contains(request.method.rawValue)
         else { return nil }
         var headers = HTTPFields()
         headers[.allow] = allowed.joined(separator: ", ")

@@ -16,7 +16,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let key = request.headers[IdempotencyKey.header], CrossSiteRequestMiddleware.isStateChanging(request.method),
-              request.uri.path.hasPrefix("/api/v1/"), !request.uri.path.hasPrefix("/api/v1/account/")
+            request.uri.path.hasPrefix("/api/v1/"), !request.uri.path.hasPrefix("/api/v1/account/")
         else { return try await next(request, context) }
         guard IdempotencyKey.isValid(key) else {
             throw APIError.badRequest("An Idempotency-Key is 1 to 255 visible ASCII characters.")
@@ -27,12 +27,14 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let profileID = try await context.session.requireProfile().id
         switch try await keys.claim(profileID: profileID, key: key, fingerprint: fingerprint) {
         case .reused:
-            throw APIError(.unprocessableContent, code: "idempotency_key_reused",
-                           message: "This Idempotency-Key was used for another request; use a new key for a new request.")
+            throw APIError(
+                .unprocessableContent, code: "idempotency_key_reused",
+                message: "This Idempotency-Key was used for another request; use a new key for a new request.")
         case .inProgress:
-            throw APIError(.conflict, code: "idempotency_key_in_use",
-                           message: "The request with this Idempotency-Key is still being answered; try again in a moment.",
-                           headers: [.retryAfter: "1"])
+            throw APIError(
+                .conflict, code: "idempotency_key_in_use",
+                message: "The request with this Idempotency-Key is still being answered; try again in a moment.",
+                headers: [.retryAfter: "1"])
         case .answered(let answer):
             Telemetry.idempotentReplays.increment()
             return Self.replay(answer)

@@ -54,7 +54,8 @@ struct ProfileSessionMiddleware: RouterMiddleware {
 
     /// Session ids are our own tokens; anything else is not looked up at all.
     static func looksLikeSessionID(_ text: String) -> Bool {
-        text.count == 43 && text.utf8.allSatisfy { $0 == 45 || $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+        text.count == 43
+            && text.utf8.allSatisfy { $0 == 45 || $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
     }
 }
 

@@ -20,13 +20,16 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var fields: [String: String] = [
-            "time": ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!,
-                                                formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
+            "time": ISO8601DateFormatter.string(
+                from: Date(), timeZone: TimeZone(identifier: "UTC")!,
+                formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
             "level": event.level.rawValue, "label": label, "message": "\(event.message)",
         ]
         if !event.source.isEmpty { fields["source"] = event.source }
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) { fields[key] = "\(value)" }
-        guard var line = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard var line = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return
+        }
         line.append(0x0A)
         Self.lock.lock()
         defer { Self.lock.unlock() }

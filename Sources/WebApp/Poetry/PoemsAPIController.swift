@@ -79,8 +79,9 @@ struct PoemsAPIController {
     @Sendable func setBackground(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard let type = request.headers[.contentType]?.lowercased(), type.hasPrefix("image/") else {
-            throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
-                           message: "Send the picture itself as the body, with its image type (JPEG, PNG, WebP or GIF) in Content-Type.")
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                message: "Send the picture itself as the body, with its image type (JPEG, PNG, WebP or GIF) in Content-Type.")
         }
         let buffer: ByteBuffer
         do {
@@ -91,8 +92,8 @@ struct PoemsAPIController {
         let bytes = Array(buffer.readableBytesView)
         guard let kind = ImageKind(sniffing: bytes) else { throw PoetryError.notAnImage }
         guard let profile = context.session.profile,
-              try await poems.setBackground(poemID: id, profileID: profile.id, kind: kind, bytes: bytes),
-              let poem = try await poems.find(id: id, profileID: profile.id)
+            try await poems.setBackground(poemID: id, profileID: profile.id, kind: kind, bytes: bytes),
+            let poem = try await poems.find(id: id, profileID: profile.id)
         else { throw PoetryError.poemNotFound }
         return JSONResponse.make(poem, status: .created)
     }
@@ -116,8 +117,8 @@ struct PoemsAPIController {
     @Sendable func publish(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard let profile = context.session.profile,
-              try await poems.publish(id: id, profileID: profile.id) != nil,
-              let poem = try await poems.find(id: id, profileID: profile.id)
+            try await poems.publish(id: id, profileID: profile.id) != nil,
+            let poem = try await poems.find(id: id, profileID: profile.id)
         else { throw PoetryError.poemNotFound }
         return JSONResponse.make(poem)
     }
@@ -145,7 +146,7 @@ struct PoemsAPIController {
 
     @Sendable func publishedBackground(_ request: Request, context: TroveRequestContext) async throws -> Response {
         guard let found = try await poems.published(publicId: try context.parameters.require("publicId")),
-              let picture = try await poems.background(poemID: found.poem.id, profileID: found.profileID)
+            let picture = try await poems.background(poemID: found.poem.id, profileID: found.profileID)
         else { throw PoetryError.backgroundNotFound }
         return Self.image(picture, cache: "public, no-cache")
     }
@@ -187,13 +188,22 @@ struct StoredPoemAnswer: JSONWritable {
     /// As JSONResponse's encoder writes a `PoemRepository.Poem` (sorted keys, ISO 8601 dates).
     func write(to writer: inout JSONWriter) {
         writer.object { w in
-            w.key("board"); w.raw(boardJSON)
-            w.key("hasBackground"); w.bool(poem.hasBackground)
-            w.key("id"); w.string(poem.id)
-            if let publicId = poem.publicId { w.key("publicId"); w.string(publicId) }
-            w.key("title"); w.string(poem.title)
-            w.key("updatedAt"); w.string(poem.updatedAt.formatted(.iso8601))
-            w.key("version"); w.integer(poem.version)
+            w.key("board")
+            w.raw(boardJSON)
+            w.key("hasBackground")
+            w.bool(poem.hasBackground)
+            w.key("id")
+            w.string(poem.id)
+            if let publicId = poem.publicId {
+                w.key("publicId")
+                w.string(publicId)
+            }
+            w.key("title")
+            w.string(poem.title)
+            w.key("updatedAt")
+            w.string(poem.updatedAt.formatted(.iso8601))
+            w.key("version")
+            w.integer(poem.version)
         }
     }
 

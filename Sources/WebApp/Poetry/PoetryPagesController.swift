@@ -19,8 +19,9 @@ struct PoetryPagesController {
         router.get("/poetry/p/{publicId}") { _, context in
             let publicId = try context.parameters.require("publicId")
             guard let found = try await poems.published(publicId: publicId) else { throw APIError.notFound("The poem") }
-            return pages.render("poetry-public", title: "\(found.poem.title) · Magnetic Poetry",
-                                model: PublicModel(publicId: publicId, title: found.poem.title), context: context)
+            return pages.render(
+                "poetry-public", title: "\(found.poem.title) · Magnetic Poetry",
+                model: PublicModel(publicId: publicId, title: found.poem.title), context: context)
         }
     }
 }

@@ -52,8 +52,9 @@ struct WordSetsAPIController {
         }
         let users = try await poems.count(usingWordSet: id, profileID: profile.id)
         guard users == 0 else {
-            throw APIError(.conflict, code: "word_set_in_use",
-                           message: "\(users) of your poems use this word set: switch them to another set or delete them first.")
+            throw APIError(
+                .conflict, code: "word_set_in_use",
+                message: "\(users) of your poems use this word set: switch them to another set or delete them first.")
         }
         _ = try await wordSets.delete(id: id, profileID: profile.id)
         return Response(status: .noContent)
@@ -64,7 +65,8 @@ struct WordSetsAPIController {
         let taken = (BuiltInWordSets.all + (try await wordSets.ownSets(profileID: profileID)))
             .contains { $0.id != id && $0.name.lowercased() == name.lowercased() }
         guard !taken else {
-            throw APIError(.conflict, code: "wordset_name_taken", message: "You already have a word set called '\(name)': give this one another name.")
+            throw APIError(
+                .conflict, code: "wordset_name_taken", message: "You already have a word set called '\(name)': give this one another name.")
         }
     }
 }

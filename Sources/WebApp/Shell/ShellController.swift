@@ -53,8 +53,9 @@ struct ShellController {
         let parts = context.parameters.getCatchAll().map(String.init)
         let response: Response?
         if parts.count > 1, parts[0] == assets.version {
-            response = assets.response(for: parts.dropFirst().joined(separator: "/"), request: request,
-                                       cacheControl: "public, max-age=31536000, immutable")
+            response = assets.response(
+                for: parts.dropFirst().joined(separator: "/"), request: request,
+                cacheControl: "public, max-age=31536000, immutable")
         } else if parts.count > 1, parts[0].count == assets.version.count, assets.files[parts.joined(separator: "/")] == nil {
             // A page from an older version asks for an asset: serve today's file, but don't let it be kept.
             response = assets.response(for: parts.dropFirst().joined(separator: "/"), request: request, cacheControl: "no-cache")

@@ -49,9 +49,11 @@ struct StoriesAPIController {
             guard let wanted = Bool(house) else { throw APIError.badRequest("'house' is true or false.") }
             all = all.filter { Self.isHouse($0) == wanted }
         }
-        return JSONResponse.make(StoriesAnswer(stories: all.map {
-            StorySummaryJSON($0, inLibrary: inLibrary.contains($0.id), profileID: profileID, progress: progress[$0.id]?.0)
-        }))
+        return JSONResponse.make(
+            StoriesAnswer(
+                stories: all.map {
+                    StorySummaryJSON($0, inLibrary: inLibrary.contains($0.id), profileID: profileID, progress: progress[$0.id]?.0)
+                }))
     }
 
     /// The house's own stories: no account owns them and they carry the house's name (or none).
@@ -94,7 +96,9 @@ struct StoriesAPIController {
             counts[Key(name: StorySummaryJSON.byline(stored).author, account: stored.ownerName), default: 0] += 1
         }
         let authors = counts.map { key, count in
-            AuthorJSON(name: key.name, account: key.account, house: key.account == nil && key.name == StorySummaryJSON.houseAuthor, story_count: count)
+            AuthorJSON(
+                name: key.name, account: key.account, house: key.account == nil && key.name == StorySummaryJSON.houseAuthor,
+                story_count: count)
         }
         .sorted { ($0.house ? 0 : 1, $0.name.lowercased(), $0.account ?? "") < ($1.house ? 0 : 1, $1.name.lowercased(), $1.account ?? "") }
         return JSONResponse.make(AuthorsAnswer(authors: authors))
@@ -115,8 +119,9 @@ struct StoriesAPIController {
     @Sendable func publish(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let owner = try await requireAuthor(context)
         let (accepted, pictures) = try await Self.accept(request)
-        try await stories.save(id: accepted.id, story: accepted.story, owner: owner, source: "upload", resources: pictures,
-                               twineHTML: Self.twineHTML(accepted))
+        try await stories.save(
+            id: accepted.id, story: accepted.story, owner: owner, source: "upload", resources: pictures,
+            twineHTML: Self.twineHTML(accepted))
         // An author finds their own story in their library, as a reader who downloaded it would.
         try await stories.addToLibrary(storyID: accepted.id, profileID: owner)
         return JSONResponse.make(PublishedAnswer(id: accepted.id, warnings: accepted.warnings), status: .created)
@@ -129,8 +134,9 @@ struct StoriesAPIController {
             throw StoryError.storyNotFound
         }
         let (accepted, pictures) = try await Self.accept(request)
-        try await stories.save(id: id, story: accepted.story, owner: owner, source: "upload", resources: pictures,
-                               twineHTML: Self.twineHTML(accepted))
+        try await stories.save(
+            id: id, story: accepted.story, owner: owner, source: "upload", resources: pictures,
+            twineHTML: Self.twineHTML(accepted))
         return JSONResponse.make(PublishedAnswer(id: id, warnings: accepted.warnings))
     }
 
@@ -159,8 +165,10 @@ struct StoriesAPIController {
         var saved: (ReadingProgress, Date)?
         if let profile = context.session.profile { saved = try await stories.progress(storyID: stored.id, profileID: profile.id) }
         let progress = saved?.0 ?? ReadingProgress.start(of: stored.story)
-        return JSONResponse.make(ProgressJSON(chapter_id: progress.chapterID ?? "", path: progress.path, endings_found: progress.endingsFound,
-                                              updated_at: saved?.1))
+        return JSONResponse.make(
+            ProgressJSON(
+                chapter_id: progress.chapterID ?? "", path: progress.path, endings_found: progress.endingsFound,
+                updated_at: saved?.1))
     }
 
     struct ProgressBody: Decodable {
@@ -177,11 +185,13 @@ struct StoriesAPIController {
         let next = try current.moving(to: body.path, in: stored.story)
         let now = Date()
         try await stories.saveProgress(next, storyID: stored.id, profileID: profile.id, now: now)
-        return JSONResponse.make(ProgressJSON(chapter_id: body.chapter_id, path: next.path, endings_found: next.endingsFound, updated_at: now))
+        return JSONResponse.make(
+            ProgressJSON(chapter_id: body.chapter_id, path: next.path, endings_found: next.endingsFound, updated_at: now))
     }
 
     @Sendable func resource(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        let id = try context.parameters.require("id"), name = try context.parameters.require("name")
+        let id = try context.parameters.require("id")
+        let name = try context.parameters.require("name")
         guard let resource = try await stories.resource(storyID: id, name: name) else { throw StoryError.resourceNotFound }
         return UploadedPicture.response(contentType: resource.contentType, bytes: resource.bytes, cache: "public, max-age=86400")
     }
@@ -223,24 +233,30 @@ struct StoriesAPIController {
     /// The body is the file: story.json (application/json), Twee (text/plain), or a zip of story.json with a
     /// resources/ folder of pictures (application/zip; the pictures are nil for the other two).
     static func accept(_ request: Request) async throws -> (StoryIntake.Accepted, [StoryRepository.Resource]?) {
-        let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type =
+            (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            ?? ""
         switch type {
         case "application/json", "text/plain", "text/x-twee", "text/twee", "text/html":
             let buffer = try await request.body.collect(upTo: StoryIntake.maximumBytes)
             let text = String(decoding: buffer.readableBytesView, as: UTF8.self)
-            let format: StoryIntake.Format = switch type {
-            case "application/json": .storyJSON
-            case "text/html": .twineHTML
-            default: .twee
-            }
+            let format: StoryIntake.Format =
+                switch type {
+                case "application/json": .storyJSON
+                case "text/html": .twineHTML
+                default: .twee
+                }
             return (try await offEventLoops { try StoryIntake.accept(text, format: format) }, nil)
         case "application/zip", "application/x-zip-compressed":
             let buffer = try await request.body.collect(upTo: 20 << 20)
             let archive = Array(buffer.readableBytesView)
             return try await offEventLoops { try StoryArchive.read(archive) }
         default:
-            throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
-                           message: "Send story.json as application/json, a Twee file as text/plain, a published Twine 2 story as text/html, or a zip of story.json and its pictures as application/zip.")
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                message:
+                    "Send story.json as application/json, a Twee file as text/plain, a published Twine 2 story as text/html, or a zip of story.json and its pictures as application/zip."
+            )
         }
     }
 }

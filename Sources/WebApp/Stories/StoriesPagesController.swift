@@ -32,8 +32,9 @@ struct StoriesPagesController {
             _ = try await context.session.requireProfile()
             let id = try context.parameters.require("id")
             guard let stored = try await stories.find(id: id) else { throw StoryError.storyNotFound }
-            return pages.render("story", title: "\(stored.story.name) · Choose Your Destiny",
-                                model: ReaderModel(storyId: stored.id, storyName: stored.story.name), context: context)
+            return pages.render(
+                "story", title: "\(stored.story.name) · Choose Your Destiny",
+                model: ReaderModel(storyId: stored.id, storyName: stored.story.name), context: context)
         }
         router.get("/stories/{id}/map") { _, context in
             _ = try await context.session.requireProfile()
@@ -41,11 +42,14 @@ struct StoriesPagesController {
             guard let stored = try await stories.find(id: id) else { throw StoryError.storyNotFound }
             let map = StoryMap(stored.story)
             let warnings = StoryValidation(stored.story).warnings
-            return pages.render("story-map", title: "Map of \(stored.story.name) · Choose Your Destiny", model: MapModel(
-                storyId: stored.id, storyName: stored.story.name, svg: StoryMapSVG.render(map), chapterCount: map.nodes.count,
-                endingCount: map.nodes.filter { $0.kind == .ending }.count, unreachableCount: map.nodes.filter { $0.kind == .unreachable }.count,
-                warnings: warnings, hasWarnings: !warnings.isEmpty
-            ), context: context)
+            return pages.render(
+                "story-map", title: "Map of \(stored.story.name) · Choose Your Destiny",
+                model: MapModel(
+                    storyId: stored.id, storyName: stored.story.name, svg: StoryMapSVG.render(map), chapterCount: map.nodes.count,
+                    endingCount: map.nodes.filter { $0.kind == .ending }.count,
+                    unreachableCount: map.nodes.filter { $0.kind == .unreachable }.count,
+                    warnings: warnings, hasWarnings: !warnings.isEmpty
+                ), context: context)
         }
     }
 }

@@ -18,7 +18,7 @@ enum StoryArchive {
         for entry in entries where entry.path.hasPrefix(folder + "resources/") {
             let name = String(entry.path.dropFirst((folder + "resources/").count))
             guard !name.contains("/"), entry.bytes.count <= StoryPictures.maximumBytes,
-                  let type = try StoryPictures.contentType(name: name, bytes: entry.bytes)
+                let type = try StoryPictures.contentType(name: name, bytes: entry.bytes)
             else { continue }
             pictures.append(StoryRepository.Resource(name: name, contentType: type, bytes: entry.bytes))
         }

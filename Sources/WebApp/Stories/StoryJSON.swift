@@ -60,8 +60,9 @@ struct StorySummaryJSON: Encodable {
         owned = profileID != nil && stored.ownerProfileID == profileID
         updated_at = stored.updatedAt
         if let reading, let chapterID = reading.chapterID, let chapter = story.chapters.first(where: { $0.id == chapterID }) {
-            progress = ProgressSummary(chapter_id: chapterID, chapter_name: chapter.name, steps: reading.path.count - 1,
-                                       endings_found: reading.endingsFound.count, finished: chapter.isEnding)
+            progress = ProgressSummary(
+                chapter_id: chapterID, chapter_name: chapter.name, steps: reading.path.count - 1,
+                endings_found: reading.endingsFound.count, finished: chapter.isEnding)
         }
     }
 
@@ -129,7 +130,8 @@ struct StoryJSON: Encodable {
     static func pictureURL(_ path: String, storyID: String) -> String {
         if path.hasPrefix("https://") || path.hasPrefix("http://") { return path }
         let name = path.hasPrefix("resources/") ? String(path.dropFirst("resources/".count)) : path
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? name
+        let encoded =
+            name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? name
         return "/api/v1/stories/\(storyID)/resources/\(encoded)"
     }
 }

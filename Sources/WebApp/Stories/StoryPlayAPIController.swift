@@ -35,7 +35,9 @@ struct StoryPlayAPIController {
             step = reading.choices.count
             passage = rendered.passage
             paragraphs = rendered.paragraphs
-            choices = rendered.choices.enumerated().map { ChoiceJSON(index: $0.offset, text: $0.element.text, back: $0.element.kind == .back) }
+            choices = rendered.choices.enumerated().map {
+                ChoiceJSON(index: $0.offset, text: $0.element.text, back: $0.element.kind == .back)
+            }
             is_ending = rendered.isEnding
             stopped = rendered.stopped
             trail = progress.path
@@ -48,13 +50,15 @@ struct StoryPlayAPIController {
         let (stored, interpreter) = try await interactiveStory(context)
         let profile = try await context.session.requireProfile()
         if let saved = try await stories.twineReading(storyID: stored.id, profileID: profile.id),
-           let reading = try? JSONDecoder().decode(TwineReading.self, from: Data(saved.utf8)),
-           let progress = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0 {
+            let reading = try? JSONDecoder().decode(TwineReading.self, from: Data(saved.utf8)),
+            let progress = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0
+        {
             let rendered = await offEventLoops { interpreter.current(reading) }
             return JSONResponse.make(PlayJSON(rendered, reading: reading, progress: progress))
         }
         let (reading, rendered) = await offEventLoops { interpreter.start() }
-        return JSONResponse.make(PlayJSON(rendered, reading: reading, progress: ReadingProgress(path: [rendered.passage], endingsFound: [])))
+        return JSONResponse.make(
+            PlayJSON(rendered, reading: reading, progress: ReadingProgress(path: [rendered.passage], endingsFound: [])))
     }
 
     struct MoveBody: Decodable {
@@ -72,8 +76,9 @@ struct StoryPlayAPIController {
         var reading = interpreter.start().reading
         var progress = ReadingProgress(path: [reading.passage], endingsFound: [])
         if let saved = try await stories.twineReading(storyID: stored.id, profileID: profile.id),
-           let kept = try? JSONDecoder().decode(TwineReading.self, from: Data(saved.utf8)),
-           let keptProgress = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0 {
+            let kept = try? JSONDecoder().decode(TwineReading.self, from: Data(saved.utf8)),
+            let keptProgress = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0
+        {
             reading = kept
             progress = keptProgress
         }
@@ -109,7 +114,9 @@ struct StoryPlayAPIController {
         let id = try context.parameters.require("id")
         guard let stored = try await stories.find(id: id) else { throw StoryError.storyNotFound }
         guard stored.interactive, let html = try await stories.twineHTML(storyID: id) else {
-            throw APIError(.conflict, code: "not_interactive", message: "This story has no variables to keep: read it from its chapters (GET /api/v1/stories/\(id)).")
+            throw APIError(
+                .conflict, code: "not_interactive",
+                message: "This story has no variables to keep: read it from its chapters (GET /api/v1/stories/\(id)).")
         }
         return (stored, try await interpreters.interpreter(storyID: id, version: stored.updatedAt, html: html))
     }

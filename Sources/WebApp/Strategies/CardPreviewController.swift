@@ -19,9 +19,11 @@ struct CardPreviewController {
         let card = try await api.card(request, context: context)
         let key = CardPreviewCache.Key(cardID: card.id, edition: card.edition, text: card.text)
         let preview = try await cache.preview(key) { [renderer, deckRepository] in
-            let label = card.isOwn
+            let label =
+                card.isOwn
                 ? "My card"
-                : try await deckRepository.sections().first { $0.edition == card.edition }?.label ?? EditionLabel.label(edition: card.edition, name: "Edition \(card.edition)")
+                : try await deckRepository.sections().first { $0.edition == card.edition }?.label
+                    ?? EditionLabel.label(edition: card.edition, name: "Edition \(card.edition)")
             return await offEventLoops { renderer.png(text: card.text, caption: "Oblique Strategies · \(label)") }
         }
         var headers = HTTPFields()

@@ -17,7 +17,8 @@ struct LegacyObliqueAPIController {
             .get("/api/oblique/edition/{edition}/draw") { _, context in try await draw(edition: try edition(context)) }
             .get("/api/oblique/edition/{edition}/cardnumber/{number}") { _, context in
                 let number = try context.parameters.requireID("number")
-                guard let card = try await deck.current().cards(edition: try edition(context)).first(where: { $0.cardNumber == number }) else {
+                guard let card = try await deck.current().cards(edition: try edition(context)).first(where: { $0.cardNumber == number })
+                else {
                     throw StrategyError.cardNotFound
                 }
                 return JSONResponse.make(card)

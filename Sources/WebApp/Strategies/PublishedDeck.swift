@@ -61,11 +61,14 @@ final class PublishedDeck: Sendable {
     }
 
     func current(now: Date = Date()) async throws -> Snapshot {
-        let repository = repository, maximumAge = maximumAge
+        let repository = repository
+        let maximumAge = maximumAge
         let step: Step = state.withLock { state in
             if let snapshot = state.snapshot, now.timeIntervalSince(snapshot.loadedAt) < maximumAge { return .ready(snapshot) }
             if let loading = state.loading { return .wait(loading) }
-            let task = Task { Snapshot(cards: try await repository.publishedCards(), sections: try await repository.sections(), loadedAt: now) }
+            let task = Task {
+                Snapshot(cards: try await repository.publishedCards(), sections: try await repository.sections(), loadedAt: now)
+            }
             state.loading = task
             return .wait(task)
         }

@@ -102,10 +102,14 @@ struct StrategiesAPIController {
 extension StrategyCard: JSONWritable {
     func write(to writer: inout JSONWriter) {
         writer.object { w in
-            w.key("id"); w.integer(id)
-            w.key("edition"); w.integer(edition)
-            w.key("cardnumber"); w.integer(cardNumber)
-            w.key("strategy"); w.string(text)
+            w.key("id")
+            w.integer(id)
+            w.key("edition")
+            w.integer(edition)
+            w.key("cardnumber")
+            w.integer(cardNumber)
+            w.key("strategy")
+            w.string(text)
         }
     }
 }

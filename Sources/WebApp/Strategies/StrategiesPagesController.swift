@@ -7,7 +7,10 @@ struct StrategiesPagesController {
     let pages: PageRenderer
     let api: StrategiesAPIController
 
-    struct EditionItem: Hashable, Sendable { let number: Int; let label: String }
+    struct EditionItem: Hashable, Sendable {
+        let number: Int
+        let label: String
+    }
     struct DeckModel: Hashable, Sendable { let editions: [EditionItem] }
 
     /// Templates read Swift property names, so the card is shown through the JSON field names.
@@ -50,7 +53,8 @@ struct StrategiesPagesController {
         router.get("/strategies") { _, context in
             _ = try await context.session.requireProfile()
             let editions = try await api.deck.current().sections.map { EditionItem(number: $0.edition, label: $0.label) }
-            return pages.renderKept("strategies", title: "Oblique Strategies · Trove", model: DeckModel(editions: editions), context: context)
+            return pages.renderKept(
+                "strategies", title: "Oblique Strategies · Trove", model: DeckModel(editions: editions), context: context)
         }
         router.get("/strategies/{id}") { request, context in
             let card = try await api.card(request, context: context)
@@ -63,7 +67,8 @@ struct StrategiesPagesController {
             }
             let model = CardModel(
                 card: CardView(card),
-                editionLabel: card.isOwn ? "My card" : labels[card.edition] ?? EditionLabel.label(edition: card.edition, name: "Edition \(card.edition)"),
+                editionLabel: card.isOwn
+                    ? "My card" : labels[card.edition] ?? EditionLabel.label(edition: card.edition, name: "Edition \(card.edition)"),
                 permalink: Self.origin(of: request) + "/strategies/\(card.id)",
                 others: others
             )

@@ -11,9 +11,20 @@ struct StrategiesProfileAPIController {
 
     struct TextBody: Decodable { let strategy: String }
     struct NoteBody: Decodable { let note: String? }
-    struct Popular: Encodable { let card: StrategyCard; let favourites: Int }
-    struct ShuffleState: Encodable { let total: Int; let remaining: Int }
-    struct ShuffleResult: Encodable { let card: StrategyCard; let total: Int; let remaining: Int; let reshuffled: Bool }
+    struct Popular: Encodable {
+        let card: StrategyCard
+        let favourites: Int
+    }
+    struct ShuffleState: Encodable {
+        let total: Int
+        let remaining: Int
+    }
+    struct ShuffleResult: Encodable {
+        let card: StrategyCard
+        let total: Int
+        let remaining: Int
+        let reshuffled: Bool
+    }
 
     func addRoutes(to api: APIRoutes) {
         api.get("/api/v1/strategies/favourites", use: favourites)
@@ -48,7 +59,7 @@ struct StrategiesProfileAPIController {
     @Sendable func removeFavourite(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let id = try context.parameters.requireID("id")
         guard let profile = context.session.profile,
-              try await deckRepository.card(id: id, visibleTo: profile.id) != nil
+            try await deckRepository.card(id: id, visibleTo: profile.id) != nil
         else { throw StrategyError.cardNotFound }
         try await profiles.removeFavourite(profileID: profile.id, cardID: id)
         return Response(status: .noContent)
@@ -73,7 +84,7 @@ struct StrategiesProfileAPIController {
         let id = try context.parameters.requireID("id")
         let text = try CardText.ownCard(try await JSONBody.decode(TextBody.self, from: request).strategy)
         guard let profile = context.session.profile,
-              let card = try await profiles.updateOwnCard(profileID: profile.id, id: id, text: text)
+            let card = try await profiles.updateOwnCard(profileID: profile.id, id: id, text: text)
         else { throw StrategyError.cardNotFound }
         return JSONResponse.make(card)
     }
@@ -102,9 +113,11 @@ struct StrategiesProfileAPIController {
         guard let result = CardPicker.shuffleDraw(from: cards, alreadyDrawn: drawn, using: &generator) else {
             throw StrategyError.emptyDeck
         }
-        try await profiles.recordShuffleDraw(profileID: profile.id, cardID: result.card.id, newRound: result.reshuffled ? cards.map(\.id) : nil)
+        try await profiles.recordShuffleDraw(
+            profileID: profile.id, cardID: result.card.id, newRound: result.reshuffled ? cards.map(\.id) : nil)
         try await profiles.recordDraw(profileID: profile.id, cardID: result.card.id)
-        return JSONResponse.make(ShuffleResult(card: result.card, total: cards.count, remaining: result.remaining, reshuffled: result.reshuffled))
+        return JSONResponse.make(
+            ShuffleResult(card: result.card, total: cards.count, remaining: result.remaining, reshuffled: result.reshuffled))
     }
 
     @Sendable func resetShuffle(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -141,7 +154,7 @@ struct StrategiesProfileAPIController {
         let id = try context.parameters.requireID("id")
         let note = try CardText.note(try await JSONBody.decode(NoteBody.self, from: request).note)
         guard let profile = context.session.profile,
-              let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note)
+            let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note)
         else { throw StrategyError.historyEntryNotFound }
         return JSONResponse.make(entry)
     }

@@ -28,11 +28,12 @@ enum YogaCSV {
     static func sessions(_ sessions: [YogaSessionRepository.Session], style: Style = Style()) -> String {
         var lines = ["session_id,venue,address,started_at,ended_at,duration_minutes,attendance,\(style.temperatureColumn),notes"]
         for session in sessions.sorted(by: { $0.startedAt < $1.startedAt }) {
-            lines.append(CSV.line([
-                session.id, session.place.name, session.place.address, style.time(session.startedAt), style.time(session.endedAt),
-                String(Int((session.duration / 60).rounded())), String(session.attendees.count),
-                style.temperature(session.temperatureCelsius), session.notes,
-            ]))
+            lines.append(
+                CSV.line([
+                    session.id, session.place.name, session.place.address, style.time(session.startedAt), style.time(session.endedAt),
+                    String(Int((session.duration / 60).rounded())), String(session.attendees.count),
+                    style.temperature(session.temperatureCelsius), session.notes,
+                ]))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
@@ -41,7 +42,8 @@ enum YogaCSV {
         var lines = ["session_id,started_at,venue,student_id,student_name"]
         for session in sessions.sorted(by: { $0.startedAt < $1.startedAt }) {
             for attendee in session.attendees {
-                lines.append(CSV.line([session.id, style.time(session.startedAt), session.place.name, attendee.studentID ?? "", attendee.name]))
+                lines.append(
+                    CSV.line([session.id, style.time(session.startedAt), session.place.name, attendee.studentID ?? "", attendee.name]))
             }
         }
         return lines.joined(separator: "\r\n") + "\r\n"
@@ -88,7 +90,9 @@ struct StatsJSON: Encodable {
 
     init(_ figures: YogaStatistics, slippingWeeks: Int) {
         students = figures.students.map {
-            Student(id: $0.id, name: $0.name, active: $0.active, sessions_30d: $0.last30Days, sessions_90d: $0.last90Days, total: $0.total, last_seen: $0.lastSeen)
+            Student(
+                id: $0.id, name: $0.name, active: $0.active, sessions_30d: $0.last30Days, sessions_90d: $0.last90Days, total: $0.total,
+                last_seen: $0.lastSeen)
         }
         venues = figures.venues.map {
             Venue(id: $0.id, name: $0.name, sessions: $0.sessions, average_attendance: ($0.averageAttendance * 10).rounded() / 10)

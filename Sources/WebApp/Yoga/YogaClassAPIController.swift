@@ -52,7 +52,8 @@ struct YogaClassAPIController {
         let venue = try await Self.venue(id: body.venue_id, place: body.venue, profileID: profile.id, venues: venues)
         let now = Date()
         try await venues.markUsed(id: venue.id, profileID: profile.id, at: now)
-        let running = try await classes.start(venueID: venue.id, place: venue.place, attendeeIDs: attendees, notes: notes, profileID: profile.id, at: now)
+        let running = try await classes.start(
+            venueID: venue.id, place: venue.place, attendeeIDs: attendees, notes: notes, profileID: profile.id, at: now)
         return JSONResponse.make(ClassAnswer(class: ClassJSON(running, now: now)), status: .created)
     }
 
@@ -70,7 +71,8 @@ struct YogaClassAPIController {
                 throw YogaError.invalid("'source' must be typed, openstreetmap or foursquare.")
             }
             let externalID = source == "typed" ? nil : place.external_id.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
-            return try await venues.save(try YogaValidation.place(place.place), source: source, externalID: externalID, profileID: profileID)
+            return try await venues.save(
+                try YogaValidation.place(place.place), source: source, externalID: externalID, profileID: profileID)
         default:
             throw YogaError.invalid("Check in with either 'venue_id' (a saved venue) or 'venue' (a new one), not both or neither.")
         }
@@ -93,7 +95,8 @@ struct YogaClassAPIController {
             remove = try container.decodeIfPresent([String].self, forKey: .remove)
             notes = try container.decodeIfPresent(String.self, forKey: .notes)
             if container.contains(.temperature_c) {
-                temperature = .some(try container.decodeNil(forKey: .temperature_c) ? nil : try container.decode(Double.self, forKey: .temperature_c))
+                temperature = .some(
+                    try container.decodeNil(forKey: .temperature_c) ? nil : try container.decode(Double.self, forKey: .temperature_c))
             } else {
                 temperature = nil
             }
@@ -125,24 +128,33 @@ struct YogaClassAPIController {
 
     /// The outside temperature at the class's venue, fetched now (or from the cache) and kept on the class.
     @Sendable func temperature(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile, let running = try await classes.current(profileID: profile.id) else { throw YogaError.noClass }
-        guard let latitude = running.place.latitude, let longitude = running.place.longitude else { throw YogaError.venueWithoutCoordinates }
+        guard let profile = context.session.profile, let running = try await classes.current(profileID: profile.id) else {
+            throw YogaError.noClass
+        }
+        guard let latitude = running.place.latitude, let longitude = running.place.longitude else {
+            throw YogaError.venueWithoutCoordinates
+        }
         let answer = try await weather.current(latitude: latitude, longitude: longitude, refresh: request.queryFlag("refresh"))
         let celsius = (answer.weather.temperatureCelsius * 10).rounded() / 10
         try await classes.setTemperature(celsius, profileID: profile.id)
-        return JSONResponse.make(TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description))
+        return JSONResponse.make(
+            TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description)
+        )
     }
 
     /// The temperature at a point, keeping nothing: for a class held on the device (checked in offline), which
     /// the server does not know, so the page asks for its venue's position and keeps the answer itself.
     @Sendable func temperatureAt(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        let latitude = try request.requireQueryDouble("lat"), longitude = try request.requireQueryDouble("lon")
+        let latitude = try request.requireQueryDouble("lat")
+        let longitude = try request.requireQueryDouble("lon")
         guard GeoMath.isValid(latitude: latitude, longitude: longitude) else {
             throw APIError.badRequest("Latitude must be from -90 to 90 and longitude from -180 to 180.")
         }
         let answer = try await weather.current(latitude: latitude, longitude: longitude, refresh: request.queryFlag("refresh"))
         let celsius = (answer.weather.temperatureCelsius * 10).rounded() / 10
-        return JSONResponse.make(TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description))
+        return JSONResponse.make(
+            TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description)
+        )
     }
 
     struct EndBody: Decodable {
@@ -164,6 +176,7 @@ struct YogaClassAPIController {
         guard let id = try await classes.end(save: body.action == "save", profileID: profile.id, at: Date()) else {
             return JSONResponse.make(DiscardedAnswer(discarded: true))
         }
-        return JSONResponse.make(SavedAnswer(session: SessionJSON(try await sessions.session(id: id, profileID: profile.id)!)), status: .created)
+        return JSONResponse.make(
+            SavedAnswer(session: SessionJSON(try await sessions.session(id: id, profileID: profile.id)!)), status: .created)
     }
 }

@@ -30,7 +30,8 @@ struct YogaRosterAPIController {
 
         func student(id: String, today: String) throws(YogaError) -> Student {
             Student(
-                id: id, name: try YogaValidation.name(name), joinedOn: try YogaValidation.joiningDate(joined_on ?? today, now: Date()), active: active ?? true,
+                id: id, name: try YogaValidation.name(name), joinedOn: try YogaValidation.joiningDate(joined_on ?? today, now: Date()),
+                active: active ?? true,
                 typeID: type_id.flatMap { $0.isEmpty ? nil : $0 }, notes: try YogaValidation.notes(notes)
             )
         }
@@ -51,7 +52,9 @@ struct YogaRosterAPIController {
         }
         if let query = request.queryString("q") {
             let needle = query.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-            records = records.filter { $0.student.name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).contains(needle) }
+            records = records.filter {
+                $0.student.name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).contains(needle)
+            }
         }
         let descending = try Self.descending(request)
         let sort = request.queryString("sort") ?? "name"
@@ -60,10 +63,15 @@ struct YogaRosterAPIController {
         }
         switch sort {
         case "name": records.sort(by: byName)
-        case "joined": records.sort { $0.student.joinedOn != $1.student.joinedOn ? $0.student.joinedOn < $1.student.joinedOn : byName($0, $1) }
-        case "attended": records.sort { $0.sessionsAttended != $1.sessionsAttended ? $0.sessionsAttended < $1.sessionsAttended : byName($0, $1) }
+        case "joined":
+            records.sort { $0.student.joinedOn != $1.student.joinedOn ? $0.student.joinedOn < $1.student.joinedOn : byName($0, $1) }
+        case "attended":
+            records.sort { $0.sessionsAttended != $1.sessionsAttended ? $0.sessionsAttended < $1.sessionsAttended : byName($0, $1) }
         case "last_seen":
-            records.sort { ($0.lastSeen ?? .distantPast) != ($1.lastSeen ?? .distantPast) ? ($0.lastSeen ?? .distantPast) < ($1.lastSeen ?? .distantPast) : byName($0, $1) }
+            records.sort {
+                ($0.lastSeen ?? .distantPast) != ($1.lastSeen ?? .distantPast)
+                    ? ($0.lastSeen ?? .distantPast) < ($1.lastSeen ?? .distantPast) : byName($0, $1)
+            }
         default: throw APIError.badRequest("'sort' must be name, joined, attended or last_seen.")
         }
         if descending { records.reverse() }

@@ -82,9 +82,11 @@ struct YogaSessionsAPIController {
     /// never meets a class running on another device.
     @Sendable func record(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(RecordBody.self, from: request)
-        let start = try YogaTime.parse(body.started_at, field: "started_at"), end = try YogaTime.parse(body.ended_at, field: "ended_at")
+        let start = try YogaTime.parse(body.started_at, field: "started_at")
+        let end = try YogaTime.parse(body.ended_at, field: "ended_at")
         try YogaValidation.times(start: start, end: end)
-        let notes = try YogaValidation.notes(body.notes), temperature = try YogaValidation.temperature(body.temperature_c)
+        let notes = try YogaValidation.notes(body.notes)
+        let temperature = try YogaValidation.temperature(body.temperature_c)
         guard body.attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
         let profile = try await context.session.requireProfile()
         let unknown = try await roster.unknownStudents(body.attendees, profileID: profile.id)
@@ -100,17 +102,20 @@ struct YogaSessionsAPIController {
     @Sendable func correct(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(CorrectionBody.self, from: request)
-        let start = try YogaTime.parse(body.started_at, field: "started_at"), end = try YogaTime.parse(body.ended_at, field: "ended_at")
+        let start = try YogaTime.parse(body.started_at, field: "started_at")
+        let end = try YogaTime.parse(body.ended_at, field: "ended_at")
         try YogaValidation.times(start: start, end: end)
-        let notes = try YogaValidation.notes(body.notes), temperature = try YogaValidation.temperature(body.temperature_c)
+        let notes = try YogaValidation.notes(body.notes)
+        let temperature = try YogaValidation.temperature(body.temperature_c)
         guard body.attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
         guard let profile = context.session.profile, try await sessions.session(id: id, profileID: profile.id) != nil else {
             throw YogaError.sessionNotFound
         }
         let unknown = try await roster.unknownStudents(body.attendees, profileID: profile.id)
         guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
-        let session = try await sessions.correct(id: id, startedAt: start, endedAt: end, attendeeIDs: body.attendees, notes: notes,
-                                                 temperature: temperature, profileID: profile.id)
+        let session = try await sessions.correct(
+            id: id, startedAt: start, endedAt: end, attendeeIDs: body.attendees, notes: notes,
+            temperature: temperature, profileID: profile.id)
         return JSONResponse.make(SessionJSON(session))
     }
 
@@ -138,7 +143,9 @@ struct YogaSessionsAPIController {
         guard ["sessions", "attendance"].contains(kind) else { throw APIError.badRequest("'kind' must be sessions or attendance.") }
         var style = YogaCSV.Style()
         if let name = request.queryString("tz") {
-            guard let timeZone = TimeZone(identifier: name) else { throw APIError.badRequest("'\(name)' is not a time zone: use a name such as Europe/London.") }
+            guard let timeZone = TimeZone(identifier: name) else {
+                throw APIError.badRequest("'\(name)' is not a time zone: use a name such as Europe/London.")
+            }
             style.timeZone = timeZone
         }
         var all: [YogaSessionRepository.Session] = []

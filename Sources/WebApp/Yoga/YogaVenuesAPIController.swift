@@ -48,7 +48,8 @@ struct YogaVenuesAPIController {
         let body = try await JSONBody.decode(PlaceBody.self, from: request)
         let place = try YogaValidation.place(body.place)
         let profile = try await context.session.requireProfile()
-        return JSONResponse.make(VenueJSON(try await venues.save(place, source: "typed", externalID: nil, profileID: profile.id)), status: .created)
+        return JSONResponse.make(
+            VenueJSON(try await venues.save(place, source: "typed", externalID: nil, profileID: profile.id)), status: .created)
     }
 
     struct UpdateBody: Decodable {
@@ -60,9 +61,11 @@ struct YogaVenuesAPIController {
     @Sendable func update(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(UpdateBody.self, from: request)
-        let name = try YogaValidation.name(body.name, what: "The venue's name"), address = try YogaValidation.address(body.address)
+        let name = try YogaValidation.name(body.name, what: "The venue's name")
+        let address = try YogaValidation.address(body.address)
         guard let profile = context.session.profile else { throw YogaError.venueNotFound }
-        return JSONResponse.make(VenueJSON(try await venues.update(id: id, name: name, address: address, favourite: body.favourite, profileID: profile.id)))
+        return JSONResponse.make(
+            VenueJSON(try await venues.update(id: id, name: name, address: address, favourite: body.favourite, profileID: profile.id)))
     }
 
     @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -94,15 +97,21 @@ struct YogaVenuesAPIController {
         let query = request.queryString("q").map { String($0.prefix(100)) }
         let found = try await search.venues(latitude: latitude, longitude: longitude, radiusMetres: radius, query: query)
         let saved = try await savedVenues(context)
-        let savedByExternal = Dictionary(saved.compactMap { venue in venue.externalID.map { ("\(venue.source)/\($0)", venue.id) } },
-                                         uniquingKeysWith: { first, _ in first })
-        return JSONResponse.make(SearchAnswer(provider: search.name, venues: found.prefix(50).map { candidate in
-            SearchAnswer.Candidate(
-                name: candidate.place.name, address: candidate.place.address, latitude: candidate.place.latitude, longitude: candidate.place.longitude,
-                source: candidate.source, external_id: candidate.externalID, distance_m: candidate.distanceMetres.map { $0.rounded() },
-                saved_venue_id: savedByExternal["\(candidate.source)/\(candidate.externalID)"]
-            )
-        }))
+        let savedByExternal = Dictionary(
+            saved.compactMap { venue in venue.externalID.map { ("\(venue.source)/\($0)", venue.id) } },
+            uniquingKeysWith: { first, _ in first })
+        return JSONResponse.make(
+            SearchAnswer(
+                provider: search.name,
+                venues: found.prefix(50).map { candidate in
+                    SearchAnswer.Candidate(
+                        name: candidate.place.name, address: candidate.place.address, latitude: candidate.place.latitude,
+                        longitude: candidate.place.longitude,
+                        source: candidate.source, external_id: candidate.externalID,
+                        distance_m: candidate.distanceMetres.map { $0.rounded() },
+                        saved_venue_id: savedByExternal["\(candidate.source)/\(candidate.externalID)"]
+                    )
+                }))
     }
 
     struct NearestAnswer: Encodable {
@@ -133,14 +142,19 @@ struct YogaVenuesAPIController {
 
     @Sendable func regulars(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, try await venues.venue(id: id, profileID: profile.id) != nil else { throw YogaError.venueNotFound }
+        guard let profile = context.session.profile, try await venues.venue(id: id, profileID: profile.id) != nil else {
+            throw YogaError.venueNotFound
+        }
         let there = try await sessions.list(profileID: profile.id).filter { $0.venueID == id }
-        let active = Dictionary(try await roster.students(profileID: profile.id).filter(\.student.active).map { ($0.student.id, $0.student.name) },
-                                uniquingKeysWith: { first, _ in first })
+        let active = Dictionary(
+            try await roster.students(profileID: profile.id).filter(\.student.active).map { ($0.student.id, $0.student.name) },
+            uniquingKeysWith: { first, _ in first })
         let ranked = YogaStatistics.regulars(sessionsNewestFirst: there.map { $0.attendees.map(\.studentID) })
-        return JSONResponse.make(RegularsAnswer(students: ranked.compactMap { regular in
-            active[regular.id].map { RegularsAnswer.Regular(id: regular.id, name: $0, times: regular.times) }
-        }))
+        return JSONResponse.make(
+            RegularsAnswer(
+                students: ranked.compactMap { regular in
+                    active[regular.id].map { RegularsAnswer.Regular(id: regular.id, name: $0, times: regular.times) }
+                }))
     }
 
     private func savedVenues(_ context: TroveRequestContext) async throws -> [YogaVenueRepository.Venue] {
@@ -149,7 +163,8 @@ struct YogaVenuesAPIController {
     }
 
     static func point(_ request: Request) throws -> (Double, Double) {
-        let latitude = try request.requireQueryDouble("lat"), longitude = try request.requireQueryDouble("lon")
+        let latitude = try request.requireQueryDouble("lat")
+        let longitude = try request.requireQueryDouble("lon")
         guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
             throw APIError.badRequest("Latitude must be from -90 to 90 and longitude from -180 to 180.")
         }
