@@ -18,7 +18,7 @@ DATABASE ?=
 DB_FLAGS := $(if $(DATABASE),--database '$(DATABASE)')
 SERVE_FLAGS := $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT)) $(DB_FLAGS)
 
-.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps screenshots fuzz reliability bench dist clean distclean
+.PHONY: all build data migrate import run test test-swift test-browser test-js test-deps lint format screenshots fuzz reliability bench dist clean distclean
 
 all: build
 
@@ -126,6 +126,13 @@ test:
 # Each part alone; swift and browser assume `swift build --build-tests` is done.
 test-swift:
 	scripts/test.sh swift
+
+# Swift formatting (part of `make test`): `make format` rewrites the files, `make lint` only checks them.
+lint:
+	scripts/test.sh lint
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift
 
 test-browser:
 	scripts/test.sh browser

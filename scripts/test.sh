@@ -10,6 +10,7 @@
 #   scripts/test.sh swift      the Swift suites only (build must be done)
 #   scripts/test.sh browser    the browser suite only, both engines (build must be done)
 #   scripts/test.sh js         the JavaScript unit tests only (node --test)
+#   scripts/test.sh lint       Swift formatting only (swift format lint --strict)
 #   scripts/test.sh reliability  every reliability suite in full (build and PostgreSQL
 #                              as for swift), one summary line per suite
 #
@@ -26,8 +27,8 @@ ROOT=$(pwd)
 
 mode=${1:-all}
 case "$mode" in
-    all | swift | browser | js | reliability) ;;
-    *) echo "usage: $0 [all|swift|browser|js|reliability]" >&2; exit 2 ;;
+    all | swift | browser | js | lint | reliability) ;;
+    *) echo "usage: $0 [all|swift|browser|js|lint|reliability]" >&2; exit 2 ;;
 esac
 
 SWIFT=${SWIFT:-swift}
@@ -185,6 +186,15 @@ PY
 # The JavaScript tests run twice: in the machine's zone, then in this one (eight hours behind UTC in November).
 JS_TEST_TZ=America/Los_Angeles
 
+# Swift formatting: `swift format` (in the toolchain) with the repository's .swift-format; any difference fails.
+run_lint() {
+    say "swift format lint --strict (Sources, Tests, Package.swift)"
+    local rc=0
+    "$SWIFT" format lint --strict --recursive --parallel Sources Tests Package.swift || rc=$?
+    [ "$rc" -eq 0 ] || echo "test.sh: unformatted Swift: run \`make format\`" >&2
+    record "lint (swift format)" "$rc"
+}
+
 run_js_tests() {
     if ! command -v node >/dev/null 2>&1; then
         echo "test.sh: node is missing (scripts/install-test-deps.sh installs Debian's nodejs)" >&2
@@ -225,6 +235,7 @@ say "checking test dependencies"
 
 case "$mode" in
     all)
+        run_lint
         say "$SWIFT build --build-tests (one build for the tests and the trove binary)"
         "$SWIFT" build --build-tests
         run_swift_tests
@@ -235,6 +246,7 @@ case "$mode" in
     swift) run_swift_tests ;;
     browser) run_browser_tests ;;
     js) run_js_tests ;;
+    lint) run_lint ;;
     reliability)
         start_postgres
         run_reliability_suites full
