@@ -767,15 +767,16 @@ STORY_SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "stories"
 
 @pytest.fixture(scope="session")
 def stories_server():
-    """A server of its own whose database holds the two sample stories (samples/stories/gull-rock, with
-    pictures, and samples/stories/after-closing, without), imported with `trove import story` as `make run`
-    does. Yields the base URL."""
+    """A server of its own whose database holds the sample stories (samples/stories/gull-rock, with
+    pictures, samples/stories/after-closing, without, and the Twine (Harlowe) story in
+    samples/stories/twine-harlowe/story.html, "The Night Ferry", played by the server), imported with
+    `trove import story` as `make run` does. Yields the base URL."""
     binary = _trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-stories-"))
     database = workdir / "trove.sqlite"
     _run_trove(binary, "migrate", "--database", str(database))
-    for slug in ("gull-rock", "after-closing"):
-        _run_trove(binary, "import", "story", str(STORY_SAMPLES / slug), "--database", str(database))
+    for source in ("gull-rock", "after-closing", "twine-harlowe/story.html"):
+        _run_trove(binary, "import", "story", str(STORY_SAMPLES / source), "--database", str(database))
     with _running_trove(binary, workdir, database) as base:
         yield base
 

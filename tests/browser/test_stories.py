@@ -1,8 +1,9 @@
 """Choose Your Destiny: what a reader and an author do with the pages, in a real browser.
 
-The `stories_server` fixture serves a database holding the two sample stories: "The Lamp at Gull Rock"
-(gull-rock: 15 chapters, 4 endings, pictures) and "The Library After Closing" (after-closing: 14 chapters,
-3 endings, no pictures). Each test has a fresh browser, so a fresh guest profile with an empty library and
+The `stories_server` fixture serves a database holding the three sample stories: "The Lamp at Gull Rock"
+(gull-rock: 15 chapters, 4 endings, pictures), "The Library After Closing" (after-closing: 14 chapters,
+3 endings, no pictures) and "The Night Ferry" (a Twine 2 Harlowe story with variables, played through the
+server's /play; its passages are described before its tests at the end of this file). Each test has a fresh browser, so a fresh guest profile with an empty library and
 no progress. Gull Rock's map: 1 → 2 | 3; 2 → 4 | 5; 4 → 8 | 9; 8 → 13 (an ending, "The Green Light") | 10;
 9 → 8 | 14 (an ending, "Aground"); 3 → 6 | 7; 7 → 10 | 12 (an ending, "Morning Harbour").
 """
@@ -15,6 +16,7 @@ import secrets
 import tempfile
 from pathlib import Path
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -25,6 +27,7 @@ API = "/api/v1/stories"
 PASSWORD = "correct horse battery"
 LAMP = "The Lamp at Gull Rock"
 LIBRARY = "The Library After Closing"
+FERRY = "The Night Ferry"  # samples/stories/twine-harlowe/story.html, an interactive story (see the end of this file)
 # The only console errors a test may allow: the refused upload's 422, which the page lists in words.
 REFUSED_422 = re.compile(rf"{API}\S* - Failed to load resource: the server responded with a status of 422")
 
@@ -172,7 +175,7 @@ def story_file(content: str, suffix: str) -> str:
 
 def test_the_catalog_lists_both_samples_with_covers_and_counts(stories_server, browser):
     open_hub(browser, stories_server)
-    assert titles(browser, "catalog") == [LAMP, LIBRARY]
+    assert titles(browser, "catalog") == [LAMP, LIBRARY, FERRY]
     lamp = card(browser, "catalog", LAMP)
     assert "15 chapters · 4 endings" in lamp.text and "by Trove" in lamp.text
     assert "ship heading for the reef" in lamp.text, "the summary shows"
@@ -214,13 +217,13 @@ def test_search_narrows_the_list_as_you_type(stories_server, browser):
     search(browser, "catalog", "owl clock")
     wait(browser, lambda d: titles(d, "catalog") == [LIBRARY], "searching the description did not find the library story")
     search(browser, "catalog", "trove")
-    wait(browser, lambda d: titles(d, "catalog") == [LAMP, LIBRARY], "searching by author keeps both")
+    wait(browser, lambda d: titles(d, "catalog") == [LAMP, LIBRARY, FERRY], "searching by author keeps the house stories")
     search(browser, "catalog", "dragons of mars")
     wait(browser, lambda d: titles(d, "catalog") == [], "a search nothing matches still lists stories")
     assert "No story matches" in text(browser, "catalog-empty")
     browser.find_element(By.ID, "catalog-q").clear()
     browser.find_element(By.ID, "catalog-q").send_keys(" ")
-    wait(browser, lambda d: len(titles(d, "catalog")) == 2, "clearing the search brings every story back")
+    wait(browser, lambda d: len(titles(d, "catalog")) == 3, "clearing the search brings every story back")
 
     tap(browser, card_button(browser, "catalog", LAMP, "Add to library"))
     # Once added, the page moves the focus (and so the scroll) to that card's Remove button: wait for it, or the
@@ -247,7 +250,7 @@ def test_add_to_library_then_remove_with_the_button_keeps_it_in_the_catalog(stor
     tap(browser, card_button(browser, "library", LIBRARY, "Remove"))
     wait(browser, lambda d: titles(d, "library") == [], "Remove did not take the story out of the library")
     tab(browser, "catalog")
-    assert titles(browser, "catalog") == [LAMP, LIBRARY], "a story removed from a library stays in the catalog"
+    assert titles(browser, "catalog") == [LAMP, LIBRARY, FERRY], "a story removed from a library stays in the catalog"
     assert card_button(browser, "catalog", LIBRARY, "Add to library")
     check_console(browser)
 
@@ -737,7 +740,7 @@ def test_library_catalog_authors_and_one_author_are_urls_that_reload_to_the_same
     tap(browser, browser.find_element(By.XPATH, "//a[contains(@class, 'st-author-link') and text()='Trove']"))
     wait(browser, lambda d: hub_view(d) == "catalog:Stories by Trove", "an author's name did not narrow the catalog to their stories")
     assert browser.execute_script("return location.hash") == "#catalog?house=true"
-    assert set(titles(browser, "catalog")) == {LAMP, LIBRARY}
+    assert set(titles(browser, "catalog")) == {LAMP, LIBRARY, FERRY}
     browser.refresh()
     wait(browser, lambda d: d.execute_script("return document.getElementById('stories').dataset.ready === 'true'"), "not ready")
     assert hub_view(browser) == "catalog:Stories by Trove", "a reload keeps the author"
@@ -917,3 +920,197 @@ def test_the_new_views_pass_axe(stories_server, browser):
     browser.get(stories_server + "/stories/gull-rock/map#all")
     wait(browser, lambda d: d.execute_script("return document.getElementById('story-map')?.dataset.ready === 'true'"), "the map never became ready")
     assert_accessible(browser, "the map with every chapter shown")
+
+
+# ---------- Interactive stories: Twine with variables and conditions, played by the server ----------
+# "The Night Ferry" (samples/stories/twine-harlowe/story.html, Harlowe 3): you start with 2 coins on the Dock;
+# the Warehouse has a coin to pick up and a lantern to take (each once, remembered in $foundCoin and $lantern);
+# from Dock Again you pay 3 coins for the Crossing, which ends "You are home." only with the lantern and
+# otherwise (goto:)es Adrift ("cold and lost").
+
+
+def ferry_id(driver, base: str) -> str:
+    driver.get(base + "/stories")
+    status, body = call(driver, "GET", API)
+    assert status == 200, body
+    stories = body["stories"] if isinstance(body, dict) else body
+    found = [s["id"] for s in stories if s["name"] == FERRY]
+    assert found, f"{FERRY!r} is not in the catalog: {[s['name'] for s in stories]}"
+    return found[0]
+
+
+def step(driver) -> int:
+    return int(driver.execute_script("return document.getElementById('reader').dataset.step ?? '-1'"))
+
+
+def at(driver, passage: str, number: int) -> bool:
+    return chapter(driver) == passage and step(driver) == number and not driver.execute_script(
+        "return document.getElementById('reader').hasAttribute('aria-busy')")
+
+
+def choice_texts(driver) -> list[str]:
+    return driver.execute_script("return [...document.querySelectorAll('#choices .st-choice')].map(b => b.textContent.trim())")
+
+
+def story_text(driver) -> str:
+    return text(driver, "chapter-text")
+
+
+def test_the_night_ferry_ends_home_only_with_the_lantern_taken_early(stories_server, browser):
+    story = ferry_id(browser, stories_server)
+    status, summary = call(browser, "GET", f"{API}/{story}")
+    assert status == 200 and summary["interactive"] is True, summary.get("interactive")
+    open_story(browser, stories_server, story)
+    assert at(browser, "Dock", 0) and "you have 2" in story_text(browser), story_text(browser)
+    choose(browser, "Search the warehouse")
+    choose(browser, "Take the old lantern")
+    assert at(browser, "Dock Again", 2)
+    assert "a lantern that still holds oil" in story_text(browser), "the variable set in the warehouse is printed"
+    assert "Pay the ferryman" not in choice_texts(browser), "2 coins are not enough"
+    choose(browser, "Search the warehouse again")
+    assert "Take the old lantern from its hook" not in choice_texts(browser), "the lantern is taken already"
+    choose(browser, "Pick up the coin")
+    choose(browser, "Pay the ferryman")
+    assert "You are home." in story_text(browser) and "cold and lost" not in story_text(browser)
+    assert shown(browser, "ending") and text(browser, "ending-found").startswith("Endings found: 1 of ")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#trail li")) == step(browser) + 1 == 6
+
+    # Without the lantern, the same crossing is the other ending; the endings found add up.
+    tap(browser, browser.find_element(By.ID, "ending-restart"))
+    confirm(browser, True)
+    wait(browser, lambda d: at(d, "Dock", 0), "restart did not go back to the Dock")
+    choose(browser, "Search the warehouse")
+    choose(browser, "Pick up the coin")
+    assert "a lantern" not in story_text(browser)
+    choose(browser, "Pay the ferryman")
+    assert "cold and lost" in story_text(browser) and "You are home." not in story_text(browser)
+    assert shown(browser, "ending") and text(browser, "ending-found").startswith("Endings found: 2 of ")
+    _, played = call(browser, "GET", f"{API}/{story}/play")
+    assert played["is_ending"] and len(played["endings_found"]) == 2, played
+    check_console(browser)
+
+
+def test_back_in_a_played_story_restores_the_variables_and_reload_keeps_the_place(stories_server, browser):
+    story = ferry_id(browser, stories_server)
+    open_story(browser, stories_server, story)
+    choose(browser, "Search the warehouse")
+    choose(browser, "Take the old lantern")
+    choose(browser, "Search the warehouse again")
+    choose(browser, "Pick up the coin")
+    assert at(browser, "Dock Again", 4) and "You have 3 coins and a lantern" in story_text(browser), story_text(browser)
+    assert browser.execute_script("return location.hash") == "#chapter/Dock%20Again/4"
+
+    browser.back()
+    wait(browser, lambda d: at(d, "Warehouse", 3), "Back did not show the passage before")
+    assert "Pick up the coin glinting on the floor" in choice_texts(browser), "Back did not undo picking up the coin"
+    browser.back()
+    browser.back()
+    wait(browser, lambda d: at(d, "Warehouse", 1), "two more Backs did not reach the first visit to the warehouse")
+    assert "Take the old lantern from its hook" in choice_texts(browser), "the lantern is not back on its hook"
+    _, played = call(browser, "GET", f"{API}/{story}/play")
+    assert played["step"] == 1 and played["trail"] == ["Dock", "Warehouse"], played
+    browser.forward()
+    wait(browser, lambda d: at(d, "Dock Again", 2), "Forward did not take the lantern again")
+    assert "a lantern that still holds oil" in story_text(browser)
+    browser.back()
+    wait(browser, lambda d: at(d, "Warehouse", 1), "Back did not return to the warehouse")
+
+    # Another branch from there: without the lantern the crossing ends adrift.
+    choose(browser, "Pick up the coin")
+    assert at(browser, "Dock Again", 2) and "lantern" not in story_text(browser)
+    browser.refresh()
+    wait(browser, lambda d: d.execute_script("return document.getElementById('reader').dataset.ready === 'true'"), "the reader never became ready")
+    assert at(browser, "Dock Again", 2), "a reload did not keep the place"
+    assert browser.execute_script("return location.hash") == "#chapter/Dock%20Again/2"
+    assert "You have 3 coins" in story_text(browser)
+    choose(browser, "Pay the ferryman")
+    assert "cold and lost" in story_text(browser), "the ending did not follow the variables restored by Back"
+
+    # The in-app Back and the trail rewind the same way.
+    tap(browser, browser.find_element(By.ID, "back"))
+    wait(browser, lambda d: at(d, "Dock Again", 2), "the Back button did not go back a step")
+    browser.execute_script("document.getElementById('trail-box').open = true")
+    tap(browser, browser.find_element(By.CSS_SELECTOR, "#trail li:first-child button"))
+    wait(browser, lambda d: at(d, "Dock", 0), "the trail did not rewind to the start")
+    assert "you have 2" in story_text(browser)
+    check_console(browser)
+
+
+def test_a_played_story_fits_a_phone_and_passes_axe(stories_server, browser):
+    story = ferry_id(browser, stories_server)
+    set_viewport(browser, 375, 667)
+    open_story(browser, stories_server, story)
+    choose(browser, "Search the warehouse")
+    assert no_horizontal_scroll(browser, 375)
+    small = browser.execute_script(
+        "return [...document.querySelectorAll('#choices .st-choice, #back, #restart')].filter(b => {"
+        " const r = b.getBoundingClientRect(); return r.width < 44 || r.height < 44 }).map(b => b.textContent)")
+    assert not small, f"controls under 44 px: {small}"
+    from test_accessibility import assert_accessible  # the one axe-core check, not a copy
+
+    browser.execute_script("document.getElementById('trail-box').open = true")
+    assert_accessible(browser, "a played story with its trail open")
+    assert_page_weighs_under(browser)
+    check_console(browser)
+
+
+@pytest.fixture
+def ferry_restartable():
+    """The Night Ferry alone on a server this test can stop and start again (the same port and database)."""
+    from conftest import STORY_SAMPLES, _run_trove, _running_trove, _trove_binary, free_port
+
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-ferry-restart-"))
+    database = workdir / "trove.sqlite"
+    _run_trove(binary, "migrate", "--database", str(database))
+    _run_trove(binary, "import", "story", str(STORY_SAMPLES / "twine-harlowe" / "story.html"), "--database", str(database))
+    port = free_port()
+    return lambda: _running_trove(binary, workdir, database, port=port)
+
+
+def ferry_kept(driver, story: str) -> bool | dict:
+    """Waits until the service worker holds the story's JSON, its reader page and the reader's scripts."""
+    return driver.execute_async_script(
+        """
+        const [story, done] = arguments;
+        const deadline = Date.now() + 12000;
+        const reader = [...document.scripts].find(s => s.src.endsWith('/stories/reader.js'));
+        (async function poll() {
+          const found = {
+            story: !!(await caches.match('/api/v1/stories/' + story, {ignoreVary: true})),
+            page: !!(await caches.match('/stories/' + story, {ignoreVary: true})),
+            reader: !!(reader && await caches.match(reader.src)),
+            play: !!(reader && await caches.match(reader.src.replace(/reader\\.js$/, 'play.js'))),
+            active: !!(await navigator.serviceWorker.getRegistration())?.active,
+          };
+          if (Object.values(found).every(Boolean)) return done(true);
+          if (Date.now() > deadline) return done(found);
+          setTimeout(poll, 200);
+        })();
+        """, story)
+
+
+def test_offline_a_played_story_says_it_needs_a_connection_and_shows_the_last_passage(ferry_restartable, browser):
+    with ferry_restartable() as base:
+        story = ferry_id(browser, base)
+        open_hub(browser, base)  # the service worker is installed before the story is opened
+        open_story(browser, base, story)
+        choose(browser, "Search the warehouse")
+        choose(browser, "Take the old lantern")
+        kept = ferry_kept(browser, story)
+        assert kept is True, f"the service worker did not keep the story: {kept}"
+
+    # The server is stopped: the page and the story come from the service worker, the variables cannot.
+    open_story(browser, base, story)
+    assert at(browser, "Dock Again", 2), "offline, the reader did not show the last passage read"
+    assert "a lantern that still holds oil" in story_text(browser)
+    assert shown(browser, "offline-note") and "needs a connection" in text(browser, "offline-note")
+    tap(browser, wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#choices .st-choice"), "no choices offline")[0])
+    wait(browser, lambda d: not d.execute_script("return document.getElementById('reader').hasAttribute('aria-busy')"), "the choice never settled")
+    assert at(browser, "Dock Again", 2) and shown(browser, "offline-note"), "offline, a choice moved without the server"
+
+    with ferry_restartable():
+        choose(browser, "Search the warehouse again")
+        wait(browser, lambda d: at(d, "Warehouse", 3), "with the server back, the story did not go on")
+        assert not shown(browser, "offline-note"), "the reader still says it is offline"
+        assert "Take the old lantern from its hook" not in choice_texts(browser), "the server's variables were lost"
