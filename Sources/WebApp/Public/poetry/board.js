@@ -1,10 +1,6 @@
-// Magnetic Poetry: the writing surface on screen. Draws the magnets of `board.data` (the JSON board: the
-// poem's magnets, positions stored as fractions of the board, sizes following its width); when editable,
-// magnets are dragged (mouse, finger, pen), rotated (handle or two-finger twist), nudged with keys, and
-// put back in the tray (dropped on it, or removed). A magnet is drawn where it is stored unless that would
-// overlap another (a bigger font, another board shape): then it is drawn at the nearest free place
-// (layout.js `nudge`), and its stored place stays as it was. The page hears of each change before
-// (`onBefore(key)`, for undo) and after (`onChange()`, to save).
+// Magnetic Poetry: the writing surface. Magnets are stored at fractions of the board and drawn there, or at the
+// nearest free place where that would overlap another (layout.js `nudge`; the stored place stays). Dragged,
+// dropped on the tray to go back; the page hears of changes before (`onBefore`, undo) and after (`onChange`).
 import { freeSpot, nudge, overlaps, placeNear, readingOrder } from './layout.js';
 
 export const FONTS = {
@@ -61,6 +57,7 @@ export class Board {
     if (this.tools) this.el.append(this.tools); // keeps the tools last
     if (this.last && !this.nodes.has(this.last)) this.last = null;
     this.reflow();
+    if (data.magnets.length) this.gestures();
     if (this.selected && !this.nodes.has(this.selected)) this.select(null);
     if (animate) this.flyIn([...this.nodes.values()]);
   }
@@ -128,6 +125,15 @@ export class Board {
     return this.data && this.data.magnets.find((m) => m.id === id);
   }
 
+  /** Rotating, the keyboard and the device's tilt (board-gestures.js) load with the first magnet on an editable board. */
+  gestures() {
+    if (!this.editable || this.gesturesLoading) return;
+    this.gesturesLoading = import('./board-gestures.js').then((m) => {
+      Object.assign(Board.prototype, m.gestures);
+      this.tiltWithDevice();
+    });
+  }
+
   /** Board size and a magnet's height, in CSS px. */
   size() {
     const sample = this.nodes.values().next().value;
@@ -150,7 +156,6 @@ export class Board {
   /** The magnets in reading order, one array per row: [{word, x, y, w, h, …}] in px. */
   rows() {
     const items = this.snapshot().items;
-    // readingOrder answers words; give it each magnet's index as its "word" to get the magnets back.
     return readingOrder(items.map((i, n) => ({ word: n, x: i.x, y: i.y, height: i.h }))).map((row) => row.map((n) => items[n]));
   }
 
@@ -187,7 +192,6 @@ export class Board {
     let top = 0;
     for (const m of this.data.magnets) top = Math.max(top, m.z);
     if (top >= MAX_Z) {
-      // Renumber in the same order so there is room on top again.
       [...this.data.magnets].sort((a, b) => a.z - b.z).forEach((m, i) => {
         m.z = i + 1;
         this.place(this.nodes.get(m.id), m);
@@ -227,6 +231,7 @@ export class Board {
     this.draw(node, spot);
     this.last = magnet.id;
     this.reveal(node);
+    this.gestures();
     return magnet;
   }
 
@@ -337,7 +342,6 @@ export class Board {
     style.width = `${node.offsetWidth}px`;
     style.height = `${node.offsetHeight}px`;
     style.rotate = magnet.rotation ? `${magnet.rotation}deg` : '';
-    // Near the top edge the tools go below the word, where the board does not cut them off.
     this.tools.classList.toggle('is-below', at.y < node.offsetHeight + 16);
   }
 
@@ -350,28 +354,18 @@ export class Board {
     el.addEventListener('pointerup', (e) => this.pointerUp(e, false));
     el.addEventListener('pointercancel', (e) => this.pointerUp(e, true));
     el.addEventListener('lostpointercapture', (e) => this.pointerUp(e, true));
-    el.addEventListener('keydown', (e) => this.keyDown(e));
+    el.addEventListener('keydown', (e) => this.keyDown?.(e));
     el.addEventListener('dragstart', (e) => e.preventDefault());
     const rotate = el.querySelector('.pm-rotate');
     const remove = el.querySelector('.pm-delete');
     if (remove) remove.addEventListener('click', () => this.selected && this.remove(this.selected));
-    if (rotate) {
-      rotate.addEventListener('click', () => {
-        if (this.skipClick) { this.skipClick = false; return; }
-        const magnet = this.selected && this.magnet(this.selected);
-        if (!magnet) return;
-        this.onBefore(`rotate:${magnet.id}`);
-        this.rotate(magnet, magnet.rotation + 15);
-        this.changed();
-      });
-    }
+    if (rotate) rotate.addEventListener('click', () => this.rotateClick?.());
   }
 
   pointerDown(e) {
     const target = e.target instanceof Element ? e.target : null;
     if (!target) return;
-    // A second finger while a magnet is held twists it.
-    if (this.drag && this.drag.kind === 'move' && !this.twist && e.pointerId !== this.drag.pointerId && e.pointerType !== 'mouse') {
+    if (this.drag && this.drag.kind === 'move' && !this.twist && this.angle && e.pointerId !== this.drag.pointerId && e.pointerType !== 'mouse') {
       e.preventDefault();
       this.el.setPointerCapture(e.pointerId);
       const magnet = this.magnet(this.drag.id);
@@ -379,7 +373,7 @@ export class Board {
       return;
     }
     if (this.drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
-    if (target.closest('.pm-rotate')) return this.startRotate(e);
+    if (target.closest('.pm-rotate')) return this.startRotate?.(e);
     if (target.closest('.pm-tool')) return;
     const node = this.pick(e.clientX, e.clientY) || target.closest('.pm-magnet');
     if (!node || !this.nodes.has(node.dataset.id)) {
@@ -415,31 +409,6 @@ export class Board {
     return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
   }
 
-  startRotate(e) {
-    const magnet = this.selected && this.magnet(this.selected);
-    if (!magnet) return;
-    e.preventDefault();
-    this.skipClick = false;
-    e.target.closest('.pm-rotate').setPointerCapture(e.pointerId);
-    const { x, y } = this.centre(magnet);
-    this.drag = {
-      kind: 'rotate', id: magnet.id, pointerId: e.pointerId, cx: x, cy: y, startX: e.clientX, startY: e.clientY,
-      start: Math.atan2(e.clientY - y, e.clientX - x), from: magnet.rotation, moved: false, changed: false,
-    };
-  }
-
-  /** A magnet's centre in client coordinates. */
-  centre(magnet) {
-    const rect = this.el.getBoundingClientRect();
-    const node = this.nodes.get(magnet.id);
-    const at = this.shown.get(magnet.id) || { x: 0, y: 0 };
-    return { x: rect.left + this.el.clientLeft + at.x + node.offsetWidth / 2, y: rect.top + this.el.clientTop + at.y + node.offsetHeight / 2 };
-  }
-
-  angle(x, y) {
-    return Math.atan2(y - this.drag.y, x - this.drag.x);
-  }
-
   touch(drag) {
     if (drag.changed) return;
     drag.changed = true;
@@ -460,14 +429,7 @@ export class Board {
     if (e.pointerId !== drag.pointerId) return;
     if (!drag.moved && Math.hypot(e.clientX - drag.startX, e.clientY - drag.startY) < 4) return;
     drag.moved = true;
-    if (drag.kind === 'rotate') {
-      this.touch(drag);
-      let degrees = drag.from + ((Math.atan2(e.clientY - drag.cy, e.clientX - drag.cx) - drag.start) * 180) / Math.PI;
-      const snapped = Math.round(degrees / 90) * 90;
-      if (Math.abs(degrees - snapped) < 3) degrees = snapped;
-      this.rotate(magnet, degrees);
-      return;
-    }
+    if (drag.kind === 'rotate') return this.rotateDrag(drag, magnet, e);
     if (!drag.changed) {
       this.touch(drag);
       this.toFront(magnet);
@@ -480,13 +442,6 @@ export class Board {
     drag.node.classList.toggle('is-going-back', back);
     this.move(magnet, drag.originX + e.clientX - drag.startX, drag.originY + e.clientY - drag.startY);
     if (this.twist) this.applyTwist(magnet);
-  }
-
-  applyTwist(magnet) {
-    const twist = this.twist;
-    this.touch(this.drag);
-    const now = Math.atan2(twist.y - this.drag.y, twist.x - this.drag.x);
-    this.rotate(magnet, twist.from + ((now - twist.start) * 180) / Math.PI);
   }
 
   pointerUp(e, cancelled) {
@@ -512,56 +467,4 @@ export class Board {
     }
   }
 
-  keyDown(e) {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const onRotate = e.target.closest?.('.pm-rotate');
-    const node = e.target.closest?.('.pm-magnet');
-    const magnet = onRotate ? this.magnet(this.selected) : node && this.magnet(node.dataset.id);
-    if (!magnet) return;
-    const { width, height } = this.size();
-    const step = e.shiftKey ? 0.05 : 0.01;
-    const nudges = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    if (onRotate && (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
-      e.preventDefault();
-      this.onBefore(`rotate:${magnet.id}`);
-      this.rotate(magnet, magnet.rotation + (e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -5 : 5));
-      this.changed();
-    } else if (onRotate) {
-      return;
-    } else if (nudges[e.key]) {
-      e.preventDefault();
-      const [dx, dy] = nudges[e.key];
-      this.onBefore(`nudge:${magnet.id}`);
-      const at = this.shown.get(magnet.id);
-      this.move(magnet, at.x + dx * step * width, at.y + dy * step * height);
-      this.changed();
-    } else if (e.key === '[' || e.key === ']') {
-      e.preventDefault();
-      this.onBefore(`rotate:${magnet.id}`);
-      this.rotate(magnet, magnet.rotation + (e.key === '[' ? -15 : 15));
-      this.changed();
-    } else if (e.key === 'Delete' || e.key === 'Backspace') {
-      e.preventDefault();
-      this.remove(magnet.id);
-    } else if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      this.select(this.selected === magnet.id ? null : magnet.id);
-    } else if (e.key === 'Escape' && this.selected) {
-      this.select(null);
-    }
-  }
-
-  /** A subtle tilt of the magnets' shadows with the device, where it reports its orientation. */
-  tiltWithDevice() {
-    if (reducedMotion() || !('DeviceOrientationEvent' in window)) return;
-    let frame = 0;
-    window.addEventListener('deviceorientation', (e) => {
-      if (e.beta === null || e.gamma === null || frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        this.el.style.setProperty('--pm-sx', `${clamp(e.gamma / 30, -1, 1) * 3}px`);
-        this.el.style.setProperty('--pm-sy', `${clamp((e.beta - 45) / 30, -1, 1) * 3}px`);
-      });
-    });
-  }
 }

@@ -1,5 +1,4 @@
-// Magnetic Poetry: where magnets go, pure (no DOM; node --test tests/js/ runs them). Every box is
-// {x, y, w, h} in one unit (px on screen), x and y its top-left corner.
+// Magnetic Poetry: where magnets go, pure (node tests in tests/js). Boxes are {x, y, w, h}, x and y the top-left.
 
 /** Packs widths in rows from the top-left (`gap` between, `rowGap` between rows, `margin` around), wrapping at the width; a word wider than a row has a row of its own. Answers top-left corners. */
 export function layoutMagnets(widths, { boardWidth, boardHeight = Infinity, magnetHeight, gap = 0, rowGap = 0, margin = 0 }) {
@@ -18,7 +17,6 @@ export function layoutMagnets(widths, { boardWidth, boardHeight = Infinity, magn
     }
     const top = Math.min(y, lowest);
     if (width > right - margin) {
-      // Too wide for a row: alone on its row, pulled left so it ends inside the board if it can.
       places.push({ x: Math.max(0, Math.min(margin, boardWidth - width)), y: top });
       x = right + 1; // whatever comes next starts a new row
     } else {
@@ -61,7 +59,6 @@ export function freeSpot(boxes, size, { width, height, gap = 0, margin = 0, pref
   const isFree = (p) => !boxes.some((b) => overlaps({ x: p.x, y: p.y, w, h }, b, gap));
   for (const p of prefer) {
     const place = inside(p);
-    // (a place a pixel outside the margin, from rounding, still counts as that place)
     if (Math.abs(place.x - p.x) < 2 && Math.abs(place.y - p.y) < 2 && isFree(place)) return { ...place, free: true };
   }
   const goal = inside(target || prefer[0] || { x: margin, y: margin });

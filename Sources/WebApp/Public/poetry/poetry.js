@@ -1,9 +1,6 @@
-// Magnetic Poetry at /poetry. Two places: the tray of words not used yet (tray.js) and the free writing
-// surface, the board (board.js), whose magnets are the poem. The tray is derived: the word set's words and
-// the board's added words, less those on the board. Everything loads from /api/v1/poetry after the first
-// paint; every change saves the whole board through the offline layer (save.js).
+// Magnetic Poetry at /poetry: the tray of unused words (tray.js; set and added words less those on the board) and
+// the board, the poem (board.js). Loaded from /api/v1/poetry; each change saves the board (save.js).
 import { api, toast } from '../js/api.js';
-import { plural } from '../js/format.js';
 import { read } from '../js/sync.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
 import { Board, DEFAULT_SCALE, FONTS } from './board.js';
@@ -53,7 +50,7 @@ const tray = new Tray(ui.tray, {
   },
 });
 const sets = new WordSets({
-  api: API, confirm: ask, onCreated: (set) => useSet(set.id), onEdited: setEdited, onDeleting: leaveSet, onDeleted: () => sync(),
+  api: API, confirm: ask, onCreated: (set) => useSet(set.id), onEdited: (a, b) => setEdited(a, b), onDeleting: (set) => leaveSet(set), onDeleted: () => sync(),
 });
 // The word helpers (rhymes, syllables per line) load with the first word on the board.
 let helpers = null;
@@ -102,8 +99,7 @@ function sync() {
 function styleTray() {
   for (const name of Object.keys(FONTS)) ui.tray.classList.toggle(`pm-font-${name}`, name === board.data.font);
   ui.tray.style.setProperty('--pm-scale', String(board.data.fontScale));
-  // The tray's words grow with the board's width as the board's do (not with its height, which the tray's
-  // own height changes), up to a tablet's 18 px at 100%; never under 16 px (poetry.css).
+  // With the board's width, not its height (which the tray's own height changes); at most 18 px at 100%.
   ui.tray.style.setProperty('--pm-unit', `${Math.min(ui.board.clientWidth / 24, 18)}px`);
 }
 
@@ -233,9 +229,7 @@ async function openPoem(id) {
 
 // ---------- The open poem is the URL ----------
 
-// '#poem/<id>' names the open poem (js/router.js); no hash opens the newest. Opening another poem or a new
-// one pushes a history entry, so Back returns to the poem before; a poem that is not this profile's (a
-// link pasted into another browser) opens the newest instead.
+// '#poem/<id>' names the open poem (js/router.js); no hash opens the newest; another profile's poem, the newest.
 const router = createRouter({ onView: (view, how) => how === 'pop' && showFromURL(view).catch(fail) });
 const poemView = () => (state.poem ? viewPath('poem', state.poem.id) : '');
 
@@ -340,52 +334,11 @@ function addWord(raw) {
   return '';
 }
 
-/** Another word set in the tray. The poem on the board stays; its words from the set before stay with it. */
-function useSet(id) {
-  const set = sets.find(id);
-  const data = board.data;
-  if (!set || !data || set.id === data.wordSetId) return sync();
-  const before = currentSet();
-  remember('wordset');
-  const onBoard = new Set(data.magnets.map((m) => m.word));
-  const carried = [...onBoard].filter((w) => !set.words.includes(w));
-  const extra = [...new Set([...data.extraWords.filter((w) => onBoard.has(w) && !set.words.includes(w)), ...carried])].slice(0, 200);
-  const keep = new Set([...set.words, ...extra]);
-  Object.assign(data, { wordSetId: set.id, extraWords: extra, magnets: data.magnets.filter((m) => keep.has(m.word)) });
-  board.load(data);
-  ui.setNote.hidden = !carried.length;
-  ui.setNote.textContent = carried.length
-    ? `${plural(carried.length, 'word')} on the board came from ${before ? `“${before.name}”` : 'another set'} and stay${carried.length === 1 ? 's' : ''} there.`
-    : '';
-  sync();
-  changed();
-  toBoard();
-  say(`${set.name}: ${plural(set.words.length, 'word')} in the tray${carried.length ? `; the poem keeps ${plural(carried.length, 'word')} from before` : ''}`);
-}
-
-/** One of the person's sets changed: the board keeps its magnets; the tray shows the set's words now. */
-function setEdited(before, after) {
-  const data = board.data;
-  if (!data || data.wordSetId !== after.id) return sync();
-  remember('set-edit');
-  for (const word of before.words) {
-    if (!after.words.includes(word) && data.magnets.some((m) => m.word === word) && !data.extraWords.includes(word)) data.extraWords.push(word);
-  }
-  sync();
-  changed();
-}
-
-/** Before a set is deleted (the server refuses while a poem uses it) this board moves off it. */
-async function leaveSet(set) {
-  const data = board.data;
-  if (!data || data.wordSetId !== set.id) return;
-  remember('set-delete');
-  Object.assign(data, sets.rehome(data, set));
-  board.load(data);
-  sync();
-  changed();
-  await saver.flush();
-}
+// Changing the word set (sets.js) loads when a set is first changed.
+const setChange = (name) => async (...args) => (await import('./sets.js'))[name]({ board, ui, sets, saver, currentSet, remember, sync, changed, toBoard, say }, ...args);
+const useSet = setChange('useSet');
+const setEdited = setChange('setEdited');
+const leaveSet = setChange('leaveSet');
 
 // ---------- Sheets: the controls over the board, opened from the bar ----------
 
@@ -536,7 +489,7 @@ async function start() {
   for (const id of ['poemTitle', 'copyText', 'share', 'wordset', 'font', 'fontSize', 'downloadPng', 'publish', 'newPoem']) ui[id].disabled = false;
   ui.board.removeAttribute('aria-busy');
   ui.board.dataset.ready = 'true';
-  board.tiltWithDevice();
+
 }
 
 start().catch((error) => {

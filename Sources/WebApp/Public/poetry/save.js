@@ -1,11 +1,6 @@
-// Magnetic Poetry: saving poems through Trove's one offline layer (js/sync.js, js/outbox.js). A change
-// saves the whole board (debounced). Each save is a write of the outbox: sent at once when nothing of
-// Poetry waits, else queued with its Idempotency-Key (the newest save of a poem replaces a waiting one),
-// so a poem written with the network gone reaches the server exactly once when it is back. A poem made
-// offline has a tmp- id until its create is answered. A save meeting a newer version takes that version
-// and is sent again: the later save wins. A save still unsent as the page goes away is sent with
-// keepalive and kept (localStorage, read synchronously) to go through the outbox, with the same key,
-// when the page opens next.
+// Magnetic Poetry: poems saved whole through Trove's offline layer (js/sync.js): sent at once, or queued with an
+// Idempotency-Key (a newer save of a poem replaces a waiting one), so a poem written offline arrives exactly once.
+// A save unsent as the page goes away is sent with keepalive and kept to go through the outbox next time.
 import { api, toast } from '../js/api.js';
 import { send, all, waitingNow, update } from '../js/sync.js';
 
@@ -160,7 +155,6 @@ export class Saver {
     if (!poem || !(this.dirty || this.running)) return;
     clearTimeout(this.timer);
     const { title, board } = this.body();
-    // A save still on its way will have raised the version by one when this one arrives.
     const body = { version: this.running ? poem.version + 1 : poem.version, title, board };
     const key = crypto.randomUUID();
     const path = this.path(poem.id);

@@ -1,7 +1,5 @@
-// Magnetic Poetry: the word tray above the writing surface. The words not on the board yet, as tiles of
-// one height in rows (layout.js `layoutTray`), a page of rows at a time with ▲ ▼ to turn pages. A tile
-// tapped (or Enter) goes on the board next to the last word placed (`onTap(word)`); a tile dragged onto
-// the board goes where it is dropped (`onDrop(word, x, y)`, the tile's top-left corner in client px).
+// Magnetic Poetry: the tray of words not on the board, in rows (layout.js `layoutTray`), a page at a time. A tile
+// tapped goes next to the last word placed (`onTap`); dragged onto the board, where it is dropped (`onDrop`).
 import { layoutTray } from './layout.js';
 import { reducedMotion } from './board.js';
 
@@ -139,14 +137,12 @@ export class Tray {
     this.skipClick = true;
     setTimeout(() => { this.skipClick = false; }, 0);
     const ghost = drag.ghost;
-    // Where the ghost was last seen is where the word goes.
     const [x, y] = [drag.x ?? e.clientX, drag.y ?? e.clientY];
     if (!cancelled && this.over(x, y)) {
       ghost.remove();
       this.onDrop(drag.tile.dataset.word, x - drag.dx, y - drag.dy);
       return;
     }
-    // Let go elsewhere: the tile flies back to its place.
     const home = drag.tile.getBoundingClientRect();
     if (reducedMotion() || typeof ghost.animate !== 'function') return ghost.remove();
     ghost.animate([{ translate: ghost.style.translate }, { translate: `${home.left}px ${home.top}px` }], { duration: 180, easing: 'ease-out' })
