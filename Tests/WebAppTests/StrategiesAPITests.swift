@@ -271,6 +271,40 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func aDrawMadeOfflineJoinsTheHistoryAtItsTime(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let cookie = try await signUp(client, username: "eno")
+            let card = try await client.execute(uri: "/api/v1/strategies/random", method: .get, headers: .session(cookie))
+            let cardID = try #require(try card.json()["id"] as? Int)
+            let drawnAt = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-3600))
+            let recorded = try await client.execute(
+                uri: "/api/v1/strategies/history", method: .post, headers: .json(cookie: cookie),
+                body: body(["card_id": cardID, "drawn_at": drawnAt]))
+            #expect(recorded.status == .created)
+            let history = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(cookie))
+            let entries = try JSONSerialization.jsonObject(with: Data(history.bodyText.utf8)) as? [[String: Any]] ?? []
+            #expect(entries.count == 1 && (entries.first?["card"] as? [String: Any])?["id"] as? Int == cardID)
+            // A card nobody can see, a time in the future or weeks ago, a missing field: refused, nothing written.
+            let refused: [([String: Any], HTTPResponse.Status)] = [
+                (["card_id": 999_999, "drawn_at": drawnAt], .notFound),
+                (
+                    ["card_id": cardID, "drawn_at": ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400))],
+                    .unprocessableContent
+                ),
+                (["card_id": cardID, "drawn_at": "2020-01-01T00:00:00Z"], .unprocessableContent),
+                (["card_id": cardID], .unprocessableContent),
+            ]
+            for (bad, status) in refused {
+                let answer = try await client.execute(
+                    uri: "/api/v1/strategies/history", method: .post, headers: .json(cookie: cookie), body: body(bad))
+                #expect(answer.status == status, "\(bad)")
+            }
+            let after = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(cookie))
+            #expect((try JSONSerialization.jsonObject(with: Data(after.bodyText.utf8)) as? [Any])?.count == 1)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func drawsAreRememberedWithNotesAndExported(kind: DatabaseKind) async throws {
         try await withDeck(kind) { client in
             let cookie = try await signUp(client, username: "eno")

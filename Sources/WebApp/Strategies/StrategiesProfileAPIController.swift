@@ -39,6 +39,7 @@ struct StrategiesProfileAPIController {
             .post("/api/v1/strategies/shuffle/draw", use: shuffleDraw)
             .delete("/api/v1/strategies/shuffle", use: resetShuffle)
             .get("/api/v1/strategies/history", use: history)
+            .post("/api/v1/strategies/history", use: recordOfflineDraw)
             .get("/api/v1/strategies/history.csv", use: historyCSV)
             .patch("/api/v1/strategies/history/{id}", use: setNote)
     }
@@ -128,6 +129,30 @@ struct StrategiesProfileAPIController {
     @Sendable func history(_ request: Request, context: TroveRequestContext) async throws -> Response {
         guard let profile = context.session.profile else { return JSONResponse.make([StrategyProfileRepository.HistoryEntry]()) }
         return JSONResponse.make(try await profiles.history(profileID: profile.id))
+    }
+
+    struct DrawBody: Decodable {
+        let card_id: Int
+        let drawn_at: Date
+    }
+
+    struct RecordedDraw: Encodable {
+        let card_id: Int
+        let drawn_at: Date
+    }
+
+    /// A draw made on the device without a connection (from the deck it keeps), recorded when the outbox
+    /// sends it: at the time it was drawn, not when it arrived. A week late at most, never from the future.
+    @Sendable func recordOfflineDraw(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(DrawBody.self, from: request)
+        let now = Date()
+        guard body.drawn_at <= now.addingTimeInterval(300), body.drawn_at >= now.addingTimeInterval(-7 * 86_400) else {
+            throw APIError.validation("'drawn_at' must be within the last seven days.")
+        }
+        let profile = try await context.session.requireProfile()
+        guard try await deckRepository.card(id: body.card_id, visibleTo: profile.id) != nil else { throw StrategyError.cardNotFound }
+        try await profiles.recordDraw(profileID: profile.id, cardID: body.card_id, at: body.drawn_at)
+        return JSONResponse.make(RecordedDraw(card_id: body.card_id, drawn_at: body.drawn_at), status: .created)
     }
 
     @Sendable func historyCSV(_ request: Request, context: TroveRequestContext) async throws -> Response {

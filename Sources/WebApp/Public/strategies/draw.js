@@ -2,9 +2,10 @@
 // server (which records it in the history); without the server, a card is drawn from the deck held in memory.
 import { api, toast } from '../js/api.js';
 import { make, busy } from '../js/dom.js';
+import { send } from '../js/sync.js';
 import { plural } from '../js/format.js';
 import { viewPath } from '../js/router.js';
-import { API, readSettings, settingsSummary, drawQuery as queryFor, drawPool, pickFrom, emptyDeckMessage, shuffleLine } from './logic.js';
+import { API, SCOPE, readSettings, settingsSummary, drawQuery as queryFor, drawPool, pickFrom, emptyDeckMessage, shuffleLine } from './logic.js';
 import { ui, state, router, meta, isNetworkError, findKnownCard, loadDeck, loadMine } from './page.js';
 
 const SETTINGS_KEY = 'trove.strategies.settings';
@@ -143,8 +144,12 @@ export async function drawCard() {
   } catch (error) {
     if (isNetworkError(error)) {
       const card = await drawLocally();
-      if (card) showCard(card, 'offline');
-      else toast(error.message);
+      if (card) {
+        showCard(card, 'offline');
+        recordOfflineDraw(card);
+      } else {
+        toast(error.message);
+      }
     } else if (error.code === 'empty_deck') {
       toast(emptyDeckMessage(settings.source, error.message));
     } else {
@@ -154,6 +159,14 @@ export async function drawCard() {
     drawing = false;
     ui.draw.removeAttribute('aria-busy');
   }
+}
+
+/** A draw made offline joins the history when the connection returns, at the time it was made. */
+function recordOfflineDraw(card) {
+  if (!Number.isInteger(card.id)) return; // a card written offline has the device's id until it syncs
+  const drawnAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'); // whole seconds, as the API reads them
+  send('POST', `${API}/history`, { card_id: card.id, drawn_at: drawnAt }, { label: `the draw “${card.strategy}”`, scope: SCOPE })
+    .catch(() => {}); // a refusal (the card withdrawn meanwhile) loses only a history line
 }
 
 /** Offline: a uniformly random card from the chosen set, out of the deck held in memory. */
