@@ -953,7 +953,7 @@ def test_roster_warns_of_a_second_name_and_refuses_a_future_joining_date(yoga_se
     wait(browser, lambda d: len(roster_names(d)) == 2, "the second Anna was not added after confirming")
     assert names() == ["Anna Bianchi", "anna bianchi"]
 
-    # A joining date in the future: the server's reason, at the field.
+    # A joining date in the future: refused at the field by the page itself, so it holds offline too.
     tap_id(browser, "student-add")
     wait(browser, lambda d: dialog_open(d, "student-dialog"), "the form did not open")
     fill(browser, "student-name", "Zoe Later")
@@ -967,7 +967,7 @@ def test_roster_warns_of_a_second_name_and_refuses_a_future_joining_date(yoga_se
     tap_id(browser, "student-save")
     wait(browser, lambda d: "Zoe Later" in roster_names(d), "Zoe was not added with today's date")
     assert text(browser, "joined-error") == ""
-    browser_support.severe_console_entries(browser)  # the 422 was asked for
+    browser_support.severe_console_entries(browser)
 
 
 def test_inactive_students_can_be_found_in_the_picker(yoga_server, browser):

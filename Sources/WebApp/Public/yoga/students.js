@@ -78,6 +78,11 @@ async function saveStudent(event) {
   };
   joinedError();
   err('student-error');
+  // Said here, not only by the server: offline the change would wait in the outbox and be refused later.
+  if (body.joined_on > localDate()) {
+    joinedError(new Error('A joining date cannot be in the future.'));
+    return;
+  }
   await busy($('student-save'), async () => {
     // Two students may share a name, but only on purpose.
     const twin = (editing?.name !== name) && state.students?.find((s) => s.id !== editing?.id && s.name.trim().toLowerCase() === name.toLowerCase());
