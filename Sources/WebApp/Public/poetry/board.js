@@ -125,7 +125,7 @@ export class Board {
     return this.data && this.data.magnets.find((m) => m.id === id);
   }
 
-  /** Rotating, the keyboard and the device's tilt (board-gestures.js) load with the first magnet on an editable board. */
+  /** Rotating, keys and tilt (board-gestures.js) load with the first magnet. */
   gestures() {
     if (!this.editable || this.gesturesLoading) return;
     this.gesturesLoading = import('./board-gestures.js').then((m) => {

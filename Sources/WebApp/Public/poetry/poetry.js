@@ -213,6 +213,7 @@ function showPoem(poem, data) {
 }
 
 async function openPoem(id) {
+  await state.setting;
   await saver.flush();
   const pending = (await pendingPoems(API)).get(id);
   const poem = isTemp(id) ? { id, version: 1, title: pending?.title, board: pending?.board } : await read(`${API}/poems/${encodeURIComponent(id)}`, SCOPE);
@@ -256,6 +257,7 @@ async function showFromURL(view) {
 
 /** A new poem: an empty board and a full tray (the word set and font of the poem before). */
 async function newPoem(focus = false) {
+  await state.setting;
   await saver.flush();
   const set = currentSet() || sets.builtIns()[0];
   const data = { wordSetId: set.id, font: board.data ? board.data.font : 'serif', fontScale: board.data ? board.data.fontScale : DEFAULT_SCALE, magnets: [], extraWords: [] };
@@ -334,8 +336,9 @@ function addWord(raw) {
   return '';
 }
 
-// Changing the word set (sets.js) loads when a set is first changed.
-const setChange = (name) => async (...args) => (await import('./sets.js'))[name]({ board, ui, sets, saver, currentSet, remember, sync, changed, toBoard, say }, ...args);
+// Changing the word set (sets.js) loads when first used; a poem opened or made meanwhile waits for it.
+const setChange = (name) => (...args) => (state.setting = import('./sets.js')
+  .then((m) => m[name]({ board, ui, sets, saver, currentSet, remember, sync, changed, toBoard, say }, ...args)));
 const useSet = setChange('useSet');
 const setEdited = setChange('setEdited');
 const leaveSet = setChange('leaveSet');
