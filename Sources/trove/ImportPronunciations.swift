@@ -19,6 +19,14 @@ struct ImportPronunciations: AsyncParsableCommand {
     @Option(help: "wordfreq's un-gzipped small_en.msgpack, which says which words are common. Default: \(defaultFrequencies).")
     var frequencies: String?
 
+    static let defaultEverydayWords = "vendor/words/everyday.txt"
+
+    @Option(
+        help:
+            "The everyday words (one per line) suggestions must come from, so names and brands are not suggested. Default: \(defaultEverydayWords) if it is there (made by `make data`)."
+    )
+    var everydayWords: String?
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
@@ -41,14 +49,31 @@ struct ImportPronunciations: AsyncParsableCommand {
         } catch {
             throw CleanExit.failure("The frequency list '\(frequencyPath)' is malformed: \(error.description)")
         }
+        let everyday = try Self.everydayWords(everydayWords)
+        let suggestable = SuggestionWords.suggestable(ranks, everyday: everyday)
         let db = try await CommandDatabase.open(database)
         do {
-            let count = try await PronunciationRepository(database: db.sql).replaceAll(entries, frequencies: ranks)
+            let count = try await PronunciationRepository(database: db.sql).replaceAll(entries, frequencies: suggestable)
             await db.shutdown()
-            print("Imported \(count) pronunciations, \(entries.filter { ranks[$0.word] != nil }.count) of them common words.")
+            print(
+                "Imported \(count) pronunciations, \(entries.filter { suggestable[$0.word] != nil }.count) of them common everyday words to suggest."
+            )
+            if everyday == nil {
+                print("  (no everyday-word list: names and brands among the common words may be suggested; run `make data`)")
+            }
         } catch {
             await db.shutdown()
             throw CleanExit.failure("Import failed: \(error)")
         }
+    }
+
+    /// The list given, else the default one when `make data` made it; nil when there is none.
+    static func everydayWords(_ path: String?) throws -> Set<String>? {
+        let file = path ?? defaultEverydayWords
+        guard let data = FileManager.default.contents(atPath: file) else {
+            if path != nil { throw CleanExit.failure("Cannot read the everyday words '\(file)'.") }
+            return nil
+        }
+        return Set(String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map { $0.lowercased() })
     }
 }
