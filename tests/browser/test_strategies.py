@@ -418,16 +418,20 @@ def test_offline_draws_from_the_deck_and_favourites_wait_for_the_network(strateg
     browser.find_element(By.ID, "fav-add").click()
     wait(browser, lambda d: favourite_buttons(d) == (False, True), "adding a favourite offline did not show at once")
     wait(browser, lambda d: d.find_element(By.ID, "sync-note").is_displayed(), "no note that the favourite waits")
-    # It waits in the shared outbox (js/sync.js), not in a queue of the page's own.
-    wait(browser, lambda d: sync_indicator(d) == "1 change waiting", f"the indicator reads {sync_indicator(browser)!r}")
+    # Both wait in the shared outbox (js/sync.js), not in a queue of the page's own: the draw (for the history) and
+    # the favourite.
+    wait(browser, lambda d: sync_indicator(d) == "2 changes waiting", f"the indicator reads {sync_indicator(browser)!r}")
     assert browser.execute_script("return localStorage.getItem('trove.strategies.pendingFavourites')") is None
     drawn = card_text(browser)
     with strategies_restartable():
         browser.execute_script("window.dispatchEvent(new Event('online'))")
-        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the queued favourite was never sent: {sync_indicator(browser)!r}",
+        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the queued changes were never sent: {sync_indicator(browser)!r}",
              timeout=30)
         favourites = fetch_json(browser, "/api/v1/strategies/favourites")
         assert [card["strategy"] for card in favourites] == [drawn]
+        # The draw made offline is in the history once, as it was drawn.
+        history = fetch_json(browser, "/api/v1/strategies/history")
+        assert [entry["card"]["strategy"] for entry in history] == [drawn], f"the history holds {history}"
         wait(browser, lambda d: not d.find_element(By.ID, "sync-note").is_displayed(), "the note that favourites wait stayed")
 
 
