@@ -22,7 +22,7 @@ const STOPPED = 'The story stopped here: its passages kept sending you on withou
 export async function startPlay({ root, story, api: API, show }) {
   const PLAY = `${API}/play`; // also the key of the device's copy of the last step read
   const PROGRESS = `${API}/progress`; // the device's copy of the place in the library's shape (for its cards)
-  const VISITED_KEY = `stories:visited:${story.id || root.dataset.storyId}`;
+  const VISITED_KEY = `stories:visited:${root.dataset.storyId}`; // as the reader and the map name it
   const chapters = new Map(story.chapters.map((c) => [c.id, c]));
   const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
