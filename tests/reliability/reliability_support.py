@@ -25,6 +25,8 @@ sys.path.insert(0, str(ROOT / "tests" / "support"))
 import trove_process  # noqa: E402
 from trove_process import TroveFailed, free_port, serve_command, start_serve, stop  # noqa: E402,F401
 STORY_SAMPLES = ROOT / "samples" / "stories"
+TWINE_SAMPLE = STORY_SAMPLES / "twine-harlowe" / "story.html"
+TWINE_SAMPLE_ID = "6e2b5c1a-4f0d-4c8b-9e51-2d7a3b9f1c04"  # The Night Ferry: its IFID, as Trove names it
 STARTUP_TIMEOUT = 30.0
 
 # Every crash of a server started here, for the summary at the end.
@@ -183,6 +185,8 @@ def prepare_database(binary: str, workdir: Path, database: str | Path) -> None:
     run_trove(binary, "import", "cities", "--from", str(paths["geonames"]), "--database", database)
     for slug in SAMPLE_STORIES:
         run_trove(binary, "import", "story", str(STORY_SAMPLES / slug), "--database", database)
+    # A Twine story that keeps variables, read step by step (/api/v1/stories/{id}/play).
+    run_trove(binary, "import", "story", str(TWINE_SAMPLE), "--database", database)
 
 
 class FakeProviders:

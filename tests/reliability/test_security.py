@@ -44,7 +44,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from reliability_support import CITIES, TroveServer, prepare_database, report, trove_binary
+from reliability_support import CITIES, TWINE_SAMPLE_ID, TroveServer, prepare_database, report, trove_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "Sources" / "WebApp" / "APIDocument" / "openapi.json"
@@ -178,6 +178,7 @@ def create_records(owner: Client) -> dict:
     second = next((str(c["id"]) for c in chapters if str(c["id"]) != start["chapter_id"]), None)
     if second:
         owner.call("PUT", f"/api/v1/stories/{story_id}/progress", json={"chapter_id": second, "path": [start["chapter_id"], second]})
+    owner.ok("POST", f"/api/v1/stories/{TWINE_SAMPLE_ID}/play", json={"choice": 0})  # a place of A's in a Twine story
     return {
         "own_card": own["id"], "deck_card": cards[0]["id"], "history": history[0]["id"], "wordset": wordset["id"],
         "poem": poem["id"], "poem_version": published["version"], "public_poem": published["publicId"],
@@ -185,7 +186,7 @@ def create_records(owner: Client) -> dict:
         "collected_city": CITIES[0][0], "geonameid": CITIES[0][0], "iso": CITIES[0][4],
         "student": student["id"], "student_type": kind["id"], "venue": venue["id"], "yoga_session": ended["id"],
         "session_started": ended["started_at"], "session_ended": ended["ended_at"],
-        "story": story_id, "resource": picture,
+        "story": story_id, "resource": picture, "twine_story": TWINE_SAMPLE_ID,
     }
 
 
@@ -197,6 +198,7 @@ def snapshot(owner: Client, records: dict) -> dict:
         "export": export,
         "story": owner.ok("GET", f"/api/v1/stories/{records['story']}"),
         "progress": owner.ok("GET", f"/api/v1/stories/{records['story']}/progress"),
+        "twine_place": owner.ok("GET", f"/api/v1/stories/{records['twine_story']}/play"),
         "favourites": owner.ok("GET", "/api/v1/strategies/favourites"),
     }
 
@@ -250,7 +252,7 @@ ROUTES: dict[str, tuple[dict[str, str], object]] = {
         "GET": public("published stories are in everyone's catalog"), "PUT": OWNED, "DELETE": OWNED}),
     "/api/v1/stories/{id}/library": ({"id": "story"}, own_state("puts a public story in the caller's own library")),
     "/api/v1/stories/{id}/progress": ({"id": "story"}, own_state("the caller's own place in a public story")),
-    "/api/v1/stories/{id}/play": ({"id": "story"}, own_state("the caller's own place in a public Twine story")),
+    "/api/v1/stories/{id}/play": ({"id": "twine_story"}, own_state("the caller's own place in a public Twine story")),
     "/api/v1/stories/{id}/resources/{name}": (
         {"id": "story", "name": "resource"}, public("the pictures of a published story, shown with it")),
 }
@@ -273,6 +275,7 @@ PUBLIC_SAMPLES = ["/api/v1/strategies/{deck_card}", "/api/v1/strategies/{deck_ca
 # Bodies for the methods that take one, valid for the intruder (so validation cannot hide the ownership check);
 # a callable gets the owner's records.
 BODIES: dict[tuple[str, str], object] = {
+    ("/api/v1/stories/{id}/play", "POST"): {"json": {"choice": 0}},
     ("/api/v1/strategies/mine/{id}", "PATCH"): {"json": {"strategy": "Intruder was here"}},
     ("/api/v1/strategies/history/{id}", "PATCH"): {"json": {"note": "intruder"}},
     ("/api/v1/poetry/wordsets/{id}", "PUT"): {"json": {"name": "Intruder", "words": ["moon", "cat"]}},
