@@ -791,7 +791,8 @@ def map_labels(driver) -> list[dict]:
     return driver.execute_script(
         """
         return [...document.querySelectorAll('#map-tree .sm-name, svg.sm-svg g.sm-node text')]
-          .filter(e => e.getClientRects().length > 0)
+          // WebKit gives client rects to SVG text inside a display:none group, so a hidden ancestor is looked for too.
+          .filter(e => e.getClientRects().length > 0 && !e.closest('.sm-hidden, [hidden]'))
           .map(e => ({text: e.textContent, size: parseFloat(getComputedStyle(e).fontSize), height: e.getBoundingClientRect().height}));
         """
     )
