@@ -119,12 +119,11 @@ async function fetchWeather() {
   renderTemperature();
   try {
     // A class held on this device is unknown to the server: ask for its venue's point and keep the answer in it.
-    const { latitude, longitude } = klass.venue;
-    const body = klass.on_device
-      ? await call('GET', `/weather?lat=${encodeURIComponent(latitude)}&lon=${encodeURIComponent(longitude)}`)
-      : await call('GET', '/class/weather');
+    const held = klass.on_device;
+    const path = held ? `/weather?lat=${encodeURIComponent(klass.venue.latitude)}&lon=${encodeURIComponent(klass.venue.longitude)}` : '/class/weather';
+    const body = await call('GET', path);
     if (klass && klass.started_at === key) {
-      if (klass.on_device) await patch({ temperature_c: body.temperature_c }, true);
+      if (held) patch({ temperature_c: body.temperature_c }, true);
       else klass.temperature_c = body.temperature_c;
     }
   } catch (error) {
