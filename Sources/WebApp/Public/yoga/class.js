@@ -118,14 +118,8 @@ async function fetchWeather() {
   weather.loading = true;
   renderTemperature();
   try {
-    // A class held on this device is unknown to the server: ask for its venue's point and keep the answer in it.
-    const held = klass.on_device;
-    const path = held ? `/weather?lat=${encodeURIComponent(klass.venue.latitude)}&lon=${encodeURIComponent(klass.venue.longitude)}` : '/class/weather';
-    const body = await call('GET', path);
-    if (klass && klass.started_at === key) {
-      if (held) patch({ temperature_c: body.temperature_c }, true);
-      else klass.temperature_c = body.temperature_c;
-    }
+    const body = await call('GET', '/class/weather');
+    if (klass && klass.started_at === key) klass.temperature_c = body.temperature_c;
   } catch (error) {
     if (error.code === 'no_class') refresh();
     const wait = [15, 60, 300][weather.tries++];
