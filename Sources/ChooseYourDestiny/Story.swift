@@ -41,10 +41,13 @@ public struct Chapter: Sendable, Equatable {
     public var videoURL: String?
     /// No choices: an ending.
     public var choices: [Choice]
+    /// A Twine passage whose choices all show only under conditions, so that on some paths none shows
+    /// (`TwineBranches`): the story can end here though the chapter lists choices.
+    public var endsOnSomePaths: Bool
 
     public init(
         id: String, name: String, isFirst: Bool = false, text: String, picPath: String? = nil, videoURL: String? = nil,
-        choices: [Choice] = []
+        choices: [Choice] = [], endsOnSomePaths: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -53,9 +56,13 @@ public struct Chapter: Sendable, Equatable {
         self.picPath = picPath
         self.videoURL = videoURL
         self.choices = choices
+        self.endsOnSomePaths = endsOnSomePaths
     }
 
     public var isEnding: Bool { choices.isEmpty }
+
+    /// The story can end here, on every path (an ending) or on some (`endsOnSomePaths`).
+    public var canEnd: Bool { choices.isEmpty || endsOnSomePaths }
 
     public var paragraphs: [String] {
         text.replacingOccurrences(of: "\r\n", with: "\n")

@@ -48,7 +48,8 @@ public enum StoryFile {
                     text: try string(value["text"], "chapter \(id): \"text\"") ?? "",
                     picPath: try string(value["pic_path"], "chapter \(id): \"pic_path\"").flatMap { $0.isEmpty ? nil : $0 },
                     videoURL: try string(value["video_url"], "chapter \(id): \"video_url\"").flatMap { $0.isEmpty ? nil : $0 },
-                    choices: choices
+                    choices: choices,
+                    endsOnSomePaths: try bool(value["ends_on_some_paths"], "chapter \(id): \"ends_on_some_paths\"")
                 ))
         }
         return Story(
@@ -72,6 +73,7 @@ public enum StoryFile {
             if let picPath = chapter.picPath { entry["pic_path"] = picPath }
             if let video = chapter.videoURL { entry["video_url"] = video }
             if !chapter.choices.isEmpty { entry["choices"] = chapter.choices.map { ["chapter_id": $0.chapterID, "text": $0.text] } }
+            if chapter.endsOnSomePaths && !chapter.choices.isEmpty { entry["ends_on_some_paths"] = true }
             chapters.append(entry)
         }
         var body: [String: Any] = ["id": story.id, "name": story.name, "summary": story.summary, "chapters": chapters]

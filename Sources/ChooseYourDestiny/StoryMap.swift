@@ -47,7 +47,7 @@ public struct StoryMap: Sendable, Equatable {
         var seen = Set<String>()
         for chapter in story.chapters where seen.insert(chapter.id).inserted {
             let column = depth[chapter.id] ?? lastColumn
-            let kind: Kind = depth[chapter.id] == nil ? .unreachable : chapter.isFirst ? .start : chapter.isEnding ? .ending : .chapter
+            let kind: Kind = depth[chapter.id] == nil ? .unreachable : chapter.isFirst ? .start : chapter.canEnd ? .ending : .chapter
             nodes.append(
                 Node(
                     id: chapter.id, name: chapter.name.isEmpty ? chapter.id : chapter.name, kind: kind, column: column,

@@ -62,7 +62,7 @@ public struct StoryValidation: Sendable, Equatable {
                 errors.append("\(label) has a video that is not an http(s) address.")
             }
         }
-        if !story.chapters.contains(where: \.isEnding) { errors.append("The story has no ending: every chapter offers choices.") }
+        if !story.chapters.contains(where: \.canEnd) { errors.append("The story has no ending: every chapter offers choices.") }
 
         if starts.count == 1, let start = starts.first {
             let reachable = Self.reachable(from: start.id, in: story)
@@ -71,7 +71,7 @@ public struct StoryValidation: Sendable, Equatable {
                     "Chapter \"\(chapter.id)\"" + (chapter.name.isEmpty ? "" : " (\(chapter.name))")
                         + " cannot be reached from the first chapter.")
             }
-            if !story.chapters.contains(where: { $0.isEnding && reachable.contains($0.id) }) {
+            if !story.chapters.contains(where: { $0.canEnd && reachable.contains($0.id) }) {
                 errors.append("No ending can be reached from the first chapter.")
             }
         }

@@ -41,6 +41,7 @@ extension TwineStory {
         var includes: [String] = []
         var macros: [String] = []
         var usesState = false
+        var branches = TwineBranches()
     }
 
     func scan(_ passage: Passage) -> Scan {
@@ -53,6 +54,7 @@ extension TwineStory {
             let target = resolve(target) ?? target
             let words = text ?? (linkWords.flatMap { i < $0.end ? $0.text : nil }) ?? target
             result.choices.append(Choice(chapterID: target, text: words))
+            result.branches.move(at: i)
         }
         func literalStrings(_ args: String) -> [String?] {
             ((try? TwineParser.arguments(args, harlowe: true)) ?? []).map { if case .literal(.string(let text)) = $0 { text } else { nil } }
@@ -91,6 +93,10 @@ extension TwineStory {
                     if let target = strings.first ?? nil { add(target, nil) }
                 case "display":
                     if let target = strings.first ?? nil { result.includes.append(resolve(target) ?? target) }
+                case "if", "unless", "elseif", "else":
+                    if close + 1 < s.count, s[close + 1] == "[", let end = TwineMarkup.matchHook(s, close + 1, s.count) {
+                        result.branches.harloweHook(name, start: close + 1, end: end)
+                    }
                 case "link", "linkreveal", "linkrerun", "linkrepeat":
                     if let text = strings.first ?? nil, close + 1 < s.count, s[close + 1] == "[",
                         let end = TwineMarkup.matchHook(s, close + 1, s.count)
@@ -132,6 +138,14 @@ extension TwineStory {
                     }
                 case "goto":
                     if let to = arguments.first.flatMap(target) { add(to, nil) }
+                case "if", "switch":
+                    let clauses: Set<String> = name == "if" ? ["elseif", "else"] : ["case", "default"]
+                    if let body = TwineMarkup.sugarBody(name, s, macro.end, s.count, clauses: clauses) {
+                        result.branches.sugarChain(
+                            name, bodyStart: macro.end, bodyEnd: body.bodyEnd, clauses: body.clauses.map { ($0.name, $0.start, $0.end) })
+                    }
+                case "back", "return":
+                    result.branches.move(at: i)
                 case "include", "display":
                     if let to = arguments.first.flatMap(target) { result.includes.append(resolve(to) ?? to) }
                 case "actions", "choice":
@@ -186,7 +200,10 @@ extension TwineStory {
                 choices = Array(choices.prefix(StoryValidation.Limits.choicesPerChapter))
             }
             if text.twineTrimmed.isEmpty { text = passage.name.twineTrimmed }
-            chapters.append(Chapter(id: passage.name, name: passage.name, isFirst: passage.name == start, text: text, choices: choices))
+            chapters.append(
+                Chapter(
+                    id: passage.name, name: passage.name, isFirst: passage.name == start, text: text, choices: choices,
+                    endsOnSomePaths: needsInterpreter && !choices.isEmpty && !scan.branches.alwaysMovesOn))
         }
         let story = Story(id: ifid?.lowercased() ?? Twee.slug(name), name: name, chapters: chapters)
         var included = Set<String>()

@@ -20,6 +20,12 @@ import Testing
         #expect(Set(imported.story.chapters.map(\.id)).subtracting(reachable) == ["Clock"])
         #expect(story.includedPassages() == ["Clock"])
         #expect(imported.story.chapter(id: "Crossing")?.choices.map(\.chapterID) == ["Adrift"])
+        // The crossing ends the story with the lantern and sends the reader adrift without it: three endings.
+        #expect(imported.story.chapters.filter(\.canEnd).map(\.id) == ["Clock", "Crossing", "Adrift", "Morning"])
+        #expect(imported.story.chapters.filter(\.endsOnSomePaths).map(\.id) == ["Crossing"])
+        // The flag survives the story's file.
+        let written = try StoryFile.read(StoryFile.write(imported.story))
+        #expect(written.chapter(id: "Crossing")?.canEnd == true && written.chapter(id: "Dock Again")?.canEnd == false)
     }
 
     @Test func theHarloweFerryTakesTheReaderHomeOnlyWithTheLantern() throws {
@@ -74,6 +80,40 @@ import Testing
         #expect(imported.story.chapter(id: "Hall")?.choices.map(\.chapterID) == ["Library", "Study Door"])
         #expect(imported.story.chapter(id: "Study Door")?.choices.map(\.chapterID) == ["Study", "Hall"])
         #expect(imported.story.chapter(id: "Study")?.choices.map(\.chapterID) == ["Lighthouse"])
+        // The study ends the story without two clues; the door's if and else both lead on, the library's
+        // return link always shows.
+        #expect(imported.story.chapters.filter(\.canEnd).map(\.id) == ["Study", "Desk", "Lighthouse"])
+    }
+
+    @Test func aPassageEndsOnSomePathsOnlyWhenSomeBranchOffersNoWayOn() throws {
+        func endsSometimes(_ text: String, harlowe: Bool = true) throws -> Bool {
+            let twee = """
+                :: StoryTitle
+                T
+
+                :: StoryData
+                {"ifid": "3F1A1E1C-0000-4000-8000-000000000001", "format": "\(harlowe ? "Harlowe" : "SugarCube")", "start": "A"}
+
+                :: A
+                (set: $x to 1)<<set $x to 1>>
+                \(text)
+
+                :: B
+                The end.
+                """
+            let imported = try TwineStory.read(twee: twee).troveStory()
+            return try #require(imported.story.chapter(id: "A")).endsOnSomePaths
+        }
+        #expect(try endsSometimes("(if: $x is 1)[[[B]]]"))
+        #expect(try !endsSometimes("(if: $x is 1)[[[B]]](else:)[(goto: \"B\")]"))
+        #expect(try endsSometimes("(if: $x is 1)[[[B]]](else-if: $x is 2)[(goto: \"B\")]"))
+        #expect(try !endsSometimes("(if: $x)[(if: $y)[[[B]]](else:)[[[B]]]](else:)[[[B]]]"))
+        #expect(try endsSometimes("(if: $x)[(if: $y)[[[B]]]](else:)[[[B]]]"))
+        #expect(try !endsSometimes("(if: $x)[ ] [[B]]"))
+        #expect(try endsSometimes("<<if $x>>[[B]]<</if>>", harlowe: false))
+        #expect(try !endsSometimes("<<if $x>>[[B]]<<elseif $y>><<goto \"B\">><<else>><<back>><</if>>", harlowe: false))
+        #expect(try endsSometimes("<<switch $x>><<case 1>>[[B]]<</switch>>", harlowe: false))
+        #expect(try !endsSometimes("<<switch $x>><<case 1>>[[B]]<<default>>[[B]]<</switch>>", harlowe: false))
     }
 
     @Test func theSugarCubeStudyOpensOntoTheLighthouseOnlyWithTwoClues() throws {

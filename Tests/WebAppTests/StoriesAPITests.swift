@@ -268,7 +268,10 @@ import Testing
             let created = try await publish(client, author, html, type: "text/html")
             #expect(created.status == .created)
             let id = try #require(try created.json()["id"] as? String)
-            #expect(try await get(client, "/api/v1/stories/\(id)", author).json()["interactive"] as? Bool == true)
+            let story = try await get(client, "/api/v1/stories/\(id)", author).json()
+            #expect(story["interactive"] as? Bool == true)
+            // Three endings a reader can reach: adrift, the morning, and the crossing with the lantern.
+            #expect(story["ending_count"] as? Int == 3, "\(story["ending_count"] ?? "none")")
 
             func play(_ body: [String: Any]? = nil) async throws -> [String: Any] {
                 let response =

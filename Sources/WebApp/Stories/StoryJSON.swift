@@ -55,7 +55,7 @@ struct StorySummaryJSON: Encodable {
         chapter_count = story.chapters.count
         // Endings a reader can reach: an ending no choice leads to is not one to find.
         let reachable = story.startChapter.map { StoryValidation.reachable(from: $0.id, in: story) } ?? []
-        ending_count = story.chapters.filter { $0.isEnding && reachable.contains($0.id) }.count
+        ending_count = story.chapters.filter { $0.canEnd && reachable.contains($0.id) }.count
         in_library = inLibrary
         owned = profileID != nil && stored.ownerProfileID == profileID
         updated_at = stored.updatedAt
@@ -109,7 +109,7 @@ struct StoryJSON: Encodable {
             ChapterJSON(
                 id: chapter.id, name: chapter.name, text: chapter.text, paragraphs: chapter.paragraphs,
                 picture_url: chapter.picPath.map { Self.pictureURL($0, storyID: stored.id) }, video_url: chapter.videoURL,
-                is_ending: chapter.isEnding, choices: chapter.choices.map { .init(chapter_id: $0.chapterID, text: $0.text) }
+                is_ending: chapter.canEnd, choices: chapter.choices.map { .init(chapter_id: $0.chapterID, text: $0.text) }
             )
         }
         warnings = StoryValidation(stored.story).warnings
