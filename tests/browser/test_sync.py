@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 
 from browser_support import wait
 from conftest import _running_trove, _trove_binary, free_port
-from test_offline import KEPT
+from test_offline import wait_until_kept
 from test_yoga import (attendee_names, fill, go, ok, open_yoga, shown, tap, tap_id, tap_text, text, wait_in_session,
                        list_texts)
 
@@ -26,8 +26,7 @@ def indicator(driver) -> str:
 
 
 def kept_for_offline(driver, path: str) -> None:
-    kept = driver.execute_async_script(KEPT, path)
-    assert kept is True, f"the service worker did not keep {path} for offline use: {kept}"
+    wait_until_kept(driver, path)
 
 
 def open_offline(driver, base: str, path: str, ready: str) -> None:
