@@ -117,3 +117,12 @@ test('settings and a venue\'s star are last writer wins; every write has words f
   assert.equal(describe('POST', '/class/end', { action: 'save' }).replace, undefined);
   assert.equal(describe('POST', '/students', { name: 'Anna' }).label, 'the new student Anna');
 });
+
+test('"Repeat last time" offline finds the venue in a past session when the venue list was never kept', () => {
+  const m = { ...base(), venues: undefined };
+  m.sessions = [{ id: 'x1', venue: { id: 'v9', name: 'Lotus', address: '', latitude: 43.77, longitude: 11.25 }, attendees: [], started_at: '2026-11-19T18:00:00Z' }];
+  const r = apply(m, 'POST', '/class', { venue_id: 'v9', attendees: [] }, { newId, now: T0 });
+  assert.deepEqual(r.answer.class.venue, { id: 'v9', name: 'Lotus', address: '', latitude: 43.77, longitude: 11.25 });
+  assert.equal(r.answer.class.on_device, true);
+  assert.throws(() => apply(m, 'POST', '/class', { venue_id: 'nowhere' }, { newId }), { code: 'venue_not_found' });
+});

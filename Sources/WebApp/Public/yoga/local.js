@@ -59,6 +59,7 @@ if (left().length) {
 }
 
 async function get(path) {
+  if (path.startsWith('/weather?')) return api('GET', API + path); // a point's weather: never kept, whatever waits
   const m = await load();
   if (m.class?.on_device && path.startsWith('/class')) {
     // The class held on this device is this device's class, whatever the server runs meanwhile.

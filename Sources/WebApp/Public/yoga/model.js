@@ -193,10 +193,12 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
     if (m.class) throw refusal(409, 'class_in_session', 'A class is already running.');
     let venue;
     if (body.venue_id) {
-      const v = m.venues?.find((x) => x.id === body.venue_id);
+      // A venue of a past session is known too, though the venue list was never opened on this device.
+      const listed = m.venues?.find((x) => x.id === body.venue_id);
+      const v = listed ?? m.sessions?.find((x) => x.venue?.id === body.venue_id)?.venue;
       if (!v) throw refusal(404, 'venue_not_found', 'That venue could not be found.');
       venue = { id: v.id, name: v.name, address: v.address || '', latitude: v.latitude ?? null, longitude: v.longitude ?? null };
-      v.last_used_at = iso(now);
+      if (listed) listed.last_used_at = iso(now);
     } else {
       const p = body.venue || {};
       venue = { id: null, name: p.name, address: p.address || '', latitude: p.latitude ?? null, longitude: p.longitude ?? null };
