@@ -2,7 +2,8 @@ import ArgumentParser
 import DatabaseDrivers
 import Foundation
 
-/// `--database`, shared by every subcommand that touches data. Flag first, then DATABASE_URL, then the default.
+/// `--database` and `--config`, shared by every subcommand that touches data. Flag first, then DATABASE_URL (from the
+/// environment, then the settings file), then the default.
 struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -10,10 +11,14 @@ struct DatabaseOptions: ParsableArguments {
     )
     var database: String?
 
+    @Option(name: .long, help: "A settings file of NAME=value lines (as systemd's EnvironmentFile). Default: $TROVE_CONFIG, else none.")
+    var config: String?
+
+    /// The environment and the settings file, for the settings without a flag.
+    func settings() throws -> Settings { try Settings.load(path: config) }
+
     func location() throws -> DatabaseLocation {
-        let text =
-            database ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? DatabaseLocation.defaultSQLitePath
+        let text = try database ?? settings()["DATABASE_URL"] ?? DatabaseLocation.defaultSQLitePath
         do {
             return try DatabaseLocation(parsing: text)
         } catch {

@@ -8,6 +8,56 @@ import WebApp
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the web server (applies pending migrations first).")
 
+    @OptionGroup var options: ServeOptions
+
+    func run() async throws {
+        let (configuration, logFormat, _) = try options.resolve()
+        if logFormat == "json" { LoggingSystem.bootstrap(JSONLogHandler.init) }
+        do {
+            let app = try await buildApplication(configuration)
+            try await app.runService()
+        } catch let error as DatabaseConfigurationError {
+            throw CleanExit.failure(error.description)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            // Anything else that stops the start (a port in use, a missing template) is one line too.
+            let text = String(describing: error)
+            if text.contains("Address already in use") {
+                throw CleanExit.failure(
+                    "Cannot listen on \(configuration.host):\(configuration.port): the port is in use. Stop the other server or choose another port with --port."
+                )
+            }
+            throw CleanExit.failure(text)
+        }
+    }
+}
+
+/// One setting as `trove config` shows it.
+struct ShownSetting {
+    let name: String
+    let value: String?
+    let origin: Settings.Origin
+}
+
+/// A setting's flag, else its value in the environment or the settings file, else its default; each pick is kept
+/// for `trove config`.
+final class SettingPicker {
+    let settings: Settings
+    private(set) var shown: [ShownSetting] = []
+
+    init(_ settings: Settings) { self.settings = settings }
+
+    func callAsFunction(_ flag: String?, _ name: String, _ fallback: String?) -> String? {
+        let found: (text: String, origin: Settings.Origin)? =
+            flag.map { ($0, .flag) } ?? settings.value(name) ?? fallback.map { ($0, .defaultValue) }
+        shown.append(ShownSetting(name: name, value: found?.text, origin: found?.origin ?? .defaultValue))
+        return found?.text
+    }
+}
+
+/// `trove serve`'s flags; each also comes from the environment or the settings file (`Settings`).
+struct ServeOptions: ParsableArguments {
     @Option(help: "Address to listen on. Default: 127.0.0.1, or $HOST.")
     var host: String?
 
@@ -44,12 +94,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Use OpenWeatherMap with this key instead of Open-Meteo. Default: $OPENWEATHERMAP_API_KEY.")
     var openweathermapKey: String?
 
-    @Option(help: "Seconds to wait for a weather answer before showing the weather as unavailable. Default: 3.")
+    @Option(help: "Seconds to wait for a weather answer before showing the weather as unavailable. Default: 3, or $WEATHER_TIMEOUT.")
     var weatherTimeout: Double?
 
     @Option(
         help:
-            "After weather failures at several places within a minute, answer 'unavailable' at once for this many seconds before asking again (0: always ask). Default: 30."
+            "After weather failures at several places within a minute, answer 'unavailable' at once for this many seconds before asking again (0: always ask). Default: 30, or $WEATHER_PAUSE."
     )
     var weatherPause: Double?
 
@@ -65,99 +115,85 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Default: info, or $LOG_LEVEL.")
     var logLevel: String?
 
-    func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+    /// What `trove serve` with these flags runs with, and where each setting came from (for `trove config`).
+    func resolve() throws -> (configuration: AppConfiguration, logFormat: String, shown: [ShownSetting]) {
+        let pick = SettingPicker(try database.settings())
         var configuration = AppConfiguration(database: try database.location())
-        configuration.host = host ?? environment["HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
-        configuration.port = port ?? environment["PORT"].flatMap(Int.init) ?? 8080
-        configuration.secureCookies = secureCookies || environment["SECURE_COOKIES"] == "1"
-        let proxies =
-            trustedProxies.isEmpty ? (environment["TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init) : trustedProxies
-        configuration.trustedProxies = try proxies.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { text in
+        _ = pick(database.database, "DATABASE_URL", DatabaseLocation.defaultSQLitePath)
+        configuration.host = pick(host, "HOST", "127.0.0.1") ?? "127.0.0.1"
+        let portText = pick(port.map(String.init), "PORT", "8080") ?? "8080"
+        guard let port = Int(portText), (1...65535).contains(port) else {
+            throw CleanExit.failure("The port \(portText) is out of range: use 1 to 65535.")
+        }
+        configuration.port = port
+        configuration.secureCookies = pick(secureCookies ? "1" : nil, "SECURE_COOKIES", "0") == "1"
+        let proxies = pick(trustedProxies.isEmpty ? nil : trustedProxies.joined(separator: ","), "TRUSTED_PROXIES", nil) ?? ""
+        configuration.trustedProxies = try proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }.map { text in
             guard let network = IPNetwork(text) else {
                 throw CleanExit.failure("'\(text)' is not an address or CIDR: write it as 10.0.0.0/8 or ::1.")
             }
             return network
         }
-        let levelText = logLevel ?? environment["LOG_LEVEL"] ?? "info"
+        let levelText = pick(logLevel, "LOG_LEVEL", "info") ?? "info"
         guard let level = Logger.Level(rawValue: levelText) else {
             throw CleanExit.failure(
                 "Unknown log level '\(levelText)': use one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         configuration.logLevel = level
-        switch logFormat ?? environment["LOG_FORMAT"] ?? "text" {
-        case "text": break
-        case "json": LoggingSystem.bootstrap(JSONLogHandler.init)
-        case let other: throw CleanExit.failure("Unknown log format '\(other)': use text or json.")
-        }
-        switch accessLog ?? environment["ACCESS_LOG"] ?? "on" {
+        let format = pick(logFormat, "LOG_FORMAT", "text") ?? "text"
+        guard ["text", "json"].contains(format) else { throw CleanExit.failure("Unknown log format '\(format)': use text or json.") }
+        switch pick(accessLog, "ACCESS_LOG", "on") ?? "on" {
         case "on": configuration.accessLog = true
         case "off": configuration.accessLog = false
         case let other: throw CleanExit.failure("--access-log takes on or off, not '\(other)'.")
         }
-        if let tiles = tileUrl ?? environment["TROVE_TILE_URL"] {
-            guard let url = URL(string: tiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-                url.scheme == "https", ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains)
-            else {
-                throw CleanExit.failure(
-                    "--tile-url must be an https URL (the pages allow only https pictures) with {z}, {x} and {y}, such as \(AppConfiguration.openStreetMapTiles)."
-                )
-            }
-            configuration.mapTileURL = tiles
+        let tiles = pick(tileUrl, "TROVE_TILE_URL", AppConfiguration.openStreetMapTiles) ?? AppConfiguration.openStreetMapTiles
+        guard let url = URL(string: tiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+            url.scheme == "https", ["{z}", "{x}", "{y}"].allSatisfy(tiles.contains)
+        else {
+            throw CleanExit.failure(
+                "--tile-url must be an https URL (the pages allow only https pictures) with {z}, {x} and {y}, such as \(AppConfiguration.openStreetMapTiles)."
+            )
         }
-        configuration.weather = try weatherSettings(environment)
-        configuration.venues = try venueSettings(environment)
-        guard (1...65535).contains(configuration.port) else {
-            throw CleanExit.failure("The port \(configuration.port) is out of range: use 1 to 65535.")
-        }
-        do {
-            let app = try await buildApplication(configuration)
-            try await app.runService()
-        } catch let error as DatabaseConfigurationError {
-            throw CleanExit.failure(error.description)
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            // Anything else that stops the start (a port in use, a missing template) is one line too.
-            let text = String(describing: error)
-            if text.contains("Address already in use") {
-                throw CleanExit.failure(
-                    "Cannot listen on \(configuration.host):\(configuration.port): the port is in use. Stop the other server or choose another port with --port."
-                )
-            }
-            throw CleanExit.failure(text)
-        }
+        configuration.mapTileURL = tiles
+        configuration.weather = try weatherSettings(pick)
+        configuration.venues = try venueSettings(pick)
+        return (configuration, format, pick.shown)
     }
 
-    private func weatherSettings(_ environment: [String: String]) throws -> WeatherSettings {
+    private func weatherSettings(_ pick: SettingPicker) throws -> WeatherSettings {
         var settings = WeatherSettings()
-        if let text = openMeteoUrl ?? environment["OPEN_METEO_URL"] {
+        if let text = pick(openMeteoUrl, "OPEN_METEO_URL", settings.openMeteoURL.absoluteString) {
             settings.openMeteoURL = try Self.baseURL(text, option: "--open-meteo-url")
         }
-        if let text = openweathermapUrl ?? environment["OPENWEATHERMAP_URL"] {
+        if let text = pick(openweathermapUrl, "OPENWEATHERMAP_URL", settings.openWeatherMapURL.absoluteString) {
             settings.openWeatherMapURL = try Self.baseURL(text, option: "--openweathermap-url")
         }
-        settings.openWeatherMapKey = openweathermapKey ?? environment["OPENWEATHERMAP_API_KEY"]
-        if let timeout = weatherTimeout {
-            guard timeout > 0, timeout <= 30 else {
-                throw CleanExit.failure("--weather-timeout must be more than 0 and at most 30 seconds.")
-            }
-            settings.timeoutSeconds = timeout
+        settings.openWeatherMapKey = pick(openweathermapKey, "OPENWEATHERMAP_API_KEY", nil)
+        let timeoutText = pick(weatherTimeout.map { "\($0)" }, "WEATHER_TIMEOUT", "\(settings.timeoutSeconds)") ?? ""
+        guard let timeout = Double(timeoutText), timeout > 0, timeout <= 30 else {
+            throw CleanExit.failure("--weather-timeout must be more than 0 and at most 30 seconds, not '\(timeoutText)'.")
         }
-        if let pause = weatherPause {
-            guard pause >= 0, pause <= 600 else { throw CleanExit.failure("--weather-pause must be from 0 to 600 seconds.") }
-            settings.breakerPauseSeconds = pause
+        settings.timeoutSeconds = timeout
+        let pauseText = pick(weatherPause.map { "\($0)" }, "WEATHER_PAUSE", "\(settings.breakerPauseSeconds)") ?? ""
+        guard let pause = Double(pauseText), pause >= 0, pause <= 600 else {
+            throw CleanExit.failure("--weather-pause must be from 0 to 600 seconds, not '\(pauseText)'.")
         }
+        settings.breakerPauseSeconds = pause
         return settings
     }
 
-    private func venueSettings(_ environment: [String: String]) throws -> VenueSettings {
+    private func venueSettings(_ pick: SettingPicker) throws -> VenueSettings {
         var settings = VenueSettings()
-        if let text = overpassUrl ?? environment["OVERPASS_URL"] { settings.overpassURL = try Self.baseURL(text, option: "--overpass-url") }
-        if let text = foursquareUrl ?? environment["FOURSQUARE_URL"] {
+        if let text = pick(overpassUrl, "OVERPASS_URL", settings.overpassURL.absoluteString) {
+            settings.overpassURL = try Self.baseURL(text, option: "--overpass-url")
+        }
+        if let text = pick(foursquareUrl, "FOURSQUARE_URL", settings.foursquareURL.absoluteString) {
             settings.foursquareURL = try Self.baseURL(text, option: "--foursquare-url")
         }
-        settings.foursquareKey = foursquareKey ?? environment["FOURSQUARE_API_KEY"]
+        settings.foursquareKey = pick(foursquareKey, "FOURSQUARE_API_KEY", nil)
         return settings
     }
 

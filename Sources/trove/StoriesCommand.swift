@@ -28,16 +28,16 @@ struct Stories: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let environment = ProcessInfo.processInfo.environment
+            let settings = try database.settings()
             guard let text = FileManager.default.contents(atPath: authors).map({ String(decoding: $0, as: UTF8.self) }) else {
                 throw CleanExit.failure("Cannot read the authors list '\(authors)'.")
             }
             let names: [String]
             do { names = try GitHubStories.authors(from: text) } catch { throw CleanExit.failure("'\(authors)': \(error.description)") }
             let github = GitHubStories(
-                apiURL: try Self.url(githubApiUrl ?? environment["GITHUB_API_URL"], default: GitHubStories.defaultAPIURL),
-                rawURL: try Self.url(githubRawUrl ?? environment["GITHUB_RAW_URL"], default: GitHubStories.defaultRawURL),
-                token: githubToken ?? environment["GITHUB_TOKEN"], fetcher: JSONFetcher(timeout: .seconds(10), maximumBytes: 5 << 20)
+                apiURL: try Self.url(githubApiUrl ?? settings["GITHUB_API_URL"], default: GitHubStories.defaultAPIURL),
+                rawURL: try Self.url(githubRawUrl ?? settings["GITHUB_RAW_URL"], default: GitHubStories.defaultRawURL),
+                token: githubToken ?? settings["GITHUB_TOKEN"], fetcher: JSONFetcher(timeout: .seconds(10), maximumBytes: 5 << 20)
             )
             let db = try await CommandDatabase.open(database)
             let repository = StoryRepository(database: db.sql)
