@@ -345,6 +345,20 @@ class TroveServer:
             self.process.kill()
             self.process.wait()
 
+    def terminate(self, timeout: float = 20.0) -> int | None:
+        """SIGTERM on purpose, as a service manager stops the server: its exit status, or None if it had not
+        exited `timeout` seconds later (then it is killed)."""
+        self.running = False
+        if self.process is None:
+            return None
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            return None
+
     def _record_crash(self) -> None:
         report = self.crashed()
         if report is not None:
