@@ -14,6 +14,8 @@ import YogiYogini
 /// `trove serve` calls this; the database closes when the application shuts down.
 public func buildApplication(_ configuration: AppConfiguration) async throws -> some ApplicationProtocol {
     let logger = makeLogger(configuration)
+    // Before anything makes a metric (the database's query timers among them), or that metric counts nowhere.
+    Telemetry.start()
     let database = try await Database.open(configuration.database, logger: logger)
     do {
         let applied = try await Migrator(database: database.sql).migrate()
@@ -63,7 +65,6 @@ public func buildRouter(
     // HEAD answers as GET without the body (uptime monitors and link checkers use it).
     let router = Router(context: TroveRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Middleware applies only to routes added after it, so it all comes first. Outermost first.
-    Telemetry.start()
     if configuration.accessLog { router.add(middleware: LogRequestsMiddleware(.info)) }
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: CompressionMiddleware())

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from prometheus_client.parser import text_string_to_metric_families
 
 from reliability_support import (
     ROOT,
@@ -154,6 +155,11 @@ def test_postgres_restart_gives_503_then_recovers_without_restarting_trove(postg
         assert not_ready.json()["database"] in ("unreachable", "not_answering") and int(not_ready.headers["Retry-After"]) > 0
         assert slowest < OUTAGE_ANSWER_BUDGET, f"the slowest refusal took {slowest:.1f} s"
         assert server.crashed() is None, server.crashed()
+        # /metrics (no database needed) counts the failed queries, by database and by read or write.
+        metrics = {(s.name, tuple(sorted(s.labels.items()))): s.value
+                   for f in text_string_to_metric_families(client.call("GET", "/metrics").text) for s in f.samples}
+        failed = sum(v for (name, labels), v in metrics.items() if name == "trove_db_query_errors_total" and ("kind", "postgres") in labels)
+        assert failed >= 1, "the queries that failed with PostgreSQL down are not counted in trove_db_query_errors_total"
 
         subprocess.run([str(POSTGRES_SCRIPT), "up", str(folder), str(port)], check=True, capture_output=True)
         deadline = time.monotonic() + RECOVERY_BUDGET

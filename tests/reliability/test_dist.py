@@ -72,6 +72,8 @@ def test_the_dist_folder_runs_from_anywhere():
                 assert strategies_requests(base) == before + 3, "the request counter did not move with the requests"
                 families = metric_families(base)
                 assert families["trove_process_resident_memory_bytes"][0].value > 10_000_000
+                queries = families["trove_db_query_duration_seconds"]
+                assert any(s.name.endswith("_count") and s.labels == {"kind": "sqlite", "op": "read"} and s.value > 0 for s in queries)
                 durations = families["http_server_request_duration"]
                 assert any(s.name.endswith("_bucket") and s.labels.get("http_route") == "/strategies" for s in durations)
             finally:
