@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { layoutMagnets, layoutTray, freeSpot, placeNear, nudge, overlaps, readingOrder } from '../../Sources/WebApp/Public/poetry/layout.js';
+import { layoutMagnets, layoutTray, freeSpot, placeNear, nudge, overlaps } from '../../Sources/WebApp/Public/poetry/layout.js';
 
 const phone = { boardWidth: 320, magnetHeight: 24, gap: 6, rowGap: 8, margin: 12 };
 
@@ -106,56 +106,6 @@ test('bad widths count as zero rather than breaking the layout', () => {
   const places = layoutMagnets([Number.NaN, undefined, 30], phone);
   assert.equal(places.length, 3);
   places.forEach((p) => assert.ok(Number.isFinite(p.x) && Number.isFinite(p.y)));
-});
-
-// ---------- readingOrder ----------
-
-test('reading order goes row by row, left to right', () => {
-  const magnets = [
-    { word: 'moon', x: 200, y: 10 },
-    { word: 'the', x: 10, y: 12 },
-    { word: 'sings', x: 100, y: 60 },
-    { word: 'silver', x: 90, y: 8 },
-    { word: 'softly', x: 20, y: 58 },
-  ];
-  assert.deepEqual(readingOrder(magnets, { magnetHeight: 24 }), [
-    ['the', 'silver', 'moon'],
-    ['softly', 'sings'],
-  ]);
-});
-
-test('centres within half a magnet height share a row; further apart they do not', () => {
-  const share = readingOrder([{ word: 'b', x: 50, y: 11.9 }, { word: 'a', x: 0, y: 0 }], { magnetHeight: 24 });
-  assert.deepEqual(share, [['a', 'b']]);
-  const apart = readingOrder([{ word: 'b', x: 0, y: 12.5 }, { word: 'a', x: 50, y: 0 }], { magnetHeight: 24 });
-  assert.deepEqual(apart, [['a'], ['b']]);
-});
-
-test('a slightly wavy line is still one row', () => {
-  const magnets = ['I', 'wandered', 'lonely', 'as', 'a', 'cloud'].map((word, i) => ({ word, x: i * 40, y: 100 + (i % 2 ? 5 : -5) }));
-  assert.deepEqual(readingOrder(magnets, { magnetHeight: 24 }), [['I', 'wandered', 'lonely', 'as', 'a', 'cloud']]);
-});
-
-test('each magnet may carry its own height', () => {
-  const magnets = [
-    { word: 'second', x: 0, y: 40, height: 20 },
-    { word: 'first', x: 0, y: 0, height: 20 },
-  ];
-  assert.deepEqual(readingOrder(magnets), [['first'], ['second']]);
-});
-
-test('fractions of the board work as well as pixels', () => {
-  const magnets = [
-    { word: 'there', x: 0.5, y: 0.101 },
-    { word: 'hello', x: 0.1, y: 0.1 },
-    { word: 'friend', x: 0.1, y: 0.2 },
-  ];
-  assert.deepEqual(readingOrder(magnets, { magnetHeight: 0.05 }), [['hello', 'there'], ['friend']]);
-});
-
-test('an empty board reads as nothing, and emoji are words like any other', () => {
-  assert.deepEqual(readingOrder([]), []);
-  assert.deepEqual(readingOrder([{ word: '🌙', x: 5, y: 0 }, { word: 'night', x: 1, y: 0 }], { magnetHeight: 10 }), [['night', '🌙']]);
 });
 
 // ---------- layoutTray ----------

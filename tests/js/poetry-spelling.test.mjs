@@ -1,8 +1,8 @@
-// Magnetic Poetry: a poem as text, suffix magnets joined by English spelling (poetry/spelling.js).
+// Magnetic Poetry: a poem as text, the magnets in reading order and suffix magnets joined by English spelling (poetry/spelling.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { joinSuffix, poemLines, poemText } from '../../Sources/WebApp/Public/poetry/spelling.js';
+import { joinSuffix, linesOf, poemLines, poemText, readingOrder } from '../../Sources/WebApp/Public/poetry/spelling.js';
 
 const TABLE = [
   ['dance', 'ing', 'dancing'], ['run', 'ing', 'running'], ['happy', 'ly', 'happily'], ['try', 'ed', 'tried'],
@@ -46,4 +46,65 @@ test('a suffix first on its row stays as it is; two suffixes join in turn', () =
 test('an empty poem is no lines', () => {
   assert.deepEqual(poemLines([]), []);
   assert.deepEqual(poemLines([[]]), []);
+});
+
+// ---------- readingOrder ----------
+
+test('reading order goes row by row, left to right', () => {
+  const magnets = [
+    { word: 'moon', x: 200, y: 10 },
+    { word: 'the', x: 10, y: 12 },
+    { word: 'sings', x: 100, y: 60 },
+    { word: 'silver', x: 90, y: 8 },
+    { word: 'softly', x: 20, y: 58 },
+  ];
+  assert.deepEqual(readingOrder(magnets, { magnetHeight: 24 }), [
+    ['the', 'silver', 'moon'],
+    ['softly', 'sings'],
+  ]);
+});
+
+test('centres within half a magnet height share a row; further apart they do not', () => {
+  const share = readingOrder([{ word: 'b', x: 50, y: 11.9 }, { word: 'a', x: 0, y: 0 }], { magnetHeight: 24 });
+  assert.deepEqual(share, [['a', 'b']]);
+  const apart = readingOrder([{ word: 'b', x: 0, y: 12.5 }, { word: 'a', x: 50, y: 0 }], { magnetHeight: 24 });
+  assert.deepEqual(apart, [['a'], ['b']]);
+});
+
+test('a slightly wavy line is still one row', () => {
+  const magnets = ['I', 'wandered', 'lonely', 'as', 'a', 'cloud'].map((word, i) => ({ word, x: i * 40, y: 100 + (i % 2 ? 5 : -5) }));
+  assert.deepEqual(readingOrder(magnets, { magnetHeight: 24 }), [['I', 'wandered', 'lonely', 'as', 'a', 'cloud']]);
+});
+
+test('each magnet may carry its own height', () => {
+  const magnets = [
+    { word: 'second', x: 0, y: 40, height: 20 },
+    { word: 'first', x: 0, y: 0, height: 20 },
+  ];
+  assert.deepEqual(readingOrder(magnets), [['first'], ['second']]);
+});
+
+test('fractions of the board work as well as pixels', () => {
+  const magnets = [
+    { word: 'there', x: 0.5, y: 0.101 },
+    { word: 'hello', x: 0.1, y: 0.1 },
+    { word: 'friend', x: 0.1, y: 0.2 },
+  ];
+  assert.deepEqual(readingOrder(magnets, { magnetHeight: 0.05 }), [['hello', 'there'], ['friend']]);
+});
+
+test('an empty board reads as nothing, and emoji are words like any other', () => {
+  assert.deepEqual(readingOrder([]), []);
+  assert.deepEqual(readingOrder([{ word: '🌙', x: 5, y: 0 }, { word: 'night', x: 1, y: 0 }], { magnetHeight: 10 }), [['night', '🌙']]);
+});
+
+test('the lines of magnets as drawn: rows in reading order, suffixes joined', () => {
+  const items = [
+    { word: '-ing', x: 120, y: 62, h: 24 },
+    { word: 'moon', x: 90, y: 10, h: 24 },
+    { word: 'dance', x: 20, y: 60, h: 24 },
+    { word: 'the', x: 10, y: 12, h: 24 },
+  ];
+  assert.deepEqual(linesOf(items), ['the moon', 'dancing']);
+  assert.deepEqual(linesOf([]), []);
 });

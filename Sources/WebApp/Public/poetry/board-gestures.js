@@ -1,10 +1,190 @@
-// Magnetic Poetry: the board's gestures beyond dragging, added to Board (board.js) when the first magnet is on an
-// editable board: the rotate handle and the two-finger twist, the keyboard, and the shadows' tilt with the device.
+// Magnetic Poetry: what a person does to the board's magnets, added to Board (board.js) when the first magnet is on
+// an editable board (the first paint of an empty board does without it): dragging, selecting, removing, the rotate
+// handle and the two-finger twist, the keyboard, and the shadows' tilt with the device.
 import { reducedMotion } from './board.js';
+import { freeSpot, overlaps } from './layout.js';
+import { stylesheet } from './dom.js';
+
+await stylesheet('board-gestures.css'); // its looks come with it
 
 const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
+const normalise = (deg) => Math.round(((((deg + 180) % 360) + 360) % 360 - 180) * 10) / 10;
 
 export const gestures = {
+  /** After a drop: a magnet let go on another moves to the nearest free place. */
+  settle(magnet) {
+    const box = this.shown.get(magnet.id);
+    if (!box) return;
+    const others = this.boxesBut(magnet.id);
+    if (!others.some((b) => overlaps(box, b))) return;
+    const { width, height } = this.size();
+    const spot = freeSpot(others, box, { width, height, target: box });
+    if (!spot.free) return;
+    this.move(magnet, spot.x, spot.y);
+  },
+
+  /** Takes a magnet off the board (back to the tray), with a short shrink and fade. */
+  remove(id, { undoKey = true } = {}) {
+    const index = this.data.magnets.findIndex((m) => m.id === id);
+    if (index < 0) return;
+    if (undoKey) this.onBefore(`remove:${id}`);
+    const node = this.nodes.get(id);
+    const hadFocus = node.contains(document.activeElement) || this.tools?.contains(document.activeElement);
+    const order = [...this.nodes.keys()];
+    this.data.magnets.splice(index, 1);
+    this.nodes.delete(id);
+    this.shown.delete(id);
+    if (this.last === id) this.last = null;
+    if (this.selected === id) this.select(null);
+    node.removeAttribute('tabindex');
+    node.classList.add('is-leaving');
+    if (reducedMotion() || typeof node.animate !== 'function') node.remove();
+    else node.animate([{ scale: 1, opacity: 1 }, { scale: 0.2, opacity: 0 }], { duration: 220, easing: 'ease-in' }).finished.then(() => node.remove(), () => node.remove());
+    if (hadFocus) {
+      const next = order[order.indexOf(id) + 1] || order[order.indexOf(id) - 1];
+      (this.nodes.get(next) || this.el).focus({ preventScroll: true });
+    }
+    this.changed();
+  },
+
+  /** Moves a magnet to px (its top-left corner, kept inside the board): stored and drawn there. */
+  move(magnet, xPx, yPx) {
+    const node = this.nodes.get(magnet.id);
+    const { width, height } = this.size();
+    this.store(magnet, xPx, yPx);
+    const box = { x: magnet.x * width, y: magnet.y * height, w: node.offsetWidth, h: node.offsetHeight };
+    this.shown.set(magnet.id, box);
+    this.draw(node, box);
+    this.last = magnet.id;
+    if (magnet.id === this.selected) this.placeTools();
+  },
+
+  rotate(magnet, degrees) {
+    magnet.rotation = normalise(degrees);
+    this.place(this.nodes.get(magnet.id), magnet);
+    if (magnet.id === this.selected) this.placeTools();
+  },
+
+  select(id) {
+    if (this.selected === id) return;
+    if (this.selected) this.nodes.get(this.selected)?.classList.remove('is-selected');
+    this.selected = id && this.nodes.has(id) ? id : null;
+    if (this.selected) this.nodes.get(this.selected).classList.add('is-selected');
+    this.placeTools();
+    this.onSelect(this.selected ? this.magnet(this.selected) : null);
+  },
+
+  pointerDown(e) {
+    const target = e.target instanceof Element ? e.target : null;
+    if (!target) return;
+    if (this.drag && this.drag.kind === 'move' && !this.twist && e.pointerId !== this.drag.pointerId && e.pointerType !== 'mouse') {
+      e.preventDefault();
+      this.el.setPointerCapture(e.pointerId);
+      const magnet = this.magnet(this.drag.id);
+      this.twist = { pointerId: e.pointerId, x: e.clientX, y: e.clientY, start: this.angle(e.clientX, e.clientY), from: magnet.rotation };
+      return;
+    }
+    if (this.drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
+    if (target.closest('.pm-rotate')) return this.startRotate(e);
+    if (target.closest('.pm-tool')) return;
+    const node = this.pick(e.clientX, e.clientY) || target.closest('.pm-magnet');
+    if (!node || !this.nodes.has(node.dataset.id)) {
+      if (!target.closest('.pm-tools')) this.select(null);
+      return;
+    }
+    e.preventDefault(); // no text selection, no compatibility mouse events
+    node.focus({ preventScroll: true });
+    node.setPointerCapture(e.pointerId);
+    const magnet = this.magnet(node.dataset.id);
+    const at = this.shown.get(magnet.id);
+    this.drag = {
+      kind: 'move', id: magnet.id, node, pointerId: e.pointerId, startX: e.clientX, startY: e.clientY,
+      x: e.clientX, y: e.clientY, originX: at.x, originY: at.y, moved: false, changed: false,
+    };
+    this.el.classList.add('is-holding');
+  },
+
+  /** Of the magnets whose touch area (44 x 44 px at least) is under (x, y): the top one whose tile is under it, else the top one. */
+  pick(x, y) {
+    const hits = [...new Set(document.elementsFromPoint(x, y).map((n) => n.closest?.('.pm-magnet')))].filter((n) => n && this.nodes.get(n.dataset.id) === n);
+    const onTile = (n) => {
+      const r = n.getBoundingClientRect();
+      return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+    };
+    return hits.find(onTile) || hits[0] || null; // elementsFromPoint lists what is drawn on top first
+  },
+
+  /** Whether a point (client px) is over the tray. */
+  overTray(x, y) {
+    if (!this.tray) return false;
+    const r = this.tray.getBoundingClientRect();
+    return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  },
+
+  touch(drag) {
+    if (drag.changed) return;
+    drag.changed = true;
+    this.onBefore(`${drag.kind}:${drag.id}:${performance.now()}`);
+  },
+
+  pointerMove(e) {
+    const drag = this.drag;
+    if (!drag) return;
+    const magnet = this.magnet(drag.id);
+    if (!magnet) return;
+    if (this.twist && e.pointerId === this.twist.pointerId) {
+      this.twist.x = e.clientX;
+      this.twist.y = e.clientY;
+      this.applyTwist(magnet);
+      return;
+    }
+    if (e.pointerId !== drag.pointerId) return;
+    if (!drag.moved && Math.hypot(e.clientX - drag.startX, e.clientY - drag.startY) < 4) return;
+    drag.moved = true;
+    if (drag.kind === 'rotate') return this.rotateDrag(drag, magnet, e);
+    if (!drag.changed) {
+      this.touch(drag);
+      this.toFront(magnet);
+      drag.node.classList.add('is-dragging');
+    }
+    drag.x = e.clientX;
+    drag.y = e.clientY;
+    const back = this.overTray(e.clientX, e.clientY);
+    this.tray?.classList.toggle('is-drop-target', back);
+    drag.node.classList.toggle('is-going-back', back);
+    this.move(magnet, drag.originX + e.clientX - drag.startX, drag.originY + e.clientY - drag.startY);
+    if (this.twist) this.applyTwist(magnet);
+  },
+
+  pointerUp(e, cancelled) {
+    if (this.twist && e.pointerId === this.twist.pointerId) {
+      this.twist = null;
+      return;
+    }
+    const drag = this.drag;
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    this.drag = null;
+    this.twist = null;
+    this.el.classList.remove('is-holding');
+    drag.node?.classList.remove('is-dragging', 'is-going-back');
+    this.tray?.classList.remove('is-drop-target');
+    if (drag.changed && drag.kind === 'move' && !cancelled && this.overTray(e.clientX, e.clientY)) {
+      this.remove(drag.id, { undoKey: false }); // dropped on the tray: the word goes back there
+    } else if (drag.changed) {
+      if (drag.kind === 'rotate') this.skipClick = true;
+      else this.settle(this.magnet(drag.id));
+      this.changed();
+    } else if (!cancelled && drag.kind === 'move') {
+      this.select(this.selected === drag.id ? null : drag.id);
+    }
+  },
+
+  toFront(magnet) {
+    if (magnet.z === this.topZ() && this.data.magnets.filter((m) => m.z === magnet.z).length === 1) return;
+    magnet.z = this.topZ() + 1;
+    this.place(this.nodes.get(magnet.id), magnet);
+  },
+
   startRotate(e) {
     const magnet = this.selected && this.magnet(this.selected);
     if (!magnet) return;

@@ -1,7 +1,8 @@
 // Magnetic Poetry: the writing surface. Magnets are stored at fractions of the board and drawn there, or at the
-// nearest free place where that would overlap another (layout.js `nudge`; the stored place stays). Dragged,
-// dropped on the tray to go back; the page hears of changes before (`onBefore`, undo) and after (`onChange`).
-import { freeSpot, nudge, overlaps, placeNear, readingOrder } from './layout.js';
+// nearest free place where that would overlap another (layout.js `nudge`; the stored place stays). Dragged
+// (board-gestures.js, with the first magnet), dropped on the tray to go back; the page hears of changes before
+// (`onBefore`, undo) and after (`onChange`).
+import { freeSpot, nudge, placeNear } from './layout.js';
 
 export const FONTS = {
   serif: "Georgia, 'Times New Roman', serif",
@@ -15,7 +16,6 @@ export const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)'
 
 const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
 const round = (value, digits = 5) => Math.round(value * 10 ** digits) / 10 ** digits;
-const normalise = (deg) => round((((deg + 180) % 360) + 360) % 360 - 180, 1);
 const MAX_Z = 100000;
 
 /** A short random id (crypto.randomUUID needs a secure context). */
@@ -140,7 +140,7 @@ export class Board {
     return { width: this.el.clientWidth, height: this.el.clientHeight, magnetHeight: sample ? sample.offsetHeight : 0 };
   }
 
-  /** Magnets as drawn: px boxes, for reading order and the picture. */
+  /** Magnets as drawn: px boxes, for reading order (spelling.js `linesOf`) and the picture. */
   snapshot() {
     const { width, height } = this.size();
     const items = this.data.magnets.map((m) => {
@@ -151,12 +151,6 @@ export class Board {
     const sample = this.nodes.values().next().value;
     const fontSize = sample ? parseFloat(getComputedStyle(sample).fontSize) : 16;
     return { width, height, items, fontSize, family: FONTS[this.data.font] || FONTS.serif };
-  }
-
-  /** The magnets in reading order, one array per row: [{word, x, y, w, h, …}] in px. */
-  rows() {
-    const items = this.snapshot().items;
-    return readingOrder(items.map((i, n) => ({ word: n, x: i.x, y: i.y, height: i.h }))).map((row) => row.map((n) => items[n]));
   }
 
   /** Marks the magnets whose words are in `words` (a Set of lower-case words). */
@@ -199,12 +193,6 @@ export class Board {
       top = this.data.magnets.length;
     }
     return top;
-  }
-
-  toFront(magnet) {
-    if (magnet.z === this.topZ() && this.data.magnets.filter((m) => m.z === magnet.z).length === 1) return;
-    magnet.z = this.topZ() + 1;
-    this.place(this.nodes.get(magnet.id), magnet);
   }
 
   /** The boxes drawn on the board, but the magnet `except`. */
@@ -263,70 +251,7 @@ export class Board {
     magnet.y = round(clamp(yPx, 0, Math.max(0, height - node.offsetHeight)) / height);
   }
 
-  /** After a drop: a magnet let go on another moves to the nearest free place. */
-  settle(magnet) {
-    const box = this.shown.get(magnet.id);
-    if (!box) return;
-    const others = this.boxesBut(magnet.id);
-    if (!others.some((b) => overlaps(box, b))) return;
-    const { width, height } = this.size();
-    const spot = freeSpot(others, box, { width, height, target: box });
-    if (!spot.free) return;
-    this.move(magnet, spot.x, spot.y);
-  }
-
-  /** Takes a magnet off the board (back to the tray), with a short shrink and fade. */
-  remove(id, { undoKey = true } = {}) {
-    const index = this.data.magnets.findIndex((m) => m.id === id);
-    if (index < 0) return;
-    if (undoKey) this.onBefore(`remove:${id}`);
-    const node = this.nodes.get(id);
-    const hadFocus = node.contains(document.activeElement) || this.tools?.contains(document.activeElement);
-    const order = [...this.nodes.keys()];
-    this.data.magnets.splice(index, 1);
-    this.nodes.delete(id);
-    this.shown.delete(id);
-    if (this.last === id) this.last = null;
-    if (this.selected === id) this.select(null);
-    node.removeAttribute('tabindex');
-    node.classList.add('is-leaving');
-    if (reducedMotion() || typeof node.animate !== 'function') node.remove();
-    else node.animate([{ scale: 1, opacity: 1 }, { scale: 0.2, opacity: 0 }], { duration: 220, easing: 'ease-in' }).finished.then(() => node.remove(), () => node.remove());
-    if (hadFocus) {
-      const next = order[order.indexOf(id) + 1] || order[order.indexOf(id) - 1];
-      (this.nodes.get(next) || this.el).focus({ preventScroll: true });
-    }
-    this.changed();
-  }
-
-  /** Moves a magnet to px (its top-left corner, kept inside the board): stored and drawn there. */
-  move(magnet, xPx, yPx) {
-    const node = this.nodes.get(magnet.id);
-    const { width, height } = this.size();
-    this.store(magnet, xPx, yPx);
-    const box = { x: magnet.x * width, y: magnet.y * height, w: node.offsetWidth, h: node.offsetHeight };
-    this.shown.set(magnet.id, box);
-    this.draw(node, box);
-    this.last = magnet.id;
-    if (magnet.id === this.selected) this.placeTools();
-  }
-
-  rotate(magnet, degrees) {
-    magnet.rotation = normalise(degrees);
-    this.place(this.nodes.get(magnet.id), magnet);
-    if (magnet.id === this.selected) this.placeTools();
-  }
-
-  // ---------- Selection and its tools ----------
-
-  select(id) {
-    if (this.selected === id) return;
-    if (this.selected) this.nodes.get(this.selected)?.classList.remove('is-selected');
-    this.selected = id && this.nodes.has(id) ? id : null;
-    if (this.selected) this.nodes.get(this.selected).classList.add('is-selected');
-    this.placeTools();
-    this.onSelect(this.selected ? this.magnet(this.selected) : null);
-  }
+  // ---------- The selected magnet's tools ----------
 
   placeTools() {
     if (!this.tools) return;
@@ -345,15 +270,15 @@ export class Board {
     this.tools.classList.toggle('is-below', at.y < node.offsetHeight + 16);
   }
 
-  // ---------- Input ----------
+  // ---------- Input (board-gestures.js, loaded with the first magnet: before there is one to drag) ----------
 
   wire() {
     const el = this.el;
-    el.addEventListener('pointerdown', (e) => this.pointerDown(e));
-    el.addEventListener('pointermove', (e) => this.pointerMove(e));
-    el.addEventListener('pointerup', (e) => this.pointerUp(e, false));
-    el.addEventListener('pointercancel', (e) => this.pointerUp(e, true));
-    el.addEventListener('lostpointercapture', (e) => this.pointerUp(e, true));
+    el.addEventListener('pointerdown', (e) => this.pointerDown?.(e));
+    el.addEventListener('pointermove', (e) => this.pointerMove?.(e));
+    el.addEventListener('pointerup', (e) => this.pointerUp?.(e, false));
+    el.addEventListener('pointercancel', (e) => this.pointerUp?.(e, true));
+    el.addEventListener('lostpointercapture', (e) => this.pointerUp?.(e, true));
     el.addEventListener('keydown', (e) => this.keyDown?.(e));
     el.addEventListener('dragstart', (e) => e.preventDefault());
     const rotate = el.querySelector('.pm-rotate');
@@ -361,110 +286,4 @@ export class Board {
     if (remove) remove.addEventListener('click', () => this.selected && this.remove(this.selected));
     if (rotate) rotate.addEventListener('click', () => this.rotateClick?.());
   }
-
-  pointerDown(e) {
-    const target = e.target instanceof Element ? e.target : null;
-    if (!target) return;
-    if (this.drag && this.drag.kind === 'move' && !this.twist && this.angle && e.pointerId !== this.drag.pointerId && e.pointerType !== 'mouse') {
-      e.preventDefault();
-      this.el.setPointerCapture(e.pointerId);
-      const magnet = this.magnet(this.drag.id);
-      this.twist = { pointerId: e.pointerId, x: e.clientX, y: e.clientY, start: this.angle(e.clientX, e.clientY), from: magnet.rotation };
-      return;
-    }
-    if (this.drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
-    if (target.closest('.pm-rotate')) return this.startRotate?.(e);
-    if (target.closest('.pm-tool')) return;
-    const node = this.pick(e.clientX, e.clientY) || target.closest('.pm-magnet');
-    if (!node || !this.nodes.has(node.dataset.id)) {
-      if (!target.closest('.pm-tools')) this.select(null);
-      return;
-    }
-    e.preventDefault(); // no text selection, no compatibility mouse events
-    node.focus({ preventScroll: true });
-    node.setPointerCapture(e.pointerId);
-    const magnet = this.magnet(node.dataset.id);
-    const at = this.shown.get(magnet.id);
-    this.drag = {
-      kind: 'move', id: magnet.id, node, pointerId: e.pointerId, startX: e.clientX, startY: e.clientY,
-      x: e.clientX, y: e.clientY, originX: at.x, originY: at.y, moved: false, changed: false,
-    };
-    this.el.classList.add('is-holding');
-  }
-
-  /** Of the magnets whose touch area (44 x 44 px at least) is under (x, y): the top one whose tile is under it, else the top one. */
-  pick(x, y) {
-    const hits = [...new Set(document.elementsFromPoint(x, y).map((n) => n.closest?.('.pm-magnet')))].filter((n) => n && this.nodes.get(n.dataset.id) === n);
-    const onTile = (n) => {
-      const r = n.getBoundingClientRect();
-      return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
-    };
-    return hits.find(onTile) || hits[0] || null; // elementsFromPoint lists what is drawn on top first
-  }
-
-  /** Whether a point (client px) is over the tray. */
-  overTray(x, y) {
-    if (!this.tray) return false;
-    const r = this.tray.getBoundingClientRect();
-    return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
-  }
-
-  touch(drag) {
-    if (drag.changed) return;
-    drag.changed = true;
-    this.onBefore(`${drag.kind}:${drag.id}:${performance.now()}`);
-  }
-
-  pointerMove(e) {
-    const drag = this.drag;
-    if (!drag) return;
-    const magnet = this.magnet(drag.id);
-    if (!magnet) return;
-    if (this.twist && e.pointerId === this.twist.pointerId) {
-      this.twist.x = e.clientX;
-      this.twist.y = e.clientY;
-      this.applyTwist(magnet);
-      return;
-    }
-    if (e.pointerId !== drag.pointerId) return;
-    if (!drag.moved && Math.hypot(e.clientX - drag.startX, e.clientY - drag.startY) < 4) return;
-    drag.moved = true;
-    if (drag.kind === 'rotate') return this.rotateDrag(drag, magnet, e);
-    if (!drag.changed) {
-      this.touch(drag);
-      this.toFront(magnet);
-      drag.node.classList.add('is-dragging');
-    }
-    drag.x = e.clientX;
-    drag.y = e.clientY;
-    const back = this.overTray(e.clientX, e.clientY);
-    this.tray?.classList.toggle('is-drop-target', back);
-    drag.node.classList.toggle('is-going-back', back);
-    this.move(magnet, drag.originX + e.clientX - drag.startX, drag.originY + e.clientY - drag.startY);
-    if (this.twist) this.applyTwist(magnet);
-  }
-
-  pointerUp(e, cancelled) {
-    if (this.twist && e.pointerId === this.twist.pointerId) {
-      this.twist = null;
-      return;
-    }
-    const drag = this.drag;
-    if (!drag || e.pointerId !== drag.pointerId) return;
-    this.drag = null;
-    this.twist = null;
-    this.el.classList.remove('is-holding');
-    drag.node?.classList.remove('is-dragging', 'is-going-back');
-    this.tray?.classList.remove('is-drop-target');
-    if (drag.changed && drag.kind === 'move' && !cancelled && this.overTray(e.clientX, e.clientY)) {
-      this.remove(drag.id, { undoKey: false }); // dropped on the tray: the word goes back there
-    } else if (drag.changed) {
-      if (drag.kind === 'rotate') this.skipClick = true;
-      else this.settle(this.magnet(drag.id));
-      this.changed();
-    } else if (!cancelled && drag.kind === 'move') {
-      this.select(this.selected === drag.id ? null : drag.id);
-    }
-  }
-
 }

@@ -31,6 +31,19 @@ export async function copyText(text) {
   }
 }
 
+const sheets = new Map();
+/** Adds a stylesheet of this folder (what a module loaded on demand shows); resolves once it applies, or failed. */
+export function stylesheet(name) {
+  if (!sheets.has(name)) {
+    sheets.set(name, new Promise((resolve) => {
+      const link = el('link', { rel: 'stylesheet', href: new URL(name, import.meta.url).pathname });
+      link.onload = link.onerror = resolve;
+      document.head.append(link);
+    }));
+  }
+  return sheets.get(name);
+}
+
 const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
 
 /** Characters as a person counts them (grapheme clusters, so an emoji is one), like the server. */

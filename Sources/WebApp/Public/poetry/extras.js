@@ -1,17 +1,17 @@
 // Magnetic Poetry: what the page needs only when asked (loaded on first use, outside the first load's
-// budget): the poem as text for the clipboard, its picture (share.js), the background picture and the
-// public link. Each function takes the page's context `c` (poetry.js): ui, state, board, saver, …
+// budget): the poem as text for the clipboard, its picture (share.js), the background picture, the
+// public link and deleting a poem. Each function takes the page's context `c` (poetry.js): ui, state, board, saver, …
 import { api, toast } from '../js/api.js';
 import { waitingNow } from '../js/sync.js';
 import { copyText } from './dom.js';
-import { poemLines } from './spelling.js';
+import { linesOf } from './spelling.js';
 import { isTemp, SCOPE } from './save.js';
 
 const titleOf = (c) => c.ui.poemTitle.value.trim() || 'Untitled poem';
 
 /** "Copy as text": the words on the board in reading order, suffixes joined (spelling.js). */
 export async function copyPoem(c) {
-  const text = poemLines(c.board.rows().map((row) => row.map((item) => item.word))).join('\n');
+  const text = linesOf(c.board.snapshot().items).join('\n');
   c.ui.poemText.textContent = text;
   if (!text) return toast('The board is empty: put some words on it first.');
   toast((await copyText(text)) ? 'Poem copied as text' : text);
@@ -116,4 +116,24 @@ export async function unpublish(c) {
 
 export async function copyLink(c) {
   toast((await copyText(c.ui.publishLink.href)) ? 'Link copied' : c.ui.publishLink.href);
+}
+
+/** Deletes a poem, asked first; when it was the open one, the newest left opens. */
+export async function deletePoem(c, id) {
+  const poem = c.state.poems.find((p) => p.id === id);
+  if (!poem || !(await c.ask('Delete this poem?', `“${poem.title}” will be gone for good.`, 'Delete'))) return;
+  try {
+    await api('DELETE', c.poemPath(poem));
+  } catch (error) {
+    if (error.status !== 404) return c.fail(error);
+  }
+  c.state.poems = c.state.poems.filter((p) => p.id !== id);
+  c.forgetUndo(id);
+  if (c.state.poem && c.state.poem.id === id) {
+    c.state.poem = null;
+    c.saver.close();
+    await c.openNewest(); // the deleted poem's address is gone
+  }
+  c.renderPoems();
+  c.say('Poem deleted');
 }

@@ -2,7 +2,7 @@
 // line). When the server has no pronunciation data (404 not_imported) they stay hidden.
 import { api } from '../js/api.js';
 import { $, el } from './dom.js';
-import { poemLines } from './spelling.js';
+import { linesOf } from './spelling.js';
 
 /** The word a pronunciation dictionary knows: lower case, no surrounding punctuation ('' for emoji). */
 export function spoken(word) {
@@ -89,7 +89,7 @@ export class Helpers {
   async count() {
     if (this.available === false || !this.board.data) return;
     // Lines of the poem on the board (the tray is not the poem), suffixes joined as they are read.
-    const lines = poemLines(this.board.rows().map((row) => row.map((item) => item.word)));
+    const lines = linesOf(this.board.snapshot().items);
     const words = lines.flatMap((line) => line.split(/\s+/)).map(spoken).filter(Boolean);
     const missing = [...new Set(words)].filter((w) => !this.syllables.has(w));
     try {

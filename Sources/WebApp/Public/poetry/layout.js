@@ -107,25 +107,3 @@ export function nudge(boxes, { width, height, gap = 0 }) {
   }
   return shown;
 }
-
-/** The words in reading order, one array per row: centres within half a magnet height share a row; left to right. */
-export function readingOrder(magnets, { magnetHeight } = {}) {
-  const items = magnets.map((magnet) => {
-    const height = Number(magnet.height ?? magnetHeight ?? 0) || 0;
-    return { word: magnet.word, x: Number(magnet.x) || 0, centre: (Number(magnet.y) || 0) + height / 2, height };
-  });
-  items.sort((a, b) => a.centre - b.centre || a.x - b.x);
-  const rows = [];
-  let row = null;
-  for (const item of items) {
-    const tolerance = item.height / 2 || 1e-9;
-    if (row && Math.abs(item.centre - row.centre) <= tolerance) {
-      row.items.push(item);
-      row.centre += (item.centre - row.centre) / row.items.length; // running mean keeps long rows from drifting
-    } else {
-      row = { centre: item.centre, items: [item] };
-      rows.push(row);
-    }
-  }
-  return rows.map((r) => r.items.sort((a, b) => a.x - b.x).map((item) => item.word));
-}

@@ -1,13 +1,18 @@
 // Magnetic Poetry at /poetry: the tray of unused words (tray.js; set and added words less those on the board) and
 // the board, the poem (board.js). Loaded from /api/v1/poetry; each change saves the board (save.js).
-import { api, toast } from '../js/api.js';
+import { toast } from '../js/api.js';
 import { read } from '../js/sync.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
 import { Board, DEFAULT_SCALE, FONTS } from './board.js';
 import { Tray } from './tray.js';
 import { WordSets } from './wordsets.js';
 import { Saver, SCOPE, isTemp, pendingPoems } from './save.js';
-import { $, el, wordLength } from './dom.js';
+import { $, el, stylesheet, wordLength } from './dom.js';
+
+// The modules and styles loaded on demand are kept by the service worker from the first visit, for offline use.
+navigator.serviceWorker?.ready.then(({ active }) => active?.postMessage({ type: 'trove:keep',
+  urls: ['./board-gestures.js', './board-gestures.css', './helpers.js', './words.css', './extras.js', './share.js', './spelling.js', './sets.js',
+    './wordset-editor.js', '../js/dom.js'].map((path) => new URL(path, import.meta.url).pathname) }), () => {});
 
 const API = '/api/v1/poetry';
 const UNDO = 'trove.poetry.undo';
@@ -52,15 +57,18 @@ const tray = new Tray(ui.tray, {
 const sets = new WordSets({
   api: API, confirm: ask, onCreated: (set) => useSet(set.id), onEdited: (a, b) => setEdited(a, b), onDeleting: (set) => leaveSet(set), onDeleted: () => sync(),
 });
-// The word helpers (rhymes, syllables per line) load with the first word on the board.
+// The word helpers (rhymes, syllables per line) load with the first word on the board, with their looks (words.css).
 let helpers = null;
 function withHelpers(work) {
-  helpers ??= import('./helpers.js').then(({ Helpers }) => new Helpers({ api: API, board, onPick: (word) => addWord(word) }));
+  helpers ??= Promise.all([import('./helpers.js'), stylesheet('words.css')])
+    .then(([{ Helpers }]) => new Helpers({ api: API, board, onPick: (word) => addWord(word) }));
   return helpers.then(work).catch(fail);
 }
-// Background, picture, copy and the public link (extras.js) load when first used.
+// Background, picture, copy, the public link and deleting a poem (extras.js) load when first used.
 const extras = () => import('./extras.js');
-const context = () => ({ API, ui, state, board, saver, say, fail, poemPath, showBackground, showPublished });
+const context = () => ({
+  API, ui, state, board, saver, say, fail, ask, poemPath, showBackground, showPublished, renderPoems, forgetUndo, openNewest,
+});
 const saver = new Saver({
   base: API,
   body: () => ({ title: ui.poemTitle.value.trim(), board: board.data }),
@@ -267,26 +275,16 @@ async function newPoem(focus = false) {
   if (focus) ui.poemTitle.select();
 }
 
-async function deletePoem(id) {
-  const poem = state.poems.find((p) => p.id === id);
-  if (!poem || !(await ask('Delete this poem?', `“${poem.title}” will be gone for good.`, 'Delete'))) return;
-  try {
-    await api('DELETE', `${API}/poems/${encodeURIComponent(id)}`);
-  } catch (error) {
-    if (error.status !== 404) return fail(error);
-  }
-  state.poems = state.poems.filter((p) => p.id !== id);
-  const undoSteps = storedUndo();
-  delete undoSteps[id];
-  try { localStorage.setItem(UNDO, JSON.stringify(undoSteps)); } catch { /* nothing kept */ }
-  if (state.poem && state.poem.id === id) {
-    state.poem = null;
-    saver.close();
-    await (state.poems.length ? openPoem(state.poems[0].id) : newPoem());
-    router.go(poemView(), { replace: true, quiet: true }); // the deleted poem's address is gone
-  }
-  renderPoems();
-  say('Poem deleted');
+/** After the open poem was deleted (extras.js): the newest left opens, or a new one, at an address of its own. */
+async function openNewest() {
+  await (state.poems.length ? openPoem(state.poems[0].id) : newPoem());
+  router.go(poemView(), { replace: true, quiet: true });
+}
+
+function forgetUndo(id) {
+  const steps = storedUndo();
+  delete steps[id];
+  try { localStorage.setItem(UNDO, JSON.stringify(steps)); } catch { /* nothing kept */ }
 }
 
 // A poem made on this device got its id from the server (the outbox rewrote its waiting saves and the address).
@@ -456,7 +454,7 @@ on(ui.poems, 'click', (e) => {
   const open = e.target.closest('[data-open]');
   const remove = e.target.closest('[data-delete]');
   if (open && open.dataset.open !== (state.poem && state.poem.id)) return openPoem(open.dataset.open).then(() => router.go(poemView()));
-  if (remove) return deletePoem(remove.dataset.delete);
+  if (remove) return later('deletePoem')(remove.dataset.delete);
 });
 
 document.addEventListener('keydown', (e) => {

@@ -1,7 +1,7 @@
 // Magnetic Poetry: a published poem, read-only, drawn with the same board code as the editor.
 import { api } from '../js/api.js';
 import { Board, FONTS } from './board.js';
-import { poemLines } from './spelling.js';
+import { linesOf } from './spelling.js';
 
 const root = document.getElementById('poetry-public');
 const element = document.getElementById('board');
@@ -20,7 +20,7 @@ async function show() {
   }
   const board = new Board(element);
   board.load(data, { animate: true });
-  const lines = poemLines(board.rows().map((row) => row.map((item) => item.word)));
+  const lines = linesOf(board.snapshot().items);
   text.replaceChildren(...lines.flatMap((line, i) => (i ? [document.createElement('br'), line] : [line])));
   element.setAttribute('aria-label', `The poem on a fridge door: ${lines.join(' / ')}`);
   element.removeAttribute('aria-busy');

@@ -1,6 +1,6 @@
-// Magnetic Poetry: a poem as text, pure (no DOM). Suffix magnets ("-ing", "-ed", "-s", "-ly", "-er",
-// "-est") join the word before them by English spelling: dance+ing → dancing, run+ing → running,
-// happy+ly → happily, try+ed → tried.
+// Magnetic Poetry: a poem as text, pure (no DOM): the magnets in reading order, rows as lines. Suffix magnets
+// ("-ing", "-ed", "-s", "-ly", "-er", "-est") join the word before them by English spelling: dance+ing → dancing,
+// run+ing → running, happy+ly → happily, try+ed → tried.
 
 // Words stressed on their last syllable double its consonant like one-syllable words (forgetting).
 const STRESSED_LAST = new Set(['begin', 'forget', 'regret', 'admit', 'commit', 'permit', 'submit', 'occur', 'prefer', 'refer', 'control', 'compel', 'equip', 'upset', 'forbid']);
@@ -74,3 +74,28 @@ export function poemLines(rows) {
 
 /** The whole poem as text, one line per row. */
 export const poemText = (rows) => poemLines(rows).join('\n');
+
+/** The words in reading order, one array per row: centres within half a magnet height share a row; left to right. */
+export function readingOrder(magnets, { magnetHeight } = {}) {
+  const items = magnets.map((magnet) => {
+    const height = Number(magnet.height ?? magnetHeight ?? 0) || 0;
+    return { word: magnet.word, x: Number(magnet.x) || 0, centre: (Number(magnet.y) || 0) + height / 2, height };
+  });
+  items.sort((a, b) => a.centre - b.centre || a.x - b.x);
+  const rows = [];
+  let row = null;
+  for (const item of items) {
+    const tolerance = item.height / 2 || 1e-9;
+    if (row && Math.abs(item.centre - row.centre) <= tolerance) {
+      row.items.push(item);
+      row.centre += (item.centre - row.centre) / row.items.length; // running mean keeps long rows from drifting
+    } else {
+      row = { centre: item.centre, items: [item] };
+      rows.push(row);
+    }
+  }
+  return rows.map((r) => r.items.sort((a, b) => a.x - b.x).map((item) => item.word));
+}
+
+/** The poem's lines from its magnets as drawn ([{word, x, y, h}] in px, as Board#snapshot() gives them). */
+export const linesOf = (items) => poemLines(readingOrder(items.map(({ word, x, y, h }) => ({ word, x, y, height: h }))));

@@ -2,7 +2,7 @@
 // "Word sets" panel that edits them (wordset-editor.js) loads the first time it is opened.
 import { toast } from '../js/api.js';
 import { read } from '../js/sync.js';
-import { $, el } from './dom.js';
+import { $, el, stylesheet } from './dom.js';
 import { plural } from '../js/format.js';
 
 export class WordSets {
@@ -18,7 +18,7 @@ export class WordSets {
     const panel = $('wordsets-panel');
     panel.addEventListener('toggle', () => {
       if (!panel.open || this.editor) return;
-      this.editor = import('./wordset-editor.js').then((module) => module.edit(this));
+      this.editor = Promise.all([import('./wordset-editor.js'), stylesheet('words.css')]).then(([module]) => module.edit(this));
     });
   }
 
