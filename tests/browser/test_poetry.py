@@ -1098,6 +1098,61 @@ def test_a_save_that_meets_a_newer_version_wins_quietly(server, browser):
     assert after["y"] > original["y"], "this page's later save did not win"
 
 
+# The page's own writes (those with an Idempotency-Key: the outbox's, and a save sent as the page goes) fail as with
+# no network while window.__troveOffline is set; the test's requests (`call`, no key) still reach the server, as
+# another device's would. Every toast and save state the page shows is kept, even one gone before the test looks.
+OFFLINE_WRITES = """
+(() => {
+  const real = window.fetch.bind(window);
+  window.fetch = (input, init) => (window.__troveOffline && init && init.headers && init.headers['Idempotency-Key']
+    ? Promise.reject(new TypeError('Failed to fetch')) : real(input, init));
+  const seen = window.__troveSeen = new Set();
+  new MutationObserver(() => {
+    for (const node of document.querySelectorAll('.toast, #save-state')) seen.add(node.textContent.trim());
+  }).observe(document, {childList: true, subtree: true, characterData: true});
+})();
+"""
+
+
+def test_a_queued_save_that_meets_a_newer_version_is_saved_again_without_not_saved(server, browser):
+    add_preload_script(browser, OFFLINE_WRITES)
+    open_poetry(browser, server)
+    put_words(browser, 2)
+    poem = current_poem(browser)
+    # Offline: a magnet moved and a word added wait in the outbox (one save of the poem, the newer replacing the older).
+    browser.execute_script("window.__troveOffline = true")
+    magnet = magnets(browser)[0]
+    browser.execute_script("arguments[0].focus()", browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnet["id"]}"]'))
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
+    wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") == "offline", "the page does not say it is offline")
+    tile(browser).click()
+    wait(browser, lambda d: len(magnets(d)) == 3, "the word did not go on the board offline")
+    words = sorted(m["word"] for m in magnets(browser))
+    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "1 change waiting", "the header does not say a change waits")
+    # Meanwhile another device saves the poem: the waiting save carries a version that is no longer the server's.
+    status, body = call(browser, "PUT", f"{API}/poems/{poem['id']}", {"version": poem["version"], "title": "Elsewhere", "board": poem["board"]})
+    assert status == 200, body
+
+    browser.execute_script("window.__troveOffline = false; window.dispatchEvent(new Event('online'))")
+    wait(browser, lambda d: sorted(m["word"] for m in current_poem(d)["board"]["magnets"]) == words,
+         "the words written offline were not saved over the other device's version")
+    wait_saved(browser)
+    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the outbox did not empty")
+    stored = current_poem(browser)
+    assert stored["version"] >= poem["version"] + 2
+    moved = [m for m in stored["board"]["magnets"] if m["id"] == magnet["id"]][0]
+    original = [m for m in poem["board"]["magnets"] if m["id"] == magnet["id"]][0]
+    assert moved["y"] > original["y"], "the move made offline was lost"
+    seen = browser.execute_script("return [...window.__troveSeen]")
+    assert "Offline — will save when back" in seen, f"the page's words were not watched: {seen}"
+    assert not [text for text in seen if "Not saved" in text], f"the page said: {seen}"
+    # The conflict itself is an answer Chromium logs as an error; nothing else may be.
+    conflict = re.compile(r"/api/v1/poetry/poems/\S+ - Failed to load resource: the server responded with a status of 409")
+    messages = [e.get("message", "") for e in severe_console_entries(browser)]
+    severe = [m for m in messages if not conflict.search(m) and not PRONUNCIATION_404.search(m)]
+    assert not severe, f"console errors: {severe}"
+
+
 # ---------- Word helpers ----------
 
 STUB_PRONUNCIATION = """

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  outcome, enqueue, replaced, rewrite, dependents, dropsWith, idIn, dropMessage, retryDelay, tempId, isTemp,
+  outcome, enqueue, replaced, rewrite, dependents, dropsWith, idIn, resolvedByApp, dropMessage, retryDelay, tempId, isTemp,
 } from '../../Sources/WebApp/Public/js/sync-logic.js';
 import { waitingLine } from '../../Sources/WebApp/Public/js/sync.js';
 
@@ -90,6 +90,15 @@ test('the id in an answer, by a dotted path', () => {
   assert.equal(idIn({ id: 12 }), '12');
   assert.equal(idIn(null, 'session.id'), null);
   assert.equal(idIn({}, 'session.id'), null);
+});
+
+test('a refusal the write\'s app resolves itself is not told as "Not saved"; any other refusal is', () => {
+  const save = entry(1, 'PUT', '/poems/p1', { version: 3 }, { replace: 'poem:p1', resolves: ['version_conflict'] });
+  assert.equal(resolvedByApp(save, 'version_conflict'), true); // Poetry saves again over the newer version
+  assert.equal(resolvedByApp(save, 'invalid'), false);
+  assert.equal(resolvedByApp(save, 'version_conflict', 1), false, 'writes that went with it are told');
+  assert.equal(resolvedByApp(entry(2, 'PUT', '/poems/p1', { version: 3 }), 'version_conflict'), false, 'a write that does not say');
+  assert.equal(outcome(409, 'version_conflict'), 'drop', 'it still leaves the outbox: the app sends its own write');
 });
 
 test('the indicator and the toast say it in words', () => {

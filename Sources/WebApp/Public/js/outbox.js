@@ -1,9 +1,10 @@
 // The sending half of Trove's offline layer (js/sync.js loads it with the first write, or when writes wait):
 // a write is tried at once when nothing of its app waits, else queued in the IndexedDB outbox with the
 // Idempotency-Key it was given, and the queue is sent in order by `flush`, the same key on every retry. A write
-// the server refuses (a 4xx) is dropped and named in a toast; the rules are pure in sync-logic.js.
+// the server refuses (a 4xx) is dropped and named in a toast, unless its app resolves that refusal itself
+// (`resolves`); the rules are pure in sync-logic.js.
 import { toast } from './api.js';
-import { outcome, replaced, rewrite, dropsWith, idIn, dropMessage, retryDelay } from './sync-logic.js';
+import { outcome, replaced, rewrite, dropsWith, idIn, resolvedByApp, dropMessage, retryDelay } from './sync-logic.js';
 import { tx, all, waiting, update } from './sync.js';
 
 /** fetch with the error envelope read into an Error (status 0: no answer). */
@@ -39,7 +40,7 @@ let attempt = 0;
 /** See js/sync.js `send`. */
 export async function send(method, path, body, options = {}) {
   const entry = { method, path, body, key: options.key || crypto.randomUUID(), label: options.label, scope: options.scope };
-  for (const name of ['replace', 'creates', 'idFrom', 'leads', 'group']) if (options[name]) entry[name] = options[name];
+  for (const name of ['replace', 'creates', 'idFrom', 'leads', 'group', 'resolves']) if (options[name]) entry[name] = options[name];
   if (!(await waiting(entry.scope)) && !flushing) {
     try {
       return { data: await call(method, path, body, entry.key, options.keepalive) };
@@ -118,11 +119,11 @@ async function finish(entry, answer) {
   update();
 }
 
-/** A write the server refused: it goes, with what depends on it, and the person is told. */
+/** A write the server refused: it goes, with what depends on it, and the person is told (unless its app puts it right). */
 async function drop(entry, error) {
   const list = await all();
   const also = dropsWith(list, entry);
   await tx('readwrite', ({ outbox }) => { for (const e of [entry, ...also]) outbox.delete(e.seq); });
-  toast(dropMessage(entry, error.message, also.length), { timeout: 10000 });
+  if (!resolvedByApp(entry, error.code, also.length)) toast(dropMessage(entry, error.message, also.length), { timeout: 10000 });
   dispatchEvent(new CustomEvent('trove:sync-dropped', { detail: { entry, error } }));
 }

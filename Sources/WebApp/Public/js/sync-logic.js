@@ -1,6 +1,6 @@
 // The outbox's rules, pure (node-tested in tests/js/sync.test.mjs); js/outbox.js sends the outbox that js/sync.js keeps.
 // An entry: { seq, method, path, body, key (Idempotency-Key), label, scope (the app), replace?, creates?, idFrom?,
-// leads?, group? }.
+// leads?, group?, resolves? }.
 
 /**
  * What an answer means for a queued write: 'done' (2xx: forget it), 'wait' (no answer, 408, 429, 5xx, or
@@ -60,6 +60,15 @@ export function idIn(answer, idFrom = 'id') {
   let value = answer;
   for (const part of idFrom.split('.')) value = value == null ? undefined : value[part];
   return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+}
+
+/**
+ * Whether a refused write is one its app puts right itself (`resolves`: the error codes it handles, as Poetry meets
+ * a version conflict by saving again over the newer version): then the person is not told it was not saved, unless
+ * other writes went with it.
+ */
+export function resolvedByApp(entry, code, others = 0) {
+  return !others && Array.isArray(entry.resolves) && entry.resolves.includes(code);
 }
 
 /** The toast for a dropped write: what was not saved, and why. */

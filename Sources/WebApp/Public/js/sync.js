@@ -89,7 +89,8 @@ export const waitingNow = (scope) => scopes.has(scope);
  * `options`: label (what it is, for the toast if refused), scope (the app), replace (last writer wins: a key
  * naming the record), creates (the temporary id this write's answer replaces) and idFrom (where the answer
  * has the real id), leads / group (a write whose refusal takes its group's writes with it), keepalive (the
- * first try outlives the page), key (an Idempotency-Key given before: a write already sent once, as a page was left).
+ * first try outlives the page), key (an Idempotency-Key given before: a write already sent once, as a page was left),
+ * resolves (codes of refusals the app puts right on `trove:sync-dropped`: no toast).
  */
 export const send = (...args) => outbox().then((m) => m.send(...args));
 

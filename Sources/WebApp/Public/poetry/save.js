@@ -57,8 +57,9 @@ export class Saver {
     this.timer = setTimeout(() => this.saveNow(), 300);
   }
 
+  /** A version conflict met in the outbox is Poetry's to resolve (`dropped`): the outbox tells nobody "Not saved". */
   options(poem, title) {
-    return { scope: SCOPE, replace: `poem:${poem.id}`, label: `the poem “${title || 'Untitled poem'}”` };
+    return { scope: SCOPE, replace: `poem:${poem.id}`, label: `the poem “${title || 'Untitled poem'}”`, resolves: ['version_conflict'] };
   }
 
   async saveNow() {
@@ -139,14 +140,22 @@ export class Saver {
     if (this.dirty) this.saveNow();
   }
 
-  /** A queued save met a newer version (saved on another device meanwhile): the later save wins. */
+  /**
+   * A queued save met a newer version (saved on another device meanwhile): the later save, this one, wins. The open
+   * poem is saved again as it is now; another poem, with the words of the save that was refused.
+   */
   async dropped({ entry, error }) {
-    if (entry.scope !== SCOPE || error.code !== 'version_conflict' || !this.poem || entry.path !== this.path()) return;
-    const fresh = await api('GET', this.path()).catch(() => null);
-    if (!fresh) return;
-    this.poem.version = fresh.version;
-    this.dirty = true;
-    this.saveNow();
+    if (entry.scope !== SCOPE || entry.method !== 'PUT' || error.code !== 'version_conflict') return;
+    const fresh = await api('GET', entry.path).catch(() => null);
+    if (!fresh) return toast(`Not saved: ${entry.label}. ${error.message}`);
+    if (this.poem && entry.path === this.path()) {
+      this.poem.version = fresh.version;
+      this.dirty = true;
+      return this.saveNow();
+    }
+    const { scope, replace, label, resolves } = entry;
+    await send('PUT', entry.path, { ...entry.body, version: fresh.version }, { scope, replace, label, resolves })
+      .catch((e) => toast(`Not saved: ${label}. ${e.message}`));
   }
 
   /** The page goes away: what is not saved yet is sent with keepalive and kept for the next visit. */
