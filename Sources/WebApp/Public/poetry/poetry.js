@@ -479,6 +479,7 @@ fitToScreen();
 
 async function start() {
   await saver.sendLeft();
+  fitToScreen(); // to the header with its sync indicator (js/sync.js), before the board is drawn: WebKit may tell late
   await sets.load();
   const pending = await pendingPoems(API);
   state.poems = await read(`${API}/poems`, SCOPE);
