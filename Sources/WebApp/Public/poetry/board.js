@@ -140,6 +140,12 @@ export class Board {
     return { width: this.el.clientWidth, height: this.el.clientHeight, magnetHeight: sample ? sample.offsetHeight : 0 };
   }
 
+  /** The board's width over its height, saved with the poem: its published page keeps that shape (public.js). */
+  aspect() {
+    const { width, height } = this.size();
+    return width && height ? round(width / height, 3) : undefined;
+  }
+
   /** Magnets as drawn: px boxes, for reading order (spelling.js `linesOf`) and the picture. */
   snapshot() {
     const { width, height } = this.size();

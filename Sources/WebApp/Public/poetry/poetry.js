@@ -71,7 +71,7 @@ const context = () => ({
 });
 const saver = new Saver({
   base: API,
-  body: () => ({ title: ui.poemTitle.value.trim(), board: board.data }),
+  body: () => ({ title: ui.poemTitle.value.trim(), board: { ...board.data, aspect: board.aspect() } }),
   onSaved: (saved) => took(saved),
   onState: (kind, message) => saveState(kind, message),
 });

@@ -1,4 +1,6 @@
-// Magnetic Poetry: a published poem, read-only, drawn with the same board code as the editor.
+// Magnetic Poetry: a published poem, read-only, drawn with the same board code as the editor on a board of the
+// shape it was written on (the board's `aspect`, width over height; 3:4 for poems saved before it was kept), so
+// every word keeps its place beside the others, as large as the screen allows (public.css).
 import { api } from '../js/api.js';
 import { Board, FONTS } from './board.js';
 import { linesOf } from './spelling.js';
@@ -14,6 +16,8 @@ async function show() {
   const poem = await api('GET', path);
   const data = poem.board;
   if (!FONTS[data.font]) data.font = 'serif';
+  const aspect = Number(data.aspect);
+  if (aspect >= 0.25 && aspect <= 4) element.style.setProperty('--pm-aspect', String(aspect));
   if (poem.hasBackground) {
     background.src = `${path}/background`;
     background.hidden = false;
