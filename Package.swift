@@ -75,6 +75,7 @@ let package = Package(
                 "DatabaseDrivers", "Zlib",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

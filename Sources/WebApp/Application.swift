@@ -138,20 +138,24 @@ public func buildRouter(
     StoriesPagesController(pages: pages, stories: stories).addRoutes(to: router)
 
     HealthController(database: database, cities: cityStore).addRoutes(to: api)
+    // Each app's part of the account export and import.
+    let sections: [any ProfileDataSection] = [
+        StrategiesExportSection(profiles: strategyProfiles),
+        PoetryExportSection(wordSets: wordSets, poems: poems),
+        CitiesExportSection(store: cityStore, collection: cityCollection, history: surpriseHistory),
+        YogaExportSection(roster: roster, venues: yogaVenues, classes: yogaClasses, sessions: yogaSessions),
+        StoriesExportSection(stories: stories),
+    ]
+    let merge = GuestMerge(database: database.sql)
     AccountAPIController(
         profiles: profiles,
         failures: SignInFailureRepository(database: database.sql),
         hasher: PasswordHasher(cost: configuration.passwordHashCost),
-        merge: GuestMerge(database: database.sql),
+        merge: merge,
         throttle: SignInThrottle(),
         trustedProxies: configuration.trustedProxies,
-        exporter: ProfileExporter(sections: [
-            StrategiesExportSection(profiles: strategyProfiles),
-            PoetryExportSection(wordSets: wordSets, poems: poems),
-            CitiesExportSection(store: cityStore, collection: cityCollection, history: surpriseHistory),
-            YogaExportSection(roster: roster, venues: yogaVenues, classes: yogaClasses, sessions: yogaSessions),
-            StoriesExportSection(stories: stories),
-        ])
+        exporter: ProfileExporter(sections: sections),
+        importer: ProfileImporter(database: database.sql, sections: sections, merge: merge)
     ).addRoutes(to: api)
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)

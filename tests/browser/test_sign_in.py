@@ -76,3 +76,36 @@ def test_a_next_that_leaves_the_site_is_ignored(server, browser):
         wait_for_path(browser, "/account")
         assert urlparse(browser.current_url).netloc == urlparse(server).netloc, (hostile, browser.current_url)
         call(browser, "POST", "/api/v1/account/logout")
+
+
+def test_an_export_is_brought_into_a_new_account_on_the_profile_page(server, browser, tmp_path, assert_no_console_errors):
+    """Moving between servers as a person does: download the data, make an account (on the other Trove: here a
+    fresh browser profile on this one), choose the file on the profile page; it says what came in, and the
+    apps show it. A second time, the profile is no longer empty and the page says so."""
+    browser.get(server + "/yoga")
+    assert call(browser, "POST", "/api/v1/yoga/students", {"name": "Bea", "joined_on": "2026-03-01"})[0] == 201
+    assert call(browser, "POST", "/api/v1/strategies/mine", {"strategy": "Use an old idea"})[0] == 201
+    status, export = call(browser, "GET", "/api/v1/account/export")
+    assert status == 200, export
+    path = tmp_path / "trove-export.json"
+    path.write_text(json.dumps(export))
+
+    browser.delete_all_cookies()
+    username = "m" + secrets.token_hex(4)
+    browser.get(server + "/")
+    assert call(browser, "POST", "/api/v1/account/signup", {"username": username, "password": PASSWORD})[0] == 201
+    browser.get(server + "/account")
+    browser.find_element(By.ID, "import-file").send_keys(str(path))
+    result = lambda d: d.find_element(By.ID, "import-result").text  # noqa: E731
+    wait(browser, lambda d: "Brought in" in result(d), f"the page does not say what came in: {result(browser)!r}")
+    assert result(browser).startswith("Brought in: 1 card of your own,"), result(browser)
+    assert "1 student" in result(browser)
+    _, students = call(browser, "GET", "/api/v1/yoga/students")
+    assert [s["name"] for s in students["students"]] == ["Bea"], students
+    _, mine = call(browser, "GET", "/api/v1/strategies/mine")
+    assert [c["strategy"] for c in mine] == ["Use an old idea"], mine
+    assert_no_console_errors(browser)
+
+    browser.find_element(By.ID, "import-file").send_keys(str(path))
+    wait(browser, lambda d: "nothing in it yet" in d.find_element(By.ID, "form-error").text,
+         "a second import into a profile with things in it is not refused in words")

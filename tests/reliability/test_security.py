@@ -576,6 +576,8 @@ def test_cross_site_writes_are_refused(trove_server):
         ("POST", "/api/v1/stories", {"json": story_document("forged-story")}),
         ("DELETE", f"/api/v1/stories/{records['story']}", {}),
         ("PUT", "/api/v1/yoga/settings", {"json": {"temperature_unit": "fahrenheit", "slipping_weeks": 9}}),
+        ("POST", "/api/v1/account/import", {"json": {"format": "trove-export/1", "strategies": {"favourites": [], "history": [],
+                                                                                      "ownCards": []}}}),
         ("POST", "/api/v1/account/logout", {}),
         ("DELETE", "/api/v1/account", {}),
         ("POST", "/api/v1/strategies/mine", {"data": '{"strategy":"form post"}', "headers": {"Content-Type": "text/plain"}}),

@@ -115,6 +115,12 @@ public struct StrategyProfileRepository: Sendable {
         try await Self.trimDraws.run([profileID, profileID], on: database)
     }
 
+    /// A draw from an imported history (an account export), with its note, as it was drawn.
+    public func importDraw(profileID: String, cardID: Int, at date: Date, note: String?) async throws {
+        try await database.insert(into: "strategy_draws").columns("profile_id", "card_id", "drawn_at", "note")
+            .values(SQLBind(profileID), SQLBind(cardID), SQLBind(date.millisecondsSince1970), SQLBind(note)).run()
+    }
+
     static let insertDraw = PreparedQuery(isRead: false) { database, values in
         database.insert(into: "strategy_draws").columns("profile_id", "card_id", "drawn_at").values(values).insert
     }

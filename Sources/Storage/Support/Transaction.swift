@@ -1,14 +1,20 @@
+import Logging
+import NIOCore
 import SQLKit
 
 extension SQLDatabase {
     /// Runs `body` in one transaction on one connection: everything it writes lands, or nothing does.
+    ///
+    /// Called on the connection of a transaction already running (a repository used inside a larger transaction,
+    /// as an account import uses them all), `body` joins that transaction instead of starting another.
     public func transaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await withSession { connection in
+        if let running = self as? TransactionConnection { return try await body(running) }
+        return try await withSession { connection in
             // IMMEDIATE takes SQLite's write lock up front, so two writers wait instead of failing mid-way.
             let begin = connection.dialect.name == "sqlite" ? "BEGIN IMMEDIATE" : "BEGIN"
             try await connection.raw(SQLQueryString(begin)).run()
             do {
-                let result = try await body(connection)
+                let result = try await body(TransactionConnection(base: connection))
                 try await connection.raw("COMMIT").run()
                 return result
             } catch {
@@ -16,5 +22,28 @@ extension SQLDatabase {
                 throw error
             }
         }
+    }
+}
+
+/// The connection a transaction runs on, marked so that a transaction asked for on it joins the running one.
+struct TransactionConnection: SQLDatabase {
+    let base: any SQLDatabase
+
+    var logger: Logger { base.logger }
+    var eventLoop: any EventLoop { base.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { base.version }
+    var dialect: any SQLDialect { base.dialect }
+    var queryLogLevel: Logger.Level? { base.queryLogLevel }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        base.execute(sql: query, onRow)
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await base.execute(sql: query, onRow)
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await closure(self)
     }
 }

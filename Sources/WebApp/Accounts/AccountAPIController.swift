@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import Storage
 
-/// `/api/v1/account/…`: sign up, sign in, sign out, who am I, export and delete.
+/// `/api/v1/account/…`: sign up, sign in, sign out, who am I, export, import and delete.
 struct AccountAPIController {
     let profiles: ProfileRepository
     let failures: SignInFailureRepository
@@ -14,6 +14,7 @@ struct AccountAPIController {
     /// Proxies whose X-Forwarded-For names the client.
     var trustedProxies: [IPNetwork] = []
     let exporter: ProfileExporter
+    let importer: ProfileImporter
 
     struct CredentialsBody: Decodable {
         let username: String
@@ -42,6 +43,7 @@ struct AccountAPIController {
             .get("/api/v1/account/me", use: me)
             .get("/api/v1/account/guest-work", use: guestWork)
             .get("/api/v1/account/export", use: export)
+            .post("/api/v1/account/import", use: importExport)
             .delete("/api/v1/account", use: deleteProfile)
     }
 
@@ -121,6 +123,23 @@ struct AccountAPIController {
         var headers = HTTPFields()
         headers[.contentDisposition] = "attachment; filename=\"trove-export.json\""
         return JSONResponse.make(document, headers: headers)
+    }
+
+    /// An export's file (as `export` writes it, perhaps on another Trove) into this profile, which must hold
+    /// nothing yet; up to 20 MB.
+    @Sendable func importExport(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let contentType = request.headers[.contentType]
+        guard let contentType, JSONBody.isJSON(contentType) else { throw JSONBodyError.wrongContentType(contentType) }
+        let limit = 20 << 20
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw JSONBodyError.tooLarge(limit)
+        }
+        let profile = try await context.session.requireProfile()
+        let report = try await importer.importDocument(Data(buffer.readableBytesView), into: profile.id)
+        return JSONResponse.make(report)
     }
 
     @Sendable func deleteProfile(_ request: Request, context: TroveRequestContext) async throws -> Response {

@@ -1,10 +1,14 @@
 import Accounts
 import Foundation
+import SQLKit
 
 /// One app's part of a profile's data export, under its own key in the document.
 protocol ProfileDataSection: Sendable {
     var key: String { get }
     func export(profileID: String) async throws -> any Encodable & Sendable
+    /// Adds this app's part of an export (`data`, as `export` wrote it, perhaps on another server) to the profile,
+    /// through `db`, the import's transaction (`ProfileImporter`).
+    func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws
 }
 
 /// Builds the account export: `{"format":…, "exportedAt":…, "profile":{…}, "<app>":{…}, …}`.

@@ -1,4 +1,6 @@
+import CityRoulette
 import Foundation
+import SQLKit
 import Storage
 
 /// The City Roulette part of the account export: the collection in "my order" and recent surprises.
@@ -8,8 +10,8 @@ struct CitiesExportSection: ProfileDataSection {
     let history: SurpriseHistoryRepository
     let key = "cities"
 
-    struct Export: Encodable, Sendable {
-        struct Entry: Encodable, Sendable {
+    struct Export: Codable, Sendable {
+        struct Entry: Codable, Sendable {
             let geonameid: Int
             let name: String?
             let countryCode: String?
@@ -35,5 +37,14 @@ struct CitiesExportSection: ProfileDataSection {
             },
             recentSurprises: try await history.recent(profileID: profileID, limit: 10)
         )
+    }
+
+    /// The collection in its order, with its stars (the recent surprises stay behind: they only steer the next).
+    func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws {
+        let part = try ProfileImporter.decoder.decode(Export.self, from: data)
+        let cities = part.collection.sorted { $0.position < $1.position }.map {
+            CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite)
+        }
+        report.add("cities", try await CityCollectionRepository(database: db).importCities(cities, profileID: profileID))
     }
 }

@@ -1,5 +1,6 @@
 import ChooseYourDestiny
 import Foundation
+import SQLKit
 import Storage
 
 /// The Choose Your Destiny part of the account export: the library, reading progress and own stories
@@ -8,8 +9,8 @@ struct StoriesExportSection: ProfileDataSection {
     let stories: StoryRepository
     let key = "stories"
 
-    struct Export: Encodable, Sendable {
-        struct Progress: Encodable, Sendable {
+    struct Export: Codable, Sendable {
+        struct Progress: Codable, Sendable {
             let storyID: String
             let path: [String]
             let endingsFound: [String]
@@ -30,5 +31,48 @@ struct StoriesExportSection: ProfileDataSection {
             if stored.ownerProfileID == profileID { published.append(StoryFile.write(stored.story)) }
         }
         return Export(library: try await stories.library(profileID: profileID), progress: progress, published: published)
+    }
+
+    /// Own stories are published here under this account when their id is free; the library and the places kept
+    /// follow the stories this server has.
+    func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws {
+        let part = try ProfileImporter.decoder.decode(Export.self, from: data)
+        let repository = StoryRepository(database: db)
+        for text in part.published {
+            guard let story = try? StoryFile.read(text) else {
+                report.skipped.append("A published story could not be read.")
+                continue
+            }
+            if try await repository.find(id: story.id) != nil {
+                report.skipped.append("The story “\(story.name)” was not published here: this server has a story with its id.")
+                continue
+            }
+            try await repository.save(id: story.id, story: story, owner: profileID, source: "upload")
+            try await repository.addToLibrary(storyID: story.id, profileID: profileID)
+            report.add("published_stories")
+        }
+        var missing = Set<String>()
+        for id in part.library {
+            guard try await repository.find(id: id) != nil else {
+                missing.insert(id)
+                continue
+            }
+            try await repository.addToLibrary(storyID: id, profileID: profileID)
+        }
+        report.add("stories", try await repository.library(profileID: profileID).count)
+        for saved in part.progress {
+            guard try await repository.find(id: saved.storyID) != nil else {
+                missing.insert(saved.storyID)
+                continue
+            }
+            try await repository.saveProgress(
+                ReadingProgress(path: saved.path, endingsFound: saved.endingsFound), storyID: saved.storyID, profileID: profileID)
+            report.add("reading_places")
+        }
+        if !missing.isEmpty {
+            report.skipped.append(
+                "\(missing.count) stor\(missing.count == 1 ? "y is" : "ies are") not on this server: \(missing.sorted().joined(separator: ", "))."
+            )
+        }
     }
 }

@@ -1,4 +1,4 @@
-// Sign up, sign in, and the account page (sign out, download data, delete profile).
+// Sign up, sign in, and the account page (sign out, download and bring in data, delete profile).
 import { api, request, toast } from './api.js';
 import { safeNext } from './next.js';
 
@@ -154,6 +154,50 @@ if (exportLink) {
       showError(error.message);
     } finally {
       exportLink.removeAttribute('aria-disabled');
+    }
+  });
+}
+
+// Bringing in an export (from this Trove or another) into a profile that holds nothing yet.
+const importButton = document.getElementById('import');
+const importFile = document.getElementById('import-file');
+const KINDS = {
+  own_cards: ['card of your own', 'cards of your own'], favourite_cards: ['favourite card', 'favourite cards'],
+  draws: ['drawn card', 'drawn cards'], word_sets: ['word set', 'word sets'], poems: ['poem', 'poems'],
+  cities: ['city', 'cities'], students: ['student', 'students'], venues: ['venue', 'venues'],
+  sessions: ['class session', 'class sessions'], class_in_session: ['class in session', 'classes in session'],
+  published_stories: ['published story', 'published stories'], stories: ['story in your library', 'stories in your library'],
+  reading_places: ['reading place', 'reading places'],
+};
+if (importButton && importFile) {
+  importButton.addEventListener('click', () => importFile.click());
+  importFile.addEventListener('change', async () => {
+    const file = importFile.files[0];
+    if (!file) return;
+    clearError();
+    const result = document.getElementById('import-result');
+    result.replaceChildren();
+    importButton.disabled = true;
+    try {
+      const response = await request('POST', '/api/v1/account/import', await file.text(), 'application/json');
+      const report = await response.json();
+      const order = Object.keys(KINDS);
+      const added = Object.entries(report.added).sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
+        .map(([kind, n]) => `${n} ${(KINDS[kind] || [kind, kind])[n === 1 ? 0 : 1]}`);
+      const summary = document.createElement('p');
+      summary.textContent = added.length ? `Brought in: ${added.join(', ')}.` : 'The file held nothing to bring in.';
+      result.append(summary);
+      if (report.skipped.length) {
+        const list = document.createElement('ul');
+        for (const line of report.skipped) list.append(Object.assign(document.createElement('li'), { textContent: line }));
+        result.append(Object.assign(document.createElement('p'), { textContent: 'Left out:' }), list);
+      }
+      await forgetCachedPages(true);
+    } catch (error) {
+      showError(error.message);
+    } finally {
+      importButton.disabled = false;
+      importFile.value = '';
     }
   });
 }

@@ -1,0 +1,86 @@
+import Accounts
+import Foundation
+import SQLKit
+import Storage
+
+/// What an account import added, by kind, and what it left out and why.
+struct ImportReport: Encodable, Sendable {
+    var added: [String: Int] = [:]
+    var skipped: [String] = []
+
+    mutating func add(_ kind: String, _ count: Int = 1) {
+        if count > 0 { added[kind, default: 0] += count }
+    }
+}
+
+/// Reads an account export (`ProfileExporter`'s document, `trove-export/1`, from this Trove or another) into a
+/// profile that holds nothing yet, so a person can move between servers. Each app's section is read by the app
+/// (`ProfileDataSection.importData`), all in one transaction: an import lands whole or not at all. Records get
+/// this server's ids (references between them follow); what cannot be brought (a story or a deck card this server
+/// does not have) is listed in the report.
+struct ProfileImporter: Sendable {
+    static let format = "trove-export/1"
+
+    let database: any SQLDatabase
+    let sections: [any ProfileDataSection]
+    let merge: GuestMerge
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    func importDocument(_ data: Data, into profileID: String) async throws -> ImportReport {
+        guard let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw APIError(.unprocessableContent, code: "invalid_export", message: "The file is not a Trove account export (JSON).")
+        }
+        guard document["format"] as? String == Self.format else {
+            throw APIError(
+                .unprocessableContent, code: "invalid_export",
+                message: "The file is not a Trove account export: its \"format\" is not \"\(Self.format)\".")
+        }
+        guard try await merge.work(of: profileID).isEmpty else {
+            throw APIError(
+                .conflict, code: "profile_not_empty",
+                message: "An export can be imported only into a profile with nothing in it yet: sign up for a new account and import there."
+            )
+        }
+        var parts: [(any ProfileDataSection, Data)] = []
+        for section in sections {
+            guard let value = document[section.key] else { continue }
+            guard value is [String: Any] else {
+                throw APIError(.unprocessableContent, code: "invalid_export", message: "'\(section.key)' must be an object.")
+            }
+            parts.append((section, try JSONSerialization.data(withJSONObject: value)))
+        }
+        let ready = parts.map { UncheckedPart(section: $0.0, data: $0.1) }
+        return try await database.transaction { db in
+            var report = ImportReport()
+            for part in ready {
+                do {
+                    try await part.section.importData(part.data, profileID: profileID, on: db, report: &report)
+                } catch let error as DecodingError {
+                    throw APIError(
+                        .unprocessableContent, code: "invalid_export",
+                        message: "'\(part.section.key)' is not as Trove writes it: \(Self.describe(error))")
+                }
+            }
+            return report
+        }
+    }
+
+    private struct UncheckedPart: Sendable {
+        let section: any ProfileDataSection
+        let data: Data
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context): "'\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))' is missing."
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            "'\(context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: "."))' has the wrong type."
+        @unknown default: "it cannot be read."
+        }
+    }
+}
