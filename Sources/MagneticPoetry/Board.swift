@@ -8,6 +8,9 @@ public struct Board: Codable, Sendable, Equatable {
     public var fontScale: Double
     public var magnets: [Magnet]
     public var extraWords: [String]
+    /// The board's width over its height where the poem was last arranged (none for poems saved before it was kept):
+    /// its published page draws a board of that shape, so every word keeps its place beside the others.
+    public var aspect: Double?
 
     public init(wordSetId: String, font: Font = .sans, fontScale: Double = 1, magnets: [Magnet] = [], extraWords: [String] = []) {
         self.wordSetId = wordSetId
@@ -45,12 +48,14 @@ public struct Board: Codable, Sendable, Equatable {
     public static let maximumMagnets = 400
     public static let maximumExtraWords = 200
     public static let fontScaleRange = 0.5...2.0
+    public static let aspectRange = 0.25...4.0
 
     /// Checks the board against its word set: every value in range, every magnet's word from the set or
     /// added by the person. Throws a message naming the first problem.
     public func validated(against wordSet: WordSet) throws(PoetryError) -> Board {
         guard wordSet.id == wordSetId else { throw .invalid("The board's word set is '\(wordSetId)', not '\(wordSet.id)'.") }
         guard Self.fontScaleRange.contains(fontScale) else { throw .invalid("fontScale must be from 0.5 to 2.") }
+        if let aspect, !Self.aspectRange.contains(aspect) { throw .invalid("aspect (width over height) must be from 0.25 to 4.") }
         guard magnets.count <= Self.maximumMagnets else { throw .invalid("A board holds at most \(Self.maximumMagnets) magnets.") }
         guard extraWords.count <= Self.maximumExtraWords else {
             throw .invalid("A board holds at most \(Self.maximumExtraWords) added words.")

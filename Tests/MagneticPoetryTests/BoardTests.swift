@@ -29,6 +29,19 @@ import Testing
         #expect(throws: PoetryError.self, "\(label)") { try board([magnet]).validated(against: set) }
     }
 
+    @Test func keepsTheShapeOfTheBoardItWasWrittenOn() throws {
+        var shaped = board([])
+        #expect(try shaped.validated(against: set).aspect == nil)
+        shaped.aspect = 1.412
+        #expect(try shaped.validated(against: set).aspect == 1.412)
+        let wrongs: [Double] = [0.1, 5, .nan, .infinity]
+        for wrong in wrongs {
+            shaped.aspect = wrong
+            let refused = shaped
+            #expect(throws: PoetryError.self, "\(wrong)") { try refused.validated(against: set) }
+        }
+    }
+
     @Test func refusesOversizeBoardsDuplicateIdsAndOtherSets() {
         let many = (0...Board.maximumMagnets).map { Board.Magnet(id: "m\($0)", word: "sea", x: 0, y: 0) }
         #expect(throws: PoetryError.self) { try board(many).validated(against: set) }

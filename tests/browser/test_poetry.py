@@ -1015,6 +1015,52 @@ def test_publishing_gives_a_read_only_page_and_unpublishing_withdraws_it(server,
     assert status == 404, f"after unpublishing the poem still answers {status}"
 
 
+# What the published page shows: each magnet's word and box (viewport px).
+PUBLISHED_MAGNETS = """
+return [...document.querySelectorAll('#board .pm-magnet')].map(m => ({word: m.textContent.trim(), ...m.getBoundingClientRect().toJSON()}));
+"""
+
+
+@pytest.mark.parametrize("written_on", [(1024, 768), (375, 667)], ids=["tablet", "phone"])
+def test_a_published_poem_has_the_shape_it_was_written_in(server, browser, written_on):
+    set_viewport(browser, *written_on)
+    open_poetry(browser, server)
+    words = word_sets(browser)[0]["words"][:5]
+    spots = [(0.05, 0.08), (0.45, 0.1), (0.12, 0.4), (0.5, 0.45), (0.3, 0.78)]
+    arrange(browser, [{"id": f"m{i}", "word": w, "x": x, "y": y, "rotation": 0, "z": i + 1} for i, (w, (x, y)) in enumerate(zip(words, spots))])
+    # Any change saves the board with its shape.
+    browser.find_element(By.ID, "poem-title").send_keys(" here")
+    wait_saved(browser)
+    still(browser)
+    board = board_rect(browser)
+    poem = current_poem(browser)
+    aspect = poem["board"]["aspect"]
+    assert abs(aspect - board["width"] / board["height"]) < 0.01, f"the board is {board['width']}x{board['height']}, saved as {aspect}"
+    # Where each word was written and how wide, in widths of the board.
+    written = {m["word"]: m for m in magnets(browser)}
+    status, body = call(browser, "POST", f"{API}/poems/{poem['id']}/publish")
+    assert status == 200, body
+
+    for width, height in [(375, 667), (1024, 768)]:
+        set_viewport(browser, width, height)
+        browser.get(f"{server}/poetry/p/{body['publicId']}")
+        wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "the published poem did not load")
+        still(browser)
+        shown_board = board_rect(browser)
+        assert abs(shown_board["width"] / shown_board["height"] - aspect) < 0.02, f"at {width} px the board is {shown_board}, not {aspect}:1"
+        assert shown_board["left"] >= -0.5 and shown_board["right"] <= width + 0.5 and shown_board["height"] <= height
+        shown = {m["word"]: m for m in browser.execute_script(PUBLISHED_MAGNETS)}
+        assert sorted(shown) == sorted(written)
+        for word, m in written.items():
+            s = shown[word]
+            for side in ("left", "top"):
+                was, now = (m[side] - board[side]) / board["width"], (s[side] - shown_board[side]) / shown_board["width"]
+                assert abs(now - was) < 0.01, f"at {width} px {word!r} is {now:.3f} board widths from the {side}, written at {was:.3f}"
+            assert abs(s["width"] / shown_board["width"] - m["width"] / board["width"]) < 0.01, f"at {width} px {word!r} is not its written size"
+            assert inside(s, shown_board) and s["left"] >= 0 and s["right"] <= width, f"at {width} px {word!r} is off the board or the screen: {s}"
+        assert_no_console_errors(browser)
+
+
 # ---------- Poems ----------
 
 def test_several_poems_new_open_rename_and_delete(server, browser):
