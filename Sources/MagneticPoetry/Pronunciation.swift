@@ -21,6 +21,20 @@ public struct Pronunciation: Sendable, Equatable {
         return phones[start...].map { $0.filter { !$0.isNumber } }.joined(separator: " ")
     }
 
+    /// Near rhymes ("love" with "enough", "was"): the rhyme key with its last consonant swapped for a kindred one,
+    /// of the same manner (stops, fricatives, nasals, liquids). Empty when the key ends in a vowel.
+    public static func nearRhymeKeys(of key: String) -> [String] {
+        var phones = key.split(separator: " ").map(String.init)
+        guard let last = phones.last, let kin = kindred.first(where: { $0.contains(last) }) else { return [] }
+        phones.removeLast()
+        let stem = phones.joined(separator: " ")
+        return kin.filter { $0 != last }.sorted().map { stem.isEmpty ? $0 : "\(stem) \($0)" }
+    }
+
+    static let kindred: [Set<String>] = [
+        ["P", "B", "T", "D", "K", "G"], ["F", "V", "TH", "DH", "S", "Z", "SH", "ZH"], ["M", "N", "NG"], ["L", "R"], ["CH", "JH"],
+    ]
+
     /// The first sound, without stress: words sharing it alliterate.
     public var firstSound: String { phones.first.map { $0.filter { !$0.isNumber } } ?? "" }
 }

@@ -4,8 +4,8 @@
 /// drugs that an old dictionary still holds.
 public enum SuggestionWords {
     public static let blocked: Set<String> = [
-        "arse", "ass", "bastard", "bitch", "bugger", "cock", "crap", "damn", "dick", "nigger", "piss", "prick", "pussy", "rape",
-        "retard", "slut", "spastic", "twat", "whore",
+        "arse", "ass", "bastard", "bitch", "bugger", "cock", "coon", "crap", "damn", "dick", "dyke", "fag", "faggot", "gook", "kike",
+        "nigger", "piss", "prick", "pussy", "rape", "retard", "slut", "spastic", "spic", "twat", "whore", "wop",
         "amphetamine", "cocaine", "hashish", "heroin", "laudanum", "marijuana", "mescaline", "morphine", "narcotic", "opiate",
         "opium", "peyote",
     ]

@@ -103,6 +103,12 @@ import Testing
         #expect(byWord["cat"]?.syllables == 1)
         #expect(byWord["haiku"]?.firstSound == byWord["hat"]?.firstSound)
     }
+
+    @Test func nearRhymesSwapTheLastConsonantForAKindredOne() {
+        #expect(Pronunciation.nearRhymeKeys(of: "AH V") == ["AH DH", "AH F", "AH S", "AH SH", "AH TH", "AH Z", "AH ZH"])
+        #expect(Pronunciation.nearRhymeKeys(of: "AA R T") == ["AA R B", "AA R D", "AA R G", "AA R K", "AA R P"])
+        #expect(Pronunciation.nearRhymeKeys(of: "EY").isEmpty, "a key ending in a vowel has no near rhymes of this kind")
+    }
 }
 
 @Suite struct WordFrequenciesTests {

@@ -100,15 +100,23 @@ import Testing
                 macaroon M AE2 K ER0 UW1 N
                 mist M IH1 S T
                 river R IH1 V ER0
+                love L AH1 V
+                glove G L AH1 V
+                enough IH0 N AH1 F
+                was W AH1 Z
                 """)
             // "macaroon" is too rare to be offered; "june" is more common than "spoon".
-            let frequencies = ["moon": 300, "june": 350, "spoon": 420, "mist": 400, "river": 310]
-            #expect(try await repository.replaceAll(entries, frequencies: frequencies) == 6)
+            let frequencies = [
+                "moon": 300, "june": 350, "spoon": 420, "mist": 400, "river": 310, "love": 200, "glove": 500, "enough": 250, "was": 10,
+            ]
+            #expect(try await repository.replaceAll(entries, frequencies: frequencies) == 10)
             #expect(try await repository.rhymes(of: "Moon") == ["june", "spoon"])
             #expect(try await repository.alliterations(of: "moon") == ["mist"])
             #expect(try await repository.syllables(of: ["river", "Moon", "zzz"]) == ["river": 2, "moon": 1])
             #expect(try await repository.rhymes(of: "unknownword") == nil)
-            #expect(try await repository.replaceAll(entries, frequencies: frequencies) == 6, "importing again replaces, never duplicates")
+            // Few perfect rhymes: near ones follow them, most common first.
+            #expect(try await repository.rhymes(of: "love") == ["glove", "was", "enough"])
+            #expect(try await repository.replaceAll(entries, frequencies: frequencies) == 10, "importing again replaces, never duplicates")
         }
     }
 }

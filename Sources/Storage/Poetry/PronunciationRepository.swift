@@ -42,16 +42,23 @@ public struct PronunciationRepository: Sendable {
             }
     }
 
-    /// Common words sharing the rhyme key, most common first, the word itself excluded.
+    /// Common words sharing the rhyme key, most common first, the word itself excluded; when there are fewer than
+    /// `nearRhymesBelow` of them ("love" has few), near rhymes follow (`Pronunciation.nearRhymeKeys`).
     public func rhymes(of word: String, limit: Int = 40) async throws -> [String]? {
         guard let pronunciation = try await find(word) else { return nil }
-        return try await words(where: "rhyme_key", equals: pronunciation.rhymeKey, excluding: pronunciation.word, limit: limit)
+        let perfect = try await words(where: "rhyme_key", in: [pronunciation.rhymeKey], excluding: pronunciation.word, limit: limit)
+        let near = Pronunciation.nearRhymeKeys(of: pronunciation.rhymeKey)
+        guard perfect.count < Self.nearRhymesBelow, !near.isEmpty else { return perfect }
+        let more = try await words(where: "rhyme_key", in: near, excluding: pronunciation.word, limit: limit - perfect.count)
+        return perfect + more
     }
+
+    public static let nearRhymesBelow = 10
 
     /// Common words starting with the same sound, most common first.
     public func alliterations(of word: String, limit: Int = 40) async throws -> [String]? {
         guard let pronunciation = try await find(word) else { return nil }
-        return try await words(where: "first_sound", equals: pronunciation.firstSound, excluding: pronunciation.word, limit: limit)
+        return try await words(where: "first_sound", in: [pronunciation.firstSound], excluding: pronunciation.word, limit: limit)
     }
 
     /// Syllable counts of the words found, by lower-cased word.
@@ -67,9 +74,9 @@ public struct PronunciationRepository: Sendable {
     }
 
     /// Only words in the frequency list count as common: the dictionary also holds many names and rarities.
-    private func words(where column: String, equals value: String, excluding word: String, limit: Int) async throws -> [String] {
+    private func words(where column: String, in values: [String], excluding word: String, limit: Int) async throws -> [String] {
         try await database.select().column("word").from("pronunciations")
-            .where(SQLColumn(column), .equal, SQLBind(value)).where("word", .notEqual, word)
+            .where(SQLColumn(column), .in, SQLBind.group(values)).where("word", .notEqual, word)
             .where("frequency", .isNot, SQLLiteral.null)
             .where(SQLFunction("LENGTH", args: SQLColumn("word")), .greaterThanOrEqual, SQLBind(2))
             .orderBy("frequency").orderBy("word")
