@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "trove", targets: ["trove"]),
         .executable(name: "trove-bench", targets: ["trove-bench"]),
+        .executable(name: "trove-bare", targets: ["trove-bare"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -124,6 +125,13 @@ let package = Package(
         ),
         // `make bench`: City Roulette's searches in process, each against its baseline (docs/BENCHMARKS.md).
         .executableTarget(name: "trove-bench", dependencies: ["CityRoulette", "Geography"], swiftSettings: swiftSettings),
+        // The bare Hummingbird baseline `make bench` measures Trove's /health against.
+        .executableTarget(
+            name: "trove-bare",
+            dependencies: [
+                "WebApp", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
 
         .target(
             name: "TestSupport",

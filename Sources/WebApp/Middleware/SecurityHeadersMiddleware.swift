@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// Headers every response carries: no inline scripts, no framing, no MIME sniffing, a request id.
@@ -28,14 +29,20 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         return response
     }
 
+    /// The fixed headers, made (and their values checked) once, not per response: no handler sets any of them.
+    static let policy = HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy)
+    static let fixed: [HTTPField] = [
+        HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+        HTTPField(name: .referrerPolicy, value: "strict-origin-when-cross-origin"),
+        HTTPField(name: .xFrameOptions, value: "DENY"),
+        HTTPField(name: .crossOriginOpenerPolicy, value: "same-origin"),
+        HTTPField(name: .permissionsPolicy, value: "geolocation=(self), camera=(), microphone=()"),
+    ]
+
     /// The site's policy, unless the answer set a stricter one of its own (an uploaded picture's).
     static func apply(to headers: inout HTTPFields, requestID: String) {
-        if headers[.contentSecurityPolicy] == nil { headers[.contentSecurityPolicy] = contentSecurityPolicy }
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.referrerPolicy] = "strict-origin-when-cross-origin"
-        headers[.xFrameOptions] = "DENY"
-        headers[.crossOriginOpenerPolicy] = "same-origin"
-        headers[.permissionsPolicy] = "geolocation=(self), camera=(), microphone=()"
-        headers[.xRequestID] = requestID
+        if headers[.contentSecurityPolicy] == nil { headers.append(policy) }
+        headers.append(contentsOf: fixed)
+        headers.append(HTTPField(name: HTTPField.Name.xRequestID, value: requestID))
     }
 }
