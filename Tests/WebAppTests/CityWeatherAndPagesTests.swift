@@ -6,6 +6,8 @@ import HummingbirdTesting
 import TestSupport
 import Testing
 
+@testable import WebApp
+
 /// A city's weather through the API, from a fake Open-Meteo that answers well for Florence, slowly for
 /// Prato and with garbage for Fiesole: those two show as unavailable, quickly, and nothing else breaks.
 @Suite struct CityWeatherAPITests {
@@ -27,6 +29,12 @@ import Testing
         try await app.test(.live) { client in try await body(URL(string: "http://127.0.0.1:\(client.port!)")!) }
     }
 
+    /// `trove_cache_lookups_total{cache="weather",result="hit"}` in the metrics text.
+    static func weatherHits() -> Double {
+        let prefix = #"trove_cache_lookups_total{cache="weather",result="hit"} "#
+        return Telemetry.text().split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Double($0.dropFirst(prefix.count)) } ?? 0
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func showsWeatherAndDegradesWhenTheProviderFails(kind: DatabaseKind) async throws {
         try await withFakeOpenMeteo { fake in
@@ -37,9 +45,12 @@ import Testing
                 #expect(weather["condition"] as? String == "cloudy" && weather["temperature_c"] as? Double == 12.4)
                 #expect(weather["description"] as? String == "Overcast" && weather["provider"] as? String == "open-meteo")
                 #expect(weather["cached"] as? Bool == false)
+                let hits = Self.weatherHits()
                 #expect(
                     try await client.execute(uri: "/api/v1/cities/\(TestCities.florenceID)/weather", method: .get).json()["cached"] as? Bool
                         == true)
+                // /metrics counts the cache's answers (other tests share the counter, so it only has to move).
+                #expect(Self.weatherHits() > hits)
                 #expect(
                     try await client.execute(uri: "/api/v1/cities/\(TestCities.florenceID)/weather?refresh=1", method: .get).json()[
                         "cached"] as? Bool == false)

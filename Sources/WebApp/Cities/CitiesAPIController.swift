@@ -195,6 +195,7 @@ struct CitiesAPIController {
     @Sendable func cityWeather(_ request: Request, context: TroveRequestContext) async throws -> Response {
         let (city, _) = try await requireCity(context)
         let answer = try await weather.current(latitude: city.latitude, longitude: city.longitude, refresh: request.queryFlag("refresh"))
+        Telemetry.cacheLookup("weather", hit: answer.cached)
         let now = answer.weather
         var headers = HTTPFields()
         headers[.cacheControl] = "private, max-age=60"

@@ -22,6 +22,11 @@ enum Telemetry {
     /// Writes of the offline outbox answered from an earlier answer (`Idempotency-Key` replays).
     static let idempotentReplays = Counter(label: "trove_idempotent_replays_total")
 
+    /// A cache answered from what it held (hit) or had to ask (miss): `trove_cache_lookups_total{cache,result}`.
+    static func cacheLookup(_ cache: String, hit: Bool) {
+        Counter(label: "trove_cache_lookups_total", dimensions: [("cache", cache), ("result", hit ? "hit" : "miss")]).increment()
+    }
+
     static func sessionLookup(cached: Bool) {
         Counter(label: "trove_session_lookups_total", dimensions: [("source", cached ? "cache" : "database")]).increment()
     }

@@ -135,6 +135,7 @@ struct YogaClassAPIController {
             throw YogaError.venueWithoutCoordinates
         }
         let answer = try await weather.current(latitude: latitude, longitude: longitude, refresh: request.queryFlag("refresh"))
+        Telemetry.cacheLookup("weather", hit: answer.cached)
         let celsius = (answer.weather.temperatureCelsius * 10).rounded() / 10
         try await classes.setTemperature(celsius, profileID: profile.id)
         return JSONResponse.make(
@@ -151,6 +152,7 @@ struct YogaClassAPIController {
             throw APIError.badRequest("Latitude must be from -90 to 90 and longitude from -180 to 180.")
         }
         let answer = try await weather.current(latitude: latitude, longitude: longitude, refresh: request.queryFlag("refresh"))
+        Telemetry.cacheLookup("weather", hit: answer.cached)
         let celsius = (answer.weather.temperatureCelsius * 10).rounded() / 10
         return JSONResponse.make(
             TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description)
