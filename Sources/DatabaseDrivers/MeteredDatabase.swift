@@ -1,13 +1,11 @@
 import CoreMetrics
 import Foundation
-import Logging
-import NIOCore
 import SQLKit
 
 /// Every query's time and failures, for `/metrics`: `trove_db_query_duration_seconds` and
 /// `trove_db_query_errors_total`, each by `kind` (sqlite, postgres) and `op` (read: a SELECT or a read prepared
 /// query; write: anything else). Wraps the database the repositories use, and the connection a transaction holds.
-struct MeteredDatabase: SQLDatabase {
+struct MeteredDatabase: ForwardingSQLDatabase {
     let base: any SQLDatabase
     private let reads: CoreMetrics.Timer
     private let writes: CoreMetrics.Timer
@@ -31,18 +29,6 @@ struct MeteredDatabase: SQLDatabase {
         writes = other.writes
         readErrors = other.readErrors
         writeErrors = other.writeErrors
-    }
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        let promise = eventLoop.makePromise(of: Void.self)
-        promise.completeWithTask { try await self.execute(sql: query, onRow) }
-        return promise.futureResult
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {

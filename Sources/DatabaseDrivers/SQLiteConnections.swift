@@ -1,4 +1,3 @@
-import Logging
 import NIOCore
 import SQLKit
 import Synchronization
@@ -12,7 +11,7 @@ import Synchronization
 /// is never blocked by the writer. (Readers on the writer's own connection would be worse than slow: an
 /// implicit transaction commits only when the connection's last statement ends, so an answered write could
 /// still be uncommitted while another request's read was running.)
-struct SQLiteConnections: SQLDatabase {
+struct SQLiteConnections: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let readers: [any SQLDatabase]
     let mutex = AsyncMutex()
@@ -21,18 +20,6 @@ struct SQLiteConnections: SQLDatabase {
     init(base: any SQLDatabase, readers: [any SQLDatabase] = []) {
         self.base = base
         self.readers = readers
-    }
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        let promise = eventLoop.makePromise(of: Void.self)
-        promise.completeWithTask { try await self.execute(sql: query, onRow) }
-        return promise.futureResult
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {

@@ -1,5 +1,4 @@
-import Logging
-import NIOCore
+import DatabaseDrivers
 import SQLKit
 
 extension SQLDatabase {
@@ -26,18 +25,8 @@ extension SQLDatabase {
 }
 
 /// The connection a transaction runs on, marked so that a transaction asked for on it joins the running one.
-struct TransactionConnection: SQLDatabase {
+struct TransactionConnection: ForwardingSQLDatabase {
     let base: any SQLDatabase
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        base.execute(sql: query, onRow)
-    }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         try await base.execute(sql: query, onRow)

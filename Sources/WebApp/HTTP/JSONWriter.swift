@@ -37,6 +37,13 @@ struct JSONWriter {
         needsComma = false
     }
 
+    /// A member whose name is only known at run time (a log line's metadata), escaped as any string.
+    mutating func key(named name: String) {
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     mutating func string(_ text: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
