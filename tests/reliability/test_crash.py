@@ -37,6 +37,7 @@ Run alone: `.venv/bin/pytest -q --assert=plain tests/reliability/test_crash.py` 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -655,28 +656,33 @@ def _psql(url: str, sql: str) -> None:
         pytest.fail(f"psql {url} -c {sql!r} failed:\n{result.stdout}{result.stderr}", pytrace=False)
 
 
+@contextlib.contextmanager
+def fresh_postgres_database(kind: str):
+    """A new PostgreSQL database on $TROVE_TEST_POSTGRES_URL with every app's fixtures, and a work folder: yields
+    (its URL, the folder); dropped afterwards."""
+    if not POSTGRES_URL:
+        pytest.fail("TROVE_TEST_POSTGRES_URL is not set: this test needs a PostgreSQL server to create a database on, "
+                    "e.g. TROVE_TEST_POSTGRES_URL=postgres://trove@127.0.0.1:55432/postgres", pytrace=False)
+    name = f"trove_{kind}_{os.getpid()}_{secrets.token_hex(4)}"
+    database = urllib.parse.urlunsplit(urllib.parse.urlsplit(POSTGRES_URL)._replace(path="/" + name))
+    workdir = Path(tempfile.mkdtemp(prefix=f"trove-{kind}-postgres-"))
+    _psql(POSTGRES_URL, f'CREATE DATABASE "{name}"')
+    try:
+        prepare_database(trove_binary(), workdir, database)
+        yield database, workdir
+    finally:
+        _psql(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def test_crash_postgres():
     """The same rounds on a fresh PostgreSQL database ($TROVE_TEST_POSTGRES_URL), the server process killed:
     every write answered 2xx is still there, and the server starts and answers after every kill."""
-    if not POSTGRES_URL:
-        pytest.fail("TROVE_TEST_POSTGRES_URL is not set: the crash test needs a PostgreSQL server to create a "
-                    "database on, e.g. TROVE_TEST_POSTGRES_URL=postgres://trove@127.0.0.1:55432/postgres",
-                    pytrace=False)
-    binary = trove_binary()
     started = time.monotonic()
-    name = f"trove_crash_{os.getpid()}_{secrets.token_hex(4)}"
-    parts = urllib.parse.urlsplit(POSTGRES_URL)
-    database = urllib.parse.urlunsplit(parts._replace(path="/" + name))
-    workdir = Path(tempfile.mkdtemp(prefix="trove-crash-postgres-"))
-    _psql(POSTGRES_URL, f'CREATE DATABASE "{name}"')
-    try:
-        prepare_database(binary, workdir, database)
-        ledger = crash_rounds(binary, workdir, database, "PostgreSQL", None)
-    finally:
-        _psql(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_postgres_database("crash") as (database, workdir):
+        ledger = crash_rounds(trove_binary(), workdir, database, "PostgreSQL", None)
     report(summary("PostgreSQL", ledger, "the server started and answered after every kill",
                    time.monotonic() - started))
-    shutil.rmtree(workdir, ignore_errors=True)
 
 
 def test_sigterm_during_a_burst_loses_nothing_and_exits_0_sqlite():
@@ -696,20 +702,8 @@ def test_sigterm_during_a_burst_loses_nothing_and_exits_0_sqlite():
 
 def test_sigterm_during_a_burst_loses_nothing_and_exits_0_postgres():
     """The same three SIGTERM stops on a fresh PostgreSQL database."""
-    if not POSTGRES_URL:
-        pytest.fail("TROVE_TEST_POSTGRES_URL is not set: the SIGTERM test needs a PostgreSQL server", pytrace=False)
-    binary = trove_binary()
     started = time.monotonic()
-    name = f"trove_sigterm_{os.getpid()}_{secrets.token_hex(4)}"
-    parts = urllib.parse.urlsplit(POSTGRES_URL)
-    database = urllib.parse.urlunsplit(parts._replace(path="/" + name))
-    workdir = Path(tempfile.mkdtemp(prefix="trove-sigterm-postgres-"))
-    _psql(POSTGRES_URL, f'CREATE DATABASE "{name}"')
-    try:
-        prepare_database(binary, workdir, database)
-        ledger = crash_rounds(binary, workdir, database, "PostgreSQL", None, rounds=3, terminate=True)
-    finally:
-        _psql(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_postgres_database("sigterm") as (database, workdir):
+        ledger = crash_rounds(trove_binary(), workdir, database, "PostgreSQL", None, rounds=3, terminate=True)
     report(f"SIGTERM (PostgreSQL): 3 stops, each exit 0, {ledger.acknowledged:,} acknowledged writes, 0 lost "
            f"({time.monotonic() - started:.0f} s)")
-    shutil.rmtree(workdir, ignore_errors=True)
