@@ -266,10 +266,15 @@ async function renderTypes(force) {
   $('types-list').replaceChildren(...state.types.map((t) => {
     const input = make('input', { className: 'input', value: t.name, maxlength: '100', 'aria-label': `Name of the type ${t.name}`, autocomplete: 'off', enterkeyhint: 'done' });
     const rename = make('button', { className: 'button' }, 'Rename');
+    // Enter fires both the form's submit and the field's change: one rename is sent, not two (the second
+    // redrew the list under the next field being typed in).
+    let sent = t.name;
     const save = (event) => {
       event.preventDefault();
       const name = input.value.trim();
-      if (name && name !== t.name) typeChange(rename, 'PUT', t, { name }, input); // an emptied field keeps the name
+      if (!name || name === sent) return; // an emptied field keeps the name
+      sent = name;
+      typeChange(rename, 'PUT', t, { name }, input);
     };
     input.addEventListener('change', save);
     return make('li', {}, make('form', { className: 'yg-type', novalidate: true, onsubmit: save },
