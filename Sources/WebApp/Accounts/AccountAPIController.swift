@@ -128,17 +128,9 @@ struct AccountAPIController {
     /// An export's file (as `export` writes it, perhaps on another Trove) into this profile, which must hold
     /// nothing yet; up to 20 MB.
     @Sendable func importExport(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        let contentType = request.headers[.contentType]
-        guard let contentType, JSONBody.isJSON(contentType) else { throw JSONBodyError.wrongContentType(contentType) }
-        let limit = 20 << 20
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw JSONBodyError.tooLarge(limit)
-        }
+        let data = try await JSONBody.data(from: request, limit: 20 << 20)
         let profile = try await context.session.requireProfile()
-        let report = try await importer.importDocument(Data(buffer.readableBytesView), into: profile.id)
+        let report = try await importer.importDocument(data, into: profile.id)
         return JSONResponse.make(report)
     }
 

@@ -25,12 +25,6 @@ struct ProfileImporter: Sendable {
     let sections: [any ProfileDataSection]
     let merge: GuestMerge
 
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
-
     func importDocument(_ data: Data, into profileID: String) async throws -> ImportReport {
         guard let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw APIError(.unprocessableContent, code: "invalid_export", message: "The file is not a Trove account export (JSON).")
@@ -63,7 +57,7 @@ struct ProfileImporter: Sendable {
                 } catch let error as DecodingError {
                     throw APIError(
                         .unprocessableContent, code: "invalid_export",
-                        message: "'\(part.section.key)' is not as Trove writes it: \(Self.describe(error))")
+                        message: "'\(part.section.key)' is not as Trove writes it: \(JSONBody.describe(error))")
                 }
             }
             return report
@@ -73,14 +67,5 @@ struct ProfileImporter: Sendable {
     private struct UncheckedPart: Sendable {
         let section: any ProfileDataSection
         let data: Data
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, let context): "'\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))' is missing."
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            "'\(context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: "."))' has the wrong type."
-        @unknown default: "it cannot be read."
-        }
     }
 }

@@ -41,7 +41,7 @@ struct CitiesExportSection: ProfileDataSection {
 
     /// The collection in its order, with its stars (the recent surprises stay behind: they only steer the next).
     func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws {
-        let part = try ProfileImporter.decoder.decode(Export.self, from: data)
+        let part = try JSONBody.decoder.decode(Export.self, from: data)
         let cities = part.collection.sorted { $0.position < $1.position }.map {
             CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite)
         }

@@ -33,15 +33,18 @@ enum JSONBody {
 
     /// Reads and decodes a JSON body, checking its type and size first.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {
+        try decode(type, from: try await data(from: request, limit: limit))
+    }
+
+    /// A JSON body's bytes, its type and size checked, for a caller that reads it its own way.
+    static func data(from request: Request, limit: Int = 1 << 20) async throws -> Data {
         let contentType = request.headers[.contentType]
         guard let contentType, Self.isJSON(contentType) else { throw JSONBodyError.wrongContentType(contentType) }
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: limit)
+            return Data(try await request.body.collect(upTo: limit).readableBytesView)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw JSONBodyError.tooLarge(limit)
         }
-        return try decode(type, from: Data(buffer.readableBytesView))
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
@@ -60,7 +63,8 @@ enum JSONBody {
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    /// What is wrong, naming the place: "'venue.name' is required.".
+    static func describe(_ error: DecodingError) -> String {
         func path(_ keys: [any CodingKey]) -> String {
             keys.isEmpty ? "the body" : "'" + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "'"
         }

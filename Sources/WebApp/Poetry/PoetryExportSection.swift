@@ -24,7 +24,7 @@ struct PoetryExportSection: ProfileDataSection {
 
     /// Own word sets get new ids and their poems follow them; a poem is private here until published again.
     func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws {
-        let part = try ProfileImporter.decoder.decode(Export.self, from: data)
+        let part = try JSONBody.decoder.decode(Export.self, from: data)
         let sets = WordSetRepository(database: db)
         let poems = PoemRepository(database: db)
         var ids: [String: String] = [:]

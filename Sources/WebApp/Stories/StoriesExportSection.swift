@@ -36,7 +36,7 @@ struct StoriesExportSection: ProfileDataSection {
     /// Own stories are published here under this account when their id is free; the library and the places kept
     /// follow the stories this server has.
     func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws {
-        let part = try ProfileImporter.decoder.decode(Export.self, from: data)
+        let part = try JSONBody.decoder.decode(Export.self, from: data)
         let repository = StoryRepository(database: db)
         for text in part.published {
             guard let story = try? StoryFile.read(text) else {
@@ -51,9 +51,17 @@ struct StoriesExportSection: ProfileDataSection {
             try await repository.addToLibrary(storyID: story.id, profileID: profileID)
             report.add("published_stories")
         }
+        // Each story the export names is looked up once.
+        var known: [String: Bool] = [:]
+        func exists(_ id: String) async throws -> Bool {
+            if let found = known[id] { return found }
+            let found = try await repository.find(id: id) != nil
+            known[id] = found
+            return found
+        }
         var missing = Set<String>()
         for id in part.library {
-            guard try await repository.find(id: id) != nil else {
+            guard try await exists(id) else {
                 missing.insert(id)
                 continue
             }
@@ -61,7 +69,7 @@ struct StoriesExportSection: ProfileDataSection {
         }
         report.add("stories", try await repository.library(profileID: profileID).count)
         for saved in part.progress {
-            guard try await repository.find(id: saved.storyID) != nil else {
+            guard try await exists(saved.storyID) else {
                 missing.insert(saved.storyID)
                 continue
             }

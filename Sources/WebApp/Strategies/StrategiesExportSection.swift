@@ -24,7 +24,7 @@ struct StrategiesExportSection: ProfileDataSection {
 
     /// Own cards get new ids; a deck card is found here by its edition and words.
     func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws {
-        let part = try ProfileImporter.decoder.decode(Export.self, from: data)
+        let part = try JSONBody.decoder.decode(Export.self, from: data)
         let profiles = StrategyProfileRepository(database: db)
         var own: [Int: Int] = [:]
         for card in part.ownCards {

@@ -92,7 +92,7 @@ struct YogaExportSection: ProfileDataSection {
     /// Records get new ids and the sessions, the class in session and the students follow them; a student type
     /// with a name this profile already has (the three every roster starts with) is that type.
     func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws {
-        let part = try ProfileImporter.decoder.decode(Import.self, from: data)
+        let part = try JSONBody.decoder.decode(Import.self, from: data)
         let roster = YogaRosterRepository(database: db)
         if let settings = part.settings, let unit = YogaSettings.TemperatureUnit(rawValue: settings.temperature_unit),
             YogaSettings.slippingWeeksRange.contains(settings.slipping_weeks)
