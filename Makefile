@@ -143,6 +143,7 @@ test-swift:
 	scripts/test.sh swift
 
 # Swift formatting (part of `make test`): `make format` rewrites the files, `make lint` only checks them.
+# `make lint` also checks docs/ARCHITECTURE.md's module table against Package.swift (scripts/check-architecture.py).
 lint:
 	scripts/test.sh lint
 
