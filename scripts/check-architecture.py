@@ -4,7 +4,7 @@
     scripts/check-architecture.py
 
 Reads the package's targets and their dependencies from `swift package dump-package` (the manifest only,
-nothing is built; $SWIFT names the swift binary) and the table under "## Modules". The table has one row per
+nothing is built, and .build is left alone; $SWIFT names the swift binary) and the table under "## Modules". The table has one row per
 module: its name in backticks first, and under "may import" the targets of this package it depends on, each
 in backticks, then the outside products it uses, without backticks. It fails (exit 1, one line per
 difference) when
@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +58,10 @@ class Target:
 def package_targets() -> dict[str, Target]:
     swift = os.environ.get("SWIFT", "swift")
     try:
-        result = subprocess.run([swift, "package", "dump-package"], cwd=ROOT, capture_output=True, text=True)
+        # A scratch folder of its own: .build's lock would make the check wait for a build running meanwhile.
+        with tempfile.TemporaryDirectory(prefix="trove-check-architecture.") as scratch:
+            result = subprocess.run(
+                [swift, "package", "--scratch-path", scratch, "dump-package"], cwd=ROOT, capture_output=True, text=True)
     except FileNotFoundError:
         sys.exit(f"check-architecture: {swift} is not installed, so Package.swift cannot be read")
     if result.returncode != 0:
