@@ -256,3 +256,29 @@ def test_signing_out_sends_what_waits_then_empties_the_device(yoga_restartable, 
             body: JSON.stringify({username: 'teacher', password: 'correct horse battery'})}).then(r => done(r.status));""")
         names_ = [s["name"] for s in ok(browser, "GET", "/students?active=all")["students"]]
         assert names_ == ["Dora Neri"], names_
+
+
+@pytest.mark.parametrize("which", ["read", "write"])
+def test_a_page_left_in_the_middle_of_a_transaction_never_blocks_the_next(yoga_server, browser, which):
+    """WebKit freezes a page it keeps for Back with its IndexedDB transactions open, and the next page's
+    transactions on the same stores then wait for ever (the YogiYogini page "never became ready"). Leaving a page
+    ends its transactions (js/sync.js, at pagehide). Without that, both cases fail on WebKit."""
+    open_yoga(browser, yoga_server)
+    started = browser.execute_async_script(
+        """const WHICH = '""" + which + """';
+        const done = arguments[arguments.length - 1];
+        const url = performance.getEntriesByType('resource').map((e) => e.name).find((n) => n.endsWith('/js/sync.js'));
+        import(url).then(({ tx }) => {
+          // A transaction that never ends while the page runs: it asks again as soon as it is answered.
+          const forever = (store, write) => new Promise(() => {
+            const again = () => { const r = write ? store.put(Date.now(), 'busy') : store.get('busy'); r.onsuccess = again; };
+            again();
+          });
+          if (WHICH === 'write') tx('readwrite', ({ copies }) => forever(copies, true)).catch(() => {});
+          if (WHICH === 'read') tx('readonly', ({ copies }) => forever(copies, false)).catch(() => {});
+          setTimeout(() => done(true), 300);
+        }, (error) => done(String(error)));
+        """)
+    assert started is True, started
+    open_yoga(browser, yoga_server)  # about:blank, then the page again: it must become ready
+    open_yoga(browser, yoga_server)

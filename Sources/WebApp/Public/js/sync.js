@@ -11,6 +11,7 @@ import { api } from './api.js';
 
 const DB = 'trove-sync';
 let opened = null;
+let connection = null; // the open connection, once opened (closed as the page is hidden)
 function db() {
   return (opened ??= new Promise((resolve, reject) => {
     const open = indexedDB.open(DB, 1);
@@ -19,23 +20,42 @@ function db() {
       open.result.createObjectStore('copies');
     };
     open.onsuccess = () => {
-      open.result.onversionchange = () => { open.result.close(); opened = null; };
+      connection = open.result;
+      open.result.onversionchange = () => { open.result.close(); opened = null; connection = null; };
       resolve(open.result);
     };
     open.onerror = () => { opened = null; reject(open.error); };
   }));
 }
 
+// A page being left ends its unfinished transactions and closes its connection. WebKit freezes a page it keeps
+// for Back with its transactions open, and every transaction of the next page on the same stores then waits for
+// them for ever (WebKit bug 315804: commits are driven by the frozen page, so even commit() does not end them).
+// Aborting loses nothing a normal navigation would keep: a page that is unloaded has its unfinished
+// transactions aborted anyway. (The outbox's writes are kept before their page moves on; a removal aborted here
+// is sent again with its Idempotency-Key, which the server answers as the first time.)
+const live = new Set();
+addEventListener('pagehide', () => {
+  for (const t of live) {
+    try { t.abort(); } catch { /* already finishing */ }
+  }
+  live.clear();
+  connection?.close();
+  connection = null;
+  opened = null;
+});
+
 /** Runs `work(stores)` in one transaction; resolves with its result once committed. */
 export async function tx(mode, work) {
   const d = await db();
   return new Promise((resolve, reject) => {
     const t = d.transaction(['outbox', 'copies'], mode);
+    live.add(t);
     let result;
     const req = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
     Promise.resolve(work({ outbox: t.objectStore('outbox'), copies: t.objectStore('copies'), req })).then((r) => { result = r; }, reject);
-    t.oncomplete = () => resolve(result);
-    t.onerror = t.onabort = () => reject(t.error);
+    t.oncomplete = () => { live.delete(t); resolve(result); };
+    t.onerror = t.onabort = () => { live.delete(t); reject(t.error); };
   });
 }
 
