@@ -35,7 +35,7 @@ function db() {
 // transactions aborted anyway. (The outbox's writes are kept before their page moves on; a removal aborted here
 // is sent again with its Idempotency-Key, which the server answers as the first time.)
 const live = new Set();
-addEventListener('pagehide', () => {
+globalThis.addEventListener?.('pagehide', () => {
   for (const t of live) {
     try { t.abort(); } catch { /* already finishing */ }
   }
