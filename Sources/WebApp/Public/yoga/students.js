@@ -261,10 +261,15 @@ async function renderTypes(force) {
     err('types-error', error);
     return;
   }
+  // A redraw (after a rename, or when the list is read again) keeps what is being typed in another row, and
+  // where: the row is drawn anew, but the person's words and focus stay.
+  const typing = new Map([...$('types-list').querySelectorAll('input')]
+    .filter((i) => i.value !== i.defaultValue).map((i) => [i.dataset.id, i.value]));
+  const focused = document.activeElement?.closest('#types-list input')?.dataset.id;
   // A rename is saved however it is confirmed: Enter, the phone keyboard's Done (a submit, or leaving the
   // field) or the Rename button.
   $('types-list').replaceChildren(...state.types.map((t) => {
-    const input = make('input', { className: 'input', value: t.name, maxlength: '100', 'aria-label': `Name of the type ${t.name}`, autocomplete: 'off', enterkeyhint: 'done' });
+    const input = make('input', { className: 'input', value: t.name, maxlength: '100', 'aria-label': `Name of the type ${t.name}`, autocomplete: 'off', enterkeyhint: 'done', dataset: { id: t.id } });
     const rename = make('button', { className: 'button' }, 'Rename');
     // Enter fires both the form's submit and the field's change: one rename is sent, not two (the second
     // redrew the list under the next field being typed in).
@@ -277,12 +282,17 @@ async function renderTypes(force) {
       typeChange(rename, 'PUT', t, { name }, input);
     };
     input.addEventListener('change', save);
+    input.addEventListener('blur', save); // also words kept across a redraw, which 'change' does not count
     return make('li', {}, make('form', { className: 'yg-type', novalidate: true, onsubmit: save },
       input,
       span('yg-muted', plural(t.student_count, 'student')),
       rename,
       make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the type ${t.name}`, onclick: (e) => deleteType(t, e.currentTarget) }, 'Delete')));
   }));
+  for (const input of $('types-list').querySelectorAll('input')) {
+    if (typing.has(input.dataset.id)) input.value = typing.get(input.dataset.id);
+    if (input.dataset.id === focused) input.focus();
+  }
 }
 
 async function typeChange(button, method, type, body, field) {
