@@ -147,7 +147,7 @@ def test_repeat_last_time_offline_runs_the_class_on_the_device_with_a_typed_temp
     wait(browser, lambda d: shown(d, "repeat-go"), "offline, Repeat last time did not open")
     tap_id(browser, "repeat-go")
     wait_in_session(browser, "Lotus Studio")
-    wait(browser, lambda d: "type the temperature" in text(d, "temp-why"), f"offline, the reason reads {text(browser, 'temp-why')!r}")
+    wait(browser, lambda d: "cannot be reached" in text(d, "temp-why"), f"offline, the reason reads {text(browser, 'temp-why')!r}")
     tap_id(browser, "temp-edit")
     wait(browser, lambda d: shown(d, "temp-form"), "no field to type the temperature")
     fill(browser, "temp-input", "17")
@@ -165,6 +165,44 @@ def test_repeat_last_time_offline_runs_the_class_on_the_device_with_a_typed_temp
         assert len(sessions) == 2 and all(s["venue"]["name"] == "Lotus Studio" for s in sessions), sessions
         held = max(sessions, key=lambda s: s["started_at"])
         assert held["temperature_c"] == 17, f"the class held on the device was saved without its temperature: {held}"
+
+
+def test_a_class_checked_in_offline_gets_its_temperature_when_the_signal_returns(yoga_restartable, browser):
+    """The basement studio: checked in with no signal, the class is held on the device; when the server answers
+    again, "Try again" asks the weather at the venue's point, and the saved class carries the temperature."""
+    with yoga_restartable() as base:
+        open_yoga(browser, base)
+        ok(browser, "POST", "/class", {"venue": {"name": "Lotus Studio", "address": "", "latitude": 43.772, "longitude": 11.253},
+                                       "attendees": []}, 201)
+        ok(browser, "POST", "/class/end", {"action": "save"}, 201)
+        open_yoga(browser, base)
+        wait(browser, lambda d: shown(d, "repeat"), "Repeat last time is not offered")
+        wait(browser, lambda d: indicator(d) == "All saved", f"the indicator does not say All saved: {indicator(browser)!r}")
+        kept_for_offline(browser, "/yoga")
+
+    open_offline(browser, base, "/yoga", YOGA_READY)
+    wait(browser, lambda d: shown(d, "repeat"), "offline, Repeat last time is not offered")
+    tap_id(browser, "repeat")
+    wait(browser, lambda d: shown(d, "repeat-go"), "offline, Repeat last time did not open")
+    tap_id(browser, "repeat-go")
+    wait_in_session(browser, "Lotus Studio")
+    wait(browser, lambda d: text(d, "live-temp") == "temperature unavailable", f"offline, the temperature reads {text(browser, 'live-temp')!r}")
+    assert "cannot be reached" in text(browser, "temp-why"), text(browser, "temp-why")
+
+    with yoga_restartable():
+        tap_id(browser, "temp-retry")
+        wait(browser, lambda d: text(d, "live-temp") == "18.5 °C", f"back online, the temperature reads {text(browser, 'live-temp')!r}")
+        assert ok(browser, "GET", "/class")["class"] is None, "the class held on the device reached the server before it ended"
+        end = browser.find_element(By.ID, "end-class")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
+        ActionChains(browser).click_and_hold(end).pause(1).release().perform()
+        wait(browser, lambda d: shown(d, "checkin"), "the long press did not save the class")
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: indicator(d) == "All saved", f"the class did not reach the server: {indicator(browser)!r}", timeout=60)
+        sessions = ok(browser, "GET", "/sessions")["sessions"]
+        assert len(sessions) == 2 and all(s["venue"]["name"] == "Lotus Studio" for s in sessions), sessions
+        held = max(sessions, key=lambda s: s["started_at"])
+        assert held["temperature_c"] == 18.5, f"the class held on the device was saved without its temperature: {held}"
 
 
 @pytest.fixture

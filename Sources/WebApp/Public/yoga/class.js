@@ -118,8 +118,14 @@ async function fetchWeather() {
   weather.loading = true;
   renderTemperature();
   try {
-    const body = await call('GET', '/class/weather');
-    if (klass && klass.started_at === key) klass.temperature_c = body.temperature_c;
+    // A class held on this device is unknown to the server: its venue's point is asked, and the answer kept in it.
+    const held = klass.on_device;
+    const { latitude, longitude } = klass.venue;
+    const body = await call('GET', held ? `/weather?lat=${encodeURIComponent(latitude)}&lon=${encodeURIComponent(longitude)}` : '/class/weather');
+    if (klass && klass.started_at === key) {
+      if (held) await patch({ temperature_c: body.temperature_c }, true);
+      else klass.temperature_c = body.temperature_c;
+    }
   } catch (error) {
     if (error.code === 'no_class') refresh();
     const wait = [15, 60, 300][weather.tries++];
