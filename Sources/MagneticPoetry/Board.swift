@@ -20,6 +20,36 @@ public struct Board: Codable, Sendable, Equatable {
         self.extraWords = extraWords
     }
 
+    enum CodingKeys: String, CodingKey {
+        case wordSetId = "word_set_id"
+        case font
+        case fontScale = "font_scale"
+        case magnets
+        case extraWords = "extra_words"
+        case aspect
+    }
+
+    /// The keys boards were saved with before the API took snake_case: a board kept in an older export, or queued
+    /// on a device before its server was upgraded, still reads.
+    private enum LegacyKeys: String, CodingKey {
+        case wordSetId, fontScale, extraWords
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        let legacy = try decoder.container(keyedBy: LegacyKeys.self)
+        wordSetId =
+            try keys.decodeIfPresent(String.self, forKey: .wordSetId) ?? legacy.decode(String.self, forKey: .wordSetId)
+        font = try keys.decode(Font.self, forKey: .font)
+        fontScale =
+            try keys.decodeIfPresent(Double.self, forKey: .fontScale) ?? legacy.decode(Double.self, forKey: .fontScale)
+        magnets = try keys.decode([Magnet].self, forKey: .magnets)
+        extraWords =
+            try keys.decodeIfPresent([String].self, forKey: .extraWords)
+            ?? legacy.decode([String].self, forKey: .extraWords)
+        aspect = try keys.decodeIfPresent(Double.self, forKey: .aspect)
+    }
+
     public enum Font: String, Codable, Sendable, CaseIterable {
         case serif, sans, mono, rounded, typewriter
     }
@@ -54,7 +84,7 @@ public struct Board: Codable, Sendable, Equatable {
     /// added by the person. Throws a message naming the first problem.
     public func validated(against wordSet: WordSet) throws(PoetryError) -> Board {
         guard wordSet.id == wordSetId else { throw .invalid("The board's word set is '\(wordSetId)', not '\(wordSet.id)'.") }
-        guard Self.fontScaleRange.contains(fontScale) else { throw .invalid("fontScale must be from 0.5 to 2.") }
+        guard Self.fontScaleRange.contains(fontScale) else { throw .invalid("font_scale must be from 0.5 to 2.") }
         if let aspect, !Self.aspectRange.contains(aspect) { throw .invalid("aspect (width over height) must be from 0.25 to 4.") }
         guard magnets.count <= Self.maximumMagnets else { throw .invalid("A board holds at most \(Self.maximumMagnets) magnets.") }
         guard extraWords.count <= Self.maximumExtraWords else {

@@ -7,6 +7,12 @@ public struct WordSet: Codable, Sendable, Equatable {
     public let builtIn: Bool
     public let words: [String]
 
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case builtIn = "built_in"
+        case words
+    }
+
     public init(id: String, name: String, builtIn: Bool, words: [String]) {
         self.id = id
         self.name = name

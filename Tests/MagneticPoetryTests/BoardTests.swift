@@ -1,3 +1,4 @@
+import Foundation
 import MagneticPoetry
 import Testing
 
@@ -16,6 +17,16 @@ import Testing
             ], extra: [" tide "])
         let checked = try valid.validated(against: set)
         #expect(checked.extraWords == ["tide"])
+    }
+
+    @Test func writesSnakeCaseKeysAndReadsTheOldCamelCaseOnes() throws {
+        let written = String(decoding: try JSONEncoder().encode(board([], extra: ["tide"])), as: UTF8.self)
+        #expect(written.contains(#""word_set_id":"test""#) && written.contains(#""extra_words":["tide"]"#))
+        #expect(written.contains(#""font_scale":1"#) && !written.contains("wordSetId"))
+        let old = #"{"wordSetId":"test","font":"mono","fontScale":1.5,"magnets":[],"extraWords":["tide"]}"#
+        let read = try JSONDecoder().decode(Board.self, from: Data(old.utf8))
+        #expect(read.wordSetId == "test" && read.font == .mono && read.fontScale == 1.5 && read.extraWords == ["tide"])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Board.self, from: Data(#"{"font":"mono"}"#.utf8)) }
     }
 
     @Test(arguments: [

@@ -41,7 +41,7 @@ import Testing
             let first = try await client.execute(uri: "/api/v1/account/me", method: .get)
             let guestCookie = try #require(first.sessionCookie)
             let guestID = try #require(first.profile?["id"] as? String)
-            #expect(first.profile?["isGuest"] as? Bool == true)
+            #expect(first.profile?["is_guest"] as? Bool == true)
             #expect(first.headers[values: .setCookie].first?.contains("HttpOnly") == true)
             #expect(first.headers[values: .setCookie].first?.contains("SameSite=Lax") == true)
 
@@ -80,7 +80,7 @@ import Testing
             #expect(logout.status == .noContent)
             #expect(logout.sessionCookie == "")
             let after = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(secondDevice))
-            #expect(after.profile?["isGuest"] as? Bool == true)
+            #expect(after.profile?["is_guest"] as? Bool == true)
             // The other device is still signed in.
             let other = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(firstDevice))
             #expect(other.profile?["username"] as? String == "bea")
@@ -139,7 +139,7 @@ import Testing
             #expect(export.status == .ok)
             #expect(export.headers[.contentDisposition]?.contains("trove-export.json") == true)
             let json = try export.json()
-            #expect(json["format"] as? String == "trove-export/1")
+            #expect(json["format"] as? String == "trove-export/2")
             #expect((json["profile"] as? [String: Any])?["username"] as? String == "eve")
         }
     }

@@ -10,9 +10,9 @@ import Testing
 @Suite struct PoetryAPITests {
     static var board: [String: Any] {
         [
-            "wordSetId": "nature", "font": "serif", "fontScale": 1,
+            "word_set_id": "nature", "font": "serif", "font_scale": 1,
             "magnets": [["id": "m1", "word": "river", "x": 0.1, "y": 0.2, "rotation": 0, "z": 1]],
-            "extraWords": [String](),
+            "extra_words": [String](),
         ]
     }
 
@@ -82,7 +82,7 @@ import Testing
                 body: body(["version": 1, "title": "x", "board": oversize]))
             #expect(tooMany.status == .unprocessableContent)
             var unknownSet = Self.board
-            unknownSet["wordSetId"] = "nope"
+            unknownSet["word_set_id"] = "nope"
             let noSet = try await client.execute(
                 uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
                 body: body(["board": unknownSet]))
@@ -122,7 +122,7 @@ import Testing
             gifHeaders[.contentType] = "image/gif"
             let stored = try await client.execute(uri: uri, method: .post, headers: gifHeaders, body: gif)
             #expect(stored.status == .created)
-            #expect(try stored.json()["hasBackground"] as? Bool == true)
+            #expect(try stored.json()["has_background"] as? Bool == true)
             let back = try await client.execute(uri: uri, method: .get, headers: .session(cookie))
             #expect(back.headers[.contentType] == "image/gif")
             #expect(back.headers[.contentSecurityPolicy] == "default-src 'none'; style-src 'unsafe-inline'; sandbox")
@@ -195,7 +195,7 @@ import Testing
                 try await client.execute(uri: "/api/v1/poetry/wordsets/nature", method: .delete, headers: .session(cookie)).status
                     == .notFound)
             var board = Self.board
-            board["wordSetId"] = id
+            board["word_set_id"] = id
             board["magnets"] = [["id": "k", "word": "knife", "x": 0.5, "y": 0.5, "rotation": 0, "z": 0]]
             let poem = try await client.execute(
                 uri: "/api/v1/poetry/poems", method: .post, headers: .json(cookie: cookie),
@@ -216,7 +216,7 @@ import Testing
             let cookie = try await guest(client)
             let id = try #require(try await newPoem(client, cookie: cookie)["id"] as? String)
             let published = try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .post, headers: .session(cookie))
-            let publicId = try #require(try published.json()["publicId"] as? String)
+            let publicId = try #require(try published.json()["public_id"] as? String)
             let page = try await client.execute(uri: "/poetry/p/\(publicId)", method: .get)
             #expect(page.status == .ok)
             #expect(page.bodyText.contains("Stream"))
@@ -284,7 +284,7 @@ import Testing
             let id = try #require(try await newPoem(client, cookie: cookie)["id"] as? String)
             let publicId = try #require(
                 try await client.execute(uri: "/api/v1/poetry/poems/\(id)/publish", method: .post, headers: .session(cookie))
-                    .json()["publicId"] as? String)
+                    .json()["public_id"] as? String)
             let uri = "/api/v1/poetry/published/\(publicId)/background"
             #expect(try await client.execute(uri: uri, method: .get).status == .notFound, "no background yet")
             let gif = ByteBuffer(bytes: Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 59])

@@ -59,7 +59,7 @@ import WebApp
             // A made-up session id of the right shape reaches no one.
             let forged = String(repeating: "A", count: 43)
             let guess = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(forged))
-            #expect(guess.profile?["isGuest"] as? Bool == true)
+            #expect(guess.profile?["is_guest"] as? Bool == true)
         }
     }
 
@@ -79,7 +79,7 @@ import WebApp
                 }
                 try await appA.test(.router) { client in
                     let me = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(cookie))
-                    #expect(me.profile?["isGuest"] as? Bool == true, "signing out on B ends the session on A too")
+                    #expect(me.profile?["is_guest"] as? Bool == true, "signing out on B ends the session on A too")
                 }
                 await second.shutdown()
             } catch {

@@ -6,7 +6,8 @@ import HummingbirdTesting
 import Logging
 import TestSupport
 import Testing
-import WebApp
+
+@testable import WebApp
 
 @Suite struct ShellTests {
     @Test func homePageListsTheFiveApps() async throws {
@@ -165,11 +166,35 @@ import WebApp
         }
     }
 
-    static func documentedOperations() throws -> Set<String> {
+    /// One API convention (docs/ARCHITECTURE.md): every property of every schema is snake_case, except under the
+    /// Monks-compatible `/api/oblique/…` routes, which keep the original API's shape.
+    @Test func everyPropertyIsSnakeCase() throws {
+        var document = try Self.document()
+        document["paths"] = (document["paths"] as? [String: Any] ?? [:]).filter { !$0.key.hasPrefix("/api/oblique/") }
+        var found: Set<String> = []
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let properties = object["properties"] as? [String: Any] {
+                    found.formUnion(properties.keys.filter { $0.contains(where: \.isUppercase) })
+                }
+                object.values.forEach(walk)
+            } else if let list = value as? [Any] {
+                list.forEach(walk)
+            }
+        }
+        walk(document)
+        #expect(found.isEmpty, "camelCase properties in openapi.json: \(found.sorted())")
+    }
+
+    static func document() throws -> [String: Any] {
         let url = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/WebApp/APIDocument/openapi.json")
-        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+        return try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+    }
+
+    static func documentedOperations() throws -> Set<String> {
+        let document = try Self.document()
         let paths = document["paths"] as? [String: [String: Any]] ?? [:]
         let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
         return Set(paths.flatMap { path, operations in operations.keys.filter(methods.contains).map { "\($0) \(path)" } })

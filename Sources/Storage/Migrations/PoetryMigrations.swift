@@ -1,7 +1,7 @@
 import SQLKit
 
-enum PoetryMigrations {
-    static let all: [Migration] = [
+public enum PoetryMigrations {
+    public static let all: [Migration] = [
         Migration(version: 401, name: "poetry: word sets, poems, backgrounds, pronunciations") { db in
             try await db.create(table: "poetry_word_sets")
                 .column("id", type: .text, .primaryKey(autoIncrement: false))
@@ -42,6 +42,17 @@ enum PoetryMigrations {
                 .run()
             try await db.create(index: "pronunciations_rhyme").on("pronunciations").column("rhyme_key").run()
             try await db.create(index: "pronunciations_first_sound").on("pronunciations").column("first_sound").run()
-        }
+        },
+        Migration(version: 1000, name: "poetry: boards keep snake_case keys, as the API answers them") { db in
+            // A board is answered as stored (PoemRepository.findStored), so its keys follow the API's. A quoted key
+            // can only be a key: words are letters, and JSON escapes any quote inside a string.
+            try await db.raw(
+                """
+                UPDATE poetry_poems SET board_json =
+                    REPLACE(REPLACE(REPLACE(board_json, '"wordSetId":', '"word_set_id":'), '"fontScale":', '"font_scale":'),
+                        '"extraWords":', '"extra_words":')
+                """
+            ).run()
+        },
     ]
 }

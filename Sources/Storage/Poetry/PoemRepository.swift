@@ -7,13 +7,15 @@ import SQLKit
 
 /// A profile's poems: each a board saved whole, with a version that rises on every save.
 public struct PoemRepository: Sendable {
+    /// A guest's published poem: its link may be shared, so the guest is kept (`ProfileRepository.deleteAbandonedGuests`).
+    public static let publishedByGuest = "SELECT 1 FROM poetry_poems poem WHERE poem.profile_id = p.id AND poem.public_id IS NOT NULL"
     let database: any SQLDatabase
 
     public init(database: any SQLDatabase) {
         self.database = database
     }
 
-    public struct Poem: Sendable, Equatable, Codable {
+    public struct Poem: Sendable, Equatable {
         public let id: String
         public let title: String
         public let version: Int

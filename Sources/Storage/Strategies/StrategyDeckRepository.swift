@@ -10,7 +10,7 @@ public struct StrategyDeckRepository: Sendable {
         self.database = database
     }
 
-    public struct Section: Sendable, Equatable, Codable {
+    public struct Section: Sendable, Equatable {
         public let edition: Int
         public let label: String
         public let count: Int

@@ -99,7 +99,7 @@ public struct StrategyProfileRepository: Sendable {
 
     // MARK: History
 
-    public struct HistoryEntry: Sendable, Equatable, Codable {
+    public struct HistoryEntry: Sendable, Equatable {
         public let id: Int
         public let card: StrategyCard
         public let drawnAt: Date

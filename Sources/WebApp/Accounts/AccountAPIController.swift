@@ -25,14 +25,14 @@ struct AccountAPIController {
         struct Item: Encodable {
             let id: String
             let username: String?
-            let isGuest: Bool
-            let createdAt: Date
+            let is_guest: Bool
+            let created_at: Date
         }
 
         let profile: Item
 
         init(_ profile: Profile) {
-            self.profile = Item(id: profile.id, username: profile.username, isGuest: profile.isGuest, createdAt: profile.createdAt)
+            self.profile = Item(id: profile.id, username: profile.username, is_guest: profile.isGuest, created_at: profile.createdAt)
         }
     }
 

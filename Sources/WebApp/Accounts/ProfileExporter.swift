@@ -11,7 +11,7 @@ protocol ProfileDataSection: Sendable {
     func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws
 }
 
-/// Builds the account export: `{"format":…, "exportedAt":…, "profile":{…}, "<app>":{…}, …}`.
+/// Builds the account export: `{"format":…, "exported_at":…, "profile":{…}, "<app>":{…}, …}`.
 struct ProfileExporter: Sendable {
     let sections: [any ProfileDataSection]
 
@@ -32,7 +32,7 @@ struct ProfileExporter: Sendable {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(format, forKey: Key("format"))
-            try container.encode(exportedAt, forKey: Key("exportedAt"))
+            try container.encode(exportedAt, forKey: Key("exported_at"))
             try container.encode(profile, forKey: Key("profile"))
             for section in sections {
                 try container.encode(section.value, forKey: Key(section.key))
@@ -46,8 +46,7 @@ struct ProfileExporter: Sendable {
             parts.append((section.key, try await section.export(profileID: profile.id)))
         }
         return Document(
-            format: "trove-export/1", exportedAt: now,
-            profile: .init(id: profile.id, username: profile.username, isGuest: profile.isGuest, createdAt: profile.createdAt),
+            format: ProfileImporter.format, exportedAt: now, profile: AccountAPIController.ProfileBody(profile).profile,
             sections: parts
         )
     }

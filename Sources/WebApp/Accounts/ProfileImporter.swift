@@ -13,23 +13,33 @@ struct ImportReport: Encodable, Sendable {
     }
 }
 
-/// Reads an account export (`ProfileExporter`'s document, `trove-export/1`, from this Trove or another) into a
+/// Reads an account export (`ProfileExporter`'s document, `trove-export/2`, from this Trove or another) into a
 /// profile that holds nothing yet, so a person can move between servers. Each app's section is read by the app
 /// (`ProfileDataSection.importData`), all in one transaction: an import lands whole or not at all. Records get
 /// this server's ids (references between them follow); what cannot be brought (a story or a deck card this server
 /// does not have) is listed in the report.
 struct ProfileImporter: Sendable {
-    static let format = "trove-export/1"
+    static let format = "trove-export/2"
+    /// The format before the API took snake_case keys: read by renaming its keys (`legacyKeys`).
+    static let camelCaseFormat = "trove-export/1"
+    static let legacyKeys = [
+        "wordSets": "word_sets", "builtIn": "built_in", "publicId": "public_id", "hasBackground": "has_background",
+        "updatedAt": "updated_at", "ownCards": "own_cards", "drawnAt": "drawn_at", "countryCode": "country_code",
+        "addedAt": "added_at", "recentSurprises": "recent_surprises", "storyID": "story_id", "endingsFound": "endings_found",
+        "studentTypes": "student_types", "classInSession": "class_in_session",
+    ]
 
     let database: any SQLDatabase
     let sections: [any ProfileDataSection]
     let merge: GuestMerge
 
     func importDocument(_ data: Data, into profileID: String) async throws -> ImportReport {
-        guard let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard var document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw APIError(.unprocessableContent, code: "invalid_export", message: "The file is not a Trove account export (JSON).")
         }
-        guard document["format"] as? String == Self.format else {
+        if document["format"] as? String == Self.camelCaseFormat, let renamed = Self.renamingLegacyKeys(document) as? [String: Any] {
+            document = renamed
+        } else if document["format"] as? String != Self.format {
             throw APIError(
                 .unprocessableContent, code: "invalid_export",
                 message: "The file is not a Trove account export: its \"format\" is not \"\(Self.format)\".")
@@ -62,6 +72,15 @@ struct ProfileImporter: Sendable {
             }
             return report
         }
+    }
+
+    /// `value` with every key of `legacyKeys` renamed, at any depth (a board's own old keys its decoder reads).
+    static func renamingLegacyKeys(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            return Dictionary(object.map { (legacyKeys[$0.key] ?? $0.key, renamingLegacyKeys($0.value)) }, uniquingKeysWith: { a, _ in a })
+        }
+        if let array = value as? [Any] { return array.map(renamingLegacyKeys) }
+        return value
     }
 
     private struct UncheckedPart: Sendable {

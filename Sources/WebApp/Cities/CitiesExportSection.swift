@@ -18,10 +18,22 @@ struct CitiesExportSection: ProfileDataSection {
             let favourite: Bool
             let position: Int
             let addedAt: Date
+
+            enum CodingKeys: String, CodingKey {
+                case geonameid, name
+                case countryCode = "country_code"
+                case favourite, position
+                case addedAt = "added_at"
+            }
         }
 
         let collection: [Entry]
         let recentSurprises: [[Int]]
+
+        enum CodingKeys: String, CodingKey {
+            case collection
+            case recentSurprises = "recent_surprises"
+        }
     }
 
     func export(profileID: String) async throws -> any Encodable & Sendable {

@@ -36,8 +36,8 @@ struct PoemsAPIController {
     }
 
     @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make([PoemRepository.Poem]()) }
-        return JSONResponse.make(try await poems.list(profileID: profile.id))
+        guard let profile = context.session.profile else { return JSONResponse.make([PoemJSON]()) }
+        return JSONResponse.make(try await poems.list(profileID: profile.id).map(PoemJSON.init))
     }
 
     @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -45,7 +45,7 @@ struct PoemsAPIController {
         let title = try Self.title(body.title)
         let profile = try await context.session.requireProfile()
         let board = try await validated(body.board, profileID: profile.id)
-        return JSONResponse.make(try await poems.create(profileID: profile.id, title: title, board: board), status: .created)
+        return JSONResponse.make(PoemJSON(try await poems.create(profileID: profile.id, title: title, board: board)), status: .created)
     }
 
     @Sendable func one(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -65,7 +65,7 @@ struct PoemsAPIController {
         guard let poem = try await poems.save(id: id, profileID: profile.id, version: body.version, title: title, board: board) else {
             throw PoetryError.poemNotFound
         }
-        return JSONResponse.make(poem)
+        return JSONResponse.make(PoemJSON(poem))
     }
 
     @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -95,7 +95,7 @@ struct PoemsAPIController {
             try await poems.setBackground(poemID: id, profileID: profile.id, kind: kind, bytes: bytes),
             let poem = try await poems.find(id: id, profileID: profile.id)
         else { throw PoetryError.poemNotFound }
-        return JSONResponse.make(poem, status: .created)
+        return JSONResponse.make(PoemJSON(poem), status: .created)
     }
 
     @Sendable func background(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -120,7 +120,7 @@ struct PoemsAPIController {
             try await poems.publish(id: id, profileID: profile.id) != nil,
             let poem = try await poems.find(id: id, profileID: profile.id)
         else { throw PoetryError.poemNotFound }
-        return JSONResponse.make(poem)
+        return JSONResponse.make(PoemJSON(poem))
     }
 
     @Sendable func unpublish(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -134,14 +134,14 @@ struct PoemsAPIController {
     struct PublishedBody: Encodable {
         let title: String
         let board: Board?
-        let hasBackground: Bool
+        let has_background: Bool
     }
 
     @Sendable func published(_ request: Request, context: TroveRequestContext) async throws -> Response {
         guard let found = try await poems.published(publicId: try context.parameters.require("publicId")) else {
             throw PoetryError.poemNotFound
         }
-        return JSONResponse.make(PublishedBody(title: found.poem.title, board: found.poem.board, hasBackground: found.poem.hasBackground))
+        return JSONResponse.make(PublishedBody(title: found.poem.title, board: found.poem.board, has_background: found.poem.hasBackground))
     }
 
     @Sendable func publishedBackground(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -152,14 +152,6 @@ struct PoemsAPIController {
     }
 
     // MARK: Helpers
-
-    private func ownPoem(_ context: TroveRequestContext) async throws -> PoemRepository.Poem {
-        let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, let poem = try await poems.find(id: id, profileID: profile.id) else {
-            throw PoetryError.poemNotFound
-        }
-        return poem
-    }
 
     private func validated(_ board: Board, profileID: String) async throws -> Board {
         guard let set = try await wordSets.find(id: board.wordSetId, profileID: profileID) else {
@@ -185,22 +177,22 @@ struct StoredPoemAnswer: JSONWritable {
     let poem: PoemRepository.Poem
     let boardJSON: String
 
-    /// As JSONResponse's encoder writes a `PoemRepository.Poem` (sorted keys, ISO 8601 dates).
+    /// As JSONResponse's encoder writes a `PoemJSON` (sorted keys, ISO 8601 dates).
     func write(to writer: inout JSONWriter) {
         writer.object { w in
             w.key("board")
             w.raw(boardJSON)
-            w.key("hasBackground")
+            w.key("has_background")
             w.bool(poem.hasBackground)
             w.key("id")
             w.string(poem.id)
             if let publicId = poem.publicId {
-                w.key("publicId")
+                w.key("public_id")
                 w.string(publicId)
             }
             w.key("title")
             w.string(poem.title)
-            w.key("updatedAt")
+            w.key("updated_at")
             w.string(poem.updatedAt.formatted(.iso8601))
             w.key("version")
             w.integer(poem.version)
@@ -209,6 +201,6 @@ struct StoredPoemAnswer: JSONWritable {
 
     func encode(to encoder: any Encoder) throws {
         let board = try JSONDecoder().decode(Board.self, from: Data(boardJSON.utf8))
-        try poem.with(board: board).encode(to: encoder)
+        try PoemJSON(poem.with(board: board)).encode(to: encoder)
     }
 }

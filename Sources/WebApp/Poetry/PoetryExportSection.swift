@@ -11,7 +11,12 @@ struct PoetryExportSection: ProfileDataSection {
 
     struct Export: Codable, Sendable {
         let wordSets: [WordSet]
-        let poems: [PoemRepository.Poem]
+        let poems: [PoemJSON]
+
+        enum CodingKeys: String, CodingKey {
+            case wordSets = "word_sets"
+            case poems
+        }
     }
 
     func export(profileID: String) async throws -> any Encodable & Sendable {
@@ -19,7 +24,7 @@ struct PoetryExportSection: ProfileDataSection {
         for summary in try await poems.list(profileID: profileID) {
             if let poem = try await poems.find(id: summary.id, profileID: profileID) { full.append(poem) }
         }
-        return Export(wordSets: try await wordSets.ownSets(profileID: profileID), poems: full)
+        return Export(wordSets: try await wordSets.ownSets(profileID: profileID), poems: full.map(PoemJSON.init))
     }
 
     /// Own word sets get new ids and their poems follow them; a poem is private here until published again.
@@ -35,9 +40,9 @@ struct PoetryExportSection: ProfileDataSection {
         for poem in part.poems {
             guard var board = poem.board else { continue }
             if let id = ids[board.wordSetId] { board.wordSetId = id }
-            _ = try await poems.create(profileID: profileID, title: poem.title, board: board, at: poem.updatedAt)
+            _ = try await poems.create(profileID: profileID, title: poem.title, board: board, at: poem.updated_at)
             report.add("poems")
-            if poem.hasBackground { report.skipped.append("The background picture of “\(poem.title)” is not in the export.") }
+            if poem.has_background { report.skipped.append("The background picture of “\(poem.title)” is not in the export.") }
         }
     }
 }

@@ -14,6 +14,12 @@ struct StoriesExportSection: ProfileDataSection {
             let storyID: String
             let path: [String]
             let endingsFound: [String]
+
+            enum CodingKeys: String, CodingKey {
+                case storyID = "story_id"
+                case path
+                case endingsFound = "endings_found"
+            }
         }
 
         let library: [String]

@@ -37,7 +37,20 @@ struct StrategiesAPIController {
     }
 
     @Sendable func editions(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        JSONResponse.make(try await deck.current().sections)
+        JSONResponse.make(try await deck.current().sections.map(EditionJSON.init))
+    }
+
+    /// One edition of the deck: its number, its label ("2nd edition (1978)") and how many cards it has.
+    struct EditionJSON: Encodable {
+        let edition: Int
+        let label: String
+        let count: Int
+
+        init(_ section: StrategyDeckRepository.Section) {
+            edition = section.edition
+            label = section.label
+            count = section.count
+        }
     }
 
     /// A random card, changing nothing: a GET any page can make must not write to a visitor's history.

@@ -11,14 +11,20 @@ struct StrategiesExportSection: ProfileDataSection {
     struct Export: Codable, Sendable {
         let favourites: [StrategyCard]
         let ownCards: [StrategyCard]
-        let history: [StrategyProfileRepository.HistoryEntry]
+        let history: [DrawJSON]
+
+        enum CodingKeys: String, CodingKey {
+            case favourites
+            case ownCards = "own_cards"
+            case history
+        }
     }
 
     func export(profileID: String) async throws -> any Encodable & Sendable {
         Export(
             favourites: try await profiles.favourites(profileID: profileID),
             ownCards: try await profiles.ownCards(profileID: profileID),
-            history: try await profiles.history(profileID: profileID)
+            history: try await profiles.history(profileID: profileID).map(DrawJSON.init)
         )
     }
 
@@ -46,12 +52,12 @@ struct StrategiesExportSection: ProfileDataSection {
             }
         }
         var missing = 0
-        for entry in part.history.sorted(by: { $0.drawnAt < $1.drawnAt }) {
+        for entry in part.history.sorted(by: { $0.drawn_at < $1.drawn_at }) {
             guard let id = try await here(entry.card) else {
                 missing += 1
                 continue
             }
-            try await profiles.importDraw(profileID: profileID, cardID: id, at: entry.drawnAt, note: entry.note)
+            try await profiles.importDraw(profileID: profileID, cardID: id, at: entry.drawn_at, note: entry.note)
             report.add("draws")
         }
         if missing > 0 { report.skipped.append("\(missing) drawn card(s) not in this server's deck were left out of the history.") }

@@ -127,8 +127,8 @@ struct StrategiesProfileAPIController {
     }
 
     @Sendable func history(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make([StrategyProfileRepository.HistoryEntry]()) }
-        return JSONResponse.make(try await profiles.history(profileID: profile.id))
+        guard let profile = context.session.profile else { return JSONResponse.make([DrawJSON]()) }
+        return JSONResponse.make(try await profiles.history(profileID: profile.id).map(DrawJSON.init))
     }
 
     struct DrawBody: Decodable {
@@ -181,6 +181,6 @@ struct StrategiesProfileAPIController {
         guard let profile = context.session.profile,
             let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note)
         else { throw StrategyError.historyEntryNotFound }
-        return JSONResponse.make(entry)
+        return JSONResponse.make(DrawJSON(entry))
     }
 }

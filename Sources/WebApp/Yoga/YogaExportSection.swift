@@ -18,6 +18,14 @@ struct YogaExportSection: ProfileDataSection {
         let venues: [VenueJSON]
         let classInSession: ClassJSON?
         let sessions: [SessionJSON]
+
+        enum CodingKeys: String, CodingKey {
+            case settings, students
+            case studentTypes = "student_types"
+            case venues
+            case classInSession = "class_in_session"
+            case sessions
+        }
     }
 
     func export(profileID: String) async throws -> any Encodable & Sendable {
@@ -87,6 +95,14 @@ struct YogaExportSection: ProfileDataSection {
         let venues: [Venue]
         let classInSession: Class?
         let sessions: [Class]
+
+        enum CodingKeys: String, CodingKey {
+            case settings, students
+            case studentTypes = "student_types"
+            case venues
+            case classInSession = "class_in_session"
+            case sessions
+        }
     }
 
     /// Records get new ids and the sessions, the class in session and the students follow them; a student type
