@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "Providers",
             dependencies: [
-                "Weather", "YogiYogini", "Geography", "ChooseYourDestiny",
+                "Weather", "YogiYogini", "Geography", "ChooseYourDestiny", "CityRoulette",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,6 +117,7 @@ let package = Package(
             name: "trove",
             dependencies: [
                 "WebApp", "Storage", "DatabaseDrivers", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "ChooseYourDestiny",
+                "Providers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -136,7 +137,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "DatabaseDrivers", "Storage", "ObliqueStrategies", "CityRoulette", .product(name: "Logging", package: "swift-log"),
+                "DatabaseDrivers", "Storage", "WebApp", "ObliqueStrategies", "CityRoulette",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
@@ -164,7 +166,7 @@ let package = Package(
             name: "StorageTests",
             dependencies: [
                 "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini",
-                "TestSupport", "Zlib",
+                "TestSupport", "WebApp", "Zlib",
             ],
             swiftSettings: swiftSettings
         ),
@@ -172,7 +174,7 @@ let package = Package(
             name: "WebAppTests",
             dependencies: [
                 "WebApp", "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini",
-                "ChooseYourDestiny", "Weather", "TestSupport",
+                "ChooseYourDestiny", "Weather", "TestSupport", "Zlib",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -1,5 +1,4 @@
 import Accounts
-import CardImage
 import DatabaseDrivers
 import Foundation
 import Hummingbird
@@ -18,7 +17,7 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
     Telemetry.start()
     let database = try await Database.open(configuration.database, logger: logger)
     do {
-        let applied = try await Migrator(database: database.sql).migrate()
+        let applied = try await Migrator(database: database.sql, migrations: TroveApps.migrations).migrate()
         if !applied.isEmpty { logger.info("Applied \(applied.count) migration(s)") }
         let parts = try await buildRouter(configuration, database: database, logger: logger)
         return Application(
@@ -28,7 +27,8 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
                 DatabaseCloser(database: database),
                 Housekeeping(
                     sessions: SessionRepository(database: database.sql), profiles: ProfileRepository(database: database.sql),
-                    idempotencyKeys: IdempotencyRepository(database: database.sql), logger: logger
+                    idempotencyKeys: IdempotencyRepository(database: database.sql),
+                    guestContent: TroveApps.all.flatMap { $0.guestContent }, logger: logger
                 ),
             ],
             logger: logger
@@ -50,13 +50,17 @@ public func buildApplication(_ configuration: AppConfiguration, database: Databa
     )
 }
 
-/// The router and the list of API operations it holds (for the OpenAPI document test).
-public func buildRouter(
-    _ configuration: AppConfiguration, database: Database, logger: Logger
+/// The router and the list of API operations it holds (for the OpenAPI document test), with `apps` (every app
+/// of Trove, unless a test brings its own).
+func buildRouter(
+    _ configuration: AppConfiguration, database: Database, logger: Logger, apps appTypes: [any TroveApp.Type] = TroveApps.all
 ) async throws -> (router: Router<TroveRequestContext>, operations: APIOperationLog) {
     let resources = try resourcesDirectory()
     let assets = try StaticAssets(directory: resources.appendingPathComponent("Public"))
-    let pages = try await PageRenderer(directory: resources.appendingPathComponent("Templates").path, assetVersion: assets.version)
+    let pages = try await PageRenderer(
+        directory: resources.appendingPathComponent("Templates").path, more: appTypes.compactMap { $0.templateDirectory },
+        assetVersion: assets.version,
+        required: PageRenderer.shellTemplates + appTypes.flatMap { $0.templates }, apps: appTypes.map { $0.entry })
     let profiles = ProfileRepository(database: database.sql)
     let sessionStore = SessionStore(
         profiles: profiles, sessions: SessionRepository(database: database.sql), lifetime: configuration.sessionLifetimeSeconds
@@ -77,75 +81,22 @@ public func buildRouter(
 
     let operations = APIOperationLog()
     let api = APIRoutes(router: router, log: operations)
+    let shared = AppServices(
+        configuration: configuration, database: database, pages: pages, logger: logger,
+        // One weather cache for City Roulette and YogiYogini.
+        weather: WeatherCache(
+            provider: makeWeatherProvider(configuration.weather), breakerPause: configuration.weather.breakerPauseSeconds),
+        resources: resources)
+    var apps: [any TroveApp] = []
+    for type in appTypes {
+        let app = try await type.init(shared)
+        app.addRoutes(api: api, router: router)
+        apps.append(app)
+    }
 
-    // Oblique Strategies
-    let deckRepository = StrategyDeckRepository(database: database.sql)
-    let strategyProfiles = StrategyProfileRepository(database: database.sql)
-    let deck = PublishedDeck(repository: deckRepository)
-    let strategiesAPI = StrategiesAPIController(deck: deck, deckRepository: deckRepository, profiles: strategyProfiles)
-    StrategiesProfileAPIController(deck: deck, deckRepository: deckRepository, profiles: strategyProfiles).addRoutes(to: api)
-    strategiesAPI.addRoutes(to: api)
-    LegacyObliqueAPIController(deck: deck).addRoutes(to: api)
-    StrategiesPagesController(pages: pages, api: strategiesAPI).addRoutes(to: router)
-    CardPreviewController(
-        api: strategiesAPI, deckRepository: deckRepository, renderer: CardRenderer(atlas: try GlyphAtlas.bundled()),
-        cache: CardPreviewCache()
-    ).addRoutes(to: router)
-
-    // Magnetic Poetry
-    let wordSets = WordSetRepository(database: database.sql)
-    let poems = PoemRepository(database: database.sql)
-    WordSetsAPIController(wordSets: wordSets, poems: poems).addRoutes(to: api)
-    PoemsAPIController(poems: poems, wordSets: wordSets).addRoutes(to: api)
-    WordHelpersAPIController(pronunciations: PronunciationRepository(database: database.sql)).addRoutes(to: api)
-    PoetryPagesController(pages: pages, poems: poems).addRoutes(to: router)
-
-    // City Roulette
-    let cityRepository = CityRepository(database: database.sql)
-    let cityStore = CityCatalogStore(repository: cityRepository, logger: logger)
-    await cityStore.warmUp()
-    let cityCollection = CityCollectionRepository(database: database.sql)
-    let surpriseHistory = SurpriseHistoryRepository(database: database.sql)
-    // One weather cache for City Roulette and YogiYogini.
-    let weather = WeatherCache(
-        provider: makeWeatherProvider(configuration.weather), breakerPause: configuration.weather.breakerPauseSeconds)
-    CitiesAPIController(
-        store: cityStore, cities: cityRepository, collection: cityCollection, history: surpriseHistory, weather: weather,
-        basemaps: BasemapRepository(database: database.sql)
-    ).addRoutes(to: api)
-    CityCollectionAPIController(store: cityStore, collection: cityCollection).addRoutes(to: api)
-    CitiesPagesController(pages: pages, store: cityStore, collection: cityCollection, tileURL: configuration.mapTileURL).addRoutes(
-        to: router)
-
-    // YogiYogini
-    let roster = YogaRosterRepository(database: database.sql)
-    let yogaVenues = YogaVenueRepository(database: database.sql)
-    let yogaClasses = YogaClassRepository(database: database.sql)
-    let yogaSessions = YogaSessionRepository(database: database.sql)
-    YogaRosterAPIController(roster: roster).addRoutes(to: api)
-    YogaVenuesAPIController(venues: yogaVenues, sessions: yogaSessions, roster: roster, search: makeVenueSearch(configuration.venues))
-        .addRoutes(to: api)
-    YogaClassAPIController(classes: yogaClasses, venues: yogaVenues, roster: roster, sessions: yogaSessions, weather: weather).addRoutes(
-        to: api)
-    YogaSessionsAPIController(sessions: yogaSessions, roster: roster, venues: yogaVenues).addRoutes(to: api)
-    YogaPagesController(pages: pages).addRoutes(to: router)
-
-    // Choose Your Destiny
-    let stories = StoryRepository(database: database.sql)
-    let storySchema = try Data(contentsOf: resources.appendingPathComponent("APIDocument/story.schema.json"))
-    StoriesAPIController(stories: stories, schema: ByteBuffer(bytes: storySchema)).addRoutes(to: api)
-    StoryPlayAPIController(stories: stories).addRoutes(to: api)
-    StoriesPagesController(pages: pages, stories: stories).addRoutes(to: router)
-
-    HealthController(database: database, cities: cityStore).addRoutes(to: api)
+    HealthController(database: database, checks: apps.flatMap(\.readiness)).addRoutes(to: api)
     // Each app's part of the account export and import.
-    let sections: [any ProfileDataSection] = [
-        StrategiesExportSection(profiles: strategyProfiles),
-        PoetryExportSection(wordSets: wordSets, poems: poems),
-        CitiesExportSection(store: cityStore, collection: cityCollection, history: surpriseHistory),
-        YogaExportSection(roster: roster, venues: yogaVenues, classes: yogaClasses, sessions: yogaSessions),
-        StoriesExportSection(stories: stories),
-    ]
+    let sections = apps.map(\.exportSection)
     let merge = GuestMerge(database: database.sql)
     AccountAPIController(
         profiles: profiles,
@@ -160,7 +111,7 @@ public func buildRouter(
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
     MetricsController().addRoutes(to: router)
-    ShellController(pages: pages, assets: assets, builtApps: ["strategies", "poetry", "cities", "yoga", "stories"]).addRoutes(to: router)
+    ShellController(pages: pages, assets: assets).addRoutes(to: router)
     routeMethods.load(router.routes.map { ("\($0.path)", $0.method.rawValue) })
     return (router, operations)
 }

@@ -1,6 +1,7 @@
 import DatabaseDrivers
 import Logging
 import Storage
+import WebApp
 
 /// Opening (and normally migrating) the database for a command, with failures as one clear line.
 enum CommandDatabase {
@@ -16,7 +17,7 @@ enum CommandDatabase {
         }
         guard migrate else { return db }
         do {
-            try await Migrator(database: db.sql).migrate()
+            try await Migrator(database: db.sql, migrations: TroveApps.migrations).migrate()
         } catch {
             await db.shutdown()
             throw CleanExit.failure("Migration failed: \(error)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Storage
+import WebApp
 
 struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Apply pending database migrations, and list what was applied.")
@@ -9,7 +10,7 @@ struct Migrate: AsyncParsableCommand {
     func run() async throws {
         let db = try await CommandDatabase.open(database, migrate: false)
         do {
-            let applied = try await Migrator(database: db.sql).migrate()
+            let applied = try await Migrator(database: db.sql, migrations: TroveApps.migrations).migrate()
             await db.shutdown()
             if applied.isEmpty {
                 print("The database is up to date.")

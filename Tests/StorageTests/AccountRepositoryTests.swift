@@ -7,6 +7,8 @@ import TestSupport
 import Testing
 
 @Suite struct AccountRepositoryTests {
+    static let guestContent = [PoemRepository.publishedByGuest, StoryRepository.ownedByGuest]
+
     @Test(arguments: DatabaseKind.allCases)
     func guestBecomesAccountKeepingItsID(kind: DatabaseKind) async throws {
         try await TestDatabase.with(kind) { database in
@@ -83,14 +85,14 @@ import Testing
 
             #expect(try await sessions.deleteExpired(now: cutoff) == 1)
             // Batches of one, to go round the loop.
-            #expect(try await profiles.deleteAbandonedGuests(createdBefore: cutoff, batchSize: 1) == 2)
+            #expect(try await profiles.deleteAbandonedGuests(createdBefore: cutoff, keptBy: Self.guestContent, batchSize: 1) == 2)
             #expect(try await profiles.find(id: lost.id) == nil)
             #expect(try await profiles.find(id: expired.id) == nil)
             #expect(try await poems.find(id: lostPoem.id, profileID: lost.id) == nil)
             for kept in [visiting, new, publisher, account] {
                 #expect(try await profiles.find(id: kept.id) != nil)
             }
-            #expect(try await profiles.deleteAbandonedGuests(createdBefore: cutoff) == 0)
+            #expect(try await profiles.deleteAbandonedGuests(createdBefore: cutoff, keptBy: Self.guestContent) == 0)
         }
     }
 

@@ -2,6 +2,7 @@ import DatabaseDrivers
 import Foundation
 import Logging
 import Storage
+import WebApp
 
 /// A fresh, migrated database of either kind for one test, removed afterwards.
 ///
@@ -49,7 +50,7 @@ public enum TestDatabase {
 
     private static func run<R>(_ database: Database, migrate: Bool, _ body: (Database) async throws -> R) async throws -> R {
         do {
-            if migrate { try await Migrator(database: database.sql).migrate() }
+            if migrate { try await Migrator(database: database.sql, migrations: TroveApps.migrations).migrate() }
             let result = try await body(database)
             await database.shutdown()
             return result

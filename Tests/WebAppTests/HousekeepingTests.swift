@@ -21,7 +21,7 @@ import Testing
             let live = try await sessions.create(profileID: staying.id, now: created, lifetime: 30 * 86_400)
             let housekeeping = Housekeeping(
                 sessions: sessions, profiles: profiles, idempotencyKeys: IdempotencyRepository(database: database.sql),
-                logger: Logger(label: "test")
+                guestContent: TroveApps.all.flatMap { $0.guestContent }, logger: Logger(label: "test")
             )
 
             // A day and a minute later: the first session has expired, and its guest is past the grace.

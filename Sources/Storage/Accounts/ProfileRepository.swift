@@ -68,16 +68,18 @@ public struct ProfileRepository: Sendable {
     /// all gone is lost to its visitor. Kept anyway: guests created after `createdBefore` (a guest is created
     /// a moment before its session), and guests who published something others may be reading (a poem's
     /// public link, a story).
-    public func deleteAbandonedGuests(createdBefore: Date, batchSize: Int = 500) async throws -> Int {
+    /// `keptBy` holds each app's conditions on the guest `p` (queries selecting its content others may read, such as
+    /// `PoemRepository.publishedByGuest`): constant SQL of the apps, never a person's input.
+    public func deleteAbandonedGuests(createdBefore: Date, keptBy: [String], batchSize: Int = 500) async throws -> Int {
         var deleted = 0
+        var kept = SQLQueryString("")
+        for query in keptBy { kept.appendInterpolation(unsafeRaw: " AND NOT EXISTS (\(query))") }
         while true {
             let rows = try await database.raw(
                 """
                 DELETE FROM profiles WHERE id IN (
                     SELECT id FROM profiles p WHERE p.username IS NULL AND p.created_at < \(bind: createdBefore.millisecondsSince1970)
-                    AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.profile_id = p.id)
-                    AND NOT EXISTS (SELECT 1 FROM poetry_poems poem WHERE poem.profile_id = p.id AND poem.public_id IS NOT NULL)
-                    AND NOT EXISTS (SELECT 1 FROM stories story WHERE story.owner_profile_id = p.id)
+                    AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.profile_id = p.id)\(kept)
                     LIMIT \(bind: batchSize)
                 ) RETURNING id
                 """

@@ -1,7 +1,7 @@
 import SQLKit
 
-enum CityMigrations {
-    static let all: [Migration] = [
+public enum CityMigrations {
+    public static let all: [Migration] = [
         Migration(version: 501, name: "cities: GeoNames cities and countries, collections, surprise history") { db in
             let double = SQLDataType.custom(SQLRaw("DOUBLE PRECISION"))
             try await db.create(table: "cities")

@@ -1,7 +1,11 @@
 import SQLKit
 
-/// One step of the schema. Versions are numbered by app (1xx accounts, 2xx strategies, …);
-/// once landed, a migration is never edited: a change is a new migration.
+/// One step of the schema; once landed, a migration is never edited: a change is a new migration.
+///
+/// Versions from 1000 on are one sequence across every app: a new migration takes the next number after the
+/// highest, so a fresh database and an upgraded one apply them in the same order. The versions below 1000 were
+/// numbered by app (1xx accounts, 2xx strategies, …) and landed in another order than their numbers; none depends
+/// on another's, which `MigratorTests` checks by applying them in the order they landed.
 public struct Migration: Sendable {
     public let version: Int
     public let name: String
@@ -15,8 +19,7 @@ public struct Migration: Sendable {
 }
 
 public enum Migrations {
-    /// Every migration of every app, in the order they apply.
-    public static let all: [Migration] =
-        (AccountMigrations.all + StrategyMigrations.all + PoetryMigrations.all + CityMigrations.all + YogaMigrations.all
-        + StoryMigrations.all).sorted { $0.version < $1.version }
+    /// Trove's own migrations (accounts, sessions, idempotency keys); each app's are listed by the app
+    /// (`TroveApps.migrations` in WebApp has them all, in order).
+    public static let core = AccountMigrations.all
 }

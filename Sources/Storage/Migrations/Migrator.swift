@@ -6,7 +6,7 @@ public struct Migrator: Sendable {
     let database: any SQLDatabase
     let migrations: [Migration]
 
-    public init(database: any SQLDatabase, migrations: [Migration] = Migrations.all) {
+    public init(database: any SQLDatabase, migrations: [Migration]) {
         self.database = database
         self.migrations = migrations
     }

@@ -1,7 +1,7 @@
 import SQLKit
 
-enum StoryMigrations {
-    static let all: [Migration] = [
+public enum StoryMigrations {
+    public static let all: [Migration] = [
         Migration(version: 601, name: "stories: published stories, their pictures, libraries, reading progress") { db in
             // The story itself is one document in Trove's story.json format, replaced whole on update.
             // Stories with no owner come from the samples, the command line or GitHub.

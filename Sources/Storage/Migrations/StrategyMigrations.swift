@@ -1,7 +1,7 @@
 import SQLKit
 
-enum StrategyMigrations {
-    static let all: [Migration] = [
+public enum StrategyMigrations {
+    public static let all: [Migration] = [
         Migration(version: 201, name: "strategies: sections, cards, favourites, draws, shuffle") { db in
             try await db.create(table: "strategy_sections")
                 .column("edition", type: .bigint, .primaryKey(autoIncrement: false))

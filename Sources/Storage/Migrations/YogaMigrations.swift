@@ -1,7 +1,7 @@
 import SQLKit
 
-enum YogaMigrations {
-    static let all: [Migration] = [
+public enum YogaMigrations {
+    public static let all: [Migration] = [
         Migration(version: 301, name: "yoga: students, types, venues, the class in session, sessions, attendance, settings") { db in
             let double = SQLDataType.custom(SQLRaw("DOUBLE PRECISION"))
             let boolean = SQLDataType.custom(SQLRaw("BOOLEAN"))

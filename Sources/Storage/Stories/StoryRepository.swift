@@ -4,6 +4,8 @@ import SQLKit
 
 /// Published stories (whole documents), their pictures, each profile's library and reading progress.
 public struct StoryRepository: Sendable {
+    /// A guest's published story: others may be reading it, so the guest is kept (`ProfileRepository.deleteAbandonedGuests`).
+    public static let ownedByGuest = "SELECT 1 FROM stories story WHERE story.owner_profile_id = p.id"
     let database: any SQLDatabase
 
     public init(database: any SQLDatabase) {

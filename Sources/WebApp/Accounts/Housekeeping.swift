@@ -10,6 +10,8 @@ struct Housekeeping: Service {
     let sessions: SessionRepository
     let profiles: ProfileRepository
     let idempotencyKeys: IdempotencyRepository
+    /// Each app's conditions keeping a guest whose content others may read (`TroveApp.guestContent`).
+    let guestContent: [String]
     let logger: Logger
     var interval: Duration = .seconds(3600)
     /// How old a guest without a session must be before it goes.
@@ -28,7 +30,8 @@ struct Housekeeping: Service {
     func sweep(now: Date) async {
         do {
             let sessionCount = try await sessions.deleteExpired(now: now)
-            let guestCount = try await profiles.deleteAbandonedGuests(createdBefore: now.addingTimeInterval(-guestGrace))
+            let guestCount = try await profiles.deleteAbandonedGuests(
+                createdBefore: now.addingTimeInterval(-guestGrace), keptBy: guestContent)
             _ = try await idempotencyKeys.deleteOlder(than: now.addingTimeInterval(-86_400))
             if sessionCount + guestCount > 0 {
                 logger.info("Housekeeping deleted \(sessionCount) expired session(s) and \(guestCount) abandoned guest profile(s)")

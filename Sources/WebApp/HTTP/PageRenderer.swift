@@ -17,18 +17,27 @@ struct PageRenderer: Sendable {
     let assetVersion: String
     let kept = RenderedPages()
 
-    static let requiredTemplates = [
-        "layout", "home", "signup", "login", "account", "error", "app-pending", "strategies", "strategy-card", "poetry", "poetry-public",
-        "cities", "city", "country", "yoga", "stories", "story", "story-map",
-    ]
+    /// Trove's own pages; each app names its own (`TroveApp.templates`).
+    static let shellTemplates = ["layout", "home", "signup", "login", "account", "error"]
+    /// The apps, in the home page's order (an error page leads back to the app it belongs to).
+    let apps: [AppEntry]
 
-    init(directory: String, assetVersion: String) async throws {
-        let library = try await MustacheLibrary(directory: directory)
-        for name in Self.requiredTemplates where library.getTemplate(named: name) == nil {
+    /// Loads the templates of `directory` and of `more` (an app's own folder), refusing to start when one of
+    /// `required` is missing.
+    init(directory: String, more: [URL] = [], assetVersion: String, required: [String], apps: [AppEntry]) async throws {
+        var library = try await MustacheLibrary(directory: directory)
+        for folder in more {
+            for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            where file.pathExtension == "mustache" {
+                try library.register(String(contentsOf: file, encoding: .utf8), named: file.deletingPathExtension().lastPathComponent)
+            }
+        }
+        for name in required where library.getTemplate(named: name) == nil {
             throw MissingTemplate(name: name, directory: directory)
         }
         self.library = library
         self.assetVersion = assetVersion
+        self.apps = apps
     }
 
     /// Renders `template` with the shell fields plus the model's own stored properties.
@@ -100,7 +109,7 @@ struct PageRenderer: Sendable {
     }
 
     func errorPage(status: HTTPResponse.Status, message: String, path: String = "/", context: TroveRequestContext) -> Response {
-        let app = AppDirectory.app(forPath: path)
+        let app = apps.first { path == "/\($0.slug)" || path.hasPrefix("/\($0.slug)/") }
         let model = ErrorModel(
             status: status.code, message: message,
             backHref: app.map { "/\($0.slug)" } ?? "/", backLabel: app.map { "Back to \($0.name)" } ?? "Back to Trove"

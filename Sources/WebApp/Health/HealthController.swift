@@ -4,11 +4,12 @@ import Providers
 import SQLKit
 
 /// `GET /health`: the server is up, and which database it uses (liveness: it touches nothing).
-/// `GET /ready`: the database answers and the city catalog is built (readiness, for a load balancer):
-/// 200, or 503 with each check's state.
+/// `GET /ready`: the database answers and each app's checks pass (City Roulette's catalog is built), for a load
+/// balancer: 200, or 503 with each check's state.
 struct HealthController {
     let database: Database
-    let cities: CityCatalogStore
+    /// The apps' own conditions (`TroveApp.readiness`), each named in the answer: "ok" or "building".
+    let checks: [ReadinessCheck]
     /// How long the database may take to answer `SELECT 1` before the instance counts as not ready.
     var databaseDeadline: Duration = .seconds(2)
 
@@ -20,7 +21,22 @@ struct HealthController {
     struct Readiness: Encodable {
         let status: String
         let database: String
-        let city_catalog: String
+        let checks: [(name: String, state: String)]
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            init(_ string: String) { stringValue = string }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(status, forKey: Key("status"))
+            try container.encode(database, forKey: Key("database"))
+            for check in checks { try container.encode(check.state, forKey: Key(check.name)) }
+        }
     }
 
     struct NoAnswer: Error {}
@@ -45,12 +61,13 @@ struct HealthController {
         } catch {
             databaseState = "unreachable"
         }
-        let catalogState = await cities.isBuilt ? "ok" : "building"
-        let ready = databaseState == "ok" && catalogState == "ok"
+        var states: [(name: String, state: String)] = []
+        for check in checks { states.append((check.name, await check.isReady() ? "ok" : "building")) }
+        let ready = databaseState == "ok" && states.allSatisfy { $0.state == "ok" }
         var headers = HTTPFields()
         if !ready { headers[.retryAfter] = "5" }
         return JSONResponse.make(
-            Readiness(status: ready ? "ready" : "not_ready", database: databaseState, city_catalog: catalogState),
+            Readiness(status: ready ? "ready" : "not_ready", database: databaseState, checks: states),
             status: ready ? .ok : .serviceUnavailable, headers: headers)
     }
 }

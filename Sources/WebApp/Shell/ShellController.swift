@@ -1,34 +1,18 @@
 import Hummingbird
 
-/// The home page, the app pages not built yet, static assets, the manifest and the service worker.
+/// The home page, static assets, the manifest and the service worker.
 struct ShellController {
     let pages: PageRenderer
     let assets: StaticAssets
-    /// Apps whose own controller serves their page; the rest get an honest "coming" page.
-    let builtApps: Set<String>
 
     struct HomeModel: Hashable, Sendable {
         let apps: [AppEntry]
     }
 
-    struct AppPendingModel {
-        let appName: String
-        let appDescription: String
-    }
-
     func addRoutes(to router: Router<TroveRequestContext>) {
         router.get("/") { _, context in
             _ = try await context.session.requireProfile()
-            return pages.renderKept("home", title: "Trove", model: HomeModel(apps: AppDirectory.apps), context: context)
-        }
-        for app in AppDirectory.apps where !builtApps.contains(app.slug) {
-            router.get(RouterPath("/\(app.slug)")) { _, context in
-                _ = try await context.session.requireProfile()
-                return pages.render(
-                    "app-pending", title: "\(app.name) · Trove",
-                    model: AppPendingModel(appName: app.name, appDescription: app.description), context: context
-                )
-            }
+            return pages.renderKept("home", title: "Trove", model: HomeModel(apps: pages.apps), context: context)
         }
         router.get("/static/**") { request, context in
             try serveStatic(request, context: context)

@@ -1,0 +1,27 @@
+import Accounts
+import Hummingbird
+
+/// AccountError as HTTP answers (its status, code and message).
+extension AccountError: HTTPMappedError {
+    var apiError: APIError {
+        switch self {
+        case .invalidUsername(let message), .invalidPassword(let message):
+            return .validation(message)
+        case .usernameTaken:
+            return APIError(.conflict, code: "username_taken", message: "That username is taken: choose another.")
+        case .alreadySignedIn:
+            return APIError(.conflict, code: "already_signed_in", message: "You are already signed in: sign out first.")
+        case .wrongCredentials:
+            return APIError(.unauthorized, code: "wrong_credentials", message: "Wrong username or password.")
+        case .tooManyAttempts(let seconds):
+            var headers = HTTPFields()
+            headers[.retryAfter] = String(seconds)
+            return APIError(
+                .tooManyRequests, code: "too_many_attempts",
+                message: "Too many failed sign-ins: try again in \(seconds) seconds.", headers: headers
+            )
+        case .profileNotFound:
+            return .notFound("The profile")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Hummingbird
+import MagneticPoetry
+import Storage
+
+/// Magnetic Poetry: word sets, poems on their boards, word helpers, and published poems.
+struct PoetryApp: TroveApp {
+    typealias DomainError = PoetryError
+    static let entry = AppEntry(slug: "poetry", name: "Magnetic Poetry", description: "Drag word magnets into a poem.")
+    static let migrations = PoetryMigrations.all
+    static let templates = ["poetry", "poetry-public"]
+    static let guestContent = [PoemRepository.publishedByGuest]
+
+    let wordSets: WordSetRepository
+    let poems: PoemRepository
+    let pronunciations: PronunciationRepository
+    let pages: PageRenderer
+    var exportSection: any ProfileDataSection { PoetryExportSection(wordSets: wordSets, poems: poems) }
+
+    init(_ shared: AppServices) {
+        wordSets = WordSetRepository(database: shared.database.sql)
+        poems = PoemRepository(database: shared.database.sql)
+        pronunciations = PronunciationRepository(database: shared.database.sql)
+        pages = shared.pages
+    }
+
+    func addRoutes(api: APIRoutes, router: Router<TroveRequestContext>) {
+        WordSetsAPIController(wordSets: wordSets, poems: poems).addRoutes(to: api)
+        PoemsAPIController(poems: poems, wordSets: wordSets).addRoutes(to: api)
+        WordHelpersAPIController(pronunciations: pronunciations).addRoutes(to: api)
+        PoetryPagesController(pages: pages, poems: poems).addRoutes(to: router)
+    }
+}
