@@ -22,6 +22,8 @@ public struct AppConfiguration: Sendable {
     /// City Roulette's street map: a raster tile URL with {z}, {x} and {y} (OpenStreetMap's by default; respect the
     /// tile server's usage policy, or run your own).
     public var mapTileURL: String = AppConfiguration.openStreetMapTiles
+    /// Where City Roulette asks for a city's article (Wikipedia's API and REST API under one base).
+    public var wikipediaURL = URL(string: "https://en.wikipedia.org")!
     public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 
     public init(

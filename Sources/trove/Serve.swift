@@ -103,6 +103,9 @@ struct ServeOptions: ParsableArguments {
     )
     var weatherPause: Double?
 
+    @Option(help: "Wikipedia's base URL (City Roulette's articles). Default: https://en.wikipedia.org, or $WIKIPEDIA_URL.")
+    var wikipediaUrl: String?
+
     @Option(help: "OpenStreetMap Overpass API's base URL (YogiYogini's venues). Default: https://overpass-api.de, or $OVERPASS_URL.")
     var overpassUrl: String?
 
@@ -158,6 +161,9 @@ struct ServeOptions: ParsableArguments {
             )
         }
         configuration.mapTileURL = tiles
+        if let text = pick(wikipediaUrl, "WIKIPEDIA_URL", configuration.wikipediaURL.absoluteString) {
+            configuration.wikipediaURL = try Self.baseURL(text, option: "--wikipedia-url")
+        }
         configuration.weather = try weatherSettings(pick)
         configuration.venues = try venueSettings(pick)
         return (configuration, format, pick.shown)

@@ -13,7 +13,7 @@ struct Settings: Sendable {
         "HOST": false, "PORT": false, "DATABASE_URL": true, "SECURE_COOKIES": false, "TRUSTED_PROXIES": false, "LOG_LEVEL": false,
         "LOG_FORMAT": false, "ACCESS_LOG": false, "TROVE_TILE_URL": false, "OPEN_METEO_URL": false, "OPENWEATHERMAP_URL": false,
         "OPENWEATHERMAP_API_KEY": true, "WEATHER_TIMEOUT": false, "WEATHER_PAUSE": false, "OVERPASS_URL": false, "FOURSQUARE_URL": false,
-        "FOURSQUARE_API_KEY": true, "GITHUB_TOKEN": true, "GITHUB_API_URL": false, "GITHUB_RAW_URL": false,
+        "FOURSQUARE_API_KEY": true, "GITHUB_TOKEN": true, "GITHUB_API_URL": false, "GITHUB_RAW_URL": false, "WIKIPEDIA_URL": false,
     ]
 
     enum Origin: Equatable, Sendable {

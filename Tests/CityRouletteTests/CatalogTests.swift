@@ -203,3 +203,17 @@ func testCatalog() -> CityCatalog {
         #expect((150...250).contains(picks[0]), "the light one came up \(picks[0]) times in 2000")
     }
 }
+
+@Suite struct CityArticleTitleTests {
+    @Test func theCitysOwnArticleNotALandmarkNearIt() {
+        let near = ["Florence Cathedral", "Firenze Santa Maria Novella", "Florence", "Florence, Alabama"]
+        #expect(CityArticle.title(naming: "Florence", amongNearestFirst: near) == "Florence")
+        #expect(
+            CityArticle.title(naming: "Springfield", amongNearestFirst: ["Springfield Armory", "Springfield, Illinois"])
+                == "Springfield, Illinois")
+        #expect(CityArticle.title(naming: "Naples", amongNearestFirst: ["Naples Cathedral", "Naples (city)"]) == "Naples (city)")
+        #expect(CityArticle.title(naming: "Sant Julià de Lòria", amongNearestFirst: ["Sant Julia de Loria"]) == "Sant Julia de Loria")
+        #expect(CityArticle.title(naming: "Prato", amongNearestFirst: ["Piazza del Duomo (Prato)", "Prato Cathedral"]) == nil)
+        #expect(CityArticle.title(naming: "", amongNearestFirst: ["Prato"]) == nil)
+    }
+}

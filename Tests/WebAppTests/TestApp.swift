@@ -30,13 +30,14 @@ let testConfiguration: AppConfiguration = {
 /// `withTestApp` with City Roulette's fixture cities imported first (and `villages` invented ones), and
 /// weather from `weatherURL` when given.
 func withCityApp<R: Sendable>(
-    _ kind: DatabaseKind, villages: Int = 0, weatherURL: URL? = nil,
+    _ kind: DatabaseKind, villages: Int = 0, weatherURL: URL? = nil, wikipediaURL: URL? = nil,
     _ body: @Sendable @escaping (any TestClientProtocol, Database) async throws -> R
 ) async throws -> R {
     try await TestDatabase.with(kind) { database in
         try await TestCities.importFixture(into: database, villages: villages)
         var configuration = testConfiguration
         if let weatherURL { configuration.weather.openMeteoURL = weatherURL }
+        if let wikipediaURL { configuration.wikipediaURL = wikipediaURL }
         let app = try await buildApplication(configuration, database: database)
         return try await app.test(.router) { client in try await body(client, database) }
     }

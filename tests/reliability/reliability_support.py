@@ -207,6 +207,9 @@ class FakeProviders:
                 query = urllib.parse.parse_qs(url.query)
                 if url.path == "/api/interpreter":
                     self._answer(200, OVERPASS_ANSWER)
+                elif url.path == "/w/api.php" and method == "GET":
+                    # Wikipedia's articles near a point: a landmark only, so no city has an article here.
+                    self._answer(200, {"query": {"geosearch": [{"pageid": 1, "title": "Old Bridge", "lat": 0, "lon": 0, "dist": 80.0}]}})
                 elif url.path == "/v1/forecast" and method == "GET":
                     self._answer(200, {
                         "latitude": float(query.get("latitude", ["0"])[0]),
@@ -236,7 +239,7 @@ class FakeProviders:
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     def serve_args(self) -> tuple[str, ...]:
-        return ("--overpass-url", self.url, "--open-meteo-url", self.url)
+        return ("--overpass-url", self.url, "--open-meteo-url", self.url, "--wikipedia-url", self.url)
 
     def __enter__(self):
         self.thread.start()

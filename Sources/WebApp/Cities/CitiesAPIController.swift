@@ -13,6 +13,7 @@ struct CitiesAPIController {
     let history: SurpriseHistoryRepository
     let weather: WeatherCache
     let basemaps: BasemapRepository
+    let articles: CityArticleCache
     let rules = SurpriseRules()
 
     func addRoutes(to api: APIRoutes) {
@@ -25,6 +26,29 @@ struct CitiesAPIController {
             .get("/api/v1/cities/countries/{iso}", use: country)
             .get("/api/v1/cities/{geonameid}", use: city)
             .get("/api/v1/cities/{geonameid}/weather", use: cityWeather)
+            .get("/api/v1/cities/{geonameid}/article", use: article)
+    }
+
+    struct ArticleAnswer: Encodable {
+        let geonameid: Int
+        let title: String
+        let url: String
+        let extract: String
+    }
+
+    /// The city's Wikipedia article where one is known (404 `no_article` where none is: the page then offers a
+    /// search, labelled as one).
+    @Sendable func article(_ request: Request, context: TroveRequestContext) async throws -> Response {
+        let (city, _) = try await requireCity(context)
+        let answer = try await articles.article(for: city)
+        Telemetry.cacheLookup("articles", hit: answer.cached)
+        guard let found = answer.article else {
+            throw APIError(.notFound, code: "no_article", message: "Wikipedia has no article about \(city.name) that Trove could find.")
+        }
+        var headers = HTTPFields()
+        headers[.cacheControl] = "private, max-age=3600"
+        return JSONResponse.make(
+            ArticleAnswer(geonameid: city.geonameid, title: found.title, url: found.url, extract: found.extract), headers: headers)
     }
 
     struct Center: Encodable {
