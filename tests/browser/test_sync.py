@@ -125,12 +125,9 @@ def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restarta
         assert "tmp-" not in browser.execute_script("return document.body.innerHTML")
 
 
-def test_repeat_last_time_offline_runs_the_class_on_the_device_with_a_typed_temperature(yoga_restartable, browser):
-    """The basement studio: with no signal, "Repeat last time" checks in at last time's venue although this device
-    never opened the venue list (the venue is found in the past session); the class runs on the device, says why
-    the weather cannot be asked and takes a typed temperature; saved once the server is back, it arrives once with
-    that temperature."""
-    from selenium.webdriver.common.keys import Keys
+def repeat_last_time_offline(yoga_restartable, browser) -> None:
+    """A class saved at Lotus Studio online; then, with the server stopped, "Repeat last time" runs the class on
+    the device."""
     with yoga_restartable() as base:
         open_yoga(browser, base)
         ok(browser, "POST", "/class", {"venue": {"name": "Lotus Studio", "address": "", "latitude": 43.772, "longitude": 11.253},
@@ -147,6 +144,15 @@ def test_repeat_last_time_offline_runs_the_class_on_the_device_with_a_typed_temp
     wait(browser, lambda d: shown(d, "repeat-go"), "offline, Repeat last time did not open")
     tap_id(browser, "repeat-go")
     wait_in_session(browser, "Lotus Studio")
+
+
+def test_repeat_last_time_offline_runs_the_class_on_the_device_with_a_typed_temperature(yoga_restartable, browser):
+    """The basement studio: with no signal, "Repeat last time" checks in at last time's venue although this device
+    never opened the venue list (the venue is found in the past session); the class runs on the device, says why
+    the weather cannot be asked and takes a typed temperature; saved once the server is back, it arrives once with
+    that temperature."""
+    from selenium.webdriver.common.keys import Keys
+    repeat_last_time_offline(yoga_restartable, browser)
     wait(browser, lambda d: "cannot be reached" in text(d, "temp-why"), f"offline, the reason reads {text(browser, 'temp-why')!r}")
     tap_id(browser, "temp-edit")
     wait(browser, lambda d: shown(d, "temp-form"), "no field to type the temperature")
@@ -170,22 +176,7 @@ def test_repeat_last_time_offline_runs_the_class_on_the_device_with_a_typed_temp
 def test_a_class_checked_in_offline_gets_its_temperature_when_the_signal_returns(yoga_restartable, browser):
     """The basement studio: checked in with no signal, the class is held on the device; when the server answers
     again, "Try again" asks the weather at the venue's point, and the saved class carries the temperature."""
-    with yoga_restartable() as base:
-        open_yoga(browser, base)
-        ok(browser, "POST", "/class", {"venue": {"name": "Lotus Studio", "address": "", "latitude": 43.772, "longitude": 11.253},
-                                       "attendees": []}, 201)
-        ok(browser, "POST", "/class/end", {"action": "save"}, 201)
-        open_yoga(browser, base)
-        wait(browser, lambda d: shown(d, "repeat"), "Repeat last time is not offered")
-        wait(browser, lambda d: indicator(d) == "All saved", f"the indicator does not say All saved: {indicator(browser)!r}")
-        kept_for_offline(browser, "/yoga")
-
-    open_offline(browser, base, "/yoga", YOGA_READY)
-    wait(browser, lambda d: shown(d, "repeat"), "offline, Repeat last time is not offered")
-    tap_id(browser, "repeat")
-    wait(browser, lambda d: shown(d, "repeat-go"), "offline, Repeat last time did not open")
-    tap_id(browser, "repeat-go")
-    wait_in_session(browser, "Lotus Studio")
+    repeat_last_time_offline(yoga_restartable, browser)
     wait(browser, lambda d: text(d, "live-temp") == "temperature unavailable", f"offline, the temperature reads {text(browser, 'live-temp')!r}")
     assert "cannot be reached" in text(browser, "temp-why"), text(browser, "temp-why")
 

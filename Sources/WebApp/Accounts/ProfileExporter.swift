@@ -21,21 +21,13 @@ struct ProfileExporter: Sendable {
         let profile: AccountAPIController.ProfileBody.Item
         let sections: [(key: String, value: any Encodable & Sendable)]
 
-        private struct Key: CodingKey {
-            let stringValue: String
-            init(_ string: String) { stringValue = string }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            var intValue: Int? { nil }
-            init?(intValue: Int) { nil }
-        }
-
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(format, forKey: Key("format"))
-            try container.encode(exportedAt, forKey: Key("exported_at"))
-            try container.encode(profile, forKey: Key("profile"))
+            var container = encoder.container(keyedBy: NamedKey.self)
+            try container.encode(format, forKey: NamedKey("format"))
+            try container.encode(exportedAt, forKey: NamedKey("exported_at"))
+            try container.encode(profile, forKey: NamedKey("profile"))
             for section in sections {
-                try container.encode(section.value, forKey: Key(section.key))
+                try container.encode(section.value, forKey: NamedKey(section.key))
             }
         }
     }

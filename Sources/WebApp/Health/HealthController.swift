@@ -23,19 +23,11 @@ struct HealthController {
         let database: String
         let checks: [(name: String, state: String)]
 
-        private struct Key: CodingKey {
-            let stringValue: String
-            init(_ string: String) { stringValue = string }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            var intValue: Int? { nil }
-            init?(intValue: Int) { nil }
-        }
-
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(status, forKey: Key("status"))
-            try container.encode(database, forKey: Key("database"))
-            for check in checks { try container.encode(check.state, forKey: Key(check.name)) }
+            var container = encoder.container(keyedBy: NamedKey.self)
+            try container.encode(status, forKey: NamedKey("status"))
+            try container.encode(database, forKey: NamedKey("database"))
+            for check in checks { try container.encode(check.state, forKey: NamedKey(check.name)) }
         }
     }
 
