@@ -342,6 +342,99 @@ class FakeOpenMeteo:
         self.httpd.server_close()
 
 
+# Wikipedia, as the fake below answers it: each fixture city has its own article, except CITIES_WITHOUT_ARTICLE (only a
+# church near it) and CITIES_ARTICLE_FAILS (Wikipedia answers 500 there).
+CITIES_WITHOUT_ARTICLE = "Compiobbi"
+CITIES_ARTICLE_FAILS = "Ponte a Ema"
+CITIES_ARTICLE_EXTRACTS = {
+    "Florence": "Florence is the capital of Tuscany, on the Arno, and the city where the Renaissance began. Its old "
+                "centre, with Brunelleschi's dome over the cathedral, the Uffizi and the Ponte Vecchio, is a World "
+                "Heritage Site.",
+}
+
+
+class FakeWikipedia:
+    """A local stand-in for Wikipedia's articles near a point (GET /w/api.php?action=query&list=geosearch, asked with
+    the city's coordinates: its cathedral, nearer than the city's own article) and an article's summary
+    (GET /api/rest_v1/page/summary/{Title_with_underscores}), in their real shapes, for the fixture cities as
+    CITIES_WITHOUT_ARTICLE and CITIES_ARTICLE_FAILS say."""
+
+    def __init__(self):
+        self.by_latitude = {round(lat, 3): name for _, name, lat, *_ in CITIES_FIXTURE}
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                url = urllib.parse.urlparse(self.path)
+                if url.path == "/w/api.php":
+                    self._nearby(urllib.parse.parse_qs(url.query))
+                elif url.path.startswith("/api/rest_v1/page/summary/"):
+                    title = urllib.parse.unquote(url.path.removeprefix("/api/rest_v1/page/summary/")).replace("_", " ")
+                    self._summary(title)
+                else:
+                    self._answer(404, {"error": "not found"})
+
+            def _nearby(self, query: dict) -> None:
+                try:
+                    latitude = float(query["gscoord"][0].split("|")[0])
+                except (KeyError, ValueError):
+                    self._answer(400, {"error": {"code": "badcoord", "info": "Invalid coordinate provided"}})
+                    return
+                name = fake.by_latitude.get(round(latitude, 3))
+                if name == CITIES_ARTICLE_FAILS:
+                    self._answer(500, {"error": "the fake fails for this city"})
+                    return
+                own = f"Pieve di {name}" if name == CITIES_WITHOUT_ARTICLE else name
+                pages = [] if name is None else [
+                    {"pageid": 1, "ns": 0, "title": f"{name} Cathedral", "lat": latitude, "lon": 0.0, "dist": 120.5, "primary": ""},
+                    {"pageid": 2, "ns": 0, "title": own, "lat": latitude, "lon": 0.0, "dist": 310.2, "primary": ""},
+                ]
+                self._answer(200, {"batchcomplete": "", "query": {"geosearch": pages}})
+
+            def _summary(self, title: str) -> None:
+                if title not in fake.by_latitude.values():
+                    self._answer(404, {"type": "https://mediawiki.org/wiki/HyperSwitch/errors/not_found", "title": "Not found."})
+                    return
+                path = urllib.parse.quote(title.replace(" ", "_"))
+                self._answer(200, {
+                    "type": "standard", "title": title,
+                    "extract": CITIES_ARTICLE_EXTRACTS.get(title, f"{title} is a place in the small world of Trove's browser tests."),
+                    "content_urls": {"desktop": {"page": f"https://en.wikipedia.org/wiki/{path}"},
+                                     "mobile": {"page": f"https://en.m.wikipedia.org/wiki/{path}"}},
+                })
+
+            def _answer(self, status: int, body: dict) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def wikipedia():
+    """The fake Wikipedia the cities server asks for a city's article (see FakeWikipedia)."""
+    with FakeWikipedia() as fake:
+        yield fake
+
+
 @pytest.fixture(scope="session")
 def open_meteo():
     """The fake Open-Meteo service the cities server asks for weather (see FakeOpenMeteo)."""
@@ -350,10 +443,10 @@ def open_meteo():
 
 
 @pytest.fixture(scope="session")
-def cities_server(open_meteo):
+def cities_server(open_meteo, wikipedia):
     """A server of its own whose database holds the small world of CITIES_FIXTURE, imported with
-    `trove import cities` as `make run` does, and whose weather comes from the fake Open-Meteo.
-    Yields the base URL."""
+    `trove import cities` as `make run` does, whose weather comes from the fake Open-Meteo and whose articles
+    from the fake Wikipedia. Yields the base URL."""
     binary = _trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-cities-"))
     database = workdir / "trove.sqlite"
@@ -363,7 +456,7 @@ def cities_server(open_meteo):
     _run_trove(binary, "migrate", "--database", str(database))
     _run_trove(binary, "import", "cities", "--from", str(data), "--database", str(database))
     _import_cities_basemap(binary, workdir, database)
-    with _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url)) as base:
+    with _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url, "--wikipedia-url", wikipedia.url)) as base:
         yield base
 
 

@@ -8,7 +8,8 @@ found and what axe says is wrong with each.
 
 The pages are those of the phone checks (`phone_pages.PAGES`); the states are what a person sees once they use the
 app: a drawn card, the lists of Oblique Strategies; a running class and each tab of YogiYogini; a story chapter and the
-Library; a poem with all its tools open; a city list in City Roulette; a toast with its Undo above an open dialog.
+Library; a poem with all its tools open; a city list and a city card with its Wikipedia article in City Roulette; a
+toast with its Undo above an open dialog.
 """
 
 from __future__ import annotations
@@ -260,6 +261,15 @@ def test_cities_a_city_list_passes_axe(cities_server, browser):
     tap(browser, browser.find_element(By.CSS_SELECTOR, "#rows .cr-row .cr-star"))
     tap(browser, browser.find_element(By.CSS_SELECTOR, "input[name=sort][value=mine]").find_element(By.XPATH, ".."))
     assert_accessible(browser, "a city list in my order, while editing")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_cities_a_card_with_its_wikipedia_article_passes_axe(cities_server, browser, scheme):
+    if scheme == "dark":
+        emulate_media(browser, color_scheme="dark")
+    browser.get(cities_server + "/cities/3176959")
+    wait(browser, lambda d: shown(d, "article"), "Florence's card never showed its Wikipedia article")
+    assert_accessible(browser, f"a city card with its article ({scheme})")
 
 
 # ---------- A toast above a dialog ----------

@@ -3,7 +3,9 @@
 The `cities_server` fixture serves a database holding the small world of conftest.py (CITIES_FIXTURE):
 nine towns within 10 km of Florence, Impruneta and Prato beyond, Andorra, San Marino, the Vatican and
 Reykjavík's area. Its weather comes from a fake Open-Meteo (`open_meteo`) that answers 500 for Galluzzo,
-so that row must say "weather unavailable"; Chromium logs that 503 (and only that) as a console error.
+so that row must say "weather unavailable"; Chromium logs that 503 (and only that) as a console error. Its
+articles come from a fake Wikipedia (`wikipedia`) that has one about each city but Compiobbi, and answers 500
+near Ponte a Ema.
 Each test has a fresh browser, so a fresh guest profile with an empty collection. Locations are fixed
 with browser_support.allow_location (DevTools on Chromium, a stand-in navigator.geolocation on WebKit). The map
 needs no internet: the fixture imports a small basemap (conftest.CITIES_BASEMAP: Italy and Iceland roughly), and
@@ -25,7 +27,8 @@ from selenium.webdriver.common.keys import Keys
 
 import browser_support
 from browser_support import add_preload_script, assert_page_weighs_under, set_viewport, swipe, wait
-from conftest import CITIES_FIXTURE, CITIES_HOME, CITIES_NEARBY, CITIES_WEATHER_FAILS
+from conftest import (CITIES_ARTICLE_EXTRACTS, CITIES_ARTICLE_FAILS, CITIES_FIXTURE, CITIES_HOME, CITIES_NEARBY,
+                      CITIES_WEATHER_FAILS, CITIES_WITHOUT_ARTICLE)
 
 API = "/api/v1/cities"
 IDS = {name: gid for gid, name, *_ in CITIES_FIXTURE}
@@ -919,9 +922,6 @@ def test_the_city_card_shows_local_time_sun_weather_and_links(cities_server, bro
         local = datetime.datetime.fromisoformat(instant.replace("Z", "+00:00")).astimezone(ZoneInfo("Europe/Rome"))
         assert element.text == local.strftime("%H:%M"), f"{sun} reads {element.text!r}, expected {local:%H:%M} in Rome"
 
-    wikipedia = browser.find_element(By.ID, "wikipedia")
-    assert wikipedia.get_attribute("target") == "_blank" and "noopener" in wikipedia.get_attribute("rel")
-    assert wikipedia.get_attribute("href").startswith("https://") and "wikipedia.org" in wikipedia.get_attribute("href")
     assert browser.find_element(By.ID, "country-link").get_attribute("href") == f"{cities_server}/cities/countries/IT"
     assert "GeoNames" in browser.find_element(By.CSS_SELECTOR, ".cr-credit").text
 
@@ -956,6 +956,47 @@ def test_the_card_of_a_city_whose_weather_fails_says_so(cities_server, browser):
     assert len(browser.find_element(By.ID, "weather-text").text) > len("Weather unavailable: "), "the reason is given"
     assert browser.find_element(By.ID, "local-time").text != "--:--"
     assert_no_console_errors(browser)
+
+
+def article_settled(driver) -> str | None:
+    """What the card made of the city's article: "shown", "none" (no article, or none could be had), or None yet."""
+    return driver.execute_script("return document.getElementById('city').dataset.article || null")
+
+
+def test_a_city_with_an_article_shows_it_in_the_card_instead_of_the_search(cities_server, browser):
+    open_card(browser, cities_server, "Florence")
+    wait(browser, article_settled, "Florence's card never heard about its article")
+    assert shown(browser, "article"), "Florence's card shows no article"
+    article = browser.find_element(By.ID, "article")
+    assert article.find_element(By.TAG_NAME, "h2").text == "From Wikipedia"
+    assert browser.find_element(By.ID, "article-extract").text == CITIES_ARTICLE_EXTRACTS["Florence"]
+    link = browser.find_element(By.ID, "article-link")
+    assert link.text.startswith("Read more on Wikipedia")
+    assert link.get_attribute("href") == "https://en.m.wikipedia.org/wiki/Florence"
+    assert link.get_attribute("target") == "_blank" and "noopener" in link.get_attribute("rel")
+    assert "Text from Wikipedia, CC BY-SA" in article.text, "the licence's attribution is missing"
+    assert not shown(browser, "wikipedia") and "Search Wikipedia" not in browser.find_element(By.ID, "city").text, \
+        "the search is still offered beside the article"
+    assert_no_console_errors(browser)
+
+
+@pytest.mark.parametrize("name, status", [(CITIES_WITHOUT_ARTICLE, 404), (CITIES_ARTICLE_FAILS, 503)],
+                         ids=["no article", "Wikipedia fails"])
+def test_without_an_article_the_card_offers_the_search_and_nothing_alarming(cities_server, browser, name, status):
+    open_card(browser, cities_server, name)
+    wait(browser, article_settled, f"{name}'s card never heard about its article")
+    assert article_settled(browser) == "none"
+    assert not shown(browser, "article"), f"{name}'s card shows an article section"
+    search = browser.find_element(By.ID, "wikipedia")
+    assert shown(browser, "wikipedia") and search.text == "Search Wikipedia"
+    assert search.get_attribute("target") == "_blank" and "noopener" in search.get_attribute("rel")
+    assert search.get_attribute("href").startswith("https://en.wikipedia.org/wiki/Special:Search?search=")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".toast"), "a toast says something went wrong"
+    # The answer without an article (404) or without Wikipedia (503) is the one error the browser logs.
+    expected = re.compile(rf"{API}/{IDS[name]}/article - Failed to load resource: the server responded with a status of {status}")
+    severe = [e for e in browser_support.severe_console_entries(browser)
+              if not expected.search(e.get("message", "")) and not FAILING_WEATHER.search(e.get("message", ""))]
+    assert not severe, f"console errors ({browser_support.ENGINE}):\n" + "\n".join(e.get("message", str(e)) for e in severe)
 
 
 def test_a_row_links_to_the_card_and_to_wikipedia(cities_server, browser):

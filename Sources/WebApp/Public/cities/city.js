@@ -1,7 +1,8 @@
 // City Roulette: a city's card. The server renders the facts; this adds the local time (ticking each
 // minute), sunrise and sunset in the city's own time, the weather, the distance from the person (only
-// when asked and allowed), the favourite star or "Add to my cities", and a small map.
-import { toast } from '../js/api.js';
+// when asked and allowed), the favourite star or "Add to my cities", the city's Wikipedia article where it has one,
+// and a small map.
+import { api, toast } from '../js/api.js';
 const send = (...args) => import('../js/sync.js').then((sync) => sync.send(...args));
 import { $ } from '../js/dom.js';
 import { formatNumber } from '../js/format.js';
@@ -54,6 +55,24 @@ document.addEventListener('change', (e) => {
 });
 paint();
 weatherFor(id).then((w) => { weather = w; paint(); });
+
+// ---------- Wikipedia ----------
+
+// Where Wikipedia has the city's own article, its summary is shown here with a link to it, as the original app did,
+// and the search goes. Without one, or without Wikipedia or Trove's server (offline), the search stays, unremarked.
+async function showArticle() {
+  const article = await api('GET', `${API}/${id}/article`).catch(() => null);
+  const found = /^https:\/\//.test(article?.url); // a link to the article, never a script
+  if (found) {
+    $('article-extract').textContent = article.extract;
+    $('article-link').href = article.url;
+    $('article').hidden = false;
+    const search = $('wikipedia');
+    if (search) search.hidden = true;
+  }
+  page.dataset.article = found ? 'shown' : 'none';
+}
+if (navigator.onLine) showArticle();
 
 // ---------- Distance ----------
 
