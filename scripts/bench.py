@@ -193,8 +193,8 @@ def guest_with_poem(base: str) -> tuple[str, str]:
     magnets = [{"id": f"m{i}", "word": rng.choice(words), "x": rng.random(), "y": rng.random(),
                 "rotation": rng.uniform(-8, 8), "z": i} for i in range(40)]
     # The words are the poem's own extra magnets, so any word set takes them.
-    body = json.dumps({"title": "Benchmark", "board": {"wordSetId": "nature", "font": "serif", "fontScale": 1,
-                                                        "magnets": magnets, "extraWords": sorted(set(words))}}).encode()
+    body = json.dumps({"title": "Benchmark", "board": {"word_set_id": "nature", "font": "serif", "font_scale": 1,
+                                                        "magnets": magnets, "extra_words": sorted(set(words))}}).encode()
     with urllib.request.urlopen(base + "/api/v1/account/me") as response:
         cookie = response.headers["Set-Cookie"].split(";")[0]
     request = urllib.request.Request(base + "/api/v1/poetry/poems", data=body, method="POST", headers={

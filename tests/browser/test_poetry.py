@@ -145,7 +145,7 @@ def word_sets(driver) -> list[dict]:
 def arrange(driver, magnets_: list[dict], extra: list[str] | None = None, title: str = "Arranged", **board) -> dict:
     """Saves the open poem with these magnets through the API (as another device would) and reloads the page."""
     poem = current_poem(driver)
-    new_board = dict(poem["board"], magnets=magnets_, extraWords=extra or [], **board)
+    new_board = dict(poem["board"], magnets=magnets_, extra_words=extra or [], **board)
     status, body = call(driver, "PUT", f"{API}/poems/{poem['id']}", {"version": poem["version"], "title": title, "board": new_board})
     assert status == 200, body
     driver.refresh()
@@ -246,7 +246,7 @@ def test_a_first_load_leaves_room_to_write_and_every_magnet_takes_a_finger(serve
     open_poetry(browser, server)
     wait_for_layout(browser, "the poetry page")
     first = word_sets(browser)[0]
-    assert first["builtIn"], "built-in sets come first"
+    assert first["built_in"], "built-in sets come first"
     assert magnets(browser) == [], "a new poem starts with an empty board"
     assert sorted(tray_words(browser)) == sorted(first["words"]), "the tray does not hold the first set's words"
     assert browser.execute_script("return scrollY") == 0
@@ -335,7 +335,7 @@ def test_a_poem_saved_in_the_old_shape_opens_with_every_magnet(server, browser):
     placed = [{"id": f"m{i}", "word": w, "x": round((i % 6) / 6.5, 4), "y": round((i // 6) / rows, 4), "rotation": 0, "z": i + 1}
               for i, w in enumerate(first["words"])]
     status, body = call(browser, "POST", f"{API}/poems", {"title": "Old shape", "board": {
-        "wordSetId": first["id"], "font": "serif", "fontScale": 1.1, "magnets": placed, "extraWords": []}})
+        "word_set_id": first["id"], "font": "serif", "font_scale": 1.1, "magnets": placed, "extra_words": []}})
     assert status == 201, body
     browser.get(f"{server}/poetry#poem/{body['id']}")
     wait(browser, lambda d: d.find_element(By.ID, "poem-title").get_attribute("value") == "Old shape", "the old poem did not open")
@@ -482,7 +482,7 @@ def test_a_bigger_size_and_back_restores_every_place_and_saves_no_overlap(server
     put_words(browser, 12)
     stored_before = current_poem(browser)["board"]
     shown_before = {m["id"]: m for m in magnets(browser)}
-    scale = stored_before["fontScale"]
+    scale = stored_before["font_scale"]
     open_sheet(browser, "style")
 
     def set_size(value: float) -> None:
@@ -502,7 +502,7 @@ def test_a_bigger_size_and_back_restores_every_place_and_saves_no_overlap(server
     assert_none_overlap(tiles, "tray tiles at 200%")
     wait_saved(browser)
     at_200 = current_poem(browser)["board"]
-    assert at_200["fontScale"] == 2
+    assert at_200["font_scale"] == 2
     assert [(m["id"], m["x"], m["y"]) for m in at_200["magnets"]] == [(m["id"], m["x"], m["y"]) for m in stored_before["magnets"]], \
         "a size change rewrote the stored places"
 
@@ -563,9 +563,9 @@ def test_switching_word_sets_keeps_the_poem_on_the_board(server, browser):
         assert note.is_displayed() and first["name"] in note.text, f"no note of where the words came from: {note.text!r}"
     wait_saved(browser)
     stored = current_poem(browser)["board"]
-    assert stored["wordSetId"] == second["id"]
+    assert stored["word_set_id"] == second["id"]
     assert sorted(m["word"] for m in stored["magnets"]) == sorted(words)
-    assert set(carried) <= set(stored["extraWords"])
+    assert set(carried) <= set(stored["extra_words"])
 
     browser.refresh()
     wait(browser, settled, "the page did not come back")
@@ -589,9 +589,9 @@ def test_making_renaming_and_deleting_a_word_set_keeps_picker_tray_and_board_tog
     wait(browser, lambda d: sorted(tray_words(d)) == ["fork", "kettle 🫖", "spoon"], "the new set is not in the tray")
     error = browser.find_element(By.ID, "new-set-error")
     assert error.text.strip() == ""
-    own = [s for s in word_sets(browser) if not s["builtIn"]]
+    own = [s for s in word_sets(browser) if not s["built_in"]]
     assert [s["name"] for s in own] == ["Kitchen"] and sorted(own[0]["words"]) == ["fork", "kettle 🫖", "spoon"], own
-    wait(browser, lambda d: current_poem(d)["board"]["wordSetId"] == own[0]["id"], "the board on the new set was not saved")
+    wait(browser, lambda d: current_poem(d)["board"]["word_set_id"] == own[0]["id"], "the board on the new set was not saved")
     assert "Kitchen (3 words)" in Select(browser.find_element(By.ID, "wordset")).first_selected_option.get_attribute("textContent")
     summary = browser.find_element(By.CSS_SELECTOR, f'#own-sets [data-set="{own[0]["id"]}"] > summary').text
     assert re.fullmatch(r"Kitchen · 3 words", summary), f"the set reads {summary!r}"
@@ -603,7 +603,7 @@ def test_making_renaming_and_deleting_a_word_set_keeps_picker_tray_and_board_tog
     words.send_keys("cup")
     tap(browser, browser.find_element(By.ID, "new-set-create"))
     wait(browser, lambda d: "Kitchen" in error.text or "kitchen" in error.text, f"a second set named Kitchen was not refused: {error.text!r}")
-    assert len([s for s in word_sets(browser) if not s["builtIn"]]) == 1
+    assert len([s for s in word_sets(browser) if not s["built_in"]]) == 1
 
     # Rename it: the picker follows.
     item = browser.find_element(By.CSS_SELECTOR, f'#own-sets [data-set="{own[0]["id"]}"]')
@@ -613,7 +613,7 @@ def test_making_renaming_and_deleting_a_word_set_keeps_picker_tray_and_board_tog
     rename.send_keys(Keys.CONTROL, "a")
     rename.send_keys("Kitchen drawer")
     rename.submit()
-    wait(browser, lambda d: [s["name"] for s in word_sets(d) if not s["builtIn"]] == ["Kitchen drawer"], "the set was not renamed")
+    wait(browser, lambda d: [s["name"] for s in word_sets(d) if not s["built_in"]] == ["Kitchen drawer"], "the set was not renamed")
     wait(browser, lambda d: "Kitchen drawer" in Select(d.find_element(By.ID, "wordset")).first_selected_option.get_attribute("textContent"),
          "the word set picker does not show the new name")
 
@@ -630,7 +630,7 @@ def test_making_renaming_and_deleting_a_word_set_keeps_picker_tray_and_board_tog
     tap(browser, browser.find_element(By.CSS_SELECTOR, f'[data-delete-set="{own[0]["id"]}"]'))
     wait(browser, lambda d: d.find_element(By.ID, "confirm-ok").is_displayed(), "no confirmation before deleting a set")
     browser.find_element(By.ID, "confirm-ok").click()
-    wait(browser, lambda d: not [s for s in word_sets(d) if not s["builtIn"]], "the set was not deleted")
+    wait(browser, lambda d: not [s for s in word_sets(d) if not s["built_in"]], "the set was not deleted")
     builtin = word_sets(browser)[0]
     wait(browser, lambda d: Select(d.find_element(By.ID, "wordset")).first_selected_option.get_attribute("value") == builtin["id"],
          "the picker does not show the set the board moved to")
@@ -638,7 +638,7 @@ def test_making_renaming_and_deleting_a_word_set_keeps_picker_tray_and_board_tog
     assert sorted(tray_words(browser)) == sorted(builtin["words"]), "the tray does not hold the set in the picker"
     wait_saved(browser)
     poem = current_poem(browser)
-    assert poem["board"]["wordSetId"] == builtin["id"]
+    assert poem["board"]["word_set_id"] == builtin["id"]
     assert [m["word"] for m in poem["board"]["magnets"]] == ["spoon"]
     assert_no_console_errors(browser)
 
@@ -692,7 +692,7 @@ def test_adding_rotating_deleting_with_undo(server, browser):
     poem = current_poem(browser)
     stored = [m for m in poem["board"]["magnets"] if m["word"] == "zephyr"]
     assert stored and abs(stored[0]["rotation"] - rotation) < 0.5, f"the rotation was not saved: {stored}"
-    assert "zephyr" in poem["board"]["extraWords"]
+    assert "zephyr" in poem["board"]["extra_words"]
 
     # Its × puts it back in the tray; Ctrl+Z brings it back.
     browser.find_element(By.ID, "magnet-delete").click()
@@ -809,6 +809,65 @@ def test_changes_made_offline_are_saved_when_the_connection_is_back(restartable_
         wait_saved(browser)
         stored = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
         assert stored["y"] > original["y"], "the change made offline was not saved"
+
+
+# Writes into the device's store (js/sync.js) as the page before issue 19 left them: a save waiting in the outbox
+# and the device's copy of the poem, both with the camelCase keys the API answered then.
+SEED_OLD_DEVICE_DATA = """
+const [path, body, copy, done] = arguments;
+const open = indexedDB.open('trove-sync', 1);
+open.onerror = () => done(String(open.error));
+open.onsuccess = () => {
+  const t = open.result.transaction(['outbox', 'copies'], 'readwrite');
+  t.objectStore('outbox').add({ method: 'PUT', path, body, key: crypto.randomUUID(), label: `the poem “${body.title}”`,
+    scope: 'poetry', replace: `poem:${path.split('/').pop()}`, resolves: ['version_conflict'] });
+  t.objectStore('copies').put(copy, path);
+  t.oncomplete = () => { open.result.close(); done(true); };
+  t.onerror = () => done(String(t.error));
+};
+"""
+
+
+def test_a_save_waiting_on_the_device_from_before_snake_case_keys_loses_nothing(restartable_server, browser):
+    """Issue 19: a poem saved offline before the API's keys became snake_case waits on the device with its board in
+    camelCase. After the upgrade it opens with its added word, its size and its set, and reaches the server whole."""
+    with restartable_server() as base:
+        open_poetry(browser, base)
+        put_words(browser, 2)
+        older = current_poem(browser)
+        tap(browser, browser.find_element(By.ID, "new-poem"))
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 2, "New poem did nothing")
+        wait_saved(browser)
+    board = older["board"]
+    zephyr = {"id": "mzephyr", "word": "zephyr", "x": 0.4, "y": 0.6, "rotation": 0, "z": 9}
+    waiting = {"version": older["version"], "title": older["title"], "board": {
+        "wordSetId": board["word_set_id"], "font": board["font"], "fontScale": 1.5, "magnets": board["magnets"] + [zephyr],
+        "extraWords": ["zephyr"]}}
+    copy = {"id": older["id"], "title": older["title"], "version": older["version"], "updatedAt": older["updated_at"],
+            "hasBackground": False, "board": {"wordSetId": board["word_set_id"], "font": board["font"],
+                                              "fontScale": board["font_scale"], "magnets": board["magnets"], "extraWords": []}}
+    path = f"{API}/poems/{older['id']}"
+    assert browser.execute_async_script(SEED_OLD_DEVICE_DATA, path, waiting, copy) is True
+
+    def shows_the_waiting_save(d):
+        return ("zephyr" in [m["word"] for m in magnets(d)] and d.find_element(By.ID, "font-size-value").get_attribute("textContent") == "150%"
+                and Select(d.find_element(By.ID, "wordset")).first_selected_option.get_attribute("value") == board["word_set_id"])
+
+    # Offline, the poem opens from the device: the waiting save over the kept copy.
+    tap(browser, browser.find_element(By.CSS_SELECTOR, f'#poems [data-open="{older["id"]}"]'))
+    wait(browser, shows_the_waiting_save, "the save waiting from before the upgrade did not open whole")
+    with restartable_server():
+        browser.refresh()  # the outbox is sent as the page loads
+        wait(browser, lambda d: (lambda b: b["font_scale"] == 1.5 and b["extra_words"] == ["zephyr"])(get_json(d, path)["board"]),
+             "the waiting save did not reach the server whole", timeout=40)
+        wait(browser, shows_the_waiting_save, "after the upgrade the poem does not show the save from before it")
+        # The page's next save is in today's keys and keeps all of it.
+        browser.execute_script("arguments[0].focus()", browser.find_element(By.CSS_SELECTOR, '.pm-magnet[data-id="mzephyr"]'))
+        ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
+        wait(browser, lambda d: get_json(d, path)["version"] > older["version"] + 1, "the change after the upgrade was not saved")
+        stored = get_json(browser, path)["board"]
+        assert (stored["font_scale"], stored["extra_words"], stored["word_set_id"]) == (1.5, ["zephyr"], board["word_set_id"]), stored
+        assert sorted(m["word"] for m in stored["magnets"]) == sorted(m["word"] for m in board["magnets"] + [zephyr])
 
 
 def test_a_poem_written_offline_reaches_the_server_exactly_once(restartable_server, browser):
@@ -954,7 +1013,7 @@ def test_a_background_picture_is_shown_and_a_file_that_is_not_one_is_refused(ser
         "const img = document.getElementById('board-bg'); return !img.hidden && img.complete && img.naturalWidth === 4"),
         "the background picture is not shown on the board")
     assert error.text.strip() == ""
-    assert current_poem(browser)["hasBackground"] is True
+    assert current_poem(browser)["has_background"] is True
     assert browser.execute_script("return getComputedStyle(document.getElementById('board-bg')).objectFit") == "cover"
 
     # The picture of the poem still works with a background.
@@ -964,7 +1023,7 @@ def test_a_background_picture_is_shown_and_a_file_that_is_not_one_is_refused(ser
 
     tap(browser, browser.find_element(By.ID, "background-remove"))
     wait(browser, lambda d: not d.find_element(By.ID, "board-bg").is_displayed(), "the background stayed after removing it")
-    assert current_poem(browser)["hasBackground"] is False
+    assert current_poem(browser)["has_background"] is False
     assert_no_console_errors(browser)
 
 
@@ -1043,7 +1102,7 @@ def test_a_published_poem_has_the_shape_it_was_written_in(server, browser, writt
 
     for width, height in [(375, 667), (1024, 768)]:
         set_viewport(browser, width, height)
-        browser.get(f"{server}/poetry/p/{body['publicId']}")
+        browser.get(f"{server}/poetry/p/{body['public_id']}")
         wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "the published poem did not load")
         still(browser)
         shown_board = board_rect(browser)
@@ -1224,7 +1283,7 @@ def test_word_helpers_offer_rhymes_and_count_syllables(server, browser):
     add_preload_script(browser, STUB_PRONUNCIATION)
     open_poetry(browser, server)
     poem = current_poem(browser)
-    board = dict(poem["board"], extraWords=["moon", "silver", "whisper"], magnets=[
+    board = dict(poem["board"], extra_words=["moon", "silver", "whisper"], magnets=[
         {"id": "a", "word": "silver", "x": 0.1, "y": 0.1, "rotation": 0, "z": 1},
         {"id": "b", "word": "moon", "x": 0.5, "y": 0.1, "rotation": 0, "z": 2},
         {"id": "c", "word": "whisper", "x": 0.1, "y": 0.3, "rotation": 0, "z": 3},
@@ -1254,7 +1313,7 @@ def test_word_helpers_offer_rhymes_and_count_syllables(server, browser):
         "const m = [...document.querySelectorAll('#board .pm-magnet')].find(m => m.getAttribute('aria-label') === 'soon').getBoundingClientRect();"
         "return m.top >= 0 && m.bottom <= innerHeight"), "the added rhyme was not scrolled into view")
     wait_saved(browser)
-    assert "soon" in current_poem(browser)["board"]["extraWords"]
+    assert "soon" in current_poem(browser)["board"]["extra_words"]
     assert_no_console_errors(browser)
 
 

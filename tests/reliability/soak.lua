@@ -71,8 +71,8 @@ local OPS = {
   -- Magnetic Poetry
   function(s, n) return "GET", "/api/v1/poetry/poems/" .. s.poem end,
   function(s, n)
-    return "POST", "/api/v1/poetry/poems", '{"title":"' .. unique("Soak poem") .. '","board":{"wordSetId":"classics",'
-      .. '"font":"serif","fontScale":1,"extraWords":["soak"],"magnets":[{"id":"m1","word":"love","x":0.'
+    return "POST", "/api/v1/poetry/poems", '{"title":"' .. unique("Soak poem") .. '","board":{"word_set_id":"classics",'
+      .. '"font":"serif","font_scale":1,"extra_words":["soak"],"magnets":[{"id":"m1","word":"love","x":0.'
       .. (n % 1000) .. ',"y":0.5,"rotation":0,"z":1},{"id":"m2","word":"soak","x":0.2,"y":0.3,"rotation":5,"z":2}]}}',
       "poem"
   end,

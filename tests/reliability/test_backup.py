@@ -59,7 +59,7 @@ def test_a_backup_under_a_write_burst_restores_into_sqlite_and_postgres():
             name = f"w{client_id}-{number}"
             student = session.post(server.base + "/api/v1/yoga/students", json={"name": name}, headers=headers, timeout=30)
             poem = session.post(server.base + "/api/v1/poetry/poems", headers=headers, timeout=30, json={"title": name, "board": {
-                "wordSetId": "classics", "font": "serif", "fontScale": 1, "extraWords": [], "magnets": []}})
+                "word_set_id": "classics", "font": "serif", "font_scale": 1, "extra_words": [], "magnets": []}})
             if student.status_code == 201 and poem.status_code == 201:
                 acknowledged.append((name, time.monotonic()))
 

@@ -232,7 +232,7 @@ class Writer:
     def prepare(self) -> None:
         """Once, before the first round: the session and what the writes need (also acknowledged writes)."""
         me = self.get("/api/v1/account/me")
-        assert me["profile"]["isGuest"], me
+        assert me["profile"]["is_guest"], me
 
     def run(self, stop: threading.Event) -> None:
         try:
@@ -302,8 +302,8 @@ class PoetryWriter(Writer):
         magnets = [{"id": f"m{i}", "word": self.rng.choice(words), "x": self.rng.randrange(1000) / 1000,
                     "y": self.rng.randrange(1000) / 1000, "rotation": self.rng.randrange(-20, 21), "z": i + 1}
                    for i in range(self.rng.randrange(1, 8))]
-        board = {"wordSetId": "classics", "font": self.rng.choice(["serif", "sans", "mono"]), "fontScale": 1,
-                 "extraWords": [], "magnets": magnets}
+        board = {"word_set_id": "classics", "font": self.rng.choice(["serif", "sans", "mono"]), "font_scale": 1,
+                 "extra_words": [], "magnets": magnets}
         return board, _board_signature(board)
 
     def step(self) -> None:

@@ -70,7 +70,7 @@ class Client:
         return self.session.request(method, self.base + path, headers=headers, timeout=60, **kwargs)
 
     def save_poem(self, title: str, words: int = 3) -> requests.Response:
-        board = {"wordSetId": "classics", "font": "serif", "fontScale": 1, "extraWords": [],
+        board = {"word_set_id": "classics", "font": "serif", "font_scale": 1, "extra_words": [],
                  "magnets": [{"id": f"m{i}", "word": "moon", "x": 0.1, "y": 0.2, "rotation": 0, "z": i}
                              for i in range(words)]}
         return self.call("POST", "/api/v1/poetry/poems", json={"title": title, "board": board})
@@ -88,7 +88,7 @@ def _requests_of_every_app(card_id: int) -> list[tuple[str, str, dict | None]]:
         ("PUT", f"/api/v1/strategies/{card_id}/favourite", None),
         ("GET", "/api/v1/poetry/poems", None),
         ("POST", "/api/v1/poetry/poems", {"title": "during the outage", "board": {
-            "wordSetId": "classics", "font": "serif", "fontScale": 1, "extraWords": [], "magnets": []}}),
+            "word_set_id": "classics", "font": "serif", "font_scale": 1, "extra_words": [], "magnets": []}}),
         ("GET", "/api/v1/cities/collection", None),
         ("POST", "/api/v1/cities/collection/import", {"cities": [{"geonameid": 3176959, "favourite": True}]}),
         ("GET", "/api/v1/stories/library", None),

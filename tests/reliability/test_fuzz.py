@@ -122,7 +122,7 @@ class Identity:
             session.username = username
         else:
             response = session.get(f"{self.server.base}/api/v1/account/me", timeout=30)
-            assert response.status_code == 200 and response.json()["profile"]["isGuest"], response.text
+            assert response.status_code == 200 and response.json()["profile"]["is_guest"], response.text
         assert "trove_session" in session.cookies, "the server gave no trove_session cookie"
         return session
 
@@ -169,14 +169,14 @@ class Identity:
 
         wordset = call("POST", "/api/v1/poetry/wordsets", 201, json={"name": f"fuzz {n}", "words": ["moon", "cat", "sea"]})
         known["wordset"] = [wordset["id"], "classics"]
-        board = {"wordSetId": wordset["id"], "font": "serif", "fontScale": 1, "extraWords": ["fuzz"],
+        board = {"word_set_id": wordset["id"], "font": "serif", "font_scale": 1, "extra_words": ["fuzz"],
                  "magnets": [{"id": "m1", "word": "moon", "x": 0.1, "y": 0.2, "rotation": 5, "z": 1}]}
         poem = call("POST", "/api/v1/poetry/poems", 201, json={"title": "Fuzz", "board": board})
         call("POST", f"/api/v1/poetry/poems/{poem['id']}/background", 201, data=PNG_1X1,
              headers={"Content-Type": "image/png"})
         published = call("POST", f"/api/v1/poetry/poems/{poem['id']}/publish")
         known["poem"] = [poem["id"]]
-        known["public_poem"] = [published["publicId"]]
+        known["public_poem"] = [published["public_id"]]
 
         call("POST", "/api/v1/cities/collection/import",
              json={"cities": [{"geonameid": city[0], "favourite": i == 0} for i, city in enumerate(CITIES[:3])]})

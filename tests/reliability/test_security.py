@@ -71,7 +71,7 @@ STORY_JSON_LIMIT = 2 << 20  # StoryIntake.maximumBytes
 
 PNG_1X1 = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==")
 # A board any profile can save: the built-in word set, no magnets.
-NEUTRAL_BOARD = {"wordSetId": "classics", "font": "serif", "fontScale": 1, "extraWords": [], "magnets": []}
+NEUTRAL_BOARD = {"word_set_id": "classics", "font": "serif", "font_scale": 1, "extra_words": [], "magnets": []}
 
 # What each test found, for the one-line report at the end of the module.
 STATS: dict[str, object] = {}
@@ -101,7 +101,7 @@ class Client:
             assert r.status_code == 201, f"sign-up: {r.status_code} {r.text}"
         elif kind == "guest":
             r = self.call("GET", "/api/v1/account/me")
-            assert r.status_code == 200 and r.json()["profile"]["isGuest"], r.text
+            assert r.status_code == 200 and r.json()["profile"]["is_guest"], r.text
         if kind != "anonymous":
             assert "trove_session" in self.session.cookies
 
@@ -147,7 +147,7 @@ def create_records(owner: Client) -> dict:
     owner.ok("PATCH", f"/api/v1/strategies/history/{history[0]['id']}", json={"note": "owner's note"})
 
     wordset = owner.ok("POST", "/api/v1/poetry/wordsets", 201, json={"name": f"Owner's set {n}", "words": ["moon", "cat", "sea"]})
-    board = {"wordSetId": wordset["id"], "font": "serif", "fontScale": 1, "extraWords": ["owner"],
+    board = {"word_set_id": wordset["id"], "font": "serif", "font_scale": 1, "extra_words": ["owner"],
              "magnets": [{"id": "m1", "word": "moon", "x": 0.1, "y": 0.2, "rotation": 5, "z": 1}]}
     poem = owner.ok("POST", "/api/v1/poetry/poems", 201, json={"title": "Owner's poem", "board": board})
     owner.ok("POST", f"/api/v1/poetry/poems/{poem['id']}/background", 201, data=PNG_1X1, headers={"Content-Type": "image/png"})
@@ -181,7 +181,7 @@ def create_records(owner: Client) -> dict:
     owner.ok("POST", f"/api/v1/stories/{TWINE_SAMPLE_ID}/play", json={"choice": 0})  # a place of A's in a Twine story
     return {
         "own_card": own["id"], "deck_card": cards[0]["id"], "history": history[0]["id"], "wordset": wordset["id"],
-        "poem": poem["id"], "poem_version": published["version"], "public_poem": published["publicId"],
+        "poem": poem["id"], "poem_version": published["version"], "public_poem": published["public_id"],
         "edition": cards[0]["edition"], "cardnumber": cards[0]["cardnumber"],
         "collected_city": CITIES[0][0], "geonameid": CITIES[0][0], "iso": CITIES[0][4],
         "student": student["id"], "student_type": kind["id"], "venue": venue["id"], "yoga_session": ended["id"],
@@ -193,7 +193,7 @@ def create_records(owner: Client) -> dict:
 def snapshot(owner: Client, records: dict) -> dict:
     """Everything of the owner's that an intruder could change: the account export, the story, its progress."""
     export = owner.ok("GET", "/api/v1/account/export")
-    export.pop("exportedAt", None)
+    export.pop("exported_at", None)
     return {
         "export": export,
         "story": owner.ok("GET", f"/api/v1/stories/{records['story']}"),
@@ -455,9 +455,9 @@ def write_everywhere(client: Client, payload: str, i: int) -> tuple[dict, dict[s
     attempt("word set word", "POST", "/api/v1/poetry/wordsets", 201, json={"name": f"Set {i}", "words": [payload, "cat"]})
     poem = attempt("poem title", "POST", "/api/v1/poetry/poems", 201, json={"title": payload, "board": NEUTRAL_BOARD})
     if poem:
-        ids["public_poem"] = client.ok("POST", f"/api/v1/poetry/poems/{poem['id']}/publish")["publicId"]
+        ids["public_poem"] = client.ok("POST", f"/api/v1/poetry/poems/{poem['id']}/publish")["public_id"]
     attempt("poem extra word", "POST", "/api/v1/poetry/poems", 201,
-            json={"title": f"Poem {i}", "board": {**NEUTRAL_BOARD, "extraWords": [payload]}})
+            json={"title": f"Poem {i}", "board": {**NEUTRAL_BOARD, "extra_words": [payload]}})
     kind = attempt("student type name", "POST", "/api/v1/yoga/student-types", 201, json={"name": payload})
     attempt("student name", "POST", "/api/v1/yoga/students", 201, json={"name": payload})
     attempt("student notes", "POST", "/api/v1/yoga/students", 201, json={"name": f"Student {i}", "notes": payload})
@@ -576,8 +576,8 @@ def test_cross_site_writes_are_refused(trove_server):
         ("POST", "/api/v1/stories", {"json": story_document("forged-story")}),
         ("DELETE", f"/api/v1/stories/{records['story']}", {}),
         ("PUT", "/api/v1/yoga/settings", {"json": {"temperature_unit": "fahrenheit", "slipping_weeks": 9}}),
-        ("POST", "/api/v1/account/import", {"json": {"format": "trove-export/1", "strategies": {"favourites": [], "history": [],
-                                                                                      "ownCards": []}}}),
+        ("POST", "/api/v1/account/import", {"json": {"format": "trove-export/2", "strategies": {"favourites": [], "history": [],
+                                                                                      "own_cards": []}}}),
         ("POST", "/api/v1/account/logout", {}),
         ("DELETE", "/api/v1/account", {}),
         ("POST", "/api/v1/strategies/mine", {"data": '{"strategy":"form post"}', "headers": {"Content-Type": "text/plain"}}),
@@ -605,7 +605,7 @@ def test_cross_site_writes_are_refused(trove_server):
             failures.append(f"POST {path} from another site → {r.status_code} {r.text[:200]}")
         else:
             refused += 1
-    if not guest.ok("GET", "/api/v1/account/me")["profile"]["isGuest"]:
+    if not guest.ok("GET", "/api/v1/account/me")["profile"]["is_guest"]:
         failures.append("a forged sign-up or sign-in signed the guest in")
     me = victim.ok("GET", "/api/v1/account/me")["profile"]
     if me.get("username") != victim.username:
@@ -656,14 +656,14 @@ def test_session_id_rotates_at_sign_in_and_dies_at_sign_out(trove_server):
     for attribute in ("HttpOnly", "SameSite=Lax", "Path=/"):
         assert attribute.lower() in header.lower(), f"the session cookie lacks {attribute}: {header}"
     old = me_with(trove_server, guest_cookie)
-    assert old["id"] != account_id and old["isGuest"], f"the pre-sign-up cookie still reaches the account: {old}"
+    assert old["id"] != account_id and old["is_guest"], f"the pre-sign-up cookie still reaches the account: {old}"
     assert me_with(trove_server, signed_up)["username"] == username
 
     r = guest.call("POST", "/api/v1/account/logout")
     assert r.status_code == 204, r.text
     assert cookie_from(r) == "", f"sign-out did not clear the cookie: {r.headers.get('Set-Cookie')}"
     after = me_with(trove_server, signed_up)
-    assert after["isGuest"] and after["id"] != account_id, f"the signed-out cookie still reaches the account: {after}"
+    assert after["is_guest"] and after["id"] != account_id, f"the signed-out cookie still reaches the account: {after}"
     export = requests.get(base + "/api/v1/account/export", cookies={"trove_session": signed_up}, timeout=TIMEOUT).json()
     assert export["profile"]["id"] != account_id
 

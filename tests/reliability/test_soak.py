@@ -80,7 +80,7 @@ def make_sessions(server: TroveServer) -> tuple[list[dict], list[str], list[int]
 
     def guest() -> requests.Session:
         session = requests.Session()
-        assert call(session, "GET", "/api/v1/account/me", 200)["profile"]["isGuest"]
+        assert call(session, "GET", "/api/v1/account/me", 200)["profile"]["is_guest"]
         return session
 
     readers = []
@@ -92,7 +92,7 @@ def make_sessions(server: TroveServer) -> tuple[list[dict], list[str], list[int]
         else:
             session = guest()
         poem = call(session, "POST", "/api/v1/poetry/poems", 201, json={"title": f"Read me {number}", "board": {
-            "wordSetId": "classics", "font": "serif", "fontScale": 1, "extraWords": [],
+            "word_set_id": "classics", "font": "serif", "font_scale": 1, "extra_words": [],
             "magnets": [{"id": "m1", "word": "night", "x": 0.1, "y": 0.2, "rotation": 0, "z": 1}]}})
         students = [call(session, "POST", "/api/v1/yoga/students", 201, json={"name": f"Reader {number}.{i}"})["id"]
                     for i in range(3)]

@@ -18,6 +18,17 @@ const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
 const round = (value, digits = 5) => Math.round(value * 10 ** digits) / 10 ** digits;
 const MAX_Z = 100000;
 
+// A board kept on this device before the API's keys became snake_case (issue 19: a save waiting in the outbox, a
+// copy read offline, an undo step) names these three in camelCase; read as they are, its set, size and added words
+// would be lost with the next save.
+const BEFORE_SNAKE_CASE = { wordSetId: 'word_set_id', fontScale: 'font_scale', extraWords: 'extra_words' };
+
+/** `data`, a board from the server or kept on this device, with the API's keys. */
+export function withAPIKeys(data) {
+  if (!data || !Object.keys(BEFORE_SNAKE_CASE).some((key) => key in data)) return data;
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [BEFORE_SNAKE_CASE[key] || key, value]));
+}
+
 /** A short random id (crypto.randomUUID needs a secure context). */
 export function newId() {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
@@ -64,9 +75,9 @@ export class Board {
 
   /** Font and size: the magnets are measured again and drawn apart where they would overlap. */
   applyStyle({ reflow = true } = {}) {
-    const { font, fontScale } = this.data;
+    const { font, font_scale: scale } = this.data;
     for (const name of Object.keys(FONTS)) this.el.classList.toggle(`pm-font-${name}`, name === font);
-    this.el.style.setProperty('--pm-scale', String(fontScale));
+    this.el.style.setProperty('--pm-scale', String(scale));
     if (reflow) this.reflow();
   }
 

@@ -21,7 +21,7 @@ export async function copyPoem(c) {
 async function picture(c) {
   const share = await import('./share.js');
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  const png = await share.renderPNG(c.board.snapshot(), { background: c.state.poem.hasBackground ? c.ui.boardBg : null, dark, title: titleOf(c) });
+  const png = await share.renderPNG(c.board.snapshot(), { background: c.state.poem.has_background ? c.ui.boardBg : null, dark, title: titleOf(c) });
   return [png, share];
 }
 
@@ -60,7 +60,7 @@ export async function uploadBackground(c, file) {
     return;
   }
   if (c.state.poem !== poem) return;
-  poem.hasBackground = true;
+  poem.has_background = true;
   if (data && typeof data.version === 'number' && !c.saver.running) c.saver.poem.version = poem.version = data.version;
   c.showBackground();
   c.say('Background set');
@@ -79,7 +79,7 @@ export async function removeBackground(c) {
   } catch (error) {
     if (error.status !== 404) return c.fail(error);
   }
-  poem.hasBackground = false;
+  poem.has_background = false;
   c.showBackground();
   c.ui.backgroundInput.value = '';
   c.ui.backgroundInput.focus();
@@ -92,7 +92,7 @@ export async function publish(c) {
   await c.saver.flush();
   if (isTemp(poem.id) || waitingNow(SCOPE)) return toast('This poem is not on Trove yet. Publish it once you are back online.');
   const saved = await api('POST', `${c.poemPath(poem)}/publish`);
-  poem.publicId = saved.publicId;
+  poem.public_id = saved.public_id;
   if (typeof saved.version === 'number' && !c.saver.running) c.saver.poem.version = poem.version = saved.version;
   c.showPublished();
   c.ui.sharePanel.open = true;
@@ -107,7 +107,7 @@ export async function unpublish(c) {
   } catch (error) {
     if (error.status !== 404) return c.fail(error);
   }
-  poem.publicId = null;
+  poem.public_id = null;
   c.showPublished();
   c.ui.publish.focus();
   c.say('The link no longer works');

@@ -3,7 +3,7 @@
 import { toast } from '../js/api.js';
 import { read } from '../js/sync.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
-import { Board, DEFAULT_SCALE, FONTS } from './board.js';
+import { Board, DEFAULT_SCALE, FONTS, withAPIKeys } from './board.js';
 import { Tray } from './tray.js';
 import { WordSets } from './wordsets.js';
 import { Saver, SCOPE, isTemp, pendingPoems } from './save.js';
@@ -76,7 +76,7 @@ const saver = new Saver({
   onState: (kind, message) => saveState(kind, message),
 });
 
-const currentSet = () => sets.find(board.data && board.data.wordSetId);
+const currentSet = () => sets.find(board.data && board.data.word_set_id);
 
 /** The words of the tray: the set's and the added ones, less one for each magnet on the board. */
 function trayWords() {
@@ -85,7 +85,7 @@ function trayWords() {
   const onBoard = new Map();
   for (const m of data.magnets) onBoard.set(m.word, (onBoard.get(m.word) || 0) + 1);
   const words = [];
-  for (const word of [...(set ? set.words : []), ...data.extraWords.filter((w) => !(set && set.words.includes(w)))]) {
+  for (const word of [...(set ? set.words : []), ...data.extra_words.filter((w) => !(set && set.words.includes(w)))]) {
     const left = onBoard.get(word) || 0;
     if (left) onBoard.set(word, left - 1);
     else words.push(word);
@@ -97,16 +97,16 @@ function trayWords() {
 function sync() {
   const data = board.data;
   ui.font.value = data.font;
-  ui.fontSize.value = String(data.fontScale);
-  ui.fontSizeValue.textContent = `${Math.round(data.fontScale * 100)}%`;
-  sets.fill(ui.wordset, data.wordSetId);
+  ui.fontSize.value = String(data.font_scale);
+  ui.fontSizeValue.textContent = `${Math.round(data.font_scale * 100)}%`;
+  sets.fill(ui.wordset, data.word_set_id);
   styleTray();
   derived();
 }
 
 function styleTray() {
   for (const name of Object.keys(FONTS)) ui.tray.classList.toggle(`pm-font-${name}`, name === board.data.font);
-  ui.tray.style.setProperty('--pm-scale', String(board.data.fontScale));
+  ui.tray.style.setProperty('--pm-scale', String(board.data.font_scale));
   // With the board's width, not its height (which the tray's own height changes); at most 18 px at 100%.
   ui.tray.style.setProperty('--pm-unit', `${Math.min(ui.board.clientWidth / 24, 18)}px`);
 }
@@ -146,7 +146,7 @@ function undo() {
   const last = state.undo.pop();
   if (!last) return;
   keepUndo();
-  board.load(JSON.parse(last.board));
+  board.load(withAPIKeys(JSON.parse(last.board)));
   sync();
   changed();
   say('Undone');
@@ -180,10 +180,10 @@ function derived() {
 function took(saved) {
   const poem = state.poem;
   if (!poem || saved.id !== poem.id) return;
-  Object.assign(poem, { version: saved.version, updatedAt: saved.updatedAt, title: saved.title });
+  Object.assign(poem, { version: saved.version, updated_at: saved.updated_at, title: saved.title });
   const summary = state.poems.find((p) => p.id === poem.id);
-  if (summary) Object.assign(summary, { title: saved.title, updatedAt: saved.updatedAt });
-  state.poems.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
+  if (summary) Object.assign(summary, { title: saved.title, updated_at: saved.updated_at });
+  state.poems.sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1));
   renderPoems();
 }
 
@@ -194,7 +194,7 @@ function renderPoems() {
   ui.poems.replaceChildren(...state.poems.map((poem) => el('li', { className: 'pm-poem' },
     el('button', { type: 'button', className: 'pm-poem-open', 'data-open': poem.id, 'aria-current': poem.id === current ? 'true' : null },
       el('span', { className: 'pm-poem-title', text: poem.title }),
-      el('span', { className: 'pm-muted', text: isTemp(poem.id) ? 'On this device, not sent yet' : when(poem.updatedAt) })),
+      el('span', { className: 'pm-muted', text: isTemp(poem.id) ? 'On this device, not sent yet' : when(poem.updated_at) })),
     el('button', { type: 'button', className: 'button quiet', 'data-delete': poem.id, 'aria-label': `Delete “${poem.title}”`, text: 'Delete' }))));
 }
 
@@ -205,8 +205,8 @@ function toBoard() {
 }
 
 function showPoem(poem, data) {
-  const { id, title, version, updatedAt, hasBackground, publicId } = poem;
-  state.poem = { id, title, version, updatedAt, hasBackground, publicId };
+  const { id, title, version, updated_at, has_background, public_id } = poem;
+  state.poem = { id, title, version, updated_at, has_background, public_id };
   state.undo = storedUndo()[id] || [];
   ui.poemTitle.value = title;
   ui.setNote.hidden = true;
@@ -228,9 +228,9 @@ async function openPoem(id) {
   if (!poem || !poem.board) throw Object.assign(new Error('That poem is not here.'), { status: 404 });
   // Saves still waiting in the outbox are newer than the server's copy.
   if (pending) Object.assign(poem, { title: pending.title ?? poem.title, board: pending.board ?? poem.board });
-  const data = poem.board;
+  const data = withAPIKeys(poem.board);
   // A board whose own word set is gone keeps its words as added words of a built-in set.
-  const repaired = !sets.find(data.wordSetId) && Object.assign(data, sets.rehome(data));
+  const repaired = !sets.find(data.word_set_id) && Object.assign(data, sets.rehome(data));
   if (!FONTS[data.font]) data.font = 'serif';
   showPoem(poem, data);
   if (repaired) changed();
@@ -268,7 +268,7 @@ async function newPoem(focus = false) {
   await state.setting;
   await saver.flush();
   const set = currentSet() || sets.builtIns()[0];
-  const data = { wordSetId: set.id, font: board.data ? board.data.font : 'serif', fontScale: board.data ? board.data.fontScale : DEFAULT_SCALE, magnets: [], extraWords: [] };
+  const data = { word_set_id: set.id, font: board.data ? board.data.font : 'serif', font_scale: board.data ? board.data.font_scale : DEFAULT_SCALE, magnets: [], extra_words: [] };
   const poem = await saver.create('Untitled poem', data);
   state.poems.unshift(poem);
   showPoem(poem, data);
@@ -292,7 +292,7 @@ addEventListener('trove:sync-id', ({ detail }) => {
   if (detail.scope !== SCOPE) return;
   for (const poem of state.poems) if (poem.id === detail.temp) poem.id = detail.id;
   for (const set of sets.list) if (set.id === detail.temp) set.id = detail.id;
-  if (board.data && board.data.wordSetId === detail.temp) board.data.wordSetId = detail.id;
+  if (board.data && board.data.word_set_id === detail.temp) board.data.word_set_id = detail.id;
   if (state.poem && state.poem.id === detail.temp) {
     const steps = storedUndo()[detail.temp];
     state.poem.id = detail.id;
@@ -327,9 +327,9 @@ function addWord(raw) {
   if (!word || wordLength(word) > 40) return 'A word has 1 to 40 characters.';
   if (data.magnets.length >= 400) return 'A board holds at most 400 magnets.';
   const set = currentSet();
-  const known = (set && set.words.includes(word)) || data.extraWords.includes(word);
-  if (!known && data.extraWords.length >= 200) return 'A board holds at most 200 added words.';
-  if (!known) data.extraWords.push(word);
+  const known = (set && set.words.includes(word)) || data.extra_words.includes(word);
+  if (!known && data.extra_words.length >= 200) return 'A board holds at most 200 added words.';
+  if (!known) data.extra_words.push(word);
   placeWord(word);
   return '';
 }
@@ -375,14 +375,14 @@ const poemPath = (poem) => `${API}/poems/${encodeURIComponent(poem.id)}`;
 
 function showBackground() {
   const poem = state.poem;
-  const on = Boolean(poem && poem.hasBackground);
+  const on = Boolean(poem && poem.has_background);
   ui.backgroundRemove.hidden = ui.boardBg.hidden = !on;
   if (on) ui.boardBg.src = `${poemPath(poem)}/background?t=${Date.now()}`;
   else ui.boardBg.removeAttribute('src');
 }
 
 function showPublished() {
-  const id = state.poem.publicId;
+  const id = state.poem.public_id;
   ui.publish.hidden = Boolean(id);
   ui.unpublish.hidden = ui.publishBox.hidden = !id;
   if (id) ui.publishLink.href = ui.publishLink.textContent = `${location.origin}/poetry/p/${encodeURIComponent(id)}`;
@@ -436,8 +436,8 @@ on(ui.font, 'change', () => {
 });
 on(ui.fontSize, 'input', () => {
   remember('size');
-  board.data.fontScale = Number(ui.fontSize.value);
-  ui.fontSizeValue.textContent = `${Math.round(board.data.fontScale * 100)}%`;
+  board.data.font_scale = Number(ui.fontSize.value);
+  ui.fontSizeValue.textContent = `${Math.round(board.data.font_scale * 100)}%`;
   board.applyStyle();
   sync();
   changed();
@@ -484,7 +484,7 @@ async function start() {
   const pending = await pendingPoems(API);
   state.poems = await read(`${API}/poems`, SCOPE);
   for (const [id, poem] of pending) {
-    if (poem.created && !state.poems.some((p) => p.id === id)) state.poems.unshift({ id, title: poem.title, version: 1, updatedAt: new Date().toISOString() });
+    if (poem.created && !state.poems.some((p) => p.id === id)) state.poems.unshift({ id, title: poem.title, version: 1, updated_at: new Date().toISOString() });
   }
   router.start();
   await showFromURL(router.view);

@@ -18,7 +18,7 @@ async function show() {
   if (!FONTS[data.font]) data.font = 'serif';
   const aspect = Number(data.aspect);
   if (aspect >= 0.25 && aspect <= 4) element.style.setProperty('--pm-aspect', String(aspect));
-  if (poem.hasBackground) {
+  if (poem.has_background) {
     background.src = `${path}/background`;
     background.hidden = false;
   }

@@ -122,7 +122,7 @@ export class Saver {
     const id = tempId();
     const result = await send('POST', `${this.base}/poems`, { title, board }, { scope: SCOPE, creates: id, idFrom: 'id', label: `the new poem “${title}”` });
     if (result.data) return result.data;
-    return { id, title, version: 1, updatedAt: new Date().toISOString(), hasBackground: false, publicId: null, board };
+    return { id, title, version: 1, updated_at: new Date().toISOString(), has_background: false, public_id: null, board };
   }
 
   /** The outbox sent Poetry's writes: the open poem takes the version the server has now. */

@@ -7,14 +7,14 @@ export function useSet(c, id) {
   const { board, ui, sets, currentSet, remember, sync, changed, toBoard, say } = c;
   const set = sets.find(id);
   const data = board.data;
-  if (!set || !data || set.id === data.wordSetId) return sync();
+  if (!set || !data || set.id === data.word_set_id) return sync();
   const before = currentSet();
   remember('wordset');
   const onBoard = new Set(data.magnets.map((m) => m.word));
   const carried = [...onBoard].filter((w) => !set.words.includes(w));
-  const extra = [...new Set([...data.extraWords.filter((w) => onBoard.has(w) && !set.words.includes(w)), ...carried])].slice(0, 200);
+  const extra = [...new Set([...data.extra_words.filter((w) => onBoard.has(w) && !set.words.includes(w)), ...carried])].slice(0, 200);
   const keep = new Set([...set.words, ...extra]);
-  Object.assign(data, { wordSetId: set.id, extraWords: extra, magnets: data.magnets.filter((m) => keep.has(m.word)) });
+  Object.assign(data, { word_set_id: set.id, extra_words: extra, magnets: data.magnets.filter((m) => keep.has(m.word)) });
   board.load(data);
   ui.setNote.hidden = !carried.length;
   ui.setNote.textContent = carried.length
@@ -30,10 +30,10 @@ export function useSet(c, id) {
 export function setEdited(c, before, after) {
   const { board, remember, sync, changed } = c;
   const data = board.data;
-  if (!data || data.wordSetId !== after.id) return sync();
+  if (!data || data.word_set_id !== after.id) return sync();
   remember('set-edit');
   for (const word of before.words) {
-    if (!after.words.includes(word) && data.magnets.some((m) => m.word === word) && !data.extraWords.includes(word)) data.extraWords.push(word);
+    if (!after.words.includes(word) && data.magnets.some((m) => m.word === word) && !data.extra_words.includes(word)) data.extra_words.push(word);
   }
   sync();
   changed();
@@ -43,7 +43,7 @@ export function setEdited(c, before, after) {
 export async function leaveSet(c, set) {
   const { board, sets, saver, remember, sync, changed } = c;
   const data = board.data;
-  if (!data || data.wordSetId !== set.id) return;
+  if (!data || data.word_set_id !== set.id) return;
   remember('set-delete');
   Object.assign(data, sets.rehome(data, set));
   board.load(data);

@@ -37,7 +37,7 @@ class Editor {
   }
 
   render() {
-    const own = this.sets.list.filter((set) => !set.builtIn);
+    const own = this.sets.list.filter((set) => !set.built_in);
     this.empty.hidden = own.length > 0;
     const open = new Set([...this.ownList.querySelectorAll('details[open]')].map((d) => d.dataset.set));
     this.ownList.replaceChildren(...own.map((set) => this.item(set, open.has(set.id))));
@@ -83,7 +83,7 @@ class Editor {
     error.textContent = '';
     if (!name) { error.textContent = 'Give the set a name.'; $('new-set-name').focus(); return; }
     if (!words.length) { error.textContent = 'Write at least one word.'; $('new-set-words').focus(); return; }
-    if (this.sets.list.some((s) => !s.builtIn && s.name.toLowerCase() === name.toLowerCase())) {
+    if (this.sets.list.some((s) => !s.built_in && s.name.toLowerCase() === name.toLowerCase())) {
       error.textContent = `You already have a word set named “${name}”. Give this one another name.`;
       $('new-set-name').focus();
       return;
@@ -91,7 +91,7 @@ class Editor {
     try {
       const id = tempId();
       const result = await send('POST', this.base, { name, words }, { scope: SCOPE, creates: id, idFrom: 'id', label: `the word set “${name}”` });
-      const set = result.data || { id, name, words, builtIn: false };
+      const set = result.data || { id, name, words, built_in: false };
       this.sets.list.push(set);
       this.render();
       this.form.reset();

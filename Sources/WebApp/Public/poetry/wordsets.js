@@ -32,7 +32,7 @@ export class WordSets {
   }
 
   builtIns() {
-    return this.list.filter((set) => set.builtIn);
+    return this.list.filter((set) => set.built_in);
   }
 
   /** Fills a <select> with the built-in sets and the person's own, `selected` chosen. */
@@ -42,7 +42,7 @@ export class WordSets {
       option.selected = set.id === selected;
       return option;
     }));
-    const own = this.list.filter((set) => !set.builtIn);
+    const own = this.list.filter((set) => !set.built_in);
     select.replaceChildren(group('Built in', this.builtIns()), ...(own.length ? [group('Yours', own)] : []));
     select.value = selected;
   }
@@ -50,13 +50,13 @@ export class WordSets {
   /** A board whose word set is gone moves onto the first built-in set, its words kept as added words (at most 200). */
   rehome(data, gone = null) {
     const home = this.builtIns()[0];
-    const keep = new Set(data.extraWords);
+    const keep = new Set(data.extra_words);
     for (const magnet of data.magnets) {
       if (!home.words.includes(magnet.word) && keep.size < 200) keep.add(magnet.word);
     }
-    const extraWords = [...keep];
-    const allowed = new Set([...home.words, ...extraWords]);
+    const extra = [...keep];
+    const allowed = new Set([...home.words, ...extra]);
     if (gone) toast(`“${gone.name}” is gone; its words on this board stay.`);
-    return { wordSetId: home.id, extraWords, magnets: data.magnets.filter((m) => allowed.has(m.word)) };
+    return { word_set_id: home.id, extra_words: extra, magnets: data.magnets.filter((m) => allowed.has(m.word)) };
   }
 }

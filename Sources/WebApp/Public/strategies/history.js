@@ -58,7 +58,7 @@ function item(entry) {
     }
   });
   return make('li', { dataset: { entry: entry.id, note: entry.note || '' } },
-    make('time', { className: 'os-muted', datetime: entry.drawnAt, text: formatDateTime(entry.drawnAt) }),
+    make('time', { className: 'os-muted', datetime: entry.drawn_at, text: formatDateTime(entry.drawn_at) }),
     cardButton(entry.card),
     form,
   );
