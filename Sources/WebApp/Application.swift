@@ -70,7 +70,7 @@ func buildRouter(
     let router = Router(context: TroveRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Middleware applies only to routes added after it, so it all comes first. Outermost first.
     if configuration.accessLog { router.add(middleware: LogRequestsMiddleware(.info)) }
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: CompressionMiddleware())
     let routeMethods = RouteMethods()
     router.add(middleware: ErrorMiddleware(pages: pages, routeMethods: routeMethods, sessions: sessionStore))

@@ -93,9 +93,10 @@ import Weather
                 OpenWeatherMapWeather(baseURL: base, key: "good-key", fetcher: fetcher), latitude: latitude)
             let answers = await [openMeteo, openWeatherMap]
             #expect(answers == [true, true])
-            // A 1 s deadline (Deadline does not wait for the cancelled request). The rest is the test process's own
-            // scheduling: worst seen 2.56 s, in the full swift test run while two browser suites ran beside it.
-            #expect(ContinuousClock.now - started < .seconds(3))
+            // A 1 s deadline (Deadline does not wait for the cancelled request), against a service that takes 10 s. The
+            // rest is the test process's own scheduling: worst seen 3.35 s, in the full swift test run with the
+            // migration-history test's PostgreSQL work beside it.
+            #expect(ContinuousClock.now - started < .seconds(5))
         }
     }
 
