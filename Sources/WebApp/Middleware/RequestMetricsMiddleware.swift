@@ -66,7 +66,8 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         defer { active.decrement() }
         do {
             let response = try await next(request, context)
-            let recorders = cache.recorders(.init(route: context.endpointPath ?? "Unknown", method: request.method, status: response.status))
+            let recorders = cache.recorders(
+                .init(route: context.endpointPath ?? "Unknown", method: request.method, status: response.status))
             recorders.requests.increment()
             recorders.duration.recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
             return response
