@@ -602,7 +602,20 @@ class TroveWebKit(webdriver.WebKitGTK):
             "GTK_A11Y": "none",
         })
         env.pop("WAYLAND_DISPLAY", None)
-        super().__init__(options=options, service=webdriver.WebKitGTKService(executable_path=WEBKIT_DRIVER, env=env))
+        # Now and then WebKitWebDriver never gets its MiniBrowser going and never answers the new session (seen
+        # twice in full runs: the whole suite waited for ever). Its driver is stopped after 60 s and started again.
+        for attempt in range(3):
+            service = webdriver.WebKitGTKService(executable_path=WEBKIT_DRIVER, env=env)
+            watchdog = threading.Timer(60, lambda service=service: service.process and service.process.kill())
+            watchdog.start()
+            try:
+                super().__init__(options=options, service=service)
+                break
+            except Exception:
+                if attempt == 2:
+                    raise
+            finally:
+                watchdog.cancel()
         _focus_browser_window(env["DISPLAY"])
 
     def relaunch(self, dark: bool = False, reduced_motion: bool = False) -> None:
