@@ -208,8 +208,17 @@ class FakeProviders:
                 if url.path == "/api/interpreter":
                     self._answer(200, OVERPASS_ANSWER)
                 elif url.path == "/w/api.php" and method == "GET":
-                    # Wikipedia's articles near a point: a landmark only, so no city has an article here.
-                    self._answer(200, {"query": {"geosearch": [{"pageid": 1, "title": "Old Bridge", "lat": 0, "lon": 0, "dist": 80.0}]}})
+                    # Wikipedia's articles near a point: a landmark, then every city of the small data set, so each
+                    # city finds its own article (a public route answers 200).
+                    pages = [{"pageid": 1, "title": "Old Bridge", "lat": 0, "lon": 0, "dist": 80.0}] + [
+                        {"pageid": gid, "title": name, "lat": lat, "lon": lon, "dist": 300.0}
+                        for gid, name, lat, lon, *_ in CITIES]
+                    self._answer(200, {"query": {"geosearch": pages}})
+                elif url.path.startswith("/api/rest_v1/page/summary/") and method == "GET":
+                    title = urllib.parse.unquote(url.path.rsplit("/", 1)[1]).replace("_", " ")
+                    page = "https://en.m.wikipedia.org/wiki/" + urllib.parse.quote(title.replace(" ", "_"))
+                    self._answer(200, {"type": "standard", "title": title, "extract": f"{title} is a city.",
+                                       "content_urls": {"mobile": {"page": page}, "desktop": {"page": page}}})
                 elif url.path == "/v1/forecast" and method == "GET":
                     self._answer(200, {
                         "latitude": float(query.get("latitude", ["0"])[0]),

@@ -241,6 +241,7 @@ ROUTES: dict[str, tuple[dict[str, str], object]] = {
     "/api/v1/cities/countries/{iso}": ({"iso": "iso"}, public("GeoNames reference data")),
     "/api/v1/cities/{geonameid}": ({"geonameid": "geonameid"}, public("GeoNames reference data")),
     "/api/v1/cities/{geonameid}/weather": ({"geonameid": "geonameid"}, public("the weather at a city")),
+    "/api/v1/cities/{geonameid}/article": ({"geonameid": "geonameid"}, public("a city's Wikipedia article")),
     "/api/v1/cities/collection/{geonameid}/favourite": ({"geonameid": "collected_city"}, OWNED),
     "/api/v1/yoga/students/{id}": ({"id": "student"}, OWNED),
     "/api/v1/yoga/students/{id}/sessions": ({"id": "student"}, OWNED),
