@@ -146,6 +146,21 @@ def repeat_last_time_offline(yoga_restartable, browser) -> None:
     wait_in_session(browser, "Lotus Studio")
 
 
+def save_the_held_class(browser) -> dict:
+    """With the server back: a long press saves the class held on the device; it reaches the server once, at Lotus
+    Studio. Returns the saved session."""
+    end = browser.find_element(By.ID, "end-class")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
+    ActionChains(browser).click_and_hold(end).pause(1).release().perform()
+    wait(browser, lambda d: shown(d, "checkin"), "the long press did not save the class")
+    browser.execute_script("window.dispatchEvent(new Event('online'))")
+    wait(browser, lambda d: indicator(d) == "All saved", f"the class did not reach the server: {indicator(browser)!r}", timeout=60)
+    sessions = ok(browser, "GET", "/sessions")["sessions"]
+    assert len(sessions) == 2 and all(s["venue"]["name"] == "Lotus Studio" for s in sessions), sessions
+    held = max(sessions, key=lambda s: s["started_at"])
+    return held
+
+
 def test_repeat_last_time_offline_runs_the_class_on_the_device_with_a_typed_temperature(yoga_restartable, browser):
     """The basement studio: with no signal, "Repeat last time" checks in at last time's venue although this device
     never opened the venue list (the venue is found in the past session); the class runs on the device, says why
@@ -161,15 +176,7 @@ def test_repeat_last_time_offline_runs_the_class_on_the_device_with_a_typed_temp
     wait(browser, lambda d: text(d, "live-temp") == "17 °C", f"the typed temperature is not shown: {text(browser, 'live-temp')!r}")
 
     with yoga_restartable():
-        end = browser.find_element(By.ID, "end-class")
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
-        ActionChains(browser).click_and_hold(end).pause(1).release().perform()
-        wait(browser, lambda d: shown(d, "checkin"), "the long press did not save the class")
-        browser.execute_script("window.dispatchEvent(new Event('online'))")
-        wait(browser, lambda d: indicator(d) == "All saved", f"the class did not reach the server: {indicator(browser)!r}", timeout=60)
-        sessions = ok(browser, "GET", "/sessions")["sessions"]
-        assert len(sessions) == 2 and all(s["venue"]["name"] == "Lotus Studio" for s in sessions), sessions
-        held = max(sessions, key=lambda s: s["started_at"])
+        held = save_the_held_class(browser)
         assert held["temperature_c"] == 17, f"the class held on the device was saved without its temperature: {held}"
 
 
@@ -184,15 +191,7 @@ def test_a_class_checked_in_offline_gets_its_temperature_when_the_signal_returns
         tap_id(browser, "temp-retry")
         wait(browser, lambda d: text(d, "live-temp") == "18.5 °C", f"back online, the temperature reads {text(browser, 'live-temp')!r}")
         assert ok(browser, "GET", "/class")["class"] is None, "the class held on the device reached the server before it ended"
-        end = browser.find_element(By.ID, "end-class")
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
-        ActionChains(browser).click_and_hold(end).pause(1).release().perform()
-        wait(browser, lambda d: shown(d, "checkin"), "the long press did not save the class")
-        browser.execute_script("window.dispatchEvent(new Event('online'))")
-        wait(browser, lambda d: indicator(d) == "All saved", f"the class did not reach the server: {indicator(browser)!r}", timeout=60)
-        sessions = ok(browser, "GET", "/sessions")["sessions"]
-        assert len(sessions) == 2 and all(s["venue"]["name"] == "Lotus Studio" for s in sessions), sessions
-        held = max(sessions, key=lambda s: s["started_at"])
+        held = save_the_held_class(browser)
         assert held["temperature_c"] == 18.5, f"the class held on the device was saved without its temperature: {held}"
 
 
