@@ -3,7 +3,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  MAX_LAT, MIN_SCALE, TILE, decodePoints, distanceKm, fitView, fromScreen, nearestIndex, panBy, project, toScreen, unproject, zoomAt,
+  MAX_LAT,
+  MIN_SCALE,
+  TILE,
+  decodePoints,
+  distanceKm,
+  fitView,
+  fromScreen,
+  nearestIndex,
+  panBy,
+  project,
+  toScreen,
+  unproject,
+  zoomAt,
 } from '../../Sources/WebApp/Public/cities/geo.js';
 import { CONDITIONS, iconKey, weatherSVG } from '../../Sources/WebApp/Public/cities/icons.js';
 import { tilesFor } from '../../Sources/WebApp/Public/cities/tiles.js';
@@ -30,7 +42,12 @@ test('Florence falls in the OpenStreetMap tile that shows it', () => {
 });
 
 test('unproject undoes project', () => {
-  for (const [lon, lat] of [[11.24626, 43.77925], [-21.9, 64.1], [151.2, -33.87], [0, 0]]) {
+  for (const [lon, lat] of [
+    [11.24626, 43.77925],
+    [-21.9, 64.1],
+    [151.2, -33.87],
+    [0, 0],
+  ]) {
     const p = project(lon, lat);
     const back = unproject(p.x, p.y);
     close(back.longitude, lon, 1e-9);
@@ -71,7 +88,13 @@ test('the extremes of Int16 are the edges of the world', () => {
 // ---------- Views ----------
 
 test('the view fitted to a cluster shows every city inside the padding', () => {
-  const cities = [[11.24626, 43.77925], [11.29, 43.80], [11.19, 43.75], [11.32, 43.7], [11.2, 43.83]].map(([lon, lat]) => project(lon, lat));
+  const cities = [
+    [11.24626, 43.77925],
+    [11.29, 43.8],
+    [11.19, 43.75],
+    [11.32, 43.7],
+    [11.2, 43.83],
+  ].map(([lon, lat]) => project(lon, lat));
   const view = fitView(cities, 320, 240, { padding: 20 });
   for (const p of cities) {
     const [x, y] = toScreen(view, 320, 240, p.x, p.y);
@@ -132,11 +155,18 @@ test('the tiles for a view cover it, at the zoom level of its scale', () => {
   assert.ok(minLeft <= 0 && maxRight >= 400 && minTop <= 0 && maxBottom >= 300);
   assert.ok(tiles.length <= 9);
   const world = tilesFor({ cx: 0.5, cy: 0.5, scale: 256 }, 1000, 1000);
-  assert.deepEqual(world.map((t) => [t.z, t.x, t.y]), [[0, 0, 0]]);
+  assert.deepEqual(
+    world.map((t) => [t.z, t.x, t.y]),
+    [[0, 0, 0]],
+  );
 });
 
 test('a tap picks the nearest city within reach', () => {
-  const points = [[10, 10], [50, 50], [54, 50]];
+  const points = [
+    [10, 10],
+    [50, 50],
+    [54, 50],
+  ];
   assert.equal(nearestIndex(points, 53, 51), 2);
   assert.equal(nearestIndex(points, 12, 8), 0);
   assert.equal(nearestIndex(points, 200, 200), -1);

@@ -16,7 +16,7 @@ test('a lone city is named to the right of its dot', () => {
   assert.ok(label.x > 100 && Math.abs(label.y - 100) < 1, JSON.stringify(label));
 });
 
-test('no two labels overlap, and none covers another city\'s dot', () => {
+test("no two labels overlap, and none covers another city's dot", () => {
   const items = [];
   for (let i = 0; i < 40; i += 1) items.push({ x: 20 + (i % 8) * 35, y: 20 + Math.floor(i / 8) * 35, text: `Town ${i}` });
   const placed = placeLabels(items, view);
@@ -30,7 +30,13 @@ test('no two labels overlap, and none covers another city\'s dot', () => {
 });
 
 test('the most important city keeps its first choice; a close neighbour is named on the other side', () => {
-  const placed = placeLabels([{ x: 100, y: 100, text: 'Florence' }, { x: 100, y: 112, text: 'Fiesole' }], view);
+  const placed = placeLabels(
+    [
+      { x: 100, y: 100, text: 'Florence' },
+      { x: 100, y: 112, text: 'Fiesole' },
+    ],
+    view,
+  );
   const [florence, fiesole] = placed;
   assert.equal(florence.text, 'Florence');
   assert.ok(florence.x > 100, 'Florence keeps the right-hand side');
@@ -45,7 +51,7 @@ test('labels stay on the canvas: a city at the right edge is named on its left',
   assert.deepEqual(placeLabels([{ x: 5, y: 5, text: 'A very long name that fits nowhere at all here' }], view), []);
 });
 
-test('boxes already taken (the selected city\'s label) are avoided', () => {
+test("boxes already taken (the selected city's label) are avoided", () => {
   const placed = placeLabels([{ x: 100, y: 100, text: 'Fiesole' }], { ...view, taken: [[100, 80, 200, 120]] });
   assert.equal(placed.length, 1);
   assert.ok(!overlaps(placed[0].box, [100, 80, 200, 120]));
@@ -61,7 +67,11 @@ test('the scale bar is a round distance no longer than its room', () => {
 });
 
 test('a basemap decodes its delta-encoded rings into world coordinates with a bounding box', () => {
-  const json = { format: 'trove-basemap-1', unit: 0.01, countries: [{ iso: 'IS', name: 'Iceland', rings: [[-2430, 6560, 330, 70, 600, 20, 140, -140]] }] };
+  const json = {
+    format: 'trove-basemap-1',
+    unit: 0.01,
+    countries: [{ iso: 'IS', name: 'Iceland', rings: [[-2430, 6560, 330, 70, 600, 20, 140, -140]] }],
+  };
   const [iceland] = decodeBasemap(json);
   assert.equal(iceland.iso, 'IS');
   assert.equal(iceland.rings[0].length, 8);

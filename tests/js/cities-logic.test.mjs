@@ -2,11 +2,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { SceneState, compareNearest, compareSeed, createQueue, fold, formatTemperature, matches } from '../../Sources/WebApp/Public/cities/logic.js';
+import {
+  SceneState,
+  compareNearest,
+  compareSeed,
+  createQueue,
+  fold,
+  formatTemperature,
+  matches,
+} from '../../Sources/WebApp/Public/cities/logic.js';
 import { formatLocalTime } from '../../Sources/WebApp/Public/cities/clock.js';
 import { parseCoordinates } from '../../Sources/WebApp/Public/cities/coords.js';
 
-const city = (geonameid, name, population, extra = {}) => ({ geonameid, name, population, country_code: 'IT', latitude: 43.7, longitude: 11.2, ...extra });
+const city = (geonameid, name, population, extra = {}) => ({
+  geonameid,
+  name,
+  population,
+  country_code: 'IT',
+  latitude: 43.7,
+  longitude: 11.2,
+  ...extra,
+});
 const names = (rows) => rows.map((r) => r.name);
 
 const FLORENCE = [
@@ -50,7 +66,14 @@ test('the seed order is favourites first, then population descending, then name'
 
 test('the nearest order keeps favourites first, then goes by distance', () => {
   const rows = FLORENCE.map((c) => ({ ...c, favourite: c.geonameid === 6 }));
-  assert.deepEqual(names(rows.sort(compareNearest)), ['Impruneta', 'Florence', 'Fiesole', 'Bagno a Ripoli', 'Scandicci', 'Sesto Fiorentino']);
+  assert.deepEqual(names(rows.sort(compareNearest)), [
+    'Impruneta',
+    'Florence',
+    'Fiesole',
+    'Bagno a Ripoli',
+    'Scandicci',
+    'Sesto Fiorentino',
+  ]);
 });
 
 test('a starred city moves to the top of the list', () => {
@@ -62,7 +85,7 @@ test('a starred city moves to the top of the list', () => {
   assert.equal(scene.visible()[0].name, 'Florence');
 });
 
-test('browse starts in the collection\'s order (position), favourites first in my order', () => {
+test("browse starts in the collection's order (position), favourites first in my order", () => {
   const scene = new SceneState('browse', [
     { ...city(1, 'A', 1), favourite: false, position: 2 },
     { ...city(2, 'B', 2), favourite: true, position: 3 },
@@ -105,11 +128,17 @@ test('removing an unknown city changes nothing', () => {
 });
 
 test('a taken city comes back in its place, favourite and order included, and Save stays enabled', () => {
-  const scene = new SceneState('browse', FLORENCE.map((c, i) => ({ ...c, position: i, favourite: c.geonameid === 4 })));
+  const scene = new SceneState(
+    'browse',
+    FLORENCE.map((c, i) => ({ ...c, position: i, favourite: c.geonameid === 4 })),
+  );
   scene.moveFavouriteTo(4, 0);
   const before = { order: [...scene.order], mine: names(scene.myOrder()), seed: names(scene.sorted('seed')) };
   const taken = scene.take([3]);
-  assert.deepEqual(taken.map((t) => [t.row.name, t.at]), [['Scandicci', 2]]);
+  assert.deepEqual(
+    taken.map((t) => [t.row.name, t.at]),
+    [['Scandicci', 2]],
+  );
   assert.equal(scene.get(3), undefined);
   assert.equal(scene.restore(taken), 1);
   assert.deepEqual(scene.order, before.order);
@@ -126,7 +155,12 @@ test('taking all non-favourites and restoring them gives the same list back', ()
   scene.toggleFavourite(2);
   scene.toggleFavourite(6);
   const before = { order: [...scene.order], seed: names(scene.sorted('seed')) };
-  const taken = scene.take(scene.myOrder().filter((r) => !r.favourite).map((r) => r.geonameid));
+  const taken = scene.take(
+    scene
+      .myOrder()
+      .filter((r) => !r.favourite)
+      .map((r) => r.geonameid),
+  );
   assert.equal(taken.length, 4);
   assert.deepEqual(names(scene.visible()), ['Florence', 'Impruneta']);
   scene.restore(taken);
@@ -185,7 +219,10 @@ test('an import scene is unsaved once the person changed its results, until they
 });
 
 test('moving a favourite in my order changes nothing else, and not past the ends', () => {
-  const scene = new SceneState('browse', FLORENCE.map((c, i) => ({ ...c, favourite: i < 3, position: i })));
+  const scene = new SceneState(
+    'browse',
+    FLORENCE.map((c, i) => ({ ...c, favourite: i < 3, position: i })),
+  );
   assert.deepEqual(names(scene.myOrder()), ['Fiesole', 'Florence', 'Scandicci', 'Sesto Fiorentino', 'Bagno a Ripoli', 'Impruneta']);
   assert.equal(scene.moveFavourite(1, -1), false, 'the first cannot go up');
   assert.equal(scene.saveEnabled, false);
@@ -220,7 +257,7 @@ test('the save payload is every row of the scene, not only the filtered ones', (
   assert.equal(scene.payload().cities.length, FLORENCE.length);
 });
 
-test('the seed\'s example: 40 plain + 10 favourites, unfavourite 3, delete 13 plain, save → 30 plain + 7 favourites', () => {
+test("the seed's example: 40 plain + 10 favourites, unfavourite 3, delete 13 plain, save → 30 plain + 7 favourites", () => {
   const collection = Array.from({ length: 50 }, (_, i) => ({
     ...city(1000 + i, `City ${i}`, 1000 * (i + 1)),
     favourite: i < 10,
@@ -229,7 +266,10 @@ test('the seed\'s example: 40 plain + 10 favourites, unfavourite 3, delete 13 pl
   const scene = new SceneState('browse', collection);
   assert.equal(scene.saveEnabled, false);
   for (const id of [1000, 1001, 1002]) assert.equal(scene.toggleFavourite(id), false);
-  const plain = scene.myOrder().filter((r) => !r.favourite && r.geonameid >= 1010).slice(0, 13);
+  const plain = scene
+    .myOrder()
+    .filter((r) => !r.favourite && r.geonameid >= 1010)
+    .slice(0, 13);
   for (const row of plain) assert.ok(scene.remove(row.geonameid));
   assert.equal(scene.saveEnabled, true);
 
@@ -237,9 +277,16 @@ test('the seed\'s example: 40 plain + 10 favourites, unfavourite 3, delete 13 pl
   assert.equal(saved.length, 37);
   assert.equal(saved.filter((c) => c.favourite).length, 7);
   assert.equal(saved.filter((c) => !c.favourite).length, 30);
-  assert.ok(saved.slice(0, 7).every((c) => c.favourite), 'favourites lead my order');
+  assert.ok(
+    saved.slice(0, 7).every((c) => c.favourite),
+    'favourites lead my order',
+  );
   assert.equal(new Set(saved.map((c) => c.geonameid)).size, 37, 'no duplicates');
-  for (const id of [1000, 1001, 1002]) assert.ok(saved.some((c) => c.geonameid === id && !c.favourite), 'unfavourited cities stay, as plain ones');
+  for (const id of [1000, 1001, 1002])
+    assert.ok(
+      saved.some((c) => c.geonameid === id && !c.favourite),
+      'unfavourited cities stay, as plain ones',
+    );
 });
 
 test('a city listed twice by the server is shown once', () => {
@@ -273,7 +320,7 @@ test('temperatures in °C by default or °F', () => {
   assert.equal(formatTemperature(null), '');
 });
 
-test('sunrise is shown in the city\'s own time zone', () => {
+test("sunrise is shown in the city's own time zone", () => {
   assert.equal(formatLocalTime('2026-11-22T06:12:00Z', 'Europe/Rome'), '07:12');
   assert.equal(formatLocalTime('2026-11-22T06:12:00Z', 'Atlantic/Reykjavik'), '06:12');
   assert.equal(formatLocalTime('2026-06-22T23:30:00Z', 'Asia/Tokyo'), '08:30');
@@ -305,7 +352,10 @@ test('the queue runs at most 4 tasks at once and all of them in the end', async 
 test('clearing the queue drops the tasks not started yet', async () => {
   const queue = createQueue(1);
   let started = 0;
-  const slow = () => { started += 1; return new Promise((resolve) => setTimeout(() => resolve('done'), 5)); };
+  const slow = () => {
+    started += 1;
+    return new Promise((resolve) => setTimeout(() => resolve('done'), 5));
+  };
   const first = queue.run(slow);
   const second = queue.run(slow);
   queue.clear();

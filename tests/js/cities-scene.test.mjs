@@ -11,10 +11,18 @@ const city = (geonameid, name, population, extra = {}) => ({ geonameid, name, po
 const CITIES = [city(1, 'Florence', 349296), city(2, 'Fiesole', 14000), city(3, 'Scandicci', 50000), city(4, 'Compiobbi', 2200)];
 
 class FakeStorage {
-  constructor() { this.items = new Map(); }
-  getItem(k) { return this.items.has(k) ? this.items.get(k) : null; }
-  setItem(k, v) { this.items.set(k, String(v)); }
-  removeItem(k) { this.items.delete(k); }
+  constructor() {
+    this.items = new Map();
+  }
+  getItem(k) {
+    return this.items.has(k) ? this.items.get(k) : null;
+  }
+  setItem(k, v) {
+    this.items.set(k, String(v));
+  }
+  removeItem(k) {
+    this.items.delete(k);
+  }
 }
 
 test('a snapshot rebuilds the same rows, stars, deletions, order and change flags', () => {
@@ -24,8 +32,14 @@ test('a snapshot rebuilds the same rows, stars, deletions, order and change flag
   state.moveFavourite(4, -1);
   state.remove(3);
   const again = SceneState.from(JSON.parse(JSON.stringify(state.snapshot())));
-  assert.deepEqual(again.myOrder().map((r) => [r.name, r.favourite]), state.myOrder().map((r) => [r.name, r.favourite]));
-  assert.deepEqual(again.myOrder().map((r) => r.name), ['Compiobbi', 'Fiesole', 'Florence']);
+  assert.deepEqual(
+    again.myOrder().map((r) => [r.name, r.favourite]),
+    state.myOrder().map((r) => [r.name, r.favourite]),
+  );
+  assert.deepEqual(
+    again.myOrder().map((r) => r.name),
+    ['Compiobbi', 'Fiesole', 'Florence'],
+  );
   assert.equal(again.kind, 'browse');
   assert.ok(again.changed && again.dirty && again.saveEnabled && again.unsaved);
 });
@@ -52,21 +66,42 @@ test('a scene is read back from the history entry first, then from session stora
   assert.deepEqual(readScene(storage, 'browse', null), kept);
   assert.equal(readScene(storage, 'around/1,2', null), null);
   const newer = { ...kept, form: { query: 'sc', scope: 'all', sort: 'seed' } };
-  assert.deepEqual(readScene(storage, 'browse', { scene: newer }), newer, 'the entry\'s own data wins');
+  assert.deepEqual(readScene(storage, 'browse', { scene: newer }), newer, "the entry's own data wins");
   assert.deepEqual(readScene(storage, 'browse', { scene: { ...newer, view: 'other' } }), kept, 'data of another view is ignored');
   forgetScene(storage, 'browse');
   assert.equal(readScene(storage, 'browse', null), null);
   storage.setItem('trove.cities.scene:browse', '{not json');
   assert.equal(readScene(storage, 'browse', null), null, 'a damaged copy is no scene');
-  assert.doesNotThrow(() => storeScene({ setItem() { throw new Error('full'); } }, 'browse', kept));
+  assert.doesNotThrow(() =>
+    storeScene(
+      {
+        setItem() {
+          throw new Error('full');
+        },
+      },
+      'browse',
+      kept,
+    ),
+  );
 });
 
 test('an import plan counts new and replaced cities and the stars that change', () => {
   const state = new SceneState('import', CITIES);
   state.toggleFavourite(2);
-  const stored = new Map([[1, true], [2, false], [4, false]]);
+  const stored = new Map([
+    [1, true],
+    [2, false],
+    [4, false],
+  ]);
   const plan = importPlan(state, stored);
-  assert.deepEqual(plan, { added: 1, replaced: 3, stars: [{ name: 'Fiesole', favourite: true }, { name: 'Florence', favourite: false }] });
+  assert.deepEqual(plan, {
+    added: 1,
+    replaced: 3,
+    stars: [
+      { name: 'Fiesole', favourite: true },
+      { name: 'Florence', favourite: false },
+    ],
+  });
   const text = describePlan(plan);
   assert.match(text, /1 city is new; 3 cities are already in your collection and will be replaced\./);
   assert.match(text, /Florence will lose its star\./);

@@ -48,7 +48,10 @@ test('a word that would cross the right margin starts the next row, a row gap be
 
 test('a word may end exactly at the right margin', () => {
   const places = layoutMagnets([100, 190], phone); // 12 + 100 + 6 + 190 = 308 = 320 - 12
-  assert.deepEqual(places, [{ x: 12, y: 12 }, { x: 118, y: 12 }]);
+  assert.deepEqual(places, [
+    { x: 12, y: 12 },
+    { x: 118, y: 12 },
+  ]);
 });
 
 test('every row keeps the margin on the left and the right', () => {
@@ -70,8 +73,14 @@ test('on a 320 px board every word stays on screen and none overlap', () => {
   const places = layoutMagnets(widths, phone);
   assertTidy(widths, places, phone);
   // Reading the places row by row keeps the words' order.
-  const order = places.map((p, i) => [p.y, p.x, i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((e) => e[2]);
-  assert.deepEqual(order, widths.map((_, i) => i));
+  const order = places
+    .map((p, i) => [p.y, p.x, i])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    .map((e) => e[2]);
+  assert.deepEqual(
+    order,
+    widths.map((_, i) => i),
+  );
 });
 
 test('a single word wider than a row gets a row of its own and is clamped inside the board', () => {
@@ -92,14 +101,20 @@ test('a word wider than the whole board starts at its left edge', () => {
 
 test('a long word first on the board does not leave an empty row above it', () => {
   const places = layoutMagnets([300, 20], phone);
-  assert.deepEqual(places, [{ x: 12, y: 12 }, { x: 12, y: 44 }]);
+  assert.deepEqual(places, [
+    { x: 12, y: 12 },
+    { x: 12, y: 44 },
+  ]);
 });
 
 test('with a board height, rows that would fall off the bottom stay on the last row that fits', () => {
   const options = { ...phone, boardHeight: 100 };
   const places = layoutMagnets([300, 300, 300, 300], options);
   places.forEach((p) => assert.ok(p.y + phone.magnetHeight <= 100 - phone.margin, `y ${p.y} is below the bottom margin`));
-  assert.deepEqual(places.map((p) => p.y), [12, 44, 64, 64]);
+  assert.deepEqual(
+    places.map((p) => p.y),
+    [12, 44, 64, 64],
+  );
 });
 
 test('bad widths count as zero rather than breaking the layout', () => {
@@ -111,17 +126,40 @@ test('bad widths count as zero rather than breaking the layout', () => {
 // ---------- layoutTray ----------
 
 test('the tray packs tiles of one height in rows, a page holding `rows` rows', () => {
-  const { places, pages } = layoutTray([100, 100, 100, 100, 100, 100, 100], { width: 330, rowHeight: 44, gap: 10, rowGap: 6, margin: 5, rows: 2 });
+  const { places, pages } = layoutTray([100, 100, 100, 100, 100, 100, 100], {
+    width: 330,
+    rowHeight: 44,
+    gap: 10,
+    rowGap: 6,
+    margin: 5,
+    rows: 2,
+  });
   // three tiles to a row (5 + 100 + 10 + 100 + 10 + 100 = 325), two rows to a page
-  assert.deepEqual(places.map((p) => p.page), [0, 0, 0, 0, 0, 0, 1]);
-  assert.deepEqual(places.map((p) => p.y), [5, 5, 5, 55, 55, 55, 5]);
-  assert.deepEqual(places.slice(0, 3).map((p) => p.x), [5, 115, 225]);
+  assert.deepEqual(
+    places.map((p) => p.page),
+    [0, 0, 0, 0, 0, 0, 1],
+  );
+  assert.deepEqual(
+    places.map((p) => p.y),
+    [5, 5, 5, 55, 55, 55, 5],
+  );
+  assert.deepEqual(
+    places.slice(0, 3).map((p) => p.x),
+    [5, 115, 225],
+  );
   assert.equal(pages, 2);
 });
 
 test('a tile wider than the tray gets a row of its own and stays inside', () => {
   const { places } = layoutTray([40, 900, 40], { width: 200, rowHeight: 44, gap: 8, margin: 4 });
-  assert.deepEqual(places.map((p) => [p.x, p.y]), [[4, 4], [4, 48], [4, 92]]);
+  assert.deepEqual(
+    places.map((p) => [p.x, p.y]),
+    [
+      [4, 4],
+      [4, 48],
+      [4, 92],
+    ],
+  );
 });
 
 test('an empty tray is one empty page', () => {
@@ -131,9 +169,15 @@ test('an empty tray is one empty page', () => {
 test('a bigger font re-flows the tray into more rows, never overlapping', () => {
   const widths = [34, 61, 48, 90, 27, 75, 55, 120, 66, 41];
   const small = layoutTray(widths, { width: 320, rowHeight: 44, gap: 6, rowGap: 6, rows: 3 });
-  const big = layoutTray(widths.map((w) => w * 2), { width: 320, rowHeight: 60, gap: 6, rowGap: 6, rows: 3 });
+  const big = layoutTray(
+    widths.map((w) => w * 2),
+    { width: 320, rowHeight: 60, gap: 6, rowGap: 6, rows: 3 },
+  );
   assert.ok(big.pages > small.pages);
-  for (const [layout, k, h] of [[small, 1, 44], [big, 2, 60]]) {
+  for (const [layout, k, h] of [
+    [small, 1, 44],
+    [big, 2, 60],
+  ]) {
     const boxes = layout.places.map((p, i) => ({ x: p.x, y: p.y + p.page * 10000, w: Math.min(widths[i] * k, 320), h }));
     boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => assert.ok(!overlaps(a, b), 'tiles overlap')));
   }
@@ -191,12 +235,23 @@ test('the free place found is the nearest to the target', () => {
 // ---------- nudge ----------
 
 test('magnets that do not overlap stay exactly where they are stored', () => {
-  const boxes = [{ x: 10, y: 10, w: 50, h: 30 }, { x: 100, y: 10, w: 50, h: 30 }, { x: 10, y: 80, w: 80, h: 30 }];
-  assert.deepEqual(nudge(boxes, board), boxes.map(({ x, y }) => ({ x, y })));
+  const boxes = [
+    { x: 10, y: 10, w: 50, h: 30 },
+    { x: 100, y: 10, w: 50, h: 30 },
+    { x: 10, y: 80, w: 80, h: 30 },
+  ];
+  assert.deepEqual(
+    nudge(boxes, board),
+    boxes.map(({ x, y }) => ({ x, y })),
+  );
 });
 
 test('only the magnet that would overlap moves, to a free place near its own', () => {
-  const boxes = [{ x: 10, y: 10, w: 90, h: 30 }, { x: 80, y: 12, w: 50, h: 30 }, { x: 200, y: 150, w: 50, h: 30 }];
+  const boxes = [
+    { x: 10, y: 10, w: 90, h: 30 },
+    { x: 80, y: 12, w: 50, h: 30 },
+    { x: 200, y: 150, w: 50, h: 30 },
+  ];
   const shown = nudge(boxes, board);
   assert.deepEqual(shown[0], { x: 10, y: 10 });
   assert.deepEqual(shown[2], { x: 200, y: 150 });
@@ -209,18 +264,33 @@ test('a magnet grown past the right edge is drawn inside the board', () => {
 });
 
 test('bigger and back: the same stored places give the same places shown', () => {
-  const stored = [{ x: 10, y: 10 }, { x: 70, y: 10 }, { x: 130, y: 10 }, { x: 10, y: 50 }];
-  const at = (k) => nudge(stored.map((p) => ({ ...p, w: 55 * k, h: 30 * k })), board);
+  const stored = [
+    { x: 10, y: 10 },
+    { x: 70, y: 10 },
+    { x: 130, y: 10 },
+    { x: 10, y: 50 },
+  ];
+  const at = (k) =>
+    nudge(
+      stored.map((p) => ({ ...p, w: 55 * k, h: 30 * k })),
+      board,
+    );
   const before = at(1);
   const big = at(2);
-  big.forEach((p, i) => big.forEach((q, j) => {
-    if (i < j) assert.ok(!overlaps({ ...p, w: 110, h: 60 }, { ...q, w: 110, h: 60 }), `${i} and ${j} overlap at 200%`);
-  }));
+  big.forEach((p, i) =>
+    big.forEach((q, j) => {
+      if (i < j) assert.ok(!overlaps({ ...p, w: 110, h: 60 }, { ...q, w: 110, h: 60 }), `${i} and ${j} overlap at 200%`);
+    }),
+  );
   assert.deepEqual(at(1), before);
   assert.deepEqual(before, stored);
 });
 
 test('a last word a rounding error outside the margin still has the next word beside it', () => {
   const last = { x: 11, y: 10.99998, w: 20, h: 30 };
-  assert.deepEqual(placeNear([last], { w: 44, h: 30 }, last, { width: 375, height: 300, gap: 8, margin: 11 }), { x: 39, y: 11, free: true });
+  assert.deepEqual(placeNear([last], { w: 44, h: 30 }, last, { width: 375, height: 300, gap: 8, margin: 11 }), {
+    x: 39,
+    y: 11,
+    free: true,
+  });
 });

@@ -12,9 +12,22 @@ test('a path of this site is where sign-in returns to, with its query and hash',
 
 test('anything that could leave the site is refused', () => {
   for (const raw of [
-    '//evil.example', '///evil.example', 'https://evil.example', 'http:evil.example', 'javascript:alert(1)',
-    '/\\evil.example', '\\\\evil.example', '/\t/evil.example', '/\n/evil.example', ' /stories', 'evil.example',
-    decodeURIComponent('%2F%2Fevil.example'), decodeURIComponent('%2F%5Cevil.example'), '', null, undefined,
+    '//evil.example',
+    '///evil.example',
+    'https://evil.example',
+    'http:evil.example',
+    'javascript:alert(1)',
+    '/\\evil.example',
+    '\\\\evil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    ' /stories',
+    'evil.example',
+    decodeURIComponent('%2F%2Fevil.example'),
+    decodeURIComponent('%2F%5Cevil.example'),
+    '',
+    null,
+    undefined,
   ]) {
     assert.equal(safeNext(raw, ORIGIN), null, JSON.stringify(raw));
   }

@@ -9,7 +9,12 @@ const MAGNETS = [{ id: 'm1', word: 'moon', x: 0.1, y: 0.2, rotation: 0, z: 1 }];
 test('a board kept before the change keeps its word set, size and added words', () => {
   const kept = { wordSetId: 'own-7', font: 'mono', fontScale: 1.4, magnets: MAGNETS, extraWords: ['zephyr'], aspect: 0.75 };
   assert.deepEqual(withAPIKeys(kept), {
-    word_set_id: 'own-7', font: 'mono', font_scale: 1.4, magnets: MAGNETS, extra_words: ['zephyr'], aspect: 0.75,
+    word_set_id: 'own-7',
+    font: 'mono',
+    font_scale: 1.4,
+    magnets: MAGNETS,
+    extra_words: ['zephyr'],
+    aspect: 0.75,
   });
 });
 

@@ -5,19 +5,52 @@ import assert from 'node:assert/strict';
 import { joinSuffix, linesOf, poemLines, poemText, readingOrder } from '../../Sources/WebApp/Public/poetry/spelling.js';
 
 const TABLE = [
-  ['dance', 'ing', 'dancing'], ['run', 'ing', 'running'], ['happy', 'ly', 'happily'], ['try', 'ed', 'tried'],
-  ['walk', 'ing', 'walking'], ['sing', 'ing', 'singing'], ['rain', 'ing', 'raining'], ['dream', 'ing', 'dreaming'],
-  ['see', 'ing', 'seeing'], ['be', 'ing', 'being'], ['die', 'ing', 'dying'], ['lie', 'ing', 'lying'],
-  ['love', 'ing', 'loving'], ['have', 'ing', 'having'], ['stop', 'ing', 'stopping'], ['quit', 'ing', 'quitting'],
-  ['forget', 'ing', 'forgetting'], ['whisper', 'ing', 'whispering'], ['remember', 'ing', 'remembering'],
-  ['fix', 'ing', 'fixing'], ['snow', 'ing', 'snowing'], ['play', 'ing', 'playing'], ['free', 'ing', 'freeing'],
-  ['dance', 'ed', 'danced'], ['stop', 'ed', 'stopped'], ['play', 'ed', 'played'], ['whisper', 'ed', 'whispered'],
-  ['cry', 'ed', 'cried'], ['love', 'ed', 'loved'],
-  ['sky', 's', 'skies'], ['kiss', 's', 'kisses'], ['wish', 's', 'wishes'], ['go', 's', 'goes'], ['day', 's', 'days'],
-  ['dream', 's', 'dreams'], ['fox', 's', 'foxes'],
-  ['quiet', 'ly', 'quietly'], ['slow', 'ly', 'slowly'], ['gentle', 'ly', 'gently'], ['full', 'ly', 'fully'],
-  ['true', 'ly', 'truly'], ['basic', 'ly', 'basically'],
-  ['big', 'er', 'bigger'], ['happy', 'est', 'happiest'], ['late', 'est', 'latest'], ['soft', 'er', 'softer'],
+  ['dance', 'ing', 'dancing'],
+  ['run', 'ing', 'running'],
+  ['happy', 'ly', 'happily'],
+  ['try', 'ed', 'tried'],
+  ['walk', 'ing', 'walking'],
+  ['sing', 'ing', 'singing'],
+  ['rain', 'ing', 'raining'],
+  ['dream', 'ing', 'dreaming'],
+  ['see', 'ing', 'seeing'],
+  ['be', 'ing', 'being'],
+  ['die', 'ing', 'dying'],
+  ['lie', 'ing', 'lying'],
+  ['love', 'ing', 'loving'],
+  ['have', 'ing', 'having'],
+  ['stop', 'ing', 'stopping'],
+  ['quit', 'ing', 'quitting'],
+  ['forget', 'ing', 'forgetting'],
+  ['whisper', 'ing', 'whispering'],
+  ['remember', 'ing', 'remembering'],
+  ['fix', 'ing', 'fixing'],
+  ['snow', 'ing', 'snowing'],
+  ['play', 'ing', 'playing'],
+  ['free', 'ing', 'freeing'],
+  ['dance', 'ed', 'danced'],
+  ['stop', 'ed', 'stopped'],
+  ['play', 'ed', 'played'],
+  ['whisper', 'ed', 'whispered'],
+  ['cry', 'ed', 'cried'],
+  ['love', 'ed', 'loved'],
+  ['sky', 's', 'skies'],
+  ['kiss', 's', 'kisses'],
+  ['wish', 's', 'wishes'],
+  ['go', 's', 'goes'],
+  ['day', 's', 'days'],
+  ['dream', 's', 'dreams'],
+  ['fox', 's', 'foxes'],
+  ['quiet', 'ly', 'quietly'],
+  ['slow', 'ly', 'slowly'],
+  ['gentle', 'ly', 'gently'],
+  ['full', 'ly', 'fully'],
+  ['true', 'ly', 'truly'],
+  ['basic', 'ly', 'basically'],
+  ['big', 'er', 'bigger'],
+  ['happy', 'est', 'happiest'],
+  ['late', 'est', 'latest'],
+  ['soft', 'er', 'softer'],
 ];
 
 for (const [word, suffix, expected] of TABLE) {
@@ -35,12 +68,30 @@ test('words that are not plain letters are only put together', () => {
 });
 
 test('a suffix magnet joins the word before it on its row; rows are lines', () => {
-  assert.deepEqual(poemLines([['I', 'dance', '-ing'], ['the', 'sky', '-s', 'run', '-ing']]), ['I dancing', 'the skies running']);
-  assert.equal(poemText([['happy', '-ly'], ['we', 'try', '-ed']]), 'happily\nwe tried');
+  assert.deepEqual(
+    poemLines([
+      ['I', 'dance', '-ing'],
+      ['the', 'sky', '-s', 'run', '-ing'],
+    ]),
+    ['I dancing', 'the skies running'],
+  );
+  assert.equal(
+    poemText([
+      ['happy', '-ly'],
+      ['we', 'try', '-ed'],
+    ]),
+    'happily\nwe tried',
+  );
 });
 
 test('a suffix first on its row stays as it is; two suffixes join in turn', () => {
-  assert.deepEqual(poemLines([['-ing', 'moon'], ['dream', '-er', '-s']]), ['-ing moon', 'dreamers']);
+  assert.deepEqual(
+    poemLines([
+      ['-ing', 'moon'],
+      ['dream', '-er', '-s'],
+    ]),
+    ['-ing moon', 'dreamers'],
+  );
 });
 
 test('an empty poem is no lines', () => {
@@ -65,9 +116,21 @@ test('reading order goes row by row, left to right', () => {
 });
 
 test('centres within half a magnet height share a row; further apart they do not', () => {
-  const share = readingOrder([{ word: 'b', x: 50, y: 11.9 }, { word: 'a', x: 0, y: 0 }], { magnetHeight: 24 });
+  const share = readingOrder(
+    [
+      { word: 'b', x: 50, y: 11.9 },
+      { word: 'a', x: 0, y: 0 },
+    ],
+    { magnetHeight: 24 },
+  );
   assert.deepEqual(share, [['a', 'b']]);
-  const apart = readingOrder([{ word: 'b', x: 0, y: 12.5 }, { word: 'a', x: 50, y: 0 }], { magnetHeight: 24 });
+  const apart = readingOrder(
+    [
+      { word: 'b', x: 0, y: 12.5 },
+      { word: 'a', x: 50, y: 0 },
+    ],
+    { magnetHeight: 24 },
+  );
   assert.deepEqual(apart, [['a'], ['b']]);
 });
 
@@ -95,7 +158,16 @@ test('fractions of the board work as well as pixels', () => {
 
 test('an empty board reads as nothing, and emoji are words like any other', () => {
   assert.deepEqual(readingOrder([]), []);
-  assert.deepEqual(readingOrder([{ word: '🌙', x: 5, y: 0 }, { word: 'night', x: 1, y: 0 }], { magnetHeight: 10 }), [['night', '🌙']]);
+  assert.deepEqual(
+    readingOrder(
+      [
+        { word: '🌙', x: 5, y: 0 },
+        { word: 'night', x: 1, y: 0 },
+      ],
+      { magnetHeight: 10 },
+    ),
+    [['night', '🌙']],
+  );
 });
 
 test('the lines of magnets as drawn: rows in reading order, suffixes joined', () => {

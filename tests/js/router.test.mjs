@@ -12,14 +12,26 @@ function fakeWindow(href) {
   const here = () => entries[index];
   const win = {
     location: {
-      get hash() { return here().url.hash; },
-      get pathname() { return here().url.pathname; },
-      get search() { return here().url.search; },
-      get href() { return here().url.href; },
+      get hash() {
+        return here().url.hash;
+      },
+      get pathname() {
+        return here().url.pathname;
+      },
+      get search() {
+        return here().url.search;
+      },
+      get href() {
+        return here().url.href;
+      },
     },
     history: {
-      get state() { return here().state; },
-      get length() { return entries.length; },
+      get state() {
+        return here().state;
+      },
+      get length() {
+        return entries.length;
+      },
       pushState(state, _title, url) {
         entries.splice(index + 1);
         entries.push({ url: new URL(url, here().url), state: structuredClone(state) });
@@ -28,14 +40,23 @@ function fakeWindow(href) {
       replaceState(state, _title, url) {
         entries[index] = { url: new URL(url, here().url), state: structuredClone(state) };
       },
-      back() { win.traverse(-1); },
-      forward() { win.traverse(1); },
+      back() {
+        win.traverse(-1);
+      },
+      forward() {
+        win.traverse(1);
+      },
     },
-    addEventListener(type, listener) { listeners[type].push(listener); },
+    addEventListener(type, listener) {
+      listeners[type].push(listener);
+    },
     /** Back (-1) or Forward (1): a popstate, then a hashchange when the hash differs, as browsers do. */
     traverse(step) {
       const before = here().url.hash;
-      if (index + step < 0) { win.left = true; return; }
+      if (index + step < 0) {
+        win.left = true;
+        return;
+      }
       if (index + step >= entries.length) return;
       index += step;
       for (const listener of listeners.popstate) listener({ state: here().state });
@@ -54,7 +75,9 @@ function fakeWindow(href) {
       listeners.hashchange = [];
     },
     entries,
-    get index() { return index; },
+    get index() {
+      return index;
+    },
     left: false,
   };
   return win;
@@ -101,7 +124,11 @@ test('going between views pushes entries, and Back and Forward show them again',
   assert.equal(router.view, 'all');
   win.history.forward();
   assert.equal(router.view, 'card/3');
-  assert.deepEqual(seen.slice(-3), [['card/3', 'pop', { from: 'all' }], ['all', 'pop', null], ['card/3', 'pop', { from: 'all' }]]);
+  assert.deepEqual(seen.slice(-3), [
+    ['card/3', 'pop', { from: 'all' }],
+    ['all', 'pop', null],
+    ['card/3', 'pop', { from: 'all' }],
+  ]);
   assert.equal(seen.length, 7, 'a popstate and its hashchange show the view once');
 });
 
@@ -128,7 +155,7 @@ test('going to the view already shown adds no entry', () => {
   assert.equal(seen.length, 2);
 });
 
-test('a deep link opened directly is the app\'s first entry: nothing is pushed without a person\'s action', () => {
+test("a deep link opened directly is the app's first entry: nothing is pushed without a person's action", () => {
   const win = fakeWindow('https://trove.test/yoga#session/7');
   const { router, seen } = recording(win, { home: 'class' });
   router.start();

@@ -3,7 +3,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  byline, authorQuery, byAuthor, authorsOf, authorHeading, hubView, progressOf, progressLines, sourcesLine, HOUSE,
+  byline,
+  authorQuery,
+  byAuthor,
+  authorsOf,
+  authorHeading,
+  hubView,
+  progressOf,
+  progressLines,
+  sourcesLine,
+  HOUSE,
 } from '../../Sources/WebApp/Public/stories/hub-logic.js';
 import { parseView } from '../../Sources/WebApp/Public/js/router.js';
 
@@ -20,7 +29,11 @@ test("the byline is the account's name, a pen name beside it only when it differ
   assert.deepEqual(byline(ada), { name: 'ada', account: 'ada', house: false, penName: 'Lady Lovelace' });
   assert.equal(byline(ada2).penName, null, 'the same name in another case is no pen name');
   assert.deepEqual(byline(house), { name: HOUSE, account: null, house: true, penName: null });
-  assert.deepEqual(byline(faker), { name: 'mallory', account: 'mallory', house: false, penName: 'Trove' }, 'the house name never replaces an account');
+  assert.deepEqual(
+    byline(faker),
+    { name: 'mallory', account: 'mallory', house: false, penName: 'Trove' },
+    'the house name never replaces an account',
+  );
 });
 
 test('a story no account owns: a GitHub author by the name in it, the house when that is "Trove" or none', () => {
@@ -32,10 +45,24 @@ test('a story no account owns: a GitHub author by the name in it, the house when
 
 test('an author query narrows the catalog to that account, or to the house', () => {
   const all = [house, ada, bob, ada2, faker, octo];
-  assert.deepEqual(all.filter((s) => byAuthor(s, { account: 'ada' })).map((s) => s.id), ['fox', 'owl']);
-  assert.deepEqual(all.filter((s) => byAuthor(s, { author: 'ada' })).map((s) => s.id), ['octo'], 'a GitHub author is not the account of that name');
-  assert.deepEqual(all.filter((s) => byAuthor(s, { house: 'true' })).map((s) => s.id), ['gull-rock']);
-  assert.deepEqual(all.filter((s) => byAuthor(s, { author: 'Trove' })).map((s) => s.id), [], 'nobody else is the house');
+  assert.deepEqual(
+    all.filter((s) => byAuthor(s, { account: 'ada' })).map((s) => s.id),
+    ['fox', 'owl'],
+  );
+  assert.deepEqual(
+    all.filter((s) => byAuthor(s, { author: 'ada' })).map((s) => s.id),
+    ['octo'],
+    'a GitHub author is not the account of that name',
+  );
+  assert.deepEqual(
+    all.filter((s) => byAuthor(s, { house: 'true' })).map((s) => s.id),
+    ['gull-rock'],
+  );
+  assert.deepEqual(
+    all.filter((s) => byAuthor(s, { author: 'Trove' })).map((s) => s.id),
+    [],
+    'nobody else is the house',
+  );
   assert.equal(all.filter((s) => byAuthor(s, {})).length, 6);
   assert.deepEqual(authorQuery(house), { house: 'true' });
   assert.deepEqual(authorQuery(ada), { account: 'ada' });
@@ -45,9 +72,18 @@ test('an author query narrows the catalog to that account, or to the house', () 
 
 test('the authors: the house first, then A to Z, each with their stories', () => {
   const authors = authorsOf([bob, ada, house, ada2, faker]);
-  assert.deepEqual(authors.map((a) => a.name), ['Trove', 'ada', 'Bob', 'mallory']);
-  assert.deepEqual(authors[1].stories.map((s) => s.id), ['fox', 'owl']);
-  assert.deepEqual(authors.map((a) => a.account), [null, 'ada', 'Bob', 'mallory']);
+  assert.deepEqual(
+    authors.map((a) => a.name),
+    ['Trove', 'ada', 'Bob', 'mallory'],
+  );
+  assert.deepEqual(
+    authors[1].stories.map((s) => s.id),
+    ['fox', 'owl'],
+  );
+  assert.deepEqual(
+    authors.map((a) => a.account),
+    [null, 'ada', 'Bob', 'mallory'],
+  );
   assert.equal(authorsOf([ada, octo]).length, 2, 'an account and a GitHub author of the same name are two authors');
   assert.deepEqual(authors[0].query, { house: 'true' });
 });
@@ -68,7 +104,11 @@ test("progress on a library card: the server's, else this device's place; none b
   assert.deepEqual(progressOf(server, null), { chapterId: '7', chapterName: 'The Fog Bell', steps: 2, endings: 1, finished: false });
   const copy = { chapter_id: '12', chapter_name: 'Morning Harbour', path: ['1', '3', '7', '12'], endings_found: ['12'], finished: true };
   assert.deepEqual(progressOf(null, copy), { chapterId: '12', chapterName: 'Morning Harbour', steps: 3, endings: 1, finished: true });
-  assert.equal(progressOf({ chapter_id: '3', chapter_name: 'x', steps: 1, endings_found: 0, finished: false }, null).steps, 1, 'one choice made is progress');
+  assert.equal(
+    progressOf({ chapter_id: '3', chapter_name: 'x', steps: 1, endings_found: 0, finished: false }, null).steps,
+    1,
+    'one choice made is progress',
+  );
   assert.equal(progressOf({ chapter_id: '1', chapter_name: 'x', steps: 0, endings_found: 0, finished: false }, null), null);
   assert.equal(progressOf(server, copy).chapterId, '7', "the server's progress wins");
   assert.equal(progressOf({ ...server, endings_found: ['12', '13'] }, null).endings, 2, 'endings found as a list count too');
@@ -83,7 +123,13 @@ test('where the stories come from, counted', () => {
   assert.equal(sourcesLine([house, ada, bob]), '1 house story from Trove · 2 stories published here by accounts');
   assert.equal(sourcesLine([octo]), '1 story from GitHub authors');
   assert.equal(sourcesLine([ada]), '1 story published here by an account');
-  assert.equal(sourcesLine([{ ...house, source: 'house' }, { ...ada, source: 'github' }, { ...bob, source: 'upload' }]),
-    '1 house story from Trove · 1 story published here by an account · 1 story from GitHub authors');
+  assert.equal(
+    sourcesLine([
+      { ...house, source: 'house' },
+      { ...ada, source: 'github' },
+      { ...bob, source: 'upload' },
+    ]),
+    '1 house story from Trove · 1 story published here by an account · 1 story from GitHub authors',
+  );
   assert.equal(sourcesLine([]), '');
 });

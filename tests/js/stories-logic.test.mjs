@@ -3,8 +3,29 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  advance, stepBack, rewindTo, progressBody, chooseBody, backBody, rewindBody, restartBody, trail, resumePath,
-  localProgress, moveOptions, placeCopy, visitedAfter, readLine, endingsLine, countsLine, fold, matches, filterStories, uploadType, errorLines, errorReport,
+  advance,
+  stepBack,
+  rewindTo,
+  progressBody,
+  chooseBody,
+  backBody,
+  rewindBody,
+  restartBody,
+  trail,
+  resumePath,
+  localProgress,
+  moveOptions,
+  placeCopy,
+  visitedAfter,
+  readLine,
+  endingsLine,
+  countsLine,
+  fold,
+  matches,
+  filterStories,
+  uploadType,
+  errorLines,
+  errorReport,
 } from '../../Sources/WebApp/Public/stories/logic.js';
 import { enqueue } from '../../Sources/WebApp/Public/js/sync-logic.js';
 
@@ -70,7 +91,10 @@ test('the trail names each step, marks the current one and falls back to the id 
 
 test('a walk that revisits a chapter keeps both visits in the trail, each rewindable on its own', () => {
   const path = ['1', '2', '1', '2'];
-  assert.deepEqual(trail(path, byId).map((s) => s.index), [0, 1, 2, 3]);
+  assert.deepEqual(
+    trail(path, byId).map((s) => s.index),
+    [0, 1, 2, 3],
+  );
   assert.deepEqual(rewindTo(path, 1), ['1', '2']);
 });
 
@@ -108,16 +132,38 @@ const stories = [
 ];
 
 test('search matches the title, the author and the description, case and accents aside', () => {
-  assert.deepEqual(filterStories(stories, 'gull').map((s) => s.id), ['a']);
-  assert.deepEqual(filterStories(stories, 'LIBRARY').map((s) => s.id), ['b']);
-  assert.deepEqual(filterStories(stories, 'zoe bronte').map((s) => s.id), ['c']);
-  assert.deepEqual(filterStories(stories, 'elan').map((s) => s.id), ['c']);
-  assert.deepEqual(filterStories(stories, 'stormy').map((s) => s.id), ['a']);
-  assert.deepEqual(filterStories(stories, 'overnight').map((s) => s.id), ['b'], 'the summary counts too');
+  assert.deepEqual(
+    filterStories(stories, 'gull').map((s) => s.id),
+    ['a'],
+  );
+  assert.deepEqual(
+    filterStories(stories, 'LIBRARY').map((s) => s.id),
+    ['b'],
+  );
+  assert.deepEqual(
+    filterStories(stories, 'zoe bronte').map((s) => s.id),
+    ['c'],
+  );
+  assert.deepEqual(
+    filterStories(stories, 'elan').map((s) => s.id),
+    ['c'],
+  );
+  assert.deepEqual(
+    filterStories(stories, 'stormy').map((s) => s.id),
+    ['a'],
+  );
+  assert.deepEqual(
+    filterStories(stories, 'overnight').map((s) => s.id),
+    ['b'],
+    'the summary counts too',
+  );
 });
 
 test('every word of the query must match, in any order; an empty query keeps everything', () => {
-  assert.deepEqual(filterStories(stories, 'rock lamp').map((s) => s.id), ['a']);
+  assert.deepEqual(
+    filterStories(stories, 'rock lamp').map((s) => s.id),
+    ['a'],
+  );
   assert.deepEqual(filterStories(stories, 'lamp library'), []);
   assert.equal(filterStories(stories, '   ').length, 3);
   assert.equal(matches(stories[1], undefined), true);
@@ -149,11 +195,20 @@ test('a refused upload lists every detail the API gave, or its message when it g
 
 test('a refused upload prints each problem once', () => {
   const one = 'story.json is not valid JSON at line 1, column 36: an object ({) is never closed';
-  assert.deepEqual(errorReport({ message: one, details: [one] }), { heading: one, items: [] }, 'the API repeats a lone problem as its message');
-  assert.deepEqual(errorReport({ message: 'Choose a story file first.', details: [] }), { heading: 'Choose a story file first.', items: [] });
+  assert.deepEqual(
+    errorReport({ message: one, details: [one] }),
+    { heading: one, items: [] },
+    'the API repeats a lone problem as its message',
+  );
+  assert.deepEqual(errorReport({ message: 'Choose a story file first.', details: [] }), {
+    heading: 'Choose a story file first.',
+    items: [],
+  });
   const details = ['Chapter "1" (One) has no text.', 'The story has no ending.', 'The story has no ending.'];
-  assert.deepEqual(errorReport({ message: 'The story has 3 problems.', details }),
-    { heading: 'The story has 3 problems:', items: ['Chapter "1" (One) has no text.', 'The story has no ending.'] });
+  assert.deepEqual(errorReport({ message: 'The story has 3 problems.', details }), {
+    heading: 'The story has 3 problems:',
+    items: ['Chapter "1" (One) has no text.', 'The story has no ending.'],
+  });
 });
 
 // ---------- Reading offline ----------
@@ -173,20 +228,34 @@ const queueOf = (moves) => moves.reduce((list, [body, ending]) => enqueue(list, 
 
 test('the outbox keeps every ending reached and only the latest place', () => {
   const queue = queueOf([
-    [chooseBody(['1'], '3'), false], [chooseBody(['1', '3'], '5'), true], [restartBody('1'), false], [chooseBody(['1'], '2'), false],
-    [chooseBody(['1', '2'], '4'), true], [restartBody('1'), false],
+    [chooseBody(['1'], '3'), false],
+    [chooseBody(['1', '3'], '5'), true],
+    [restartBody('1'), false],
+    [chooseBody(['1'], '2'), false],
+    [chooseBody(['1', '2'], '4'), true],
+    [restartBody('1'), false],
   ]);
-  assert.deepEqual(queue.map((e) => e.body), [
-    { chapter_id: '5', path: ['1', '3', '5'] },
-    { chapter_id: '4', path: ['1', '2', '4'] },
-    { chapter_id: '1', path: ['1'] },
-  ]);
+  assert.deepEqual(
+    queue.map((e) => e.body),
+    [
+      { chapter_id: '5', path: ['1', '3', '5'] },
+      { chapter_id: '4', path: ['1', '2', '4'] },
+      { chapter_id: '1', path: ['1'] },
+    ],
+  );
   assert.ok(queue.every((e) => e.scope === 'stories' && e.label === 'Your place in “S”'));
 });
 
 test('reaching the same ending twice offline queues it once, as the latest place when it is', () => {
-  const queue = queueOf([[chooseBody(['1', '3'], '5'), true], [restartBody('1'), false], [chooseBody(['1', '3'], '5'), true]]);
-  assert.deepEqual(queue.map((e) => e.body.chapter_id), ['1', '5']);
+  const queue = queueOf([
+    [chooseBody(['1', '3'], '5'), true],
+    [restartBody('1'), false],
+    [chooseBody(['1', '3'], '5'), true],
+  ]);
+  assert.deepEqual(
+    queue.map((e) => e.body.chapter_id),
+    ['1', '5'],
+  );
 });
 
 test("another story's moves are not replaced", () => {

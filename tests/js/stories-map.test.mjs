@@ -23,11 +23,18 @@ test('show all: every chapter once, under the first that reaches it; other choic
   const tree = mapTree(story, { showAll: true, here: '3' });
   assert.deepEqual(names(tree.root), ['Start', 'Left', 'Home', 'Chapter 3', 'Lost']);
   const three = tree.root.children[1];
-  assert.deepEqual(three.refs.map((r) => r.name), ['Home', 'Start'], 'choices to chapters shown elsewhere');
+  assert.deepEqual(
+    three.refs.map((r) => r.name),
+    ['Home', 'Start'],
+    'choices to chapters shown elsewhere',
+  );
   assert.equal(three.here, true);
   assert.equal(tree.root.kind, 'start');
   assert.equal(three.children[0].kind, 'ending');
-  assert.deepEqual(tree.unreachable.map((n) => n.name), ['Forgotten']);
+  assert.deepEqual(
+    tree.unreachable.map((n) => n.name),
+    ['Forgotten'],
+  );
   assert.equal(tree.shown, 6);
   assert.equal(tree.total, 6);
 });
@@ -37,7 +44,10 @@ test('a reader sees only the chapters visited; choices elsewhere are only counte
   assert.deepEqual(names(tree.root), ['Start', 'Chapter 3', 'Lost']);
   assert.equal(tree.root.unexplored, 1, 'Left is not named');
   assert.equal(tree.root.children[0].unexplored, 1, 'Home is not named');
-  assert.deepEqual(tree.root.children[0].refs.map((r) => r.name), ['Start']);
+  assert.deepEqual(
+    tree.root.children[0].refs.map((r) => r.name),
+    ['Start'],
+  );
   assert.deepEqual(tree.unreachable, [], 'nothing unreachable is revealed');
   assert.equal(tree.shown, 3);
   assert.equal(JSON.stringify(tree).includes('Home'), false, 'no unvisited title in the tree at all');
@@ -47,7 +57,10 @@ test('a new reader sees the first chapter; an ending found on a walk this device
   assert.deepEqual(names(mapTree(story, {}).root), ['Start']);
   const tree = mapTree(story, { visited: ['1', '4'] });
   assert.deepEqual(names(tree.root), ['Start']);
-  assert.deepEqual(tree.others.map((n) => n.name), ['Home']);
+  assert.deepEqual(
+    tree.others.map((n) => n.name),
+    ['Home'],
+  );
 });
 
 test("the drawing shows the visited chapters, the reader's and the start", () => {

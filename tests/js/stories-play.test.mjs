@@ -2,11 +2,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { isPlayStep, playPlace, choicesAfter, playMove, playPlaceCopy, playOfflineLine } from '../../Sources/WebApp/Public/stories/logic.js';
+import {
+  isPlayStep,
+  playPlace,
+  choicesAfter,
+  playMove,
+  playPlaceCopy,
+  playOfflineLine,
+} from '../../Sources/WebApp/Public/stories/logic.js';
 
 const step = (trail, extra = {}) => ({
-  step: trail.length - 1, passage: trail[trail.length - 1], paragraphs: [], choices: [], is_ending: false, stopped: false,
-  trail, endings_found: [], ...extra,
+  step: trail.length - 1,
+  passage: trail[trail.length - 1],
+  paragraphs: [],
+  choices: [],
+  is_ending: false,
+  stopped: false,
+  trail,
+  endings_found: [],
+  ...extra,
 });
 
 test('a step of a played story is recognised by its shape', () => {
@@ -30,7 +44,10 @@ test('the choices that made a trail: a new choice added, a rewind cuts them, unk
   assert.deepEqual(choicesAfter([0], a.trail, b, { step: 1, index: 1 }), [0, 1]);
   assert.deepEqual(choicesAfter([0, 1], b.trail, step(['Dock']), null), [], 'a rewind to the start');
   assert.deepEqual(choicesAfter([0, 1], b.trail, a, null), [0], 'a rewind one step back');
-  assert.deepEqual(choicesAfter([], ['Dock', 'Pier', 'Warehouse'], step(['Dock', 'Pier', 'Warehouse', 'Dock Again']), { step: 2, index: 0 }), [null, null, 0]);
+  assert.deepEqual(
+    choicesAfter([], ['Dock', 'Pier', 'Warehouse'], step(['Dock', 'Pier', 'Warehouse', 'Dock Again']), { step: 2, index: 0 }),
+    [null, null, 0],
+  );
   // A choice that jumps elsewhere than one step on (a back link) keeps only what both trails share.
   assert.deepEqual(choicesAfter([0, 1], b.trail, step(['Dock', 'Warehouse']), { step: 2, index: 0 }), [0]);
 });
@@ -51,8 +68,16 @@ test('Forward takes the choices of the entry again, only from the trail the read
   const now = step(['Dock', 'Warehouse']);
   const entry = { trail: ['Dock', 'Warehouse', 'Dock Again', 'Crossing'], choices: [0, 1, 0] };
   assert.deepEqual(playMove(now, { passage: 'Crossing', step: 3 }, entry), { kind: 'replay', choices: [1, 0], trail: entry.trail });
-  assert.deepEqual(playMove(now, { passage: 'Crossing', step: 3 }, { ...entry, choices: [0, null, 0] }), { kind: 'here' }, 'a choice not known');
-  assert.deepEqual(playMove(now, { passage: 'Crossing', step: 3 }, { ...entry, trail: ['Dock', 'Pier', 'Dock Again', 'Crossing'] }), { kind: 'here' }, 'another trail');
+  assert.deepEqual(
+    playMove(now, { passage: 'Crossing', step: 3 }, { ...entry, choices: [0, null, 0] }),
+    { kind: 'here' },
+    'a choice not known',
+  );
+  assert.deepEqual(
+    playMove(now, { passage: 'Crossing', step: 3 }, { ...entry, trail: ['Dock', 'Pier', 'Dock Again', 'Crossing'] }),
+    { kind: 'here' },
+    'another trail',
+  );
   assert.deepEqual(playMove(now, { passage: 'Crossing', step: 3 }, null), { kind: 'here' }, 'an entry with nothing kept');
   assert.deepEqual(playMove(now, { passage: 'Adrift', step: 3 }, entry), { kind: 'here' }, 'the URL and the entry disagree');
 });
@@ -60,7 +85,13 @@ test('Forward takes the choices of the entry again, only from the trail the read
 test('the device copy of a played place has the library card shape, finished when the step ends the story', () => {
   const chapters = new Map([['Crossing', { id: 'Crossing', name: 'Crossing', is_ending: false }]]);
   const copy = playPlaceCopy(step(['Dock', 'Crossing'], { is_ending: true, endings_found: ['Crossing'] }), chapters);
-  assert.deepEqual(copy, { chapter_id: 'Crossing', chapter_name: 'Crossing', path: ['Dock', 'Crossing'], endings_found: ['Crossing'], finished: true });
+  assert.deepEqual(copy, {
+    chapter_id: 'Crossing',
+    chapter_name: 'Crossing',
+    path: ['Dock', 'Crossing'],
+    endings_found: ['Crossing'],
+    finished: true,
+  });
 });
 
 test('offline, the reader says the story needs a connection', () => {

@@ -43,7 +43,13 @@ test('HTML in a chapter is only text: no element other than p, em, strong and br
     { tag: 'p', children: [{ tag: 'em', children: ['<script>'] }] },
   ]);
   const tags = new Set();
-  const walk = (nodes) => nodes.forEach((n) => { if (typeof n !== 'string') { tags.add(n.tag); walk(n.children || []); } });
+  const walk = (nodes) =>
+    nodes.forEach((n) => {
+      if (typeof n !== 'string') {
+        tags.add(n.tag);
+        walk(n.children || []);
+      }
+    });
   walk(chapterTree('**a** *b*\nc\n\nd'));
   assert.deepEqual([...tags].sort(), ['br', 'em', 'p', 'strong']);
 });
@@ -53,5 +59,8 @@ test('the chapter tree takes the API’s paragraphs as they are, or splits the t
     { tag: 'p', children: ['First ', { tag: 'em', children: ['one'] }] },
     { tag: 'p', children: ['Second'] },
   ]);
-  assert.deepEqual(chapterTree('First\n\nSecond'), [{ tag: 'p', children: ['First'] }, { tag: 'p', children: ['Second'] }]);
+  assert.deepEqual(chapterTree('First\n\nSecond'), [
+    { tag: 'p', children: ['First'] },
+    { tag: 'p', children: ['Second'] },
+  ]);
 });

@@ -3,14 +3,42 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  fold, sameText, cardId, editionLabel, metaFor, ownCard, newestFirst, swapId, readSettings, settingsSummary, drawQuery,
-  drawPool, pickFrom, emptyDeckMessage, shuffleLine, waitingFavourites, mergeFavourites, legacyFavourites,
+  fold,
+  sameText,
+  cardId,
+  editionLabel,
+  metaFor,
+  ownCard,
+  newestFirst,
+  swapId,
+  readSettings,
+  settingsSummary,
+  drawQuery,
+  drawPool,
+  pickFrom,
+  emptyDeckMessage,
+  shuffleLine,
+  waitingFavourites,
+  mergeFavourites,
+  legacyFavourites,
 } from '../../Sources/WebApp/Public/strategies/logic.js';
 import {
-  characterCount, countLine, cardProblem, noteProblem, groupAll, matchesSearch, allCountLine, waitingNotes, withNotes, MAX_LENGTH,
+  characterCount,
+  countLine,
+  cardProblem,
+  noteProblem,
+  groupAll,
+  matchesSearch,
+  allCountLine,
+  waitingNotes,
+  withNotes,
+  MAX_LENGTH,
 } from '../../Sources/WebApp/Public/strategies/lists.js';
 
-const labels = new Map([[1, '1st edition (1975)'], [2, '2nd edition (1978)']]);
+const labels = new Map([
+  [1, '1st edition (1975)'],
+  [2, '2nd edition (1978)'],
+]);
 const card = (id, edition, cardnumber, strategy) => ({ id, edition, cardnumber, strategy });
 const deck = [
   card(1, 1, 1, 'Honour the accident as a plan'),
@@ -59,17 +87,34 @@ test('editions and the line under a card', () => {
 
 test('own cards newest first, those made on the device before the rest; a temporary id swapped for the real one', () => {
   const mine = [ownCard(7, 'a'), ownCard(9, 'b'), ownCard('tmp-x', 'c')];
-  assert.deepEqual(newestFirst(mine).map((c) => c.id), ['tmp-x', 9, 7]);
-  assert.deepEqual(swapId(mine, 'tmp-x', 10).map((c) => c.id), [7, 9, 10]);
+  assert.deepEqual(
+    newestFirst(mine).map((c) => c.id),
+    ['tmp-x', 9, 7],
+  );
+  assert.deepEqual(
+    swapId(mine, 'tmp-x', 10).map((c) => c.id),
+    [7, 9, 10],
+  );
   assert.equal(swapId(null, 'tmp-x', 10), null);
 });
 
 test('settings: checked when read, summarised, and turned into a draw query', () => {
-  assert.deepEqual(readSettings({ source: 'mine', edition: '2', shuffle: true }, ['', '1', '2']), { source: 'mine', edition: '2', shuffle: true });
-  assert.deepEqual(readSettings({ source: 'nonsense', edition: '9', shuffle: 'yes' }, ['', '1']), { source: 'published', edition: '', shuffle: false });
+  assert.deepEqual(readSettings({ source: 'mine', edition: '2', shuffle: true }, ['', '1', '2']), {
+    source: 'mine',
+    edition: '2',
+    shuffle: true,
+  });
+  assert.deepEqual(readSettings({ source: 'nonsense', edition: '9', shuffle: 'yes' }, ['', '1']), {
+    source: 'published',
+    edition: '',
+    shuffle: false,
+  });
   assert.deepEqual(readSettings(null, []), { source: 'published', edition: '', shuffle: false });
   assert.equal(settingsSummary({ source: 'published', edition: '', shuffle: false }, labels), '');
-  assert.equal(settingsSummary({ source: 'all', edition: '1', shuffle: true }, labels), '· Published and mine · 1st edition (1975) · Shuffle');
+  assert.equal(
+    settingsSummary({ source: 'all', edition: '1', shuffle: true }, labels),
+    '· Published and mine · 1st edition (1975) · Shuffle',
+  );
   assert.equal(settingsSummary({ source: 'mine', edition: '1', shuffle: false }, labels), '· My cards');
   assert.equal(drawQuery({ source: 'published', edition: '2' }), '?source=published&edition=2');
   assert.equal(drawQuery({ source: 'mine', edition: '2' }), '?source=mine');
@@ -77,10 +122,22 @@ test('settings: checked when read, summarised, and turned into a draw query', ()
 
 test('a draw on the device picks from the chosen edition, own cards or both, uniformly', () => {
   const mine = [ownCard(20, 'Mine')];
-  assert.deepEqual(drawPool(deck, mine, { source: 'published', edition: '1' }).map((c) => c.id), [1, 2]);
-  assert.deepEqual(drawPool(deck, mine, { source: 'mine', edition: '1' }).map((c) => c.id), [20]);
-  assert.deepEqual(drawPool(deck, mine, { source: 'all', edition: '' }).map((c) => c.id), [1, 2, 3, 4, 5, 20]);
-  assert.deepEqual(drawPool(deck, null, { source: 'all', edition: '2' }).map((c) => c.id), [3, 4, 5]);
+  assert.deepEqual(
+    drawPool(deck, mine, { source: 'published', edition: '1' }).map((c) => c.id),
+    [1, 2],
+  );
+  assert.deepEqual(
+    drawPool(deck, mine, { source: 'mine', edition: '1' }).map((c) => c.id),
+    [20],
+  );
+  assert.deepEqual(
+    drawPool(deck, mine, { source: 'all', edition: '' }).map((c) => c.id),
+    [1, 2, 3, 4, 5, 20],
+  );
+  assert.deepEqual(
+    drawPool(deck, null, { source: 'all', edition: '2' }).map((c) => c.id),
+    [3, 4, 5],
+  );
   const pool = [1, 2, 3, 4];
   assert.equal(pickFrom(pool, 0), 1);
   assert.equal(pickFrom(pool, 2 ** 32 - 1), 4);
@@ -99,9 +156,24 @@ test('wording: an empty deck and the shuffle', () => {
 
 test('All: one row per text under the edition it first appeared in, naming every edition that has it', () => {
   const groups = groupAll(deck);
-  assert.deepEqual(groups.map((g) => g.edition), [1, 2]);
-  assert.deepEqual(groups[0].rows.map((r) => [r.card.id, r.editions]), [[1, [1]], [2, [1, 2]]]);
-  assert.deepEqual(groups[1].rows.map((r) => [r.card.id, r.editions]), [[3, [2]], [5, [2]]]);
+  assert.deepEqual(
+    groups.map((g) => g.edition),
+    [1, 2],
+  );
+  assert.deepEqual(
+    groups[0].rows.map((r) => [r.card.id, r.editions]),
+    [
+      [1, [1]],
+      [2, [1, 2]],
+    ],
+  );
+  assert.deepEqual(
+    groups[1].rows.map((r) => [r.card.id, r.editions]),
+    [
+      [3, [2]],
+      [5, [2]],
+    ],
+  );
   assert.equal(allCountLine(8, 8, ''), '8 cards');
   assert.equal(allCountLine(8, 0, 'zzz'), 'No card matches “zzz”');
   assert.equal(allCountLine(8, 1, 'empha'), '1 of 8 cards match');
@@ -118,22 +190,38 @@ test('the favourite changes waiting in the outbox: the last of each card wins; o
     entry('POST', '/api/v1/strategies/mine'),
     { ...entry('PUT', '/api/v1/cities/collection/3/favourite'), scope: 'cities' },
   ]);
-  assert.deepEqual([...waiting], [[3, false], [4, true], ['tmp-a', true]]);
+  assert.deepEqual(
+    [...waiting],
+    [
+      [3, false],
+      [4, true],
+      ['tmp-a', true],
+    ],
+  );
 });
 
 test('favourites: the server list with what waits, what is leaving and what changed here since on top', () => {
   const server = [deck[0], deck[1], deck[2]];
   const known = new Map(deck.map((c) => [c.id, c]));
   const { ids, list } = mergeFavourites(server, {
-    waiting: new Map([[2, false], [5, true]]),
+    waiting: new Map([
+      [2, false],
+      [5, true],
+    ]),
     leaving: new Set([3]),
-    changes: new Map([[1, { on: false, seq: 1 }], [4, { on: true, seq: 3 }]]),
+    changes: new Map([
+      [1, { on: false, seq: 1 }],
+      [4, { on: true, seq: 3 }],
+    ]),
     since: 2,
     find: (id) => known.get(id) ?? null,
   });
   // 1 stays (its change is older than the list), 2 waits to go, 3 is leaving; 5 waits to come, 4 was added since.
   assert.deepEqual([...ids].sort(), [1, 4, 5]);
-  assert.deepEqual(list.map((c) => c.id), [4, 5, 1]);
+  assert.deepEqual(
+    list.map((c) => c.id),
+    [4, 5, 1],
+  );
   // A card this page does not know is left out of the list but kept as a favourite.
   const unknown = mergeFavourites([], { waiting: new Map([[99, true]]) });
   assert.deepEqual([...unknown.ids], [99]);
@@ -141,7 +229,10 @@ test('favourites: the server list with what waits, what is leaving and what chan
 });
 
 test('favourites queued by the page before the outbox are read once as writes', () => {
-  assert.deepEqual(legacyFavourites('{"3":true,"4":false,"x":true}'), [[3, true], [4, false]]);
+  assert.deepEqual(legacyFavourites('{"3":true,"4":false,"x":true}'), [
+    [3, true],
+    [4, false],
+  ]);
   assert.deepEqual(legacyFavourites(null), []);
   assert.deepEqual(legacyFavourites('not json'), []);
   assert.deepEqual(legacyFavourites('[1,2]'), []);
@@ -154,7 +245,20 @@ test('notes waiting in the outbox replace the server’s in the history', () => 
     entry('PATCH', '/api/v1/strategies/history/6', { body: { note: null } }),
     entry('PATCH', '/api/v1/strategies/mine/6', { body: { strategy: 'x' } }),
   ]);
-  assert.deepEqual([...notes], [[5, 'second'], [6, null]]);
-  const history = [{ id: 5, note: null }, { id: 6, note: 'old' }, { id: 7, note: 'kept' }];
-  assert.deepEqual(withNotes(history, notes).map((e) => e.note), ['second', null, 'kept']);
+  assert.deepEqual(
+    [...notes],
+    [
+      [5, 'second'],
+      [6, null],
+    ],
+  );
+  const history = [
+    { id: 5, note: null },
+    { id: 6, note: 'old' },
+    { id: 7, note: 'kept' },
+  ];
+  assert.deepEqual(
+    withNotes(history, notes).map((e) => e.note),
+    ['second', null, 'kept'],
+  );
 });

@@ -3,7 +3,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  outcome, enqueue, replaced, rewrite, dependents, dropsWith, idIn, resolvedByApp, dropMessage, retryDelay, tempId, isTemp,
+  outcome,
+  enqueue,
+  replaced,
+  rewrite,
+  dependents,
+  dropsWith,
+  idIn,
+  resolvedByApp,
+  dropMessage,
+  retryDelay,
+  tempId,
+  isTemp,
 } from '../../Sources/WebApp/Public/js/sync-logic.js';
 import { waitingLine } from '../../Sources/WebApp/Public/js/sync.js';
 
@@ -25,7 +36,10 @@ test('writes stay in the order they were made', () => {
   list = enqueue(list, entry(1, 'POST', '/a', { n: 1 }));
   list = enqueue(list, entry(2, 'PATCH', '/a', { n: 2 }));
   list = enqueue(list, entry(3, 'POST', '/b', { n: 3 }));
-  assert.deepEqual(list.map((e) => e.seq), [1, 2, 3]);
+  assert.deepEqual(
+    list.map((e) => e.seq),
+    [1, 2, 3],
+  );
 });
 
 test('last writer wins for settings and stars: a newer write replaces the waiting one, others keep their place', () => {
@@ -34,17 +48,26 @@ test('last writer wins for settings and stars: a newer write replaces the waitin
   list = enqueue(list, entry(2, 'PUT', '/cities/1/star', undefined, { replace: 'star:1' }));
   list = enqueue(list, entry(3, 'POST', '/students', { name: 'A' }));
   const newer = entry(4, 'PUT', '/settings', { unit: 'f' }, { replace: 'settings' });
-  assert.deepEqual(replaced(list, newer).map((e) => e.seq), [1]);
+  assert.deepEqual(
+    replaced(list, newer).map((e) => e.seq),
+    [1],
+  );
   list = enqueue(list, newer);
   list = enqueue(list, entry(5, 'DELETE', '/cities/1/star', undefined, { replace: 'star:1' }));
-  assert.deepEqual(list.map((e) => e.seq), [3, 4, 5]);
+  assert.deepEqual(
+    list.map((e) => e.seq),
+    [3, 4, 5],
+  );
   assert.deepEqual(list.find((e) => e.seq === 4).body, { unit: 'f' });
 });
 
 test('a write being sent is not replaced (its answer may already be on its way)', () => {
   const list = [entry(1, 'PUT', '/settings', { unit: 'c' }, { replace: 'settings', sending: true })];
   const next = enqueue(list, entry(2, 'PUT', '/settings', { unit: 'f' }, { replace: 'settings' }));
-  assert.deepEqual(next.map((e) => e.seq), [1, 2]);
+  assert.deepEqual(
+    next.map((e) => e.seq),
+    [1, 2],
+  );
 });
 
 test('writes without a replace key are never merged: two sessions stay two', () => {
@@ -54,7 +77,7 @@ test('writes without a replace key are never merged: two sessions stay two', () 
   assert.equal(list.length, 2);
 });
 
-test('a temporary id is replaced by the server\'s in later paths and bodies, the key kept', () => {
+test("a temporary id is replaced by the server's in later paths and bodies, the key kept", () => {
   const temp = tempId();
   assert.ok(isTemp(temp));
   const list = [
@@ -62,7 +85,10 @@ test('a temporary id is replaced by the server\'s in later paths and bodies, the
     entry(3, 'PATCH', '/class', { add: [temp, 'other'] }),
     entry(4, 'DELETE', '/students/other'),
   ];
-  assert.deepEqual(dependents(list, temp).map((e) => e.seq), [2, 3]);
+  assert.deepEqual(
+    dependents(list, temp).map((e) => e.seq),
+    [2, 3],
+  );
   const next = rewrite(list, temp, 'real-7');
   assert.equal(next[0].path, '/students/real-7');
   assert.deepEqual(next[1].body, { add: ['real-7', 'other'] });
@@ -78,10 +104,19 @@ test('a refused create takes the writes naming its id with it; a refused check-i
   const end = entry(4, 'POST', '/class/end', { action: 'save' }, { group: 'class:1' });
   const other = entry(5, 'PUT', '/settings', {});
   const list = [create, checkIn, add, end, other];
-  assert.deepEqual(dropsWith(list, create).map((e) => e.seq), [3]);
-  assert.deepEqual(dropsWith(list, checkIn).map((e) => e.seq), [3, 4]);
+  assert.deepEqual(
+    dropsWith(list, create).map((e) => e.seq),
+    [3],
+  );
+  assert.deepEqual(
+    dropsWith(list, checkIn).map((e) => e.seq),
+    [3, 4],
+  );
   // A refused change to the class does not lose the class: its end stays.
-  assert.deepEqual(dropsWith(list, add).map((e) => e.seq), []);
+  assert.deepEqual(
+    dropsWith(list, add).map((e) => e.seq),
+    [],
+  );
 });
 
 test('the id in an answer, by a dotted path', () => {
@@ -106,7 +141,10 @@ test('the indicator and the toast say it in words', () => {
   assert.equal(waitingLine(1), '1 change waiting');
   assert.equal(waitingLine(3), '3 changes waiting');
   assert.equal(dropMessage({ label: 'the new student Anna' }, 'A name is needed.'), 'Not saved: the new student Anna. A name is needed.');
-  assert.match(dropMessage({ label: 'the check-in' }, 'A class is already running.', 2), /the check-in \(and 2 changes that went with it\)/);
+  assert.match(
+    dropMessage({ label: 'the check-in' }, 'A class is already running.', 2),
+    /the check-in \(and 2 changes that went with it\)/,
+  );
   assert.match(dropMessage({}, ''), /^Not saved: A change\. The server refused it\.$/);
 });
 

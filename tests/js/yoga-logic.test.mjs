@@ -3,11 +3,28 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  formatClock, formatDuration, elapsedAt, formatTemperature, toFahrenheit, formatDistance,
-  matches, proposeRegulars, pickerStudents, plural,
+  formatClock,
+  formatDuration,
+  elapsedAt,
+  formatTemperature,
+  toFahrenheit,
+  formatDistance,
+  matches,
+  proposeRegulars,
+  pickerStudents,
+  plural,
 } from '../../Sources/WebApp/Public/yoga/logic.js';
 import {
-  sortStudents, filterStudents, sortSessions, defaultOrder, niceMax, barLength, fillMonths, toLocalInput, fromLocalInput, localDate,
+  sortStudents,
+  filterStudents,
+  sortSessions,
+  defaultOrder,
+  niceMax,
+  barLength,
+  fillMonths,
+  toLocalInput,
+  fromLocalInput,
+  localDate,
 } from '../../Sources/WebApp/Public/yoga/lists.js';
 
 // ---------- Times ----------
@@ -91,10 +108,46 @@ test('distances are rounded to 10 m, then km', () => {
 // ---------- Roster ----------
 
 const roster = [
-  { id: 'a', name: 'anna Bianchi', joined_on: '2025-03-01', active: true, type_name: 'member', notes: '', sessions_attended: 9, last_seen: '2026-11-20T18:00:00Z' },
-  { id: 'b', name: 'Bruno Rossi', joined_on: '2024-01-10', active: true, type_name: null, notes: 'knee', sessions_attended: 2, last_seen: '2026-10-01T18:00:00Z' },
-  { id: 'c', name: 'Ćarla Verdi', joined_on: '2026-06-15', active: false, type_name: 'trial', notes: '', sessions_attended: 0, last_seen: null },
-  { id: 'd', name: 'Dario', joined_on: '2026-06-15', active: true, type_name: 'drop-in', notes: '', sessions_attended: 2, last_seen: '2026-11-01T18:00:00Z' },
+  {
+    id: 'a',
+    name: 'anna Bianchi',
+    joined_on: '2025-03-01',
+    active: true,
+    type_name: 'member',
+    notes: '',
+    sessions_attended: 9,
+    last_seen: '2026-11-20T18:00:00Z',
+  },
+  {
+    id: 'b',
+    name: 'Bruno Rossi',
+    joined_on: '2024-01-10',
+    active: true,
+    type_name: null,
+    notes: 'knee',
+    sessions_attended: 2,
+    last_seen: '2026-10-01T18:00:00Z',
+  },
+  {
+    id: 'c',
+    name: 'Ćarla Verdi',
+    joined_on: '2026-06-15',
+    active: false,
+    type_name: 'trial',
+    notes: '',
+    sessions_attended: 0,
+    last_seen: null,
+  },
+  {
+    id: 'd',
+    name: 'Dario',
+    joined_on: '2026-06-15',
+    active: true,
+    type_name: 'drop-in',
+    notes: '',
+    sessions_attended: 2,
+    last_seen: '2026-11-01T18:00:00Z',
+  },
 ];
 const ids = (list) => list.map((s) => s.id);
 
@@ -149,7 +202,11 @@ test('repeat last time ticks who came last time and proposes the other regulars 
     { id: 'a', name: 'Anna Bianchi', times: 7 },
     { id: 'd', name: 'Dario', times: 1 },
   ];
-  const last = [{ id: 'a', name: 'Anna Bianchi' }, { id: null, name: 'Gone Student' }, { id: 'e', name: 'Elena' }];
+  const last = [
+    { id: 'a', name: 'Anna Bianchi' },
+    { id: null, name: 'Gone Student' },
+    { id: 'e', name: 'Elena' },
+  ];
   const active = [...roster.filter((s) => s.active), { id: 'e', name: 'Elena Neri', active: true }];
   assert.deepEqual(proposeRegulars(regulars, last, active), [
     { id: 'a', name: 'Anna Bianchi', times: 7, checked: true },
@@ -160,14 +217,24 @@ test('repeat last time ticks who came last time and proposes the other regulars 
 });
 
 test('repeat last time leaves out students who are no longer active', () => {
-  const regulars = [{ id: 'c', name: 'Ćarla Verdi', times: 5 }, { id: 'a', name: 'Anna', times: 1 }];
-  const proposal = proposeRegulars(regulars, [{ id: 'c', name: 'Ćarla Verdi' }], roster.filter((s) => s.active));
+  const regulars = [
+    { id: 'c', name: 'Ćarla Verdi', times: 5 },
+    { id: 'a', name: 'Anna', times: 1 },
+  ];
+  const proposal = proposeRegulars(
+    regulars,
+    [{ id: 'c', name: 'Ćarla Verdi' }],
+    roster.filter((s) => s.active),
+  );
   assert.deepEqual(ids(proposal), ['a']);
   assert.deepEqual(ids(proposeRegulars(regulars, [])), ['c', 'a'], 'without a roster, every regular is proposed');
 });
 
 test('the attendee picker offers active students not yet here, the venue’s regulars first', () => {
-  const regulars = [{ id: 'd', times: 4 }, { id: 'b', times: 1 }];
+  const regulars = [
+    { id: 'd', times: 4 },
+    { id: 'b', times: 1 },
+  ];
   assert.deepEqual(ids(pickerStudents(roster, ['a'], regulars)), ['d', 'b']);
   assert.deepEqual(ids(pickerStudents(roster, [], [])), ['a', 'b', 'd']);
 });
@@ -196,7 +263,14 @@ test('bars scale to the axis, small values stay visible and zero draws nothing',
 });
 
 test('the months chart gets the last twelve months, oldest first, across a new year', () => {
-  const months = fillMonths([{ month: '2026-02', sessions: 3, attendance: 20 }, { month: '2025-11', sessions: 1, attendance: 4 }], '2026-02', 4);
+  const months = fillMonths(
+    [
+      { month: '2026-02', sessions: 3, attendance: 20 },
+      { month: '2025-11', sessions: 1, attendance: 4 },
+    ],
+    '2026-02',
+    4,
+  );
   assert.deepEqual(months, [
     { month: '2025-11', sessions: 1, attendance: 4 },
     { month: '2025-12', sessions: 0, attendance: 0 },

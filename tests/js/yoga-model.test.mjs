@@ -10,7 +10,17 @@ let n = 0;
 const newId = () => `tmp-${++n}`;
 const base = () => ({
   students: [
-    { id: 's1', name: 'Bruno', joined_on: '2026-01-01', active: true, type_id: null, type_name: null, notes: '', sessions_attended: 0, last_seen: null },
+    {
+      id: 's1',
+      name: 'Bruno',
+      joined_on: '2026-01-01',
+      active: true,
+      type_id: null,
+      type_name: null,
+      notes: '',
+      sessions_attended: 0,
+      last_seen: null,
+    },
   ],
   types: [{ id: 't1', name: 'member', student_count: 0 }],
   settings: { temperature_unit: 'celsius', slipping_weeks: 3 },
@@ -20,9 +30,17 @@ const base = () => ({
 });
 
 test('GET answers come from what was kept; unknown reads are undefined', () => {
-  let m = absorb({}, '/students?active=all&sort=name&order=asc', { students: [{ id: 'b', name: 'b' }, { id: 'a', name: 'A' }] });
+  let m = absorb({}, '/students?active=all&sort=name&order=asc', {
+    students: [
+      { id: 'b', name: 'b' },
+      { id: 'a', name: 'A' },
+    ],
+  });
   m = absorb(m, '/students?active=true&q=x', { students: [] });
-  assert.deepEqual(answer(m, '/students?active=all').students.map((s) => s.id), ['a', 'b']);
+  assert.deepEqual(
+    answer(m, '/students?active=all').students.map((s) => s.id),
+    ['a', 'b'],
+  );
   assert.equal(answer(m, '/venues/search?lat=1&lon=2'), undefined);
   assert.equal(answer(m, '/class'), undefined);
   m = absorb(m, '/class', { class: null });
@@ -31,7 +49,13 @@ test('GET answers come from what was kept; unknown reads are undefined', () => {
 
 test('a class checked in, changed and saved on the device becomes a session with its attendees and notes', () => {
   let m = base();
-  let r = apply(m, 'POST', '/students', { name: 'Anna', joined_on: '2026-11-20', active: true, type_id: 't1', notes: '' }, { newId, now: T0 });
+  let r = apply(
+    m,
+    'POST',
+    '/students',
+    { name: 'Anna', joined_on: '2026-11-20', active: true, type_id: 't1', notes: '' },
+    { newId, now: T0 },
+  );
   const anna = r.answer.id;
   assert.match(anna, /^tmp-/);
   assert.equal(r.creates, anna);
@@ -57,7 +81,13 @@ test('a class checked in, changed and saved on the device becomes a session with
   assert.equal(answer(m, '/sessions').sessions.length, 1);
   assert.equal(m.students.find((x) => x.id === anna).sessions_attended, 1);
   assert.equal(m.venues[0].session_count, 1);
-  assert.deepEqual(correction(s), { started_at: '2026-11-20T18:00:00Z', ended_at: '2026-11-20T19:00:00Z', attendees: [anna], notes: 'Hips', temperature_c: null });
+  assert.deepEqual(correction(s), {
+    started_at: '2026-11-20T18:00:00Z',
+    ended_at: '2026-11-20T19:00:00Z',
+    attendees: [anna],
+    notes: 'Hips',
+    temperature_c: null,
+  });
   assert.throws(() => apply(m, 'PATCH', '/class', { notes: 'x' }, { newId }), { code: 'no_class' });
 });
 
@@ -70,11 +100,21 @@ test('a typed venue and a discarded class', () => {
 });
 
 test('a class held on the device is recorded in one write: its venue by id, or as typed, with its temperature', () => {
-  let r = apply(base(), 'POST', '/class', { venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' }, attendees: ['s1'] }, { newId, now: T0 });
+  let r = apply(
+    base(),
+    'POST',
+    '/class',
+    { venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' }, attendees: ['s1'] },
+    { newId, now: T0 },
+  );
   r = apply(r.model, 'PATCH', '/class', { notes: 'Cold floor', temperature_c: 9.5 }, { newId });
   r = apply(r.model, 'POST', '/class/end', { action: 'save' }, { newId, now: T0 + 3600000 });
   assert.deepEqual(recorded(r.klass, r.answer.session), {
-    started_at: '2026-11-20T18:00:00Z', ended_at: '2026-11-20T19:00:00Z', attendees: ['s1'], notes: 'Cold floor', temperature_c: 9.5,
+    started_at: '2026-11-20T18:00:00Z',
+    ended_at: '2026-11-20T19:00:00Z',
+    attendees: ['s1'],
+    notes: 'Cold floor',
+    temperature_c: 9.5,
     venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' },
   });
   r = apply(base(), 'POST', '/class', { venue_id: 'v1' }, { newId, now: T0 });
@@ -98,20 +138,43 @@ test('statistics from the kept sessions, as the server computes them', () => {
   const m = base();
   m.students.push({ id: 's2', name: 'Anna', joined_on: '2026-01-01', active: true, sessions_attended: 0 });
   m.sessions = [
-    { id: 'a', venue: { id: 'v1', name: 'Loft' }, started_at: '2026-11-20T18:00:00Z', attendees: [{ id: 's1', name: 'Bruno' }, { id: null, name: 'Gone' }] },
+    {
+      id: 'a',
+      venue: { id: 'v1', name: 'Loft' },
+      started_at: '2026-11-20T18:00:00Z',
+      attendees: [
+        { id: 's1', name: 'Bruno' },
+        { id: null, name: 'Gone' },
+      ],
+    },
     { id: 'b', venue: { id: null, name: 'Park' }, started_at: '2026-08-01T18:00:00Z', attendees: [{ id: 's1', name: 'Bruno' }] },
   ];
   const figures = stats(m, now);
-  assert.deepEqual(figures.students.map((s) => [s.name, s.sessions_30d, s.sessions_90d, s.total]), [['Bruno', 1, 1, 2], ['Anna', 0, 0, 0]]);
+  assert.deepEqual(
+    figures.students.map((s) => [s.name, s.sessions_30d, s.sessions_90d, s.total]),
+    [
+      ['Bruno', 1, 1, 2],
+      ['Anna', 0, 0, 0],
+    ],
+  );
   assert.equal(figures.students[0].last_seen, '2026-11-20T18:00:00Z');
-  assert.deepEqual(figures.venues, [{ id: 'v1', name: 'Loft', sessions: 1, average_attendance: 2 }, { id: null, name: 'Park', sessions: 1, average_attendance: 1 }]);
-  assert.deepEqual(figures.months, [{ month: '2026-08', sessions: 1, attendance: 1 }, { month: '2026-11', sessions: 1, attendance: 2 }]);
+  assert.deepEqual(figures.venues, [
+    { id: 'v1', name: 'Loft', sessions: 1, average_attendance: 2 },
+    { id: null, name: 'Park', sessions: 1, average_attendance: 1 },
+  ]);
+  assert.deepEqual(figures.months, [
+    { month: '2026-08', sessions: 1, attendance: 1 },
+    { month: '2026-11', sessions: 1, attendance: 2 },
+  ]);
   assert.deepEqual(figures.slipping, [{ id: 's2', name: 'Anna', last_seen: null, weeks_absent: null }]);
   assert.equal(figures.slipping_weeks, 3);
-  assert.deepEqual(answer(m, '/venues/v1/regulars').students.map((s) => [s.id, s.times]), [['s1', 1]]);
+  assert.deepEqual(
+    answer(m, '/venues/v1/regulars').students.map((s) => [s.id, s.times]),
+    [['s1', 1]],
+  );
 });
 
-test('settings and a venue\'s star are last writer wins; every write has words for its toast', () => {
+test("settings and a venue's star are last writer wins; every write has words for its toast", () => {
   assert.equal(describe('PUT', '/settings', {}).replace, 'yoga:settings');
   assert.equal(describe('PUT', '/venues/v1', { name: 'Loft' }).replace, 'yoga:/venues/v1');
   assert.equal(describe('POST', '/class/end', { action: 'save' }).replace, undefined);
@@ -120,7 +183,14 @@ test('settings and a venue\'s star are last writer wins; every write has words f
 
 test('"Repeat last time" offline finds the venue in a past session when the venue list was never kept', () => {
   const m = { ...base(), venues: undefined };
-  m.sessions = [{ id: 'x1', venue: { id: 'v9', name: 'Lotus', address: '', latitude: 43.77, longitude: 11.25 }, attendees: [], started_at: '2026-11-19T18:00:00Z' }];
+  m.sessions = [
+    {
+      id: 'x1',
+      venue: { id: 'v9', name: 'Lotus', address: '', latitude: 43.77, longitude: 11.25 },
+      attendees: [],
+      started_at: '2026-11-19T18:00:00Z',
+    },
+  ];
   const r = apply(m, 'POST', '/class', { venue_id: 'v9', attendees: [] }, { newId, now: T0 });
   assert.deepEqual(r.answer.class.venue, { id: 'v9', name: 'Lotus', address: '', latitude: 43.77, longitude: 11.25 });
   assert.equal(r.answer.class.on_device, true);

@@ -26,9 +26,18 @@ test('a stored temperature goes back into the form as it is shown', () => {
 });
 
 test('the picker shows inactive students only when asked', () => {
-  const students = [{ id: 'a', name: 'Anna', active: true }, { id: 'd', name: 'Dario', active: false }];
-  assert.deepEqual(pickerStudents(students, ['a']).map((s) => s.id), []);
-  assert.deepEqual(pickerStudents(students, ['a'], [], true).map((s) => s.id), ['d']);
+  const students = [
+    { id: 'a', name: 'Anna', active: true },
+    { id: 'd', name: 'Dario', active: false },
+  ];
+  assert.deepEqual(
+    pickerStudents(students, ['a']).map((s) => s.id),
+    [],
+  );
+  assert.deepEqual(
+    pickerStudents(students, ['a'], [], true).map((s) => s.id),
+    ['d'],
+  );
 });
 
 test('one time format: the locale short time, the same as Intl gives', () => {

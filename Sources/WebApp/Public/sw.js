@@ -25,10 +25,7 @@ const STATIC_PREFIX = `/static/${VERSION}/`;
 const STORIES_API = '/api/v1/stories/';
 const STORY_LIBRARY = '/api/v1/stories/library';
 
-const CACHED_API = new Set([
-  '/api/v1/strategies',
-  '/api/v1/strategies/editions',
-]);
+const CACHED_API = new Set(['/api/v1/strategies', '/api/v1/strategies/editions']);
 
 const SHELL_ASSETS = [
   'css/app.css',
@@ -52,31 +49,34 @@ self.addEventListener('install', (event) => {
   // Requests this worker never answers skip it altogether where the browser can route them (Chromium):
   // a keepalive save sent as a page goes away is otherwise lost on its way through the worker.
   if (typeof event.addRoutes === 'function') {
-    event.addRoutes({ condition: { not: { requestMethod: 'GET' } }, source: 'network' })
+    event
+      .addRoutes({ condition: { not: { requestMethod: 'GET' } }, source: 'network' })
       .catch(() => event.addRoutes({ condition: { urlPattern: '/api/v1/poetry/*' }, source: 'network' }))
       .catch(() => {});
   }
-  event.waitUntil((async () => {
-    const pages = await caches.open(PAGES_CACHE);
-    const assets = await caches.open(STATIC_CACHE);
-    // A missing asset must not stop the worker from installing.
-    await Promise.allSettled([
-      pages.add(new Request('/', { credentials: 'same-origin', cache: 'no-cache' })),
-      ...SHELL_ASSETS.map((url) => assets.add(url)),
-    ]);
-    await self.skipWaiting();
-  })());
+  event.waitUntil(
+    (async () => {
+      const pages = await caches.open(PAGES_CACHE);
+      const assets = await caches.open(STATIC_CACHE);
+      // A missing asset must not stop the worker from installing.
+      await Promise.allSettled([
+        pages.add(new Request('/', { credentials: 'same-origin', cache: 'no-cache' })),
+        ...SHELL_ASSETS.map((url) => assets.add(url)),
+      ]);
+      await self.skipWaiting();
+    })(),
+  );
 });
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil((async () => {
-    const keep = new Set([STATIC_CACHE, PAGES_CACHE, API_CACHE, STORIES_CACHE]);
-    const names = await caches.keys();
-    await Promise.all(
-      names.filter((name) => name.startsWith('trove-') && !keep.has(name)).map((name) => caches.delete(name)),
-    );
-    await self.clients.claim();
-  })());
+  event.waitUntil(
+    (async () => {
+      const keep = new Set([STATIC_CACHE, PAGES_CACHE, API_CACHE, STORIES_CACHE]);
+      const names = await caches.keys();
+      await Promise.all(names.filter((name) => name.startsWith('trove-') && !keep.has(name)).map((name) => caches.delete(name)));
+      await self.clients.claim();
+    })(),
+  );
 });
 
 self.addEventListener('fetch', (event) => {
@@ -176,11 +176,13 @@ async function keepStory(id) {
     const url = new URL(JSON.parse(`"${match[1]}"`), self.location.origin);
     if (url.origin === self.location.origin && url.pathname.startsWith(prefix)) pictures.add(url.pathname);
   }
-  await Promise.allSettled([...pictures].map(async (path) => {
-    if (await cache.match(path)) return;
-    const picture = await fetch(path, { credentials: 'same-origin' });
-    if (cacheable(picture)) await cache.put(path, picture);
-  }));
+  await Promise.allSettled(
+    [...pictures].map(async (path) => {
+      if (await cache.match(path)) return;
+      const picture = await fetch(path, { credentials: 'same-origin' });
+      if (cacheable(picture)) await cache.put(path, picture);
+    }),
+  );
 }
 
 /** Forgets a story removed from the library: its JSON and its pictures. */
@@ -188,32 +190,37 @@ async function dropStory(id) {
   const cache = await caches.open(STORIES_CACHE);
   const base = storyURL(id);
   const requests = await cache.keys();
-  await Promise.all(requests
-    .filter((request) => {
-      const path = new URL(request.url).pathname;
-      return path === base || path.startsWith(`${base}/resources/`);
-    })
-    .map((request) => cache.delete(request)));
+  await Promise.all(
+    requests
+      .filter((request) => {
+        const path = new URL(request.url).pathname;
+        return path === base || path.startsWith(`${base}/resources/`);
+      })
+      .map((request) => cache.delete(request)),
+  );
 }
 
 /** Fetches and caches what a page asked to keep, each URL only into the cache its kind belongs to. */
 async function keep(urls) {
-  await Promise.allSettled(urls.map(async (raw) => {
-    if (typeof raw !== 'string') return;
-    const url = new URL(raw, self.location.origin);
-    url.hash = '';
-    if (url.origin !== self.location.origin) return;
-    let cacheName;
-    if (url.pathname.startsWith(STATIC_PREFIX)) cacheName = STATIC_CACHE;
-    else if (CACHED_API.has(url.pathname)) cacheName = API_CACHE;
-    else if (url.pathname === STORY_LIBRARY) cacheName = STORIES_CACHE;
-    else if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith('/static/') && url.pathname !== '/sw.js') cacheName = PAGES_CACHE;
-    else return;
-    const cache = await caches.open(cacheName);
-    if (cacheName === STATIC_CACHE && (await cache.match(url.href))) return;
-    const response = await fetch(url.href, { credentials: 'same-origin', cache: 'no-cache' });
-    if (cacheable(response)) await cache.put(url.href, response);
-  }));
+  await Promise.allSettled(
+    urls.map(async (raw) => {
+      if (typeof raw !== 'string') return;
+      const url = new URL(raw, self.location.origin);
+      url.hash = '';
+      if (url.origin !== self.location.origin) return;
+      let cacheName;
+      if (url.pathname.startsWith(STATIC_PREFIX)) cacheName = STATIC_CACHE;
+      else if (CACHED_API.has(url.pathname)) cacheName = API_CACHE;
+      else if (url.pathname === STORY_LIBRARY) cacheName = STORIES_CACHE;
+      else if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith('/static/') && url.pathname !== '/sw.js')
+        cacheName = PAGES_CACHE;
+      else return;
+      const cache = await caches.open(cacheName);
+      if (cacheName === STATIC_CACHE && (await cache.match(url.href))) return;
+      const response = await fetch(url.href, { credentials: 'same-origin', cache: 'no-cache' });
+      if (cacheable(response)) await cache.put(url.href, response);
+    }),
+  );
 }
 
 async function navigation(request) {
@@ -223,12 +230,11 @@ async function navigation(request) {
     if (cacheable(response)) await cache.put(request, response.clone());
     return response;
   } catch {
-    const cached = (await cache.match(request, { ignoreVary: true }))
-      || (await cache.match('/', { ignoreVary: true }));
+    const cached = (await cache.match(request, { ignoreVary: true })) || (await cache.match('/', { ignoreVary: true }));
     if (cached) return cached;
     return new Response(
-      '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
-        + '<title>Offline · Trove</title><h1>You are offline</h1><p>Trove will be back when your connection is.</p>',
+      '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+        '<title>Offline · Trove</title><h1>You are offline</h1><p>Trove will be back when your connection is.</p>',
       { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } },
     );
   }

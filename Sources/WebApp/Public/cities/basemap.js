@@ -23,8 +23,10 @@ export function decodeBasemap(json) {
         const p = project(lon * unit, lat * unit);
         xy[i] = p.x;
         xy[i + 1] = p.y;
-        box[0] = Math.min(box[0], p.x); box[1] = Math.min(box[1], p.y);
-        box[2] = Math.max(box[2], p.x); box[3] = Math.max(box[3], p.y);
+        box[0] = Math.min(box[0], p.x);
+        box[1] = Math.min(box[1], p.y);
+        box[2] = Math.max(box[2], p.x);
+        box[3] = Math.max(box[3], p.y);
       }
       return xy;
     });
@@ -41,7 +43,9 @@ export function loadBasemap() {
       response = await fetch(URL, { credentials: 'same-origin' });
       if (response.ok) await store?.put(URL, response.clone()).catch(() => {});
       else if (response.status === 404) store?.delete(URL);
-    } catch { /* offline */ }
+    } catch {
+      /* offline */
+    }
     if (!response?.ok) response = (await store?.match(URL)) ?? null;
     return response ? decodeBasemap(await response.json()) : null;
   })().catch(() => null);

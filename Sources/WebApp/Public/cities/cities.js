@@ -4,8 +4,16 @@ import { api } from '../js/api.js';
 const sync = () => import('../js/sync.js');
 setTimeout(sync, 3000);
 // The modules loaded on demand are kept by the service worker from the first visit, for offline use.
-navigator.serviceWorker?.ready.then(({ active }) => active?.postMessage({ type: 'trove:keep',
-  urls: ['./commit.js', './place.js', './coords.js', './plan.js', './gestures.js', './tiles.js'].map((p) => new URL(p, import.meta.url).pathname) }), () => {});
+navigator.serviceWorker?.ready.then(
+  ({ active }) =>
+    active?.postMessage({
+      type: 'trove:keep',
+      urls: ['./commit.js', './place.js', './coords.js', './plan.js', './gestures.js', './tiles.js'].map(
+        (p) => new URL(p, import.meta.url).pathname,
+      ),
+    }),
+  () => {},
+);
 import { $ } from '../js/dom.js';
 import { formatNumber } from '../js/format.js';
 import { forgetScene, readScene, storeScene } from './logic.js';
@@ -14,7 +22,9 @@ import { createRouter, parseView, viewPath } from '../js/router.js';
 
 const API = '/api/v1/cities';
 const root = $('cities');
-const status = (text) => { $('welcome-status').textContent = text; };
+const status = (text) => {
+  $('welcome-status').textContent = text;
+};
 const fixed = (n) => Math.abs(n).toFixed(2);
 const coordinates = (lat, lon) => `${fixed(lat)}° ${lat < 0 ? 'S' : 'N'}, ${fixed(lon)}° ${lon < 0 ? 'W' : 'E'}`;
 
@@ -35,7 +45,9 @@ const scene = new SceneView({
     if (!hash) return;
     const kept = { ...snapshot, view: hash };
     clearTimeout(keepTimer);
-    keepTimer = setTimeout(() => { if (hash === kept.view) router.remember({ scene: kept }); }, 150);
+    keepTimer = setTimeout(() => {
+      if (hash === kept.view) router.remember({ scene: kept });
+    }, 150);
     storeScene(sessionStorage, hash, kept);
   },
 });
@@ -79,7 +91,10 @@ async function showView(view, how, data) {
   if (hash && view !== hash && how === 'pop') {
     if (!leaving && scene.state?.unsaved) {
       router.go(hash, { quiet: true }); // stay until the person says otherwise
-      if (await confirmLeave()) { leaving = true; history.back(); }
+      if (await confirmLeave()) {
+        leaving = true;
+        history.back();
+      }
       return;
     }
   }
@@ -89,7 +104,11 @@ async function showView(view, how, data) {
     if (hash !== view) openScene(view, kept.state.kind, [], kept.labels, false, kept);
     return;
   }
-  const { name, args: [at = ''], query } = parseView(view);
+  const {
+    name,
+    args: [at = ''],
+    query,
+  } = parseView(view);
   const [lat, lon] = at.split(',').map(Number);
   const located = Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
   if (name === 'browse' && Number(root.dataset.collectionCount) > 0) {
@@ -97,9 +116,9 @@ async function showView(view, how, data) {
     if (hash !== view) await browse(false, kept && { ...kept, state: null });
   } else if ((name === 'around' || name === 'surprise') && located && $('around-me').disabled === false) {
     if (hash === view) return;
-    await run($('around-me'), () => (name === 'around'
-      ? nearby(lat, lon, query.title || 'Around these coordinates', false)
-      : surpriseAgain(lat, lon, query, view)));
+    await run($('around-me'), () =>
+      name === 'around' ? nearby(lat, lon, query.title || 'Around these coordinates', false) : surpriseAgain(lat, lon, query, view),
+    );
   } else {
     if (hash) showWelcome();
     if (view) router.go('', { replace: true, quiet: true });
@@ -147,7 +166,14 @@ async function goBack(force = false) {
 // Reloading or closing the tab with unsaved work asks (the browser's own question); opening a city of
 // the list does not: the scene is kept, and Back finds it.
 let toCity = false;
-$('rows').addEventListener('click', (e) => { if (e.target.closest('a.cr-name')) { toCity = true; setTimeout(() => { toCity = false; }, 1000); } });
+$('rows').addEventListener('click', (e) => {
+  if (e.target.closest('a.cr-name')) {
+    toCity = true;
+    setTimeout(() => {
+      toCity = false;
+    }, 1000);
+  }
+});
 addEventListener('beforeunload', (e) => {
   if (hash && scene.state?.unsaved && !toCity) {
     e.preventDefault();
@@ -166,9 +192,11 @@ async function run(button, task) {
   try {
     await task();
   } catch (error) {
-    status(error.status === 0 && button.id !== 'browse'
-      ? `${(button.querySelector('span')?.firstChild?.textContent ?? 'This').trim()} needs the connection to Trove’s server. My cities, with their stars, still open and save on this device.`
-      : error.message);
+    status(
+      error.status === 0 && button.id !== 'browse'
+        ? `${(button.querySelector('span')?.firstChild?.textContent ?? 'This').trim()} needs the connection to Trove’s server. My cities, with their stars, still open and save on this device.`
+        : error.message,
+    );
   } finally {
     busy = false;
     button.removeAttribute('aria-busy');
@@ -182,31 +210,49 @@ async function nearby(latitude, longitude, title, push = true) {
     status(`No cities within 10 km of ${coordinates(latitude, longitude)}.`);
     return;
   }
-  openScene(viewPath('around', point(latitude, longitude), { title }), 'import', data.cities, {
-    title,
-    tail: `within 10 km of ${coordinates(latitude, longitude)}`,
-    here: { latitude, longitude, radiusKm: 10 },
-  }, push);
+  openScene(
+    viewPath('around', point(latitude, longitude), { title }),
+    'import',
+    data.cities,
+    {
+      title,
+      tail: `within 10 km of ${coordinates(latitude, longitude)}`,
+      here: { latitude, longitude, radiusKm: 10 },
+    },
+    push,
+  );
 }
 
 function locate() {
   return new Promise((resolve) => {
-    if (!navigator.geolocation) { resolve(null); return; }
-    navigator.geolocation.getCurrentPosition((p) => resolve(p.coords), (e) => resolve(e), { timeout: 15000, maximumAge: 300000 });
+    if (!navigator.geolocation) {
+      resolve(null);
+      return;
+    }
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve(p.coords),
+      (e) => resolve(e),
+      { timeout: 15000, maximumAge: 300000 },
+    );
   });
 }
 
-$('around-me').addEventListener('click', (e) => run(e.currentTarget, async () => {
-  status('Finding where you are…');
-  const found = await locate();
-  if (found && 'latitude' in found) {
-    await nearby(found.latitude, found.longitude, 'Around you');
-    return;
-  }
-  const why = !found ? 'This browser cannot tell where you are.'
-    : found.code === 1 ? 'Your location was not shared.' : 'Your location is not available right now.';
-  await askPlace(`${why} Type a place name or coordinates instead.`);
-}));
+$('around-me').addEventListener('click', (e) =>
+  run(e.currentTarget, async () => {
+    status('Finding where you are…');
+    const found = await locate();
+    if (found && 'latitude' in found) {
+      await nearby(found.latitude, found.longitude, 'Around you');
+      return;
+    }
+    const why = !found
+      ? 'This browser cannot tell where you are.'
+      : found.code === 1
+        ? 'Your location was not shared.'
+        : 'Your location is not available right now.';
+    await askPlace(`${why} Type a place name or coordinates instead.`);
+  }),
+);
 
 // A place typed by hand: place.js, loaded when first asked for (the form shows once it can search).
 let placing = null;

@@ -27,8 +27,11 @@ function tick() {
   time.textContent = formatLocalTime(null, timeZone, now);
   time.dateTime = now.toISOString();
   try {
-    $('local-date').textContent = `Local time, ${new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone }).format(now)}`;
-  } catch { /* an unknown zone: the time says UTC */ }
+    $('local-date').textContent =
+      `Local time, ${new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone }).format(now)}`;
+  } catch {
+    /* an unknown zone: the time says UTC */
+  }
   setTimeout(tick, 60000 - (Date.now() % 60000) + 50);
 }
 tick();
@@ -54,7 +57,10 @@ document.addEventListener('change', (e) => {
   paint();
 });
 paint();
-weatherFor(id).then((w) => { weather = w; paint(); });
+weatherFor(id).then((w) => {
+  weather = w;
+  paint();
+});
 
 // ---------- Wikipedia ----------
 
@@ -78,15 +84,22 @@ if (navigator.onLine) showArticle();
 
 $('how-far').addEventListener('click', () => {
   const out = $('distance');
-  if (!navigator.geolocation) { out.textContent = 'This browser cannot tell where you are.'; return; }
+  if (!navigator.geolocation) {
+    out.textContent = 'This browser cannot tell where you are.';
+    return;
+  }
   out.textContent = 'Finding where you are…';
-  navigator.geolocation.getCurrentPosition((p) => {
-    const km = distanceKm(p.coords.latitude, p.coords.longitude, latitude, longitude);
-    out.textContent = `${km < 10 ? km.toFixed(1) : formatNumber(Math.round(km))} km from you`;
-    $('how-far').hidden = true;
-  }, (e) => {
-    out.textContent = e.code === 1 ? 'Your location was not shared.' : 'Your location is not available right now.';
-  }, { timeout: 15000, maximumAge: 300000 });
+  navigator.geolocation.getCurrentPosition(
+    (p) => {
+      const km = distanceKm(p.coords.latitude, p.coords.longitude, latitude, longitude);
+      out.textContent = `${km < 10 ? km.toFixed(1) : formatNumber(Math.round(km))} km from you`;
+      $('how-far').hidden = true;
+    },
+    (e) => {
+      out.textContent = e.code === 1 ? 'Your location was not shared.' : 'Your location is not available right now.';
+    },
+    { timeout: 15000, maximumAge: 300000 },
+  );
 });
 
 // ---------- Favourite / Add to my cities ----------
@@ -97,10 +110,16 @@ star.addEventListener('click', async () => {
   star.disabled = true;
   try {
     // The last star wins; without the server it waits on this device (js/sync.js).
-    const sent = await send(on ? 'PUT' : 'DELETE', `${API}/collection/${id}/favourite`, undefined,
-      { label: `the star of ${data.name}`, scope: 'cities', replace: `cities:favourite:${id}` });
+    const sent = await send(on ? 'PUT' : 'DELETE', `${API}/collection/${id}/favourite`, undefined, {
+      label: `the star of ${data.name}`,
+      scope: 'cities',
+      replace: `cities:favourite:${id}`,
+    });
     star.setAttribute('aria-pressed', String(on));
-    toast((on ? `${data.name} is a favourite.` : `${data.name} is no longer a favourite.`) + (sent.queued ? ' Saved on this device until the connection is back.' : ''));
+    toast(
+      (on ? `${data.name} is a favourite.` : `${data.name} is no longer a favourite.`) +
+        (sent.queued ? ' Saved on this device until the connection is back.' : ''),
+    );
   } catch (error) {
     toast(error.message);
   } finally {
@@ -112,8 +131,12 @@ $('add').addEventListener('click', async (e) => {
   const add = e.currentTarget;
   add.disabled = true;
   try {
-    const sent = await send('POST', `${API}/collection/import`, { cities: [{ geonameid: id, favourite: false }] },
-      { label: `adding ${data.name} to your cities`, scope: 'cities' });
+    const sent = await send(
+      'POST',
+      `${API}/collection/import`,
+      { cities: [{ geonameid: id, favourite: false }] },
+      { label: `adding ${data.name} to your cities`, scope: 'cities' },
+    );
     add.hidden = true;
     star.setAttribute('aria-pressed', 'false');
     star.hidden = false;

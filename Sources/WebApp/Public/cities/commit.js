@@ -14,7 +14,8 @@ export async function commit(view, state) {
     // Cities already collected are replaced (their star too): say so first.
     const plan = view.stored ? importPlan(state, view.stored) : { added: state.size, replaced: 0, stars: [] };
     const text = describePlan(plan);
-    if (text && !(await confirmDialog({ title: `Import ${plural(state.size, 'city', 'cities')}?`, text, ok: 'Import', cancel: 'Not yet' }))) return;
+    if (text && !(await confirmDialog({ title: `Import ${plural(state.size, 'city', 'cities')}?`, text, ok: 'Import', cancel: 'Not yet' })))
+      return;
     const sent = await send('POST', `${collection}/import`, state.payload(), { label: 'the imported cities', scope: 'cities' });
     state.markSaved();
     if (sent.queued) {
@@ -27,8 +28,11 @@ export async function commit(view, state) {
     } else {
       const result = sent.data;
       read(collection, 'cities').catch(() => {});
-      toast(`Imported ${plural(result.imported, 'city', 'cities')}`
-        + (plan.replaced ? ` (${plan.added} new, ${plan.replaced} replaced)` : '') + `. Your collection has ${result.count}.`);
+      toast(
+        `Imported ${plural(result.imported, 'city', 'cities')}` +
+          (plan.replaced ? ` (${plan.added} new, ${plan.replaced} replaced)` : '') +
+          `. Your collection has ${result.count}.`,
+      );
       view.onCommitted(result.count, true);
     }
     return;
@@ -39,7 +43,10 @@ export async function commit(view, state) {
   const cities = sent.queued ? state.myOrder().map((r, i) => ({ ...r, position: i })) : sent.data.cities;
   if (sent.queued) await keep(collection, { cities });
   else read(collection, 'cities').catch(() => {});
-  toast(sent.queued ? `Saved on this device: ${plural(cities.length, 'city', 'cities')}.${later}`
-    : `Saved: ${plural(cities.length, 'city', 'cities')} in your collection.`);
+  toast(
+    sent.queued
+      ? `Saved on this device: ${plural(cities.length, 'city', 'cities')}.${later}`
+      : `Saved: ${plural(cities.length, 'city', 'cities')} in your collection.`,
+  );
   view.onCommitted(cities.length, false);
 }

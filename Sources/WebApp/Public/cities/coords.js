@@ -5,9 +5,9 @@
  * Returns { latitude, longitude } or null.
  */
 export function parseCoordinates(text) {
-  const m = String(text).trim().match(
-    /^(-?\d{1,2}(?:[.,]\d+)?)\s*°?\s*([NS])?\s*[,;\s]\s*(-?\d{1,3}(?:[.,]\d+)?)\s*°?\s*([EW])?$/i,
-  );
+  const m = String(text)
+    .trim()
+    .match(/^(-?\d{1,2}(?:[.,]\d+)?)\s*°?\s*([NS])?\s*[,;\s]\s*(-?\d{1,3}(?:[.,]\d+)?)\s*°?\s*([EW])?$/i);
   if (!m) return null;
   const num = (s) => Number(s.replace(',', '.'));
   let latitude = num(m[1]);
@@ -19,5 +19,5 @@ export function parseCoordinates(text) {
 }
 
 /** Whether a text is two numbers (typed as coordinates) that no place can have ("999, 999"). */
-export const outOfRange = (text) => !parseCoordinates(text)
-  && /^\s*-?\d+(?:[.,]\d+)?\s*°?\s*[NS]?\s*[,;\s]\s*-?\d+(?:[.,]\d+)?\s*°?\s*[EW]?\s*$/i.test(text);
+export const outOfRange = (text) =>
+  !parseCoordinates(text) && /^\s*-?\d+(?:[.,]\d+)?\s*°?\s*[NS]?\s*[,;\s]\s*-?\d+(?:[.,]\d+)?\s*°?\s*[EW]?\s*$/i.test(text);

@@ -38,8 +38,10 @@ export function fitView(points, width, height, { padding = 32, maxScale = TILE *
   if (!points.length) return { cx: 0.5, cy: 0.5, scale: clampScale(Math.min(width, height), height) };
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const p of points) {
-    x0 = Math.min(x0, p.x); x1 = Math.max(x1, p.x);
-    y0 = Math.min(y0, p.y); y1 = Math.max(y1, p.y);
+    x0 = Math.min(x0, p.x);
+    x1 = Math.max(x1, p.x);
+    y0 = Math.min(y0, p.y);
+    y1 = Math.max(y1, p.y);
   }
   const w = Math.max(1, width - 2 * padding);
   const h = Math.max(1, height - 2 * padding);
@@ -51,10 +53,7 @@ function clampScale(scale, height) {
   return clamp(scale, Math.max(MIN_SCALE, height * 0.5), MAX_SCALE);
 }
 
-export const toScreen = (view, width, height, x, y) => [
-  (x - view.cx) * view.scale + width / 2,
-  (y - view.cy) * view.scale + height / 2,
-];
+export const toScreen = (view, width, height, x, y) => [(x - view.cx) * view.scale + width / 2, (y - view.cy) * view.scale + height / 2];
 
 export const fromScreen = (view, width, height, sx, sy) => ({
   x: view.cx + (sx - width / 2) / view.scale,
@@ -101,7 +100,10 @@ export function nearestIndex(screenPoints, sx, sy, radius = 22) {
   let bestD = radius * radius;
   screenPoints.forEach(([x, y], i) => {
     const d = (x - sx) ** 2 + (y - sy) ** 2;
-    if (d <= bestD) { bestD = d; best = i; }
+    if (d <= bestD) {
+      bestD = d;
+      best = i;
+    }
   });
   return best;
 }

@@ -6,9 +6,15 @@ export function drag(view, e, li) {
   const grip = e.target.closest('.cr-grip');
   const id = Number(li.dataset.id);
   const startY = e.clientY;
-  try { grip.setPointerCapture(e.pointerId); } catch { return; } // already let go
+  try {
+    grip.setPointerCapture(e.pointerId);
+  } catch {
+    return;
+  } // already let go
   li.classList.add('is-dragging');
-  const move = (ev) => { li.style.transform = `translateY(${ev.clientY - startY}px)`; };
+  const move = (ev) => {
+    li.style.transform = `translateY(${ev.clientY - startY}px)`;
+  };
   const end = (ev) => {
     grip.removeEventListener('pointermove', move);
     grip.removeEventListener('pointerup', end);
@@ -17,11 +23,20 @@ export function drag(view, e, li) {
     li.classList.remove('is-dragging');
     if (ev.type !== 'pointerup') return;
     const others = [...view.list.children].filter((x) => x !== li && !x.hidden && view.state.get(Number(x.dataset.id))?.favourite);
-    const above = others.filter((x) => { const r = x.getBoundingClientRect(); return r.top + r.height / 2 < ev.clientY; }).length;
-    const favourites = view.state.myOrder().filter((r) => r.favourite && r.geonameid !== id).map((r) => r.geonameid);
-    const index = above === 0
-      ? (others.length ? favourites.indexOf(Number(others[0].dataset.id)) : 0)
-      : favourites.indexOf(Number(others[above - 1].dataset.id)) + 1;
+    const above = others.filter((x) => {
+      const r = x.getBoundingClientRect();
+      return r.top + r.height / 2 < ev.clientY;
+    }).length;
+    const favourites = view.state
+      .myOrder()
+      .filter((r) => r.favourite && r.geonameid !== id)
+      .map((r) => r.geonameid);
+    const index =
+      above === 0
+        ? others.length
+          ? favourites.indexOf(Number(others[0].dataset.id))
+          : 0
+        : favourites.indexOf(Number(others[above - 1].dataset.id)) + 1;
     if (view.state.moveFavouriteTo(id, index)) view.render();
     grip.focus();
   };

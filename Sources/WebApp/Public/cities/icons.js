@@ -26,9 +26,11 @@ const DRAW = {
   fog: () => `<path class="wx-cloud" d="${HIGH_CLOUD}"/>${lines('M4 18h16M6 21h12', 'wx-fog')}`,
   drizzle: () => `<path class="wx-cloud" d="${HIGH_CLOUD}"/>${lines('M8.5 18.5v.5M12 20v.5M15.5 18.5v.5M10 22v.01M14 22v.01', 'wx-rain')}`,
   rain: () => `<path class="wx-cloud" d="${HIGH_CLOUD}"/>${lines('M8.5 17l-1 4M12.5 17l-1 4M16.5 17l-1 4', 'wx-rain')}`,
-  snow: () => `<path class="wx-cloud" d="${HIGH_CLOUD}"/>${lines('M8 18.5v3M6.7 20h2.6M12 17.5v3M10.7 19h2.6M16 18.5v3M14.7 20h2.6', 'wx-snow')}`,
+  snow: () =>
+    `<path class="wx-cloud" d="${HIGH_CLOUD}"/>${lines('M8 18.5v3M6.7 20h2.6M12 17.5v3M10.7 19h2.6M16 18.5v3M14.7 20h2.6', 'wx-snow')}`,
   thunderstorm: () => `<path class="wx-cloud" d="${HIGH_CLOUD}"/><path class="wx-bolt" d="M12.5 14l-3 5h3l-1.5 4.5 4.5-6h-3l1.5-3.5z"/>`,
-  unknown: () => `<path class="wx-cloud" d="${CLOUD}"/><path class="wx-mark" d="M10.3 12.6a1.8 1.8 0 1 1 2.4 1.7c-.5.2-.7.6-.7 1.1M12 17.2v.01"/>`,
+  unknown: () =>
+    `<path class="wx-cloud" d="${CLOUD}"/><path class="wx-mark" d="M10.3 12.6a1.8 1.8 0 1 1 2.4 1.7c-.5.2-.7.6-.7 1.1M12 17.2v.01"/>`,
   unavailable: () => `<path class="wx-cloud wx-off" d="${CLOUD}"/><path class="wx-mark" d="M4 4l16 16"/>`,
 };
 

@@ -1,7 +1,11 @@
 // City Roulette: the pure rules of a scene (no DOM), unit-tested in tests/js/cities-logic.test.mjs.
 
 /** Case- and accent-insensitive form of a text: NFD, combining marks removed, lower case. */
-export const fold = (text) => String(text ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+export const fold = (text) =>
+  String(text ?? '')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase();
 
 /** Whether `name` contains `query` (part of the name, case- and accent-insensitive). */
 export const matches = (name, query) => fold(name).includes(fold(query).trim());
@@ -33,9 +37,7 @@ export class SceneState {
     this.kind = kind;
     this.rows = new Map();
     this.order = [];
-    const list = kind === 'browse'
-      ? [...cities].sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
-      : cities;
+    const list = kind === 'browse' ? [...cities].sort((a, b) => (a.position ?? 0) - (b.position ?? 0)) : cities;
     for (const city of list) {
       if (this.rows.has(city.geonameid)) continue;
       this.rows.set(city.geonameid, { ...city, favourite: Boolean(city.favourite) });
@@ -46,15 +48,23 @@ export class SceneState {
     this.imported = false;
   }
 
-  get size() { return this.rows.size; }
+  get size() {
+    return this.rows.size;
+  }
 
-  get(id) { return this.rows.get(id); }
+  get(id) {
+    return this.rows.get(id);
+  }
 
   /** Import is always enabled; Save once anything has changed, and from then on. */
-  get saveEnabled() { return this.kind === 'import' || this.changed; }
+  get saveEnabled() {
+    return this.kind === 'import' || this.changed;
+  }
 
   /** Whether leaving now loses a person's work: a change not saved or imported (untouched results never ask). */
-  get unsaved() { return this.dirty && (this.kind === 'browse' || this.rows.size > 0); }
+  get unsaved() {
+    return this.dirty && (this.kind === 'browse' || this.rows.size > 0);
+  }
 
   /** Everything needed to rebuild this state (history state and session storage keep it). */
   snapshot() {
@@ -64,7 +74,10 @@ export class SceneState {
 
   static from(snap) {
     const state = new SceneState(snap.kind, []);
-    for (const row of snap.rows) { state.rows.set(row.geonameid, row); state.order.push(row.geonameid); }
+    for (const row of snap.rows) {
+      state.rows.set(row.geonameid, row);
+      state.order.push(row.geonameid);
+    }
     Object.assign(state, { changed: !!snap.changed, dirty: !!snap.dirty, imported: !!snap.imported });
     return state;
   }
@@ -83,24 +96,36 @@ export class SceneState {
     return row.favourite;
   }
 
-  remove(id) { return this.take([id]).length > 0; }
+  remove(id) {
+    return this.take([id]).length > 0;
+  }
 
   /** Deletes every row that is not a favourite; returns how many went. */
-  removeNonFavourites() { return this.take(this.order.filter((id) => !this.rows.get(id).favourite)).length; }
+  removeNonFavourites() {
+    return this.take(this.order.filter((id) => !this.rows.get(id).favourite)).length;
+  }
 
   /** Removes the rows `ids`; returns [{ row, at }] (at: place in my order) for `restore` (an Undo). */
   take(ids) {
     const taken = [];
-    this.order.forEach((id, at) => { if (ids.includes(id)) taken.push({ row: this.rows.get(id), at }); });
+    this.order.forEach((id, at) => {
+      if (ids.includes(id)) taken.push({ row: this.rows.get(id), at });
+    });
     for (const { row } of taken) this.rows.delete(row.geonameid);
-    if (taken.length) { this.order = this.order.filter((id) => this.rows.has(id)); this.touch(); }
+    if (taken.length) {
+      this.order = this.order.filter((id) => this.rows.has(id));
+      this.touch();
+    }
     return taken;
   }
 
   /** Puts rows from `take` back in their places; returns how many came back. */
   restore(taken) {
     const back = taken.filter(({ row }) => !this.rows.has(row.geonameid)).sort((a, b) => a.at - b.at);
-    for (const { row, at } of back) { this.rows.set(row.geonameid, row); this.order.splice(at, 0, row.geonameid); }
+    for (const { row, at } of back) {
+      this.rows.set(row.geonameid, row);
+      this.order.splice(at, 0, row.geonameid);
+    }
     if (back.length) this.touch();
     return back.length;
   }
@@ -113,7 +138,9 @@ export class SceneState {
 
   /** Moves a favourite to `index` among the favourites (my order). Returns whether it moved. */
   moveFavouriteTo(id, index) {
-    const favourites = this.myOrder().filter((r) => r.favourite).map((r) => r.geonameid);
+    const favourites = this.myOrder()
+      .filter((r) => r.favourite)
+      .map((r) => r.geonameid);
     const from = favourites.indexOf(id);
     const to = Math.max(0, Math.min(favourites.length - 1, index));
     if (from < 0 || from === to) return false;
@@ -126,7 +153,9 @@ export class SceneState {
   }
 
   moveFavourite(id, delta) {
-    const favourites = this.myOrder().filter((r) => r.favourite).map((r) => r.geonameid);
+    const favourites = this.myOrder()
+      .filter((r) => r.favourite)
+      .map((r) => r.geonameid);
     const from = favourites.indexOf(id);
     return from >= 0 && this.moveFavouriteTo(id, from + delta);
   }
@@ -158,7 +187,11 @@ export class SceneState {
 const SCENE_KEY = 'trove.cities.scene:';
 
 export function storeScene(storage, view, scene) {
-  try { storage?.setItem(SCENE_KEY + view, JSON.stringify(scene)); } catch { /* full or private: history state keeps it */ }
+  try {
+    storage?.setItem(SCENE_KEY + view, JSON.stringify(scene));
+  } catch {
+    /* full or private: history state keeps it */
+  }
 }
 
 /** The scene kept for `view`: from the history entry's data first, else from session storage; null if none. */
@@ -167,17 +200,23 @@ export function readScene(storage, view, data) {
   try {
     const scene = JSON.parse(storage?.getItem(SCENE_KEY + view) ?? 'null');
     return scene?.view === view ? scene : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 export function forgetScene(storage, view) {
-  try { storage?.removeItem(SCENE_KEY + view); } catch { /* nothing kept */ }
+  try {
+    storage?.removeItem(SCENE_KEY + view);
+  } catch {
+    /* nothing kept */
+  }
 }
 
 /** "12 °C" or "54 °F" from degrees Celsius. */
 export function formatTemperature(celsius, unit = 'C') {
   if (typeof celsius !== 'number' || !Number.isFinite(celsius)) return '';
-  const value = unit === 'F' ? celsius * 9 / 5 + 32 : celsius;
+  const value = unit === 'F' ? (celsius * 9) / 5 + 32 : celsius;
   return `${Math.round(value) || 0}\u00a0°${unit}`;
 }
 
@@ -189,14 +228,31 @@ export function createQueue(limit = 4) {
     while (active < limit && waiting.length) {
       const { task, resolve, reject } = waiting.shift();
       active += 1;
-      Promise.resolve().then(task).then(resolve, reject).finally(() => { active -= 1; next(); });
+      Promise.resolve()
+        .then(task)
+        .then(resolve, reject)
+        .finally(() => {
+          active -= 1;
+          next();
+        });
     }
   };
   return {
-    run(task) { return new Promise((resolve, reject) => { waiting.push({ task, resolve, reject }); next(); }); },
+    run(task) {
+      return new Promise((resolve, reject) => {
+        waiting.push({ task, resolve, reject });
+        next();
+      });
+    },
     /** Drops the tasks not started yet (their promises resolve with undefined). */
-    clear() { for (const w of waiting.splice(0)) w.resolve(undefined); },
-    get active() { return active; },
-    get waiting() { return waiting.length; },
+    clear() {
+      for (const w of waiting.splice(0)) w.resolve(undefined);
+    },
+    get active() {
+      return active;
+    },
+    get waiting() {
+      return waiting.length;
+    },
   };
 }

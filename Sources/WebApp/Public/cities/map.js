@@ -42,13 +42,21 @@ export class CityMap {
     this.listen();
     new ResizeObserver(() => this.resize()).observe(canvas);
     this.resize();
-    loadBasemap().then((b) => { this.basemap = b; this.draw(); });
+    loadBasemap().then((b) => {
+      this.basemap = b;
+      this.draw();
+    });
   }
 
-  setWorld(points) { this.world = points; this.draw(); }
+  setWorld(points) {
+    this.world = points;
+    this.draw();
+  }
 
   /** "You are here" and the search radius: { latitude, longitude, radiusKm }, or null. */
-  setHere(here) { this.here = here && { ...here, point: project(here.longitude, here.latitude) }; }
+  setHere(here) {
+    this.here = here && { ...here, point: project(here.longitude, here.latitude) };
+  }
 
   setCities(cities, { fit = true } = {}) {
     this.cities = cities;
@@ -88,7 +96,13 @@ export class CityMap {
     this.street = on;
     if (on && !this.tileLayer) {
       this.setTiles('loading');
-      this.tileLayer = import('./tiles.js').then((t) => t.tileLayer(this, url), () => { this.tileLayer = null; this.setTiles('failed'); });
+      this.tileLayer = import('./tiles.js').then(
+        (t) => t.tileLayer(this, url),
+        () => {
+          this.tileLayer = null;
+          this.setTiles('failed');
+        },
+      );
     }
     if (!on) this.setTiles('off');
     else if (this.tiles === 'off' || this.tiles === 'failed') this.retryTiles?.();
@@ -120,11 +134,22 @@ export class CityMap {
     this.draw(true);
   }
 
-  screen(i) { return toScreen(this.view, this.width, this.height, this.points[i].x, this.points[i].y); }
+  screen(i) {
+    return toScreen(this.view, this.width, this.height, this.points[i].x, this.points[i].y);
+  }
 
   draw(now = false) {
-    if (now) { cancelAnimationFrame(this.frame); this.frame = 0; this.paint(); return; }
-    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.paint(); });
+    if (now) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+      this.paint();
+      return;
+    }
+    if (!this.frame)
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.paint();
+      });
   }
 
   paint() {
@@ -155,7 +180,10 @@ export class CityMap {
     this.paintHere(color);
     let chosen = -1;
     this.cities.forEach((city, i) => {
-      if (city.geonameid === this.selected) { chosen = i; return; }
+      if (city.geonameid === this.selected) {
+        chosen = i;
+        return;
+      }
       const [x, y] = this.screen(i);
       this.dot(x, y, 5, color(city.favourite ? '--cr-fav' : '--cr-mark'), color('--cr-halo'));
     });
@@ -176,8 +204,16 @@ export class CityMap {
     const oy = h / 2 - view.cy * view.scale;
     const land = color('--cr-land');
     let c = this.landCache;
-    if (!c || c.scale !== view.scale || c.k !== k || c.w !== w || c.h !== h || c.land !== land
-      || Math.abs(ox - c.ox) > w / 2 || Math.abs(oy - c.oy) > h / 2) {
+    if (
+      !c ||
+      c.scale !== view.scale ||
+      c.k !== k ||
+      c.w !== w ||
+      c.h !== h ||
+      c.land !== land ||
+      Math.abs(ox - c.ox) > w / 2 ||
+      Math.abs(oy - c.oy) > h / 2
+    ) {
       c = { scale: view.scale, k, w, h, land, ox, oy, canvas: c?.canvas ?? document.createElement('canvas') };
       c.canvas.width = Math.round(2 * w * k);
       c.canvas.height = Math.round(2 * h * k);
@@ -277,7 +313,10 @@ export class CityMap {
     ctx.fillStyle = color('--cr-label');
     ctx.textBaseline = 'middle';
     ctx.fillText(text, lx + 6, ly + 11);
-    return [[lx, ly, lx + tw, ly + 22], [x - 12, y - 12, x + 12, y + 12]];
+    return [
+      [lx, ly, lx + tw, ly + 22],
+      [x - 12, y - 12, x + 12, y + 12],
+    ];
   }
 
   /** The other cities' names, the most populous first, none over another or over a dot. */
@@ -293,8 +332,7 @@ export class CityMap {
     });
     items.sort((a, b) => b.population - a.population);
     const measure = (text) => ctx.measureText(text).width;
-    this.labels = placeLabels(items, { width: w, height: h, measure, taken: taken ?? [] })
-      .map((l) => ({ ...l, id: items[l.index].id }));
+    this.labels = placeLabels(items, { width: w, height: h, measure, taken: taken ?? [] }).map((l) => ({ ...l, id: items[l.index].id }));
     ctx.textBaseline = 'middle';
     ctx.lineJoin = 'round';
     ctx.lineWidth = 3;
@@ -320,7 +358,10 @@ export class CityMap {
     ctx.fillStyle = color('--cr-text');
     ctx.fillText(bar.text, x, y - 6);
     ctx.beginPath();
-    ctx.moveTo(x, y - 5); ctx.lineTo(x, y); ctx.lineTo(x + bar.px, y); ctx.lineTo(x + bar.px, y - 5);
+    ctx.moveTo(x, y - 5);
+    ctx.lineTo(x, y);
+    ctx.lineTo(x + bar.px, y);
+    ctx.lineTo(x + bar.px, y - 5);
     ctx.stroke();
     ctx.lineWidth = 1.5;
     ctx.strokeStyle = color('--cr-text');
@@ -329,7 +370,11 @@ export class CityMap {
   }
 
   pick(sx, sy) {
-    const i = nearestIndex(this.cities.map((_, j) => this.screen(j)), sx, sy);
+    const i = nearestIndex(
+      this.cities.map((_, j) => this.screen(j)),
+      sx,
+      sy,
+    );
     if (i < 0) return;
     this.select(this.cities[i].geonameid);
     this.onSelect(this.cities[i].geonameid);
@@ -337,7 +382,10 @@ export class CityMap {
 
   listen() {
     const c = this.canvas;
-    const local = (e) => { const r = c.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+    const local = (e) => {
+      const r = c.getBoundingClientRect();
+      return [e.clientX - r.left, e.clientY - r.top];
+    };
     let moved = 0;
     let pinch = null;
     c.addEventListener('pointerdown', (e) => {
@@ -376,18 +424,24 @@ export class CityMap {
     };
     c.addEventListener('pointerup', end);
     c.addEventListener('pointercancel', end);
-    c.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      this.zoom(Math.exp(-Math.max(-300, Math.min(300, e.deltaY)) * 0.002), ...local(e));
-    }, { passive: false });
+    c.addEventListener(
+      'wheel',
+      (e) => {
+        e.preventDefault();
+        this.zoom(Math.exp(-Math.max(-300, Math.min(300, e.deltaY)) * 0.002), ...local(e));
+      },
+      { passive: false },
+    );
     c.addEventListener('dblclick', (e) => this.zoom(2, ...local(e)));
     c.addEventListener('keydown', (e) => {
       const step = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] }[e.key];
       if (step) this.view = panBy(this.view, step[0], step[1], this.height);
       else if (e.key === '+' || e.key === '=') this.view = zoomAt(this.view, 1.6, this.width / 2, this.height / 2, this.width, this.height);
       else if (e.key === '-') this.view = zoomAt(this.view, 1 / 1.6, this.width / 2, this.height / 2, this.width, this.height);
-      else if (e.key === '0') { this.fit(); return; }
-      else return;
+      else if (e.key === '0') {
+        this.fit();
+        return;
+      } else return;
       e.preventDefault();
       this.draw();
     });
@@ -395,7 +449,13 @@ export class CityMap {
 }
 
 /** Whether the street map is wanted (on unless turned off on this device). */
-export const wantsStreet = () => { try { return localStorage.getItem(STREET_KEY) !== 'off'; } catch { return true; } };
+export const wantsStreet = () => {
+  try {
+    return localStorage.getItem(STREET_KEY) !== 'off';
+  } catch {
+    return true;
+  }
+};
 
 /**
  * Wires the +, − and "fit" buttons, the street-map switch and its note and credit found inside `root`.
@@ -416,13 +476,15 @@ export function wireMapControls(root, map) {
     if (credit) credit.hidden = state !== 'ok' && state !== 'loading';
     if (note) {
       note.hidden = state !== 'failed' && !(street.checked && !navigator.onLine);
-      note.textContent = navigator.onLine
-        ? 'No street map (its tiles did not load): Trove’s own map.'
-        : 'Offline: Trove’s own map.';
+      note.textContent = navigator.onLine ? 'No street map (its tiles did not load): Trove’s own map.' : 'Offline: Trove’s own map.';
     }
   };
   const apply = () => {
-    try { localStorage.setItem(STREET_KEY, street.checked ? 'on' : 'off'); } catch { /* this page only */ }
+    try {
+      localStorage.setItem(STREET_KEY, street.checked ? 'on' : 'off');
+    } catch {
+      /* this page only */
+    }
     map.setStreet(street.checked && navigator.onLine, url);
     map.onTiles(map.tiles);
   };

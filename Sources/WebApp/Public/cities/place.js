@@ -20,37 +20,42 @@ export function init({ status, coordinates, run, nearby }) {
         data = await api('GET', `/api/v1/cities/search?q=${encodeURIComponent(text.trim())}&limit=8`);
       } catch (error) {
         if (seq === searchSeq) status(error.message);
-        return places = [];
+        return (places = []);
       }
       if (seq !== searchSeq) return places;
       places = data.cities;
     } else {
       places = [];
     }
-    $('place-results').replaceChildren(...places.map((p, i) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'button';
-      button.dataset.index = i;
-      const name = document.createElement('b');
-      name.textContent = p.coordinates ? `Around ${p.name}` : p.name;
-      button.append(name);
-      if (!p.coordinates) {
-        const also = p.matched_name && p.matched_name !== p.name ? ` (${p.matched_name})` : '';
-        button.append(`${also}, ${p.country_name || p.country_code}`);
-      }
-      const li = document.createElement('li');
-      li.append(button);
-      return li;
-    }));
-    if (outOfRange(text)) status(`“${text.trim()}” are coordinates out of range: latitude goes from −90 to 90, longitude from −180 to 180.`);
+    $('place-results').replaceChildren(
+      ...places.map((p, i) => {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'button';
+        button.dataset.index = i;
+        const name = document.createElement('b');
+        name.textContent = p.coordinates ? `Around ${p.name}` : p.name;
+        button.append(name);
+        if (!p.coordinates) {
+          const also = p.matched_name && p.matched_name !== p.name ? ` (${p.matched_name})` : '';
+          button.append(`${also}, ${p.country_name || p.country_code}`);
+        }
+        const li = document.createElement('li');
+        li.append(button);
+        return li;
+      }),
+    );
+    if (outOfRange(text))
+      status(`“${text.trim()}” are coordinates out of range: latitude goes from −90 to 90, longitude from −180 to 180.`);
     else if (text.trim() && !places.length) status(`No place called “${text.trim()}” was found.`);
     else status('');
     return places;
   }
 
-  const goTo = (place) => run($('place-form'), () => nearby(place.latitude, place.longitude,
-    place.coordinates ? 'Around these coordinates' : `Around ${place.name}`));
+  const goTo = (place) =>
+    run($('place-form'), () =>
+      nearby(place.latitude, place.longitude, place.coordinates ? 'Around these coordinates' : `Around ${place.name}`),
+    );
 
   $('place').addEventListener('input', (e) => {
     clearTimeout(typingTimer);

@@ -7,7 +7,10 @@
 export function importPlan(state, stored) {
   const plan = { added: 0, replaced: 0, stars: [] };
   for (const row of state.myOrder()) {
-    if (!stored.has(row.geonameid)) { plan.added += 1; continue; }
+    if (!stored.has(row.geonameid)) {
+      plan.added += 1;
+      continue;
+    }
     plan.replaced += 1;
     if (stored.get(row.geonameid) !== row.favourite) plan.stars.push({ name: row.name, favourite: row.favourite });
   }
@@ -24,5 +27,7 @@ export function describePlan({ added, replaced, stars }) {
     `${n(added, 'city is', 'cities are')} new; ${n(replaced, 'city is', 'cities are')} already in your collection and will be replaced.`,
     lose.length ? `${lose.join(', ')} will lose ${lose.length === 1 ? 'its' : 'their'} star.` : '',
     gain.length ? `${gain.join(', ')} will be starred.` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
 }

@@ -26,7 +26,9 @@ export class SceneView {
     this.listen();
   }
 
-  get open() { return !$('scene').hidden; }
+  get open() {
+    return !$('scene').hidden;
+  }
 
   /**
    * Shows a scene: kind 'import' or 'browse', the cities, its labels { title, tail (after the count),
@@ -111,9 +113,16 @@ export class SceneView {
     const active = document.activeElement;
     const shown = this.shownRows();
     const visible = new Set(shown.map((r) => r.geonameid));
-    for (const [id, li] of this.els) if (!state.get(id)) { li.remove(); this.els.delete(id); }
+    for (const [id, li] of this.els)
+      if (!state.get(id)) {
+        li.remove();
+        this.els.delete(id);
+      }
     const mine = this.form.sort === 'mine';
-    const favourites = state.myOrder().filter((r) => r.favourite).map((r) => r.geonameid);
+    const favourites = state
+      .myOrder()
+      .filter((r) => r.favourite)
+      .map((r) => r.geonameid);
     state.sorted(this.form.sort).forEach((row, i) => {
       const li = this.els.get(row.geonameid) ?? this.makeRow(row);
       li.hidden = !visible.has(row.geonameid);
@@ -131,10 +140,17 @@ export class SceneView {
     const total = state.size;
     const count = visible.size;
     $('scene-sub').textContent = `${plural(total, 'city', 'cities')} ${this.labels.tail}`;
-    if (this.selected != null && !state.get(this.selected)) { this.selected = null; $('map-status').textContent = ''; }
-    $('list-status').textContent = !total ? 'No cities here.'
-      : count === total ? plural(total, 'city', 'cities')
-        : count ? `${count} of ${plural(total, 'city', 'cities')}` : `No city matches, of ${plural(total, 'city', 'cities')}.`;
+    if (this.selected != null && !state.get(this.selected)) {
+      this.selected = null;
+      $('map-status').textContent = '';
+    }
+    $('list-status').textContent = !total
+      ? 'No cities here.'
+      : count === total
+        ? plural(total, 'city', 'cities')
+        : count
+          ? `${count} of ${plural(total, 'city', 'cities')}`
+          : `No city matches, of ${plural(total, 'city', 'cities')}.`;
     this.commitButton.disabled = !state.saveEnabled;
     $('edit').setAttribute('aria-pressed', String(this.editing));
     $('edit').textContent = this.editing ? 'Done' : 'Edit';
@@ -191,8 +207,9 @@ export class SceneView {
     for (const [key, li] of this.els) li.classList.toggle('is-selected', key === id);
     const row = this.state?.get(id);
     if (!row) return;
-    $('map-status').textContent = `${row.name}, ${row.country_name || row.country_code}: `
-      + (row.population ? `population ${formatNumber(row.population)}` : 'population unknown');
+    $('map-status').textContent =
+      `${row.name}, ${row.country_name || row.country_code}: ` +
+      (row.population ? `population ${formatNumber(row.population)}` : 'population unknown');
     if (from === 'map') this.els.get(id)?.scrollIntoView({ block: 'nearest', behavior: smooth() });
     else this.map.select(id, { reveal: true });
     if (from === 'list') this.revealMap();
@@ -253,7 +270,10 @@ export class SceneView {
   async commit() {
     const { state } = this;
     if (!state?.saveEnabled) return;
-    if (state.kind === 'import' && !state.size) { toast('There is nothing to import.'); return; }
+    if (state.kind === 'import' && !state.size) {
+      toast('There is nothing to import.');
+      return;
+    }
     this.commitButton.disabled = true;
     try {
       await (await import('./commit.js')).commit(this, state);
@@ -277,17 +297,23 @@ export class SceneView {
     let done = 0;
     label.textContent = `Refreshing 0 of ${rows.length}…`;
     out.textContent = 'Refreshing the weather…';
-    await Promise.all(rows.map(([id, li]) => this.loadWeather(id, li, true).then(() => {
-      done += 1;
-      label.textContent = `Refreshing ${done} of ${rows.length}…`;
-    })));
+    await Promise.all(
+      rows.map(([id, li]) =>
+        this.loadWeather(id, li, true).then(() => {
+          done += 1;
+          label.textContent = `Refreshing ${done} of ${rows.length}…`;
+        }),
+      ),
+    );
     label.textContent = 'Refresh weather';
     button.removeAttribute('aria-busy');
     this.refreshing = false;
     if (this.state !== state) return;
     const off = rows.filter(([id]) => this.weather.get(id)?.error);
-    out.textContent = !off.length ? `Weather refreshed for ${plural(rows.length, 'city', 'cities')}.`
-      : off.length === rows.length ? `The weather is unavailable: ${this.weather.get(off[0][0]).error}`
+    out.textContent = !off.length
+      ? `Weather refreshed for ${plural(rows.length, 'city', 'cities')}.`
+      : off.length === rows.length
+        ? `The weather is unavailable: ${this.weather.get(off[0][0]).error}`
         : `Weather refreshed for ${plural(rows.length - off.length, 'city', 'cities')}; unavailable for ${off.length}.`;
   }
 
@@ -296,9 +322,17 @@ export class SceneView {
   listen() {
     this.commitButton.addEventListener('click', () => this.commit());
     $('refresh').addEventListener('click', () => this.refresh());
-    $('edit').addEventListener('click', () => { this.editing = !this.editing; this.render(); });
+    $('edit').addEventListener('click', () => {
+      this.editing = !this.editing;
+      this.render();
+    });
     $('delete-others').addEventListener('click', () => {
-      const taken = this.state.take(this.state.myOrder().filter((r) => !r.favourite).map((r) => r.geonameid));
+      const taken = this.state.take(
+        this.state
+          .myOrder()
+          .filter((r) => !r.favourite)
+          .map((r) => r.geonameid),
+      );
       const gone = taken.length;
       this.editing = this.state.size > 0 && this.editing;
       this.render();
@@ -308,7 +342,10 @@ export class SceneView {
     this.form.filter.addEventListener('input', () => this.render());
     $('scene').addEventListener('change', (e) => {
       const { name, value } = e.target;
-      if (name === 'scope' || name === 'sort') { this.form[name] = value; this.render(); }
+      if (name === 'scope' || name === 'sort') {
+        this.form[name] = value;
+        this.render();
+      }
       if (value === 'mine') this.gestures();
       if (name === 'unit') {
         this.unit = value;
@@ -321,10 +358,18 @@ export class SceneView {
     let swiped = false;
     list.addEventListener('click', (e) => {
       const li = e.target.closest('.cr-row');
-      if (!li || swiped) { swiped = false; return; }
+      if (!li || swiped) {
+        swiped = false;
+        return;
+      }
       const id = Number(li.dataset.id);
       const wx = e.target.closest('.cr-wx');
-      if (wx) toast(wx.dataset.why && wx.classList.contains('is-off') ? `No weather for ${this.state.get(id).name}: ${wx.dataset.why}` : `${this.state.get(id).name}: ${wx.title}`);
+      if (wx)
+        toast(
+          wx.dataset.why && wx.classList.contains('is-off')
+            ? `No weather for ${this.state.get(id).name}: ${wx.dataset.why}`
+            : `${this.state.get(id).name}: ${wx.title}`,
+        );
       else if (e.target.closest('.cr-star')) this.toggle(id);
       else if (e.target.closest('.cr-del')) this.remove(id);
       else if (e.target.closest('.cr-up')) this.move(id, -1, '.cr-up');
@@ -346,31 +391,52 @@ export class SceneView {
       const grip = e.target.closest('.cr-grip');
       if (grip) e.preventDefault();
       if (!grip && e.pointerType !== 'touch') return;
-      this.gestures().then((g) => (grip ? g.drag(this, e, li)
-        : g.swipe(this, e, li, () => { swiped = true; setTimeout(() => { swiped = false; }, 400); })));
+      this.gestures().then((g) =>
+        grip
+          ? g.drag(this, e, li)
+          : g.swipe(this, e, li, () => {
+              swiped = true;
+              setTimeout(() => {
+                swiped = false;
+              }, 400);
+            }),
+      );
     });
     this.pullToRefresh();
   }
 
-  gestures() { return (this.gesturesModule ??= import('./gestures.js')); }
+  gestures() {
+    return (this.gesturesModule ??= import('./gestures.js'));
+  }
 
   /** On touch, a downward drag while the page is at its top refreshes the weather. */
   pullToRefresh() {
     const box = $('listbox');
     const pull = $('pull');
     let y0 = null;
-    box.addEventListener('touchstart', (e) => {
-      y0 = window.scrollY <= 0 && e.touches.length === 1 && !e.target.closest('.cr-grip') ? e.touches[0].clientY : null;
-    }, { passive: true });
-    box.addEventListener('touchmove', (e) => {
-      if (y0 !== null) pull.classList.toggle('is-pulling', e.touches[0].clientY - y0 > 80 && window.scrollY <= 0);
-    }, { passive: true });
+    box.addEventListener(
+      'touchstart',
+      (e) => {
+        y0 = window.scrollY <= 0 && e.touches.length === 1 && !e.target.closest('.cr-grip') ? e.touches[0].clientY : null;
+      },
+      { passive: true },
+    );
+    box.addEventListener(
+      'touchmove',
+      (e) => {
+        if (y0 !== null) pull.classList.toggle('is-pulling', e.touches[0].clientY - y0 > 80 && window.scrollY <= 0);
+      },
+      { passive: true },
+    );
     const end = () => {
       if (pull.classList.contains('is-pulling')) this.refresh();
       pull.classList.remove('is-pulling');
       y0 = null;
     };
     box.addEventListener('touchend', end);
-    box.addEventListener('touchcancel', () => { pull.classList.remove('is-pulling'); y0 = null; });
+    box.addEventListener('touchcancel', () => {
+      pull.classList.remove('is-pulling');
+      y0 = null;
+    });
   }
 }

@@ -28,7 +28,9 @@ export function tileLayer(map, template) {
   let timer = 0;
   const watch = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => { if (!loaded) map.setTiles('failed'); }, 8000);
+    timer = setTimeout(() => {
+      if (!loaded) map.setTiles('failed');
+    }, 8000);
   };
   map.paintTiles = () => {
     for (const t of tilesFor(map.view, map.width, map.height)) {
@@ -37,8 +39,16 @@ export function tileLayer(map, template) {
       if (!img) {
         if (images.size > 300) images.clear();
         img = new Image();
-        img.onload = () => { loaded += 1; clearTimeout(timer); map.setTiles('ok'); map.draw(); };
-        img.onerror = () => { failed += 1; if (!loaded && failed >= 2) map.setTiles('failed'); };
+        img.onload = () => {
+          loaded += 1;
+          clearTimeout(timer);
+          map.setTiles('ok');
+          map.draw();
+        };
+        img.onerror = () => {
+          failed += 1;
+          if (!loaded && failed >= 2) map.setTiles('failed');
+        };
         img.src = template.replace('{z}', t.z).replace('{x}', t.x).replace('{y}', t.y);
         images.set(key, img);
       }

@@ -8,30 +8,45 @@ const queue = createQueue(4);
 const cache = new Map(); // geonameid → Promise of the weather, or of { error } when unavailable
 
 export function getUnit() {
-  try { return localStorage.getItem(UNIT_KEY) === 'F' ? 'F' : 'C'; } catch { return 'C'; }
+  try {
+    return localStorage.getItem(UNIT_KEY) === 'F' ? 'F' : 'C';
+  } catch {
+    return 'C';
+  }
 }
 
 export function setUnit(unit) {
-  try { localStorage.setItem(UNIT_KEY, unit); } catch { /* private mode: this page only */ }
+  try {
+    localStorage.setItem(UNIT_KEY, unit);
+  } catch {
+    /* private mode: this page only */
+  }
 }
 
 /** Why there is no weather, in a person's words. */
-const why = (error) => (error?.status === 0 || !navigator.onLine
-  ? 'There is no connection to Trove’s server.'
-  : error?.message || 'The weather service did not answer.');
+const why = (error) =>
+  error?.status === 0 || !navigator.onLine
+    ? 'There is no connection to Trove’s server.'
+    : error?.message || 'The weather service did not answer.';
 
 /** The weather of a city ({ error } when unavailable); `refresh` asks the server for a fresh reading. */
 export function weatherFor(id, refresh = false) {
   if (!refresh && cache.has(id)) return cache.get(id);
-  const promise = queue.run(() => api('GET', `/api/v1/cities/${id}/weather${refresh ? '?refresh=1' : ''}`))
-    .then((data) => {
-      if (data === undefined) { if (cache.get(id) === promise) cache.delete(id); } // dropped before it started
-      else credit(data.provider);
-      return data;
-    }, (error) => {
-      if (cache.get(id) === promise) cache.delete(id); // asked again next time
-      return { error: why(error) };
-    });
+  const promise = queue
+    .run(() => api('GET', `/api/v1/cities/${id}/weather${refresh ? '?refresh=1' : ''}`))
+    .then(
+      (data) => {
+        if (data === undefined) {
+          if (cache.get(id) === promise) cache.delete(id);
+        } // dropped before it started
+        else credit(data.provider);
+        return data;
+      },
+      (error) => {
+        if (cache.get(id) === promise) cache.delete(id); // asked again next time
+        return { error: why(error) };
+      },
+    );
   cache.set(id, promise);
   return promise;
 }
@@ -39,10 +54,16 @@ export function weatherFor(id, refresh = false) {
 /** Forgets the requests not started yet (a scene was left), so that the next asks again. */
 export function dropPending() {
   queue.clear();
-  for (const [id, promise] of cache) promise.then((data) => { if (data === undefined && cache.get(id) === promise) cache.delete(id); });
+  for (const [id, promise] of cache)
+    promise.then((data) => {
+      if (data === undefined && cache.get(id) === promise) cache.delete(id);
+    });
 }
 
-const PROVIDERS = { 'open-meteo': ['Open-Meteo', 'https://open-meteo.com/'], openweathermap: ['OpenWeather', 'https://openweathermap.org/'] };
+const PROVIDERS = {
+  'open-meteo': ['Open-Meteo', 'https://open-meteo.com/'],
+  openweathermap: ['OpenWeather', 'https://openweathermap.org/'],
+};
 function credit(provider) {
   const box = document.getElementById('wx-credit');
   const link = document.getElementById('wx-provider');

@@ -31,8 +31,21 @@ async function forgetCachedPages(sameProfile = false) {
 // was made in (a few seconds at most), and once the profile changes both are emptied, so the next profile never
 // sends or sees them.
 const sync = () => import('./sync.js');
-const sendWaiting = () => sync().then((m) => Promise.race([m.flush(), new Promise((resolve) => { setTimeout(resolve, 5000); })])).catch(() => {});
-const forgetDevice = () => sync().then((m) => m.forget()).catch(() => {});
+const sendWaiting = () =>
+  sync()
+    .then((m) =>
+      Promise.race([
+        m.flush(),
+        new Promise((resolve) => {
+          setTimeout(resolve, 5000);
+        }),
+      ]),
+    )
+    .catch(() => {});
+const forgetDevice = () =>
+  sync()
+    .then((m) => m.forget())
+    .catch(() => {});
 
 function seconds(n) {
   if (n < 60) return n === 1 ? '1 second' : `${n} seconds`;
@@ -42,9 +55,7 @@ function seconds(n) {
 
 function messageFor(error, form) {
   if (error.status === 429) {
-    return error.retryAfter
-      ? `Too many attempts. Please try again in ${seconds(error.retryAfter)}.`
-      : error.message;
+    return error.retryAfter ? `Too many attempts. Please try again in ${seconds(error.retryAfter)}.` : error.message;
   }
   if (error.status === 401 && form.id === 'login-form') {
     return error.message || 'That username and password do not match.';
@@ -97,11 +108,14 @@ if (next) {
 // A guest signing in is told what comes along to the account.
 const guestWork = document.getElementById('guest-work');
 if (guestWork) {
-  api('GET', '/api/v1/account/guest-work').then(({ summary }) => {
-    if (!summary) return;
-    guestWork.textContent = `${summary} from this device will join your account.`;
-    guestWork.hidden = false;
-  }, () => {});
+  api('GET', '/api/v1/account/guest-work').then(
+    ({ summary }) => {
+      if (!summary) return;
+      guestWork.textContent = `${summary} from this device will join your account.`;
+      guestWork.hidden = false;
+    },
+    () => {},
+  );
 }
 
 const signupForm = document.getElementById('signup-form');
@@ -162,11 +176,18 @@ if (exportLink) {
 const importButton = document.getElementById('import');
 const importFile = document.getElementById('import-file');
 const KINDS = {
-  own_cards: ['card of your own', 'cards of your own'], favourite_cards: ['favourite card', 'favourite cards'],
-  draws: ['drawn card', 'drawn cards'], word_sets: ['word set', 'word sets'], poems: ['poem', 'poems'],
-  cities: ['city', 'cities'], students: ['student', 'students'], venues: ['venue', 'venues'],
-  sessions: ['class session', 'class sessions'], class_in_session: ['class in session', 'classes in session'],
-  published_stories: ['published story', 'published stories'], stories: ['story in your library', 'stories in your library'],
+  own_cards: ['card of your own', 'cards of your own'],
+  favourite_cards: ['favourite card', 'favourite cards'],
+  draws: ['drawn card', 'drawn cards'],
+  word_sets: ['word set', 'word sets'],
+  poems: ['poem', 'poems'],
+  cities: ['city', 'cities'],
+  students: ['student', 'students'],
+  venues: ['venue', 'venues'],
+  sessions: ['class session', 'class sessions'],
+  class_in_session: ['class in session', 'classes in session'],
+  published_stories: ['published story', 'published stories'],
+  stories: ['story in your library', 'stories in your library'],
   reading_places: ['reading place', 'reading places'],
 };
 if (importButton && importFile) {
@@ -182,7 +203,8 @@ if (importButton && importFile) {
       const response = await request('POST', '/api/v1/account/import', await file.text(), 'application/json');
       const report = await response.json();
       const order = Object.keys(KINDS);
-      const added = Object.entries(report.added).sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
+      const added = Object.entries(report.added)
+        .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
         .map(([kind, n]) => `${n} ${(KINDS[kind] || [kind, kind])[n === 1 ? 0 : 1]}`);
       const summary = document.createElement('p');
       summary.textContent = added.length ? `Brought in: ${added.join(', ')}.` : 'The file held nothing to bring in.';

@@ -23,9 +23,13 @@ export async function request(method, path, body, contentType, { keepalive = fal
   try {
     response = await fetch(path, init);
   } catch {
-    throw apiError(0, 'network', navigator.onLine === false
-      ? 'You seem to be offline. Check your connection and try again.'
-      : 'Could not reach Trove. Please try again.');
+    throw apiError(
+      0,
+      'network',
+      navigator.onLine === false
+        ? 'You seem to be offline. Check your connection and try again.'
+        : 'Could not reach Trove. Please try again.',
+    );
   }
   if (response.ok) return response;
 
@@ -90,7 +94,12 @@ export function toast(message, options) {
 export function undoable(message, options) {
   let handle = null;
   let early = null;
-  const leave = () => { if (!handle && !early) { early = 'gone'; options.commit({ keepalive: true }); } };
+  const leave = () => {
+    if (!handle && !early) {
+      early = 'gone';
+      options.commit({ keepalive: true });
+    }
+  };
   addEventListener('pagehide', leave);
   toastModule().then((m) => {
     removeEventListener('pagehide', leave);

@@ -21,7 +21,9 @@ export function announce(regionId, message) {
   const region = $(regionId);
   if (!region) return;
   region.textContent = '';
-  setTimeout(() => { region.textContent = message; }, 50);
+  setTimeout(() => {
+    region.textContent = message;
+  }, 50);
 }
 
 /**

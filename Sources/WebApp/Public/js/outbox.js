@@ -14,13 +14,23 @@ async function call(method, path, body, key, keepalive) {
   if (key) headers['Idempotency-Key'] = key;
   let response;
   try {
-    response = await fetch(path, { method, headers, credentials: 'same-origin', keepalive: !!keepalive, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      keepalive: !!keepalive,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw failure(0, 'network', 'Trove cannot be reached.');
   }
   const text = await response.text().catch(() => '');
   let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
   if (response.ok) return data;
   const e = data && data.error;
   const error = failure(response.status, e?.code || `http_${response.status}`, e?.message || `The server answered ${response.status}.`);
@@ -69,7 +79,11 @@ function schedule(delay) {
 /** Sends the waiting writes in order, one at a time, until one has no answer (then later again). */
 export function flush() {
   if (flushing) return flushing;
-  const run = () => drain().finally(() => { flushing = null; update(); });
+  const run = () =>
+    drain().finally(() => {
+      flushing = null;
+      update();
+    });
   flushing = navigator.locks ? navigator.locks.request('trove-sync', run) : run();
   return flushing;
 }
@@ -123,7 +137,9 @@ async function finish(entry, answer) {
 async function drop(entry, error) {
   const list = await all();
   const also = dropsWith(list, entry);
-  await tx('readwrite', ({ outbox }) => { for (const e of [entry, ...also]) outbox.delete(e.seq); });
+  await tx('readwrite', ({ outbox }) => {
+    for (const e of [entry, ...also]) outbox.delete(e.seq);
+  });
   if (!resolvedByApp(entry, error.code, also.length)) toast(dropMessage(entry, error.message, also.length), { timeout: 10000 });
   dispatchEvent(new CustomEvent('trove:sync-dropped', { detail: { entry, error } }));
 }

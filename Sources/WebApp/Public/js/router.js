@@ -15,7 +15,10 @@ export function parseView(view) {
 /** viewPath('card', 12) → 'card/12'; a last object argument is the query (empty values left out). */
 export function viewPath(...parts) {
   const query = parts.length && typeof parts[parts.length - 1] === 'object' ? parts.pop() : {};
-  const path = parts.filter((p) => p !== undefined && p !== null && p !== '').map((p) => encodeURIComponent(String(p))).join('/');
+  const path = parts
+    .filter((p) => p !== undefined && p !== null && p !== '')
+    .map((p) => encodeURIComponent(String(p)))
+    .join('/');
   const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '')).toString();
   return search ? `${path}?${search}` : path;
 }
@@ -46,15 +49,23 @@ export function createRouter({ onView, home = '', win = globalThis.window } = {}
   const onPop = () => {
     const state = history.state;
     if (state && typeof state.troveDepth === 'number') depth = state.troveDepth;
-    else { depth += 1; keep(); } // a hash typed by hand: a new entry
+    else {
+      depth += 1;
+      keep();
+    } // a hash typed by hand: a new entry
     show('pop');
   };
   return {
-    get view() { return current; },
-    get depth() { return depth; },
+    get view() {
+      return current;
+    },
+    get depth() {
+      return depth;
+    },
     start() {
       const state = history.state;
-      if (state && typeof state.troveDepth === 'number') depth = state.troveDepth; // a reload
+      if (state && typeof state.troveDepth === 'number')
+        depth = state.troveDepth; // a reload
       else keep();
       win.addEventListener('popstate', onPop);
       win.addEventListener('hashchange', onPop);

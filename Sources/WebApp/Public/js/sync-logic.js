@@ -38,11 +38,15 @@ export function dependents(list, temp) {
 
 /** Every later entry with the device's temporary id replaced by the server's. */
 export function rewrite(list, temp, real) {
-  return list.map((e) => (mentions(e, temp) ? {
-    ...e,
-    path: e.path.split(temp).join(real),
-    body: e.body === undefined ? undefined : JSON.parse(JSON.stringify(e.body).split(temp).join(real)),
-  } : e));
+  return list.map((e) =>
+    mentions(e, temp)
+      ? {
+          ...e,
+          path: e.path.split(temp).join(real),
+          body: e.body === undefined ? undefined : JSON.parse(JSON.stringify(e.body).split(temp).join(real)),
+        }
+      : e,
+  );
 }
 
 /**
@@ -51,8 +55,10 @@ export function rewrite(list, temp, real) {
  * it would have created. A refused change to a class does not take its end with it: the session is kept.
  */
 export function dropsWith(list, entry) {
-  return list.filter((e) => e !== entry && e.seq !== entry.seq
-    && ((entry.leads && e.group === entry.leads) || (entry.creates && mentions(e, entry.creates))));
+  return list.filter(
+    (e) =>
+      e !== entry && e.seq !== entry.seq && ((entry.leads && e.group === entry.leads) || (entry.creates && mentions(e, entry.creates))),
+  );
 }
 
 /** The server's id in a create's answer: `idFrom` is a dotted path ('id', 'session.id'). */

@@ -21,10 +21,17 @@ function db() {
     };
     open.onsuccess = () => {
       connection = open.result;
-      open.result.onversionchange = () => { open.result.close(); opened = null; connection = null; };
+      open.result.onversionchange = () => {
+        open.result.close();
+        opened = null;
+        connection = null;
+      };
       resolve(open.result);
     };
-    open.onerror = () => { opened = null; reject(open.error); };
+    open.onerror = () => {
+      opened = null;
+      reject(open.error);
+    };
   }));
 }
 
@@ -37,7 +44,11 @@ function db() {
 const live = new Set();
 globalThis.addEventListener?.('pagehide', () => {
   for (const t of live) {
-    try { t.abort(); } catch { /* already finishing */ }
+    try {
+      t.abort();
+    } catch {
+      /* already finishing */
+    }
   }
   live.clear();
   connection?.close();
@@ -52,10 +63,22 @@ export async function tx(mode, work) {
     const t = d.transaction(['outbox', 'copies'], mode);
     live.add(t);
     let result;
-    const req = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
-    Promise.resolve(work({ outbox: t.objectStore('outbox'), copies: t.objectStore('copies'), req })).then((r) => { result = r; }, reject);
-    t.oncomplete = () => { live.delete(t); resolve(result); };
-    t.onerror = t.onabort = () => { live.delete(t); reject(t.error); };
+    const req = (r) =>
+      new Promise((ok, no) => {
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => no(r.error);
+      });
+    Promise.resolve(work({ outbox: t.objectStore('outbox'), copies: t.objectStore('copies'), req })).then((r) => {
+      result = r;
+    }, reject);
+    t.oncomplete = () => {
+      live.delete(t);
+      resolve(result);
+    };
+    t.onerror = t.onabort = () => {
+      live.delete(t);
+      reject(t.error);
+    };
   });
 }
 
@@ -65,7 +88,10 @@ export const all = () => tx('readonly', ({ outbox, req }) => req(outbox.getAll()
 // ---------- Copies ----------
 
 /** Keeps a copy of `data` under `key` (a path, or an app's own name). */
-export const keep = (key, data) => tx('readwrite', ({ copies }) => { copies.put(data, key); }).catch(() => {});
+export const keep = (key, data) =>
+  tx('readwrite', ({ copies }) => {
+    copies.put(data, key);
+  }).catch(() => {});
 /** The kept copy under `key`, or undefined. */
 export const kept = (key) => tx('readonly', ({ copies, req }) => req(copies.get(key))).catch(() => undefined);
 
@@ -118,11 +144,18 @@ export const send = (...args) => outbox().then((m) => m.send(...args));
 export const flush = () => outbox().then((m) => m.flush());
 
 /** Loads the sending part ahead of a write that must start at once (a save sent as the page is left). */
-export const prepare = () => outbox().then(() => {}, () => {});
+export const prepare = () =>
+  outbox().then(
+    () => {},
+    () => {},
+  );
 
 /** Empties the device's copies and outbox (signing out, or in as someone else). */
 export async function forget() {
-  await tx('readwrite', ({ outbox, copies }) => { outbox.clear(); copies.clear(); }).catch(() => {});
+  await tx('readwrite', ({ outbox, copies }) => {
+    outbox.clear();
+    copies.clear();
+  }).catch(() => {});
   count = 0;
   scopes = new Set();
 }
@@ -154,8 +187,15 @@ export async function update() {
   badge.classList.toggle('is-waiting', count > 0);
 }
 
-if (typeof document !== 'undefined') { // (not in node, where tests/js reads `waitingLine`)
-  addEventListener('online', () => { if (count) flush(); });
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible' && count) flush(); });
-  update().then(() => { if (count) flush(); });
+if (typeof document !== 'undefined') {
+  // (not in node, where tests/js reads `waitingLine`)
+  addEventListener('online', () => {
+    if (count) flush();
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && count) flush();
+  });
+  update().then(() => {
+    if (count) flush();
+  });
 }

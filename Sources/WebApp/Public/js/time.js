@@ -2,7 +2,10 @@
 // phone's own clock does ("3:25 AM", "03:25" or "15:25", never one app with a leading zero and another without).
 const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (value) => { const d = new Date(value); return Number.isNaN(d.getTime()) ? null : d; };
+const when = (value) => {
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+};
 
 /** An instant's time of day here: "3:25 AM" (en-US), "03:25" (en-GB); '' for nothing or nonsense. */
 export const formatTime = (value) => (value && when(value) ? time.format(when(value)) : '');

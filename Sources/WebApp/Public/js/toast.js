@@ -5,7 +5,13 @@ let region;
 let styled;
 const modals = [];
 const pending = new Set();
-const modal = (d) => { try { return d.matches(':modal'); } catch { return d.open; } };
+const modal = (d) => {
+  try {
+    return d.matches(':modal');
+  } catch {
+    return d.open;
+  }
+};
 
 function place() {
   for (let i = modals.length - 1; i >= 0; i -= 1) if (!modals[i].open || !modals[i].isConnected) modals.splice(i, 1);
@@ -54,7 +60,10 @@ export function toast(message, { timeout = 4000, action, onTimeout } = {}) {
     button.className = 'toast-action';
     button.textContent = action.label;
     if (action.keys) button.setAttribute('aria-keyshortcuts', action.keys);
-    button.addEventListener('click', () => { dismiss(item); action.run(); });
+    button.addEventListener('click', () => {
+      dismiss(item);
+      action.run();
+    });
     item.append(button);
   }
   // Shown (and its time started) once toast.css is in.
@@ -65,7 +74,12 @@ export function toast(message, { timeout = 4000, action, onTimeout } = {}) {
     link.onload = link.onerror = resolve;
     document.head.append(link);
   });
-  styled.then(() => { if (!item.stopped) { ensureRegion().append(item); if (timeout > 0) time(item, timeout, onTimeout); } });
+  styled.then(() => {
+    if (!item.stopped) {
+      ensureRegion().append(item);
+      if (timeout > 0) time(item, timeout, onTimeout);
+    }
+  });
   return item;
 }
 
@@ -73,12 +87,27 @@ function time(item, timeout, onTimeout) {
   let timer = 0;
   let left = timeout;
   let started = 0;
-  const run = () => { started = Date.now(); timer = setTimeout(() => { dismiss(item); if (onTimeout) onTimeout(); }, left); };
+  const run = () => {
+    started = Date.now();
+    timer = setTimeout(() => {
+      dismiss(item);
+      if (onTimeout) onTimeout();
+    }, left);
+  };
   item.addEventListener('focusin', () => {
-    if (timer > 0) { clearTimeout(timer); timer = 0; left = Math.max(2000, left - (Date.now() - started)); }
+    if (timer > 0) {
+      clearTimeout(timer);
+      timer = 0;
+      left = Math.max(2000, left - (Date.now() - started));
+    }
   });
-  item.addEventListener('focusout', (e) => { if (!item.contains(e.relatedTarget) && !timer && item.isConnected) run(); });
-  item.stop = () => { clearTimeout(timer); timer = -1; };
+  item.addEventListener('focusout', (e) => {
+    if (!item.contains(e.relatedTarget) && !timer && item.isConnected) run();
+  });
+  item.stop = () => {
+    clearTimeout(timer);
+    timer = -1;
+  };
   run();
 }
 
@@ -91,8 +120,16 @@ export function undoable(message, { undo, commit, timeout = 6000 }) {
   let item = null;
   const settle = (work) => {
     if (!pending.delete(entry)) return;
-    if (item) { item.stopped = true; item.stop?.(); dismiss(item); }
-    try { Promise.resolve(work()).catch(() => {}); } catch { /* the app reports its failures */ }
+    if (item) {
+      item.stopped = true;
+      item.stop?.();
+      dismiss(item);
+    }
+    try {
+      Promise.resolve(work()).catch(() => {});
+    } catch {
+      /* the app reports its failures */
+    }
   };
   const entry = {
     at: Date.now(),
@@ -120,12 +157,18 @@ function listen() {
   listening = true;
   const leave = () => commitPending({ keepalive: true });
   window.addEventListener('pagehide', leave);
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') leave(); });
-  window.addEventListener('keydown', (e) => {
-    if (!pending.size || e.altKey || e.shiftKey || !(e.ctrlKey || e.metaKey) || (e.key !== 'z' && e.key !== 'Z')) return;
-    if (e.target.closest?.('input, textarea, select, [contenteditable]:not([contenteditable="false"])')) return;
-    e.preventDefault();
-    e.stopImmediatePropagation();
-    [...pending].sort((a, b) => b.at - a.at)[0].undo();
-  }, true);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') leave();
+  });
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (!pending.size || e.altKey || e.shiftKey || !(e.ctrlKey || e.metaKey) || (e.key !== 'z' && e.key !== 'Z')) return;
+      if (e.target.closest?.('input, textarea, select, [contenteditable]:not([contenteditable="false"])')) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      [...pending].sort((a, b) => b.at - a.at)[0].undo();
+    },
+    true,
+  );
 }

@@ -8,7 +8,7 @@ import { stylesheet } from './dom.js';
 await stylesheet('board-gestures.css'); // its looks come with it
 
 const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
-const normalise = (deg) => Math.round(((((deg + 180) % 360) + 360) % 360 - 180) * 10) / 10;
+const normalise = (deg) => Math.round((((((deg + 180) % 360) + 360) % 360) - 180) * 10) / 10;
 
 export const gestures = {
   /** After a drop: a magnet let go on another moves to the nearest free place. */
@@ -39,7 +39,19 @@ export const gestures = {
     node.removeAttribute('tabindex');
     node.classList.add('is-leaving');
     if (reducedMotion() || typeof node.animate !== 'function') node.remove();
-    else node.animate([{ scale: 1, opacity: 1 }, { scale: 0.2, opacity: 0 }], { duration: 220, easing: 'ease-in' }).finished.then(() => node.remove(), () => node.remove());
+    else
+      node
+        .animate(
+          [
+            { scale: 1, opacity: 1 },
+            { scale: 0.2, opacity: 0 },
+          ],
+          { duration: 220, easing: 'ease-in' },
+        )
+        .finished.then(
+          () => node.remove(),
+          () => node.remove(),
+        );
     if (hadFocus) {
       const next = order[order.indexOf(id) + 1] || order[order.indexOf(id) - 1];
       (this.nodes.get(next) || this.el).focus({ preventScroll: true });
@@ -98,15 +110,27 @@ export const gestures = {
     const magnet = this.magnet(node.dataset.id);
     const at = this.shown.get(magnet.id);
     this.drag = {
-      kind: 'move', id: magnet.id, node, pointerId: e.pointerId, startX: e.clientX, startY: e.clientY,
-      x: e.clientX, y: e.clientY, originX: at.x, originY: at.y, moved: false, changed: false,
+      kind: 'move',
+      id: magnet.id,
+      node,
+      pointerId: e.pointerId,
+      startX: e.clientX,
+      startY: e.clientY,
+      x: e.clientX,
+      y: e.clientY,
+      originX: at.x,
+      originY: at.y,
+      moved: false,
+      changed: false,
     };
     this.el.classList.add('is-holding');
   },
 
   /** Of the magnets whose touch area (44 x 44 px at least) is under (x, y): the top one whose tile is under it, else the top one. */
   pick(x, y) {
-    const hits = [...new Set(document.elementsFromPoint(x, y).map((n) => n.closest?.('.pm-magnet')))].filter((n) => n && this.nodes.get(n.dataset.id) === n);
+    const hits = [...new Set(document.elementsFromPoint(x, y).map((n) => n.closest?.('.pm-magnet')))].filter(
+      (n) => n && this.nodes.get(n.dataset.id) === n,
+    );
     const onTile = (n) => {
       const r = n.getBoundingClientRect();
       return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
@@ -193,8 +217,17 @@ export const gestures = {
     e.target.closest('.pm-rotate').setPointerCapture(e.pointerId);
     const { x, y } = this.centre(magnet);
     this.drag = {
-      kind: 'rotate', id: magnet.id, pointerId: e.pointerId, cx: x, cy: y, startX: e.clientX, startY: e.clientY,
-      start: Math.atan2(e.clientY - y, e.clientX - x), from: magnet.rotation, moved: false, changed: false,
+      kind: 'rotate',
+      id: magnet.id,
+      pointerId: e.pointerId,
+      cx: x,
+      cy: y,
+      startX: e.clientX,
+      startY: e.clientY,
+      start: Math.atan2(e.clientY - y, e.clientX - x),
+      from: magnet.rotation,
+      moved: false,
+      changed: false,
     };
   },
 
@@ -203,7 +236,10 @@ export const gestures = {
     const rect = this.el.getBoundingClientRect();
     const node = this.nodes.get(magnet.id);
     const at = this.shown.get(magnet.id) || { x: 0, y: 0 };
-    return { x: rect.left + this.el.clientLeft + at.x + node.offsetWidth / 2, y: rect.top + this.el.clientTop + at.y + node.offsetHeight / 2 };
+    return {
+      x: rect.left + this.el.clientLeft + at.x + node.offsetWidth / 2,
+      y: rect.top + this.el.clientTop + at.y + node.offsetHeight / 2,
+    };
   },
 
   angle(x, y) {
@@ -279,7 +315,10 @@ export const gestures = {
   },
 
   rotateClick() {
-    if (this.skipClick) { this.skipClick = false; return; }
+    if (this.skipClick) {
+      this.skipClick = false;
+      return;
+    }
     const magnet = this.selected && this.magnet(this.selected);
     if (!magnet) return;
     this.onBefore(`rotate:${magnet.id}`);

@@ -52,7 +52,9 @@ export class Board {
     this.twist = null;
     this.tools = element.querySelector('.pm-tools');
     if (editable) this.wire();
-    new ResizeObserver(() => { if (this.data && !this.drag) this.reflow(); }).observe(element);
+    new ResizeObserver(() => {
+      if (this.data && !this.drag) this.reflow();
+    }).observe(element);
   }
 
   // ---------- Drawing ----------
@@ -186,7 +188,10 @@ export class Board {
       const dx = Math.random() * width - node.offsetLeft;
       const dy = Math.random() * height - node.offsetTop;
       node.animate(
-        [{ translate: `${dx}px ${dy}px`, opacity: 0.5 }, { translate: '0 0', opacity: 1 }],
+        [
+          { translate: `${dx}px ${dy}px`, opacity: 0.5 },
+          { translate: '0 0', opacity: 1 },
+        ],
         { duration: 700 + Math.random() * 500, easing: 'cubic-bezier(0.2, 0.7, 0.2, 1)', fill: 'backwards' },
       );
     }
@@ -203,10 +208,12 @@ export class Board {
     let top = 0;
     for (const m of this.data.magnets) top = Math.max(top, m.z);
     if (top >= MAX_Z) {
-      [...this.data.magnets].sort((a, b) => a.z - b.z).forEach((m, i) => {
-        m.z = i + 1;
-        this.place(this.nodes.get(m.id), m);
-      });
+      [...this.data.magnets]
+        .sort((a, b) => a.z - b.z)
+        .forEach((m, i) => {
+          m.z = i + 1;
+          this.place(this.nodes.get(m.id), m);
+        });
       top = this.data.magnets.length;
     }
     return top;

@@ -25,7 +25,11 @@ export async function copyText(text) {
     document.body.append(area);
     area.select();
     let ok = false;
-    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
     area.remove();
     return ok;
   }
@@ -35,11 +39,14 @@ const sheets = new Map();
 /** Adds a stylesheet of this folder (what a module loaded on demand shows); resolves once it applies, or failed. */
 export function stylesheet(name) {
   if (!sheets.has(name)) {
-    sheets.set(name, new Promise((resolve) => {
-      const link = el('link', { rel: 'stylesheet', href: new URL(name, import.meta.url).pathname });
-      link.onload = link.onerror = resolve;
-      document.head.append(link);
-    }));
+    sheets.set(
+      name,
+      new Promise((resolve) => {
+        const link = el('link', { rel: 'stylesheet', href: new URL(name, import.meta.url).pathname });
+        link.onload = link.onerror = resolve;
+        document.head.append(link);
+      }),
+    );
   }
   return sheets.get(name);
 }

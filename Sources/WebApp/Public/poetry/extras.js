@@ -21,7 +21,11 @@ export async function copyPoem(c) {
 async function picture(c) {
   const share = await import('./share.js');
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  const png = await share.renderPNG(c.board.snapshot(), { background: c.state.poem.has_background ? c.ui.boardBg : null, dark, title: titleOf(c) });
+  const png = await share.renderPNG(c.board.snapshot(), {
+    background: c.state.poem.has_background ? c.ui.boardBg : null,
+    dark,
+    title: titleOf(c),
+  });
   return [png, share];
 }
 
@@ -48,7 +52,9 @@ export async function uploadBackground(c, file) {
   let data = null;
   try {
     response = await fetch(`${c.poemPath(poem)}/background`, {
-      method: 'POST', credentials: 'same-origin', body: file,
+      method: 'POST',
+      credentials: 'same-origin',
+      body: file,
       headers: { 'Content-Type': file.type || 'application/octet-stream', Accept: 'application/json' },
     });
     data = await response.json().catch(() => null);
@@ -56,7 +62,9 @@ export async function uploadBackground(c, file) {
     return void (error.textContent = 'Could not reach Trove. Please try again.');
   }
   if (!response.ok) {
-    error.textContent = (data && data.error && data.error.message) || (response.status === 413 ? 'That picture is larger than 10 MB.' : 'That picture could not be used.');
+    error.textContent =
+      (data && data.error && data.error.message) ||
+      (response.status === 413 ? 'That picture is larger than 10 MB.' : 'That picture could not be used.');
     return;
   }
   if (c.state.poem !== poem) return;

@@ -6,7 +6,9 @@ import { linesOf } from './spelling.js';
 
 /** The word a pronunciation dictionary knows: lower case, no surrounding punctuation ('' for emoji). */
 export function spoken(word) {
-  return String(word).toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+  return String(word)
+    .toLowerCase()
+    .replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
 }
 
 export class Helpers {
@@ -76,7 +78,11 @@ export class Helpers {
   chips(kind, words) {
     const shown = words.slice(0, 12);
     $(`${kind}-group`).hidden = shown.length === 0;
-    $(kind).replaceChildren(...shown.map((word) => el('button', { type: 'button', className: 'pm-chip', 'data-word': word, 'aria-label': `Add “${word}”`, text: word })));
+    $(kind).replaceChildren(
+      ...shown.map((word) =>
+        el('button', { type: 'button', className: 'pm-chip', 'data-word': word, 'aria-label': `Add “${word}”`, text: word }),
+      ),
+    );
   }
 
   /** The board changed: recount the syllables a little later, and re-mark the rhymes. */
@@ -90,7 +96,10 @@ export class Helpers {
     if (this.available === false || !this.board.data) return;
     // Lines of the poem on the board (the tray is not the poem), suffixes joined as they are read.
     const lines = linesOf(this.board.snapshot().items);
-    const words = lines.flatMap((line) => line.split(/\s+/)).map(spoken).filter(Boolean);
+    const words = lines
+      .flatMap((line) => line.split(/\s+/))
+      .map(spoken)
+      .filter(Boolean);
     const missing = [...new Set(words)].filter((w) => !this.syllables.has(w));
     try {
       for (let i = 0; i < missing.length; i += 60) {
@@ -105,17 +114,27 @@ export class Helpers {
     }
     this.available = true;
     const list = $('syllables');
-    list.replaceChildren(...lines.map((line) => {
-      let total = 0;
-      let unknown = 0;
-      for (const w of line.split(/\s+/).map(spoken).filter(Boolean)) {
-        const n = this.syllables.get(w);
-        if (typeof n === 'number') total += n;
-        else unknown += 1;
-      }
-      return el('li', {}, el('span', { className: 'pm-line', text: line }),
-        el('span', { className: 'pm-count', text: unknown ? `${total}+?` : String(total), title: unknown ? `${unknown} word(s) not in the dictionary` : null }));
-    }));
+    list.replaceChildren(
+      ...lines.map((line) => {
+        let total = 0;
+        let unknown = 0;
+        for (const w of line.split(/\s+/).map(spoken).filter(Boolean)) {
+          const n = this.syllables.get(w);
+          if (typeof n === 'number') total += n;
+          else unknown += 1;
+        }
+        return el(
+          'li',
+          {},
+          el('span', { className: 'pm-line', text: line }),
+          el('span', {
+            className: 'pm-count',
+            text: unknown ? `${total}+?` : String(total),
+            title: unknown ? `${unknown} word(s) not in the dictionary` : null,
+          }),
+        );
+      }),
+    );
     this.syllablePanel.hidden = lines.length === 0;
   }
 }

@@ -31,9 +31,16 @@ export function layoutMagnets(widths, { boardWidth, boardHeight = Infinity, magn
 /** The tray: tiles of one height in rows, `rows` rows to a page. Answers {places: [{x, y, page}], pages}. */
 export function layoutTray(widths, { width, rowHeight, gap = 0, rowGap = 0, margin = 0, rows = Infinity }) {
   const perPage = Math.max(1, Math.floor(rows) || 1);
-  const flat = layoutMagnets(widths.map((w) => Math.min(Number(w) || 0, width - 2 * margin)), {
-    boardWidth: width, magnetHeight: rowHeight, gap, rowGap, margin,
-  });
+  const flat = layoutMagnets(
+    widths.map((w) => Math.min(Number(w) || 0, width - 2 * margin)),
+    {
+      boardWidth: width,
+      magnetHeight: rowHeight,
+      gap,
+      rowGap,
+      margin,
+    },
+  );
   const step = rowHeight + rowGap;
   const places = flat.map((p) => {
     const row = Math.round((p.y - margin) / step);
@@ -84,7 +91,11 @@ export function freeSpot(boxes, size, { width, height, gap = 0, margin = 0, pref
 export function placeNear(others, size, last, { width, height, gap = 0, margin = 0, lineStart = margin }) {
   const below = last && last.y + last.h + gap;
   const prefer = last
-    ? [{ x: last.x + last.w + gap, y: last.y }, { x: lineStart, y: below }, { x: last.x, y: below }]
+    ? [
+        { x: last.x + last.w + gap, y: last.y },
+        { x: lineStart, y: below },
+        { x: last.x, y: below },
+      ]
     : [{ x: margin, y: margin }];
   return freeSpot(others, size, { width, height, gap, margin, prefer, target: prefer[0] });
 }

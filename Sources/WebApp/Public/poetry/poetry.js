@@ -10,19 +10,70 @@ import { Saver, SCOPE, isTemp, pendingPoems } from './save.js';
 import { $, el, stylesheet, wordLength } from './dom.js';
 
 // The modules and styles loaded on demand are kept by the service worker from the first visit, for offline use.
-navigator.serviceWorker?.ready.then(({ active }) => active?.postMessage({ type: 'trove:keep',
-  urls: ['./board-gestures.js', './board-gestures.css', './helpers.js', './words.css', './extras.js', './share.js', './spelling.js', './sets.js',
-    './wordset-editor.js', '../js/dom.js'].map((path) => new URL(path, import.meta.url).pathname) }), () => {});
+navigator.serviceWorker?.ready.then(
+  ({ active }) =>
+    active?.postMessage({
+      type: 'trove:keep',
+      urls: [
+        './board-gestures.js',
+        './board-gestures.css',
+        './helpers.js',
+        './words.css',
+        './extras.js',
+        './share.js',
+        './spelling.js',
+        './sets.js',
+        './wordset-editor.js',
+        '../js/dom.js',
+      ].map((path) => new URL(path, import.meta.url).pathname),
+    }),
+  () => {},
+);
 
 const API = '/api/v1/poetry';
 const UNDO = 'trove.poetry.undo';
 const UNDO_STEPS = 20;
-const ui = Object.fromEntries([
-  'poetry-main', 'poem-title', 'save-state', 'undo', 'copy-text', 'share', 'board', 'board-bg', 'board-empty', 'poem-text', 'announce',
-  'add-word-form', 'add-word', 'add-word-error', 'wordset', 'set-note', 'edit-sets', 'font', 'font-size', 'font-size-value',
-  'background-input', 'background-error', 'background-remove', 'download-png', 'png-link', 'publish', 'unpublish', 'publish-box',
-  'publish-link', 'copy-link', 'open-publish', 'new-poem', 'poems', 'tray', 'tray-empty', 'share-panel', 'wordsets-panel',
-].map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), $(id)]));
+const ui = Object.fromEntries(
+  [
+    'poetry-main',
+    'poem-title',
+    'save-state',
+    'undo',
+    'copy-text',
+    'share',
+    'board',
+    'board-bg',
+    'board-empty',
+    'poem-text',
+    'announce',
+    'add-word-form',
+    'add-word',
+    'add-word-error',
+    'wordset',
+    'set-note',
+    'edit-sets',
+    'font',
+    'font-size',
+    'font-size-value',
+    'background-input',
+    'background-error',
+    'background-remove',
+    'download-png',
+    'png-link',
+    'publish',
+    'unpublish',
+    'publish-box',
+    'publish-link',
+    'copy-link',
+    'open-publish',
+    'new-poem',
+    'poems',
+    'tray',
+    'tray-empty',
+    'share-panel',
+    'wordsets-panel',
+  ].map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), $(id)]),
+);
 
 const state = {
   poems: [], // summaries, newest first
@@ -32,7 +83,9 @@ const state = {
 
 const say = (message) => {
   ui.announce.textContent = '';
-  setTimeout(() => { ui.announce.textContent = message; }, 50);
+  setTimeout(() => {
+    ui.announce.textContent = message;
+  }, 50);
 };
 const ask = (title, text, ok) => import('../js/dom.js').then((m) => m.confirmDialog({ title, text, ok }));
 const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -55,19 +108,38 @@ const tray = new Tray(ui.tray, {
   },
 });
 const sets = new WordSets({
-  api: API, confirm: ask, onCreated: (set) => useSet(set.id), onEdited: (a, b) => setEdited(a, b), onDeleting: (set) => leaveSet(set), onDeleted: () => sync(),
+  api: API,
+  confirm: ask,
+  onCreated: (set) => useSet(set.id),
+  onEdited: (a, b) => setEdited(a, b),
+  onDeleting: (set) => leaveSet(set),
+  onDeleted: () => sync(),
 });
 // The word helpers (rhymes, syllables per line) load with the first word on the board, with their looks (words.css).
 let helpers = null;
 function withHelpers(work) {
-  helpers ??= Promise.all([import('./helpers.js'), stylesheet('words.css')])
-    .then(([{ Helpers }]) => new Helpers({ api: API, board, onPick: (word) => addWord(word) }));
+  helpers ??= Promise.all([import('./helpers.js'), stylesheet('words.css')]).then(
+    ([{ Helpers }]) => new Helpers({ api: API, board, onPick: (word) => addWord(word) }),
+  );
   return helpers.then(work).catch(fail);
 }
 // Background, picture, copy, the public link and deleting a poem (extras.js) load when first used.
 const extras = () => import('./extras.js');
 const context = () => ({
-  API, ui, state, board, saver, say, fail, ask, poemPath, showBackground, showPublished, renderPoems, forgetUndo, openNewest,
+  API,
+  ui,
+  state,
+  board,
+  saver,
+  say,
+  fail,
+  ask,
+  poemPath,
+  showBackground,
+  showPublished,
+  renderPoems,
+  forgetUndo,
+  openNewest,
 });
 const saver = new Saver({
   base: API,
@@ -114,7 +186,11 @@ function styleTray() {
 // ---------- Undo (the last 20 steps, kept on the device so they survive a reload) ----------
 
 function storedUndo() {
-  try { return JSON.parse(localStorage.getItem(UNDO)) || {}; } catch { return {}; }
+  try {
+    return JSON.parse(localStorage.getItem(UNDO)) || {};
+  } catch {
+    return {};
+  }
 }
 
 function keepUndo() {
@@ -124,7 +200,11 @@ function keepUndo() {
   all[state.poem.id] = state.undo.slice(-UNDO_STEPS); // newest last, so the oldest poems go first
   const ids = Object.keys(all);
   for (const id of ids.slice(0, Math.max(0, ids.length - 10))) delete all[id];
-  try { localStorage.setItem(UNDO, JSON.stringify(all)); } catch { /* full or private: undo lasts this visit */ }
+  try {
+    localStorage.setItem(UNDO, JSON.stringify(all));
+  } catch {
+    /* full or private: undo lasts this visit */
+  }
 }
 
 /** Keeps the board as it was before a change; changes with one key, close together, are one step. */
@@ -191,11 +271,27 @@ function took(saved) {
 
 function renderPoems() {
   const current = state.poem && state.poem.id;
-  ui.poems.replaceChildren(...state.poems.map((poem) => el('li', { className: 'pm-poem' },
-    el('button', { type: 'button', className: 'pm-poem-open', 'data-open': poem.id, 'aria-current': poem.id === current ? 'true' : null },
-      el('span', { className: 'pm-poem-title', text: poem.title }),
-      el('span', { className: 'pm-muted', text: isTemp(poem.id) ? 'On this device, not sent yet' : when(poem.updated_at) })),
-    el('button', { type: 'button', className: 'button quiet', 'data-delete': poem.id, 'aria-label': `Delete “${poem.title}”`, text: 'Delete' }))));
+  ui.poems.replaceChildren(
+    ...state.poems.map((poem) =>
+      el(
+        'li',
+        { className: 'pm-poem' },
+        el(
+          'button',
+          { type: 'button', className: 'pm-poem-open', 'data-open': poem.id, 'aria-current': poem.id === current ? 'true' : null },
+          el('span', { className: 'pm-poem-title', text: poem.title }),
+          el('span', { className: 'pm-muted', text: isTemp(poem.id) ? 'On this device, not sent yet' : when(poem.updated_at) }),
+        ),
+        el('button', {
+          type: 'button',
+          className: 'button quiet',
+          'data-delete': poem.id,
+          'aria-label': `Delete “${poem.title}”`,
+          text: 'Delete',
+        }),
+      ),
+    ),
+  );
 }
 
 /** Opening a poem, a new poem or another word set brings the writing surface into view. */
@@ -224,7 +320,9 @@ async function openPoem(id) {
   await state.setting;
   await saver.flush();
   const pending = (await pendingPoems(API)).get(id);
-  const poem = isTemp(id) ? { id, version: 1, title: pending?.title, board: pending?.board } : await read(`${API}/poems/${encodeURIComponent(id)}`, SCOPE);
+  const poem = isTemp(id)
+    ? { id, version: 1, title: pending?.title, board: pending?.board }
+    : await read(`${API}/poems/${encodeURIComponent(id)}`, SCOPE);
   if (!poem || !poem.board) throw Object.assign(new Error('That poem is not here.'), { status: 404 });
   // Saves still waiting in the outbox are newer than the server's copy.
   if (pending) Object.assign(poem, { title: pending.title ?? poem.title, board: pending.board ?? poem.board });
@@ -243,7 +341,10 @@ const router = createRouter({ onView: (view, how) => how === 'pop' && showFromUR
 const poemView = () => (state.poem ? viewPath('poem', state.poem.id) : '');
 
 async function showFromURL(view) {
-  const { name, args: [wanted] } = parseView(view);
+  const {
+    name,
+    args: [wanted],
+  } = parseView(view);
   if (name === 'poem' && wanted && state.poem && state.poem.id === wanted) return;
   let opened = false;
   if (name === 'poem' && wanted) {
@@ -268,7 +369,13 @@ async function newPoem(focus = false) {
   await state.setting;
   await saver.flush();
   const set = currentSet() || sets.builtIns()[0];
-  const data = { word_set_id: set.id, font: board.data ? board.data.font : 'serif', font_scale: board.data ? board.data.font_scale : DEFAULT_SCALE, magnets: [], extra_words: [] };
+  const data = {
+    word_set_id: set.id,
+    font: board.data ? board.data.font : 'serif',
+    font_scale: board.data ? board.data.font_scale : DEFAULT_SCALE,
+    magnets: [],
+    extra_words: [],
+  };
   const poem = await saver.create('Untitled poem', data);
   state.poems.unshift(poem);
   showPoem(poem, data);
@@ -284,7 +391,11 @@ async function openNewest() {
 function forgetUndo(id) {
   const steps = storedUndo();
   delete steps[id];
-  try { localStorage.setItem(UNDO, JSON.stringify(steps)); } catch { /* nothing kept */ }
+  try {
+    localStorage.setItem(UNDO, JSON.stringify(steps));
+  } catch {
+    /* nothing kept */
+  }
 }
 
 // A poem made on this device got its id from the server (the outbox rewrote its waiting saves and the address).
@@ -335,8 +446,12 @@ function addWord(raw) {
 }
 
 // Changing the word set (sets.js) loads when first used; a poem opened or made meanwhile waits for it.
-const setChange = (name) => (...args) => (state.setting = import('./sets.js')
-  .then((m) => m[name]({ board, ui, sets, saver, currentSet, remember, sync, changed, toBoard, say }, ...args)));
+const setChange =
+  (name) =>
+  (...args) =>
+    (state.setting = import('./sets.js').then((m) =>
+      m[name]({ board, ui, sets, saver, currentSet, remember, sync, changed, toBoard, say }, ...args),
+    ));
 const useSet = setChange('useSet');
 const setEdited = setChange('setEdited');
 const leaveSet = setChange('leaveSet');
@@ -394,18 +509,23 @@ const on = (node, type, handler) => node.addEventListener(type, (e) => Promise.r
 
 on(ui.undo, 'click', undo);
 for (const button of sheetButtons) on(button, 'click', () => openSheet(button.dataset.sheet));
-document.querySelectorAll('.pm-sheet [data-close]').forEach((button) => on(button, 'click', () => {
-  const opener = sheetButtons.find((b) => b.dataset.sheet === button.closest('.pm-sheet').id);
-  closeSheets();
-  opener?.focus();
-}));
+document.querySelectorAll('.pm-sheet [data-close]').forEach((button) =>
+  on(button, 'click', () => {
+    const opener = sheetButtons.find((b) => b.dataset.sheet === button.closest('.pm-sheet').id);
+    closeSheets();
+    opener?.focus();
+  }),
+);
 on(document.querySelector('.pm-stage'), 'keydown', (e) => {
   if (e.key !== 'Escape' || !e.target.closest('.pm-sheet')) return;
   const opener = sheetButtons.find((b) => b.dataset.sheet === e.target.closest('.pm-sheet').id);
   closeSheets();
   opener?.focus();
 });
-const later = (name) => async (...args) => (await extras())[name](context(), ...args);
+const later =
+  (name) =>
+  async (...args) =>
+    (await extras())[name](context(), ...args);
 on(ui.copyText, 'click', later('copyPoem'));
 on(ui.share, 'click', later('share'));
 on(ui.downloadPng, 'click', later('download'));
@@ -416,7 +536,9 @@ on(ui.unpublish, 'click', later('unpublish'));
 on(ui.copyLink, 'click', later('copyLink'));
 
 on(ui.poemTitle, 'input', changed);
-on(ui.poemTitle, 'change', () => { if (!ui.poemTitle.value.trim()) ui.poemTitle.value = 'Untitled poem'; });
+on(ui.poemTitle, 'change', () => {
+  if (!ui.poemTitle.value.trim()) ui.poemTitle.value = 'Untitled poem';
+});
 on(ui.poemTitle, 'keydown', (e) => e.key === 'Enter' && ui.poemTitle.blur());
 on(ui.addWordForm, 'submit', (e) => {
   e.preventDefault();
@@ -465,7 +587,9 @@ document.addEventListener('keydown', (e) => {
 });
 
 addEventListener('pagehide', () => saver.leaving());
-document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? saver.leaving() : saver.dirty && saver.saveNow()));
+document.addEventListener('visibilitychange', () =>
+  document.visibilityState === 'hidden' ? saver.leaving() : saver.dirty && saver.saveNow(),
+);
 
 /** The app's column fills the screen below the header: tray, board and bar all in view. */
 function fitToScreen() {
@@ -484,14 +608,15 @@ async function start() {
   const pending = await pendingPoems(API);
   state.poems = await read(`${API}/poems`, SCOPE);
   for (const [id, poem] of pending) {
-    if (poem.created && !state.poems.some((p) => p.id === id)) state.poems.unshift({ id, title: poem.title, version: 1, updated_at: new Date().toISOString() });
+    if (poem.created && !state.poems.some((p) => p.id === id))
+      state.poems.unshift({ id, title: poem.title, version: 1, updated_at: new Date().toISOString() });
   }
   router.start();
   await showFromURL(router.view);
-  for (const id of ['poemTitle', 'copyText', 'share', 'wordset', 'font', 'fontSize', 'downloadPng', 'publish', 'newPoem']) ui[id].disabled = false;
+  for (const id of ['poemTitle', 'copyText', 'share', 'wordset', 'font', 'fontSize', 'downloadPng', 'publish', 'newPoem'])
+    ui[id].disabled = false;
   ui.board.removeAttribute('aria-busy');
   ui.board.dataset.ready = 'true';
-
 }
 
 start().catch((error) => {

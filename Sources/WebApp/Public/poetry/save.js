@@ -10,8 +10,20 @@ export const isTemp = (id) => typeof id === 'string' && id.startsWith('tmp-');
 const tempId = () => `tmp-${crypto.randomUUID()}`;
 const LEFT = 'trove.poetry.left';
 
-const readLeft = () => { try { return JSON.parse(localStorage.getItem(LEFT)) || []; } catch { return []; } };
-const writeLeft = (list) => { try { localStorage.setItem(LEFT, JSON.stringify(list)); } catch { /* private mode */ } };
+const readLeft = () => {
+  try {
+    return JSON.parse(localStorage.getItem(LEFT)) || [];
+  } catch {
+    return [];
+  }
+};
+const writeLeft = (list) => {
+  try {
+    localStorage.setItem(LEFT, JSON.stringify(list));
+  } catch {
+    /* private mode */
+  }
+};
 
 export class Saver {
   /** `body()` gives {title, board}; `onSaved(poem)` the server's answer; `onState(kind)` saved, saving, offline or error. */
@@ -26,7 +38,9 @@ export class Saver {
     this.running = null;
     this.queued = false; // the open poem's latest save waits in the outbox
     this.noted = false;
-    addEventListener('trove:synced', ({ detail }) => { if (detail.scopes.includes(SCOPE)) this.synced(); });
+    addEventListener('trove:synced', ({ detail }) => {
+      if (detail.scopes.includes(SCOPE)) this.synced();
+    });
     addEventListener('trove:sync-dropped', ({ detail }) => this.dropped(detail));
   }
 
@@ -120,7 +134,12 @@ export class Saver {
       }
     }
     const id = tempId();
-    const result = await send('POST', `${this.base}/poems`, { title, board }, { scope: SCOPE, creates: id, idFrom: 'id', label: `the new poem “${title}”` });
+    const result = await send(
+      'POST',
+      `${this.base}/poems`,
+      { title, board },
+      { scope: SCOPE, creates: id, idFrom: 'id', label: `the new poem “${title}”` },
+    );
     if (result.data) return result.data;
     return { id, title, version: 1, updated_at: new Date().toISOString(), has_background: false, public_id: null, board };
   }
@@ -154,8 +173,9 @@ export class Saver {
       return this.saveNow();
     }
     const { scope, replace, label, resolves } = entry;
-    await send('PUT', entry.path, { ...entry.body, version: fresh.version }, { scope, replace, label, resolves })
-      .catch((e) => toast(`Not saved: ${label}. ${e.message}`));
+    await send('PUT', entry.path, { ...entry.body, version: fresh.version }, { scope, replace, label, resolves }).catch((e) =>
+      toast(`Not saved: ${label}. ${e.message}`),
+    );
   }
 
   /** The page goes away: what is not saved yet is sent with keepalive and kept for the next visit. */
@@ -172,15 +192,26 @@ export class Saver {
     const payload = JSON.stringify(body);
     if (isTemp(poem.id) || payload.length > 60000) return; // keepalive bodies are limited to 64 KB
     fetch(path, {
-      method: 'PUT', keepalive: true, credentials: 'same-origin', body: payload,
+      method: 'PUT',
+      keepalive: true,
+      credentials: 'same-origin',
+      body: payload,
       headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': key },
-    }).then((response) => (response.ok ? response.json() : Promise.reject(response)))
+    })
+      .then((response) => (response.ok ? response.json() : Promise.reject(response)))
       .then((saved) => {
         writeLeft(readLeft().filter((w) => w.key !== key));
-        if (poem === this.poem) { poem.version = saved.version; this.onSaved(saved); if (!this.dirty) this.onState('saved'); }
+        if (poem === this.poem) {
+          poem.version = saved.version;
+          this.onSaved(saved);
+          if (!this.dirty) this.onState('saved');
+        }
       })
       .catch(() => {
-        if (document.visibilityState === 'visible' && poem === this.poem) { this.dirty = true; this.saveNow(); }
+        if (document.visibilityState === 'visible' && poem === this.poem) {
+          this.dirty = true;
+          this.saveNow();
+        }
       });
   }
 

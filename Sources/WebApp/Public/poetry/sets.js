@@ -23,7 +23,9 @@ export function useSet(c, id) {
   sync();
   changed();
   toBoard();
-  say(`${set.name}: ${plural(set.words.length, 'word')} in the tray${carried.length ? `; the poem keeps ${plural(carried.length, 'word')} from before` : ''}`);
+  say(
+    `${set.name}: ${plural(set.words.length, 'word')} in the tray${carried.length ? `; the poem keeps ${plural(carried.length, 'word')} from before` : ''}`,
+  );
 }
 
 /** One of the person's sets changed: the board keeps its magnets; the tray shows the set's words now. */
@@ -33,7 +35,8 @@ export function setEdited(c, before, after) {
   if (!data || data.word_set_id !== after.id) return sync();
   remember('set-edit');
   for (const word of before.words) {
-    if (!after.words.includes(word) && data.magnets.some((m) => m.word === word) && !data.extra_words.includes(word)) data.extra_words.push(word);
+    if (!after.words.includes(word) && data.magnets.some((m) => m.word === word) && !data.extra_words.includes(word))
+      data.extra_words.push(word);
   }
   sync();
   changed();
@@ -51,4 +54,3 @@ export async function leaveSet(c, set) {
   changed();
   await saver.flush();
 }
-

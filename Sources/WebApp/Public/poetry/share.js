@@ -66,7 +66,13 @@ export function renderPNG(snapshot, { background = null, width = 1080, dark = fa
 }
 
 /** A file name from a poem's title: "Night song" → "Night song.png". */
-export const fileName = (title) => `${String(title || '').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().slice(0, 80) || 'poem'}.png`;
+export const fileName = (title) =>
+  `${
+    String(title || '')
+      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+      .trim()
+      .slice(0, 80) || 'poem'
+  }.png`;
 
 /** Shares `blob` as a file where the browser can (phones), else downloads it through `link` (an <a download>). */
 export async function shareOrDownload(blob, { title, link }) {

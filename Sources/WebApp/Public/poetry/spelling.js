@@ -3,7 +3,23 @@
 // run+ing → running, happy+ly → happily, try+ed → tried.
 
 // Words stressed on their last syllable double its consonant like one-syllable words (forgetting).
-const STRESSED_LAST = new Set(['begin', 'forget', 'regret', 'admit', 'commit', 'permit', 'submit', 'occur', 'prefer', 'refer', 'control', 'compel', 'equip', 'upset', 'forbid']);
+const STRESSED_LAST = new Set([
+  'begin',
+  'forget',
+  'regret',
+  'admit',
+  'commit',
+  'permit',
+  'submit',
+  'occur',
+  'prefer',
+  'refer',
+  'control',
+  'compel',
+  'equip',
+  'upset',
+  'forbid',
+]);
 const ES_AFTER_O = new Set(['go', 'do', 'echo', 'hero', 'potato', 'tomato', 'veto', 'torpedo', 'volcano']);
 const LY = { true: 'truly', due: 'duly', whole: 'wholly', shy: 'shyly', sly: 'slyly', dry: 'dryly', public: 'publicly' };
 
@@ -58,18 +74,20 @@ export const isSuffix = (word) => /^-\p{L}/u.test(String(word));
  * magnet joins the word before it on its row (a suffix first on its row stays as it is).
  */
 export function poemLines(rows) {
-  return rows.map((row) => {
-    const words = [];
-    for (const raw of row) {
-      const word = String(raw);
-      if (isSuffix(word) && words.length && !isSuffix(words[words.length - 1])) {
-        words[words.length - 1] = joinSuffix(words[words.length - 1], word.slice(1));
-      } else {
-        words.push(word);
+  return rows
+    .map((row) => {
+      const words = [];
+      for (const raw of row) {
+        const word = String(raw);
+        if (isSuffix(word) && words.length && !isSuffix(words[words.length - 1])) {
+          words[words.length - 1] = joinSuffix(words[words.length - 1], word.slice(1));
+        } else {
+          words.push(word);
+        }
       }
-    }
-    return words.join(' ');
-  }).filter((line) => line.length);
+      return words.join(' ');
+    })
+    .filter((line) => line.length);
 }
 
 /** The whole poem as text, one line per row. */

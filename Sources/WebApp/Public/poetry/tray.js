@@ -28,7 +28,10 @@ export class Tray {
     this.tiles.addEventListener('pointercancel', (e) => this.up(e, true));
     this.tiles.addEventListener('click', (e) => {
       const tile = e.target.closest('.pm-tile');
-      if (!tile || this.skipClick) { this.skipClick = false; return; }
+      if (!tile || this.skipClick) {
+        this.skipClick = false;
+        return;
+      }
       this.onTap(tile.dataset.word);
     });
     this.tiles.addEventListener('dragstart', (e) => e.preventDefault());
@@ -40,15 +43,17 @@ export class Tray {
     const same = words.length === this.words.length && words.every((w, i) => w === this.words[i]);
     if (same) return this.layout();
     this.words = words;
-    this.tiles.replaceChildren(...words.map((word) => {
-      const tile = document.createElement('button');
-      tile.type = 'button';
-      tile.className = 'pm-tile';
-      tile.dataset.word = word;
-      tile.textContent = ` ${word} `;
-      tile.setAttribute('aria-label', `${word}: put on the board`);
-      return tile;
-    }));
+    this.tiles.replaceChildren(
+      ...words.map((word) => {
+        const tile = document.createElement('button');
+        tile.type = 'button';
+        tile.className = 'pm-tile';
+        tile.dataset.word = word;
+        tile.textContent = ` ${word} `;
+        tile.setAttribute('aria-label', `${word}: put on the board`);
+        return tile;
+      }),
+    );
     this.el.classList.toggle('is-empty', words.length === 0);
     this.layout();
   }
@@ -65,7 +70,10 @@ export class Tray {
     this.rows = this.rowsFor(innerHeight);
     for (const tile of tiles) tile.hidden = false;
     const rowHeight = Math.max(44, ...tiles.slice(0, 1).map((t) => t.offsetHeight));
-    const { places, pages } = layoutTray(tiles.map((t) => t.offsetWidth), { width, rowHeight, gap: GAP, rowGap: GAP, rows: this.rows });
+    const { places, pages } = layoutTray(
+      tiles.map((t) => t.offsetWidth),
+      { width, rowHeight, gap: GAP, rowGap: GAP, rows: this.rows },
+    );
     this.pages = pages;
     this.page = Math.min(this.page, pages - 1);
     this.tiles.style.height = `${this.rows * rowHeight + (this.rows - 1) * GAP}px`;
@@ -107,7 +115,15 @@ export class Tray {
     e.preventDefault();
     tile.setPointerCapture(e.pointerId);
     const r = tile.getBoundingClientRect();
-    this.drag = { tile, pointerId: e.pointerId, startX: e.clientX, startY: e.clientY, dx: e.clientX - r.left, dy: e.clientY - r.top, ghost: null };
+    this.drag = {
+      tile,
+      pointerId: e.pointerId,
+      startX: e.clientX,
+      startY: e.clientY,
+      dx: e.clientX - r.left,
+      dy: e.clientY - r.top,
+      ghost: null,
+    };
   }
 
   moveTo(e) {
@@ -135,7 +151,9 @@ export class Tray {
     drag.tile.classList.remove('is-lifted');
     if (!drag.ghost) return; // a tap: the click that follows puts the word on the board
     this.skipClick = true;
-    setTimeout(() => { this.skipClick = false; }, 0);
+    setTimeout(() => {
+      this.skipClick = false;
+    }, 0);
     const ghost = drag.ghost;
     const [x, y] = [drag.x ?? e.clientX, drag.y ?? e.clientY];
     if (!cancelled && this.over(x, y)) {
@@ -145,7 +163,11 @@ export class Tray {
     }
     const home = drag.tile.getBoundingClientRect();
     if (reducedMotion() || typeof ghost.animate !== 'function') return ghost.remove();
-    ghost.animate([{ translate: ghost.style.translate }, { translate: `${home.left}px ${home.top}px` }], { duration: 180, easing: 'ease-out' })
-      .finished.then(() => ghost.remove(), () => ghost.remove());
+    ghost
+      .animate([{ translate: ghost.style.translate }, { translate: `${home.left}px ${home.top}px` }], { duration: 180, easing: 'ease-out' })
+      .finished.then(
+        () => ghost.remove(),
+        () => ghost.remove(),
+      );
   }
 }

@@ -14,7 +14,14 @@ const WAITS = 'Saved on this device; it goes to Trove when you are back online.'
 
 /** Words typed one per line or separated by commas, each once. */
 export function parseWords(text) {
-  return [...new Set(String(text).split(/[\n,]/).map((w) => w.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      String(text)
+        .split(/[\n,]/)
+        .map((w) => w.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 class Editor {
@@ -46,22 +53,74 @@ class Editor {
   item(set, open) {
     const nameId = `set-name-${set.id}`;
     const addId = `set-add-${set.id}`;
-    const details = el('details', { className: 'pm-set', 'data-set': set.id, open },
-      el('summary', {}, el('span', {}, el('span', { className: 'pm-set-name', text: set.name }), ' ', el('span', { className: 'pm-muted', text: `· ${plural(set.words.length, 'word')}` }))),
-      el('form', { className: 'pm-inline-form', 'data-action': 'rename', novalidate: true },
-        el('div', { className: 'field' }, el('label', { for: nameId, text: 'Name' }),
-          el('div', { className: 'pm-inline' }, el('input', { id: nameId, name: 'name', type: 'text', maxlength: '60', autocomplete: 'off', value: set.name }),
-            el('button', { type: 'submit', className: 'button', text: 'Rename' })))),
-      el('div', { className: 'pm-chips', role: 'list', 'aria-label': `Words of ${set.name}` },
-        ...set.words.map((word) => el('span', { role: 'listitem' },
-          el('button', { type: 'button', className: 'pm-chip pm-chip-remove', 'data-remove-word': word, 'aria-label': `Remove “${word}” from ${set.name}` },
-            el('span', { text: word }), el('span', { 'aria-hidden': 'true', className: 'pm-x', text: '×' }))))),
-      el('form', { className: 'pm-inline-form', 'data-action': 'add', novalidate: true },
-        el('div', { className: 'field' }, el('label', { for: addId, text: 'Add words' }),
-          el('div', { className: 'pm-inline' }, el('input', { id: addId, name: 'words', type: 'text', autocomplete: 'off', 'aria-describedby': `set-error-${set.id}` }),
-            el('button', { type: 'submit', className: 'button', text: 'Add' })))),
+    const details = el(
+      'details',
+      { className: 'pm-set', 'data-set': set.id, open },
+      el(
+        'summary',
+        {},
+        el(
+          'span',
+          {},
+          el('span', { className: 'pm-set-name', text: set.name }),
+          ' ',
+          el('span', { className: 'pm-muted', text: `· ${plural(set.words.length, 'word')}` }),
+        ),
+      ),
+      el(
+        'form',
+        { className: 'pm-inline-form', 'data-action': 'rename', novalidate: true },
+        el(
+          'div',
+          { className: 'field' },
+          el('label', { for: nameId, text: 'Name' }),
+          el(
+            'div',
+            { className: 'pm-inline' },
+            el('input', { id: nameId, name: 'name', type: 'text', maxlength: '60', autocomplete: 'off', value: set.name }),
+            el('button', { type: 'submit', className: 'button', text: 'Rename' }),
+          ),
+        ),
+      ),
+      el(
+        'div',
+        { className: 'pm-chips', role: 'list', 'aria-label': `Words of ${set.name}` },
+        ...set.words.map((word) =>
+          el(
+            'span',
+            { role: 'listitem' },
+            el(
+              'button',
+              {
+                type: 'button',
+                className: 'pm-chip pm-chip-remove',
+                'data-remove-word': word,
+                'aria-label': `Remove “${word}” from ${set.name}`,
+              },
+              el('span', { text: word }),
+              el('span', { 'aria-hidden': 'true', className: 'pm-x', text: '×' }),
+            ),
+          ),
+        ),
+      ),
+      el(
+        'form',
+        { className: 'pm-inline-form', 'data-action': 'add', novalidate: true },
+        el(
+          'div',
+          { className: 'field' },
+          el('label', { for: addId, text: 'Add words' }),
+          el(
+            'div',
+            { className: 'pm-inline' },
+            el('input', { id: addId, name: 'words', type: 'text', autocomplete: 'off', 'aria-describedby': `set-error-${set.id}` }),
+            el('button', { type: 'submit', className: 'button', text: 'Add' }),
+          ),
+        ),
+      ),
       el('p', { className: 'form-error', id: `set-error-${set.id}`, role: 'alert' }),
-      el('button', { type: 'button', className: 'button danger', 'data-delete-set': set.id, text: 'Delete set' }));
+      el('button', { type: 'button', className: 'button danger', 'data-delete-set': set.id, text: 'Delete set' }),
+    );
     return el('li', {}, details);
   }
 
@@ -81,8 +140,16 @@ class Editor {
     const name = $('new-set-name').value.trim();
     const words = parseWords($('new-set-words').value);
     error.textContent = '';
-    if (!name) { error.textContent = 'Give the set a name.'; $('new-set-name').focus(); return; }
-    if (!words.length) { error.textContent = 'Write at least one word.'; $('new-set-words').focus(); return; }
+    if (!name) {
+      error.textContent = 'Give the set a name.';
+      $('new-set-name').focus();
+      return;
+    }
+    if (!words.length) {
+      error.textContent = 'Write at least one word.';
+      $('new-set-words').focus();
+      return;
+    }
     if (this.sets.list.some((s) => !s.built_in && s.name.toLowerCase() === name.toLowerCase())) {
       error.textContent = `You already have a word set named “${name}”. Give this one another name.`;
       $('new-set-name').focus();
@@ -90,7 +157,12 @@ class Editor {
     }
     try {
       const id = tempId();
-      const result = await send('POST', this.base, { name, words }, { scope: SCOPE, creates: id, idFrom: 'id', label: `the word set “${name}”` });
+      const result = await send(
+        'POST',
+        this.base,
+        { name, words },
+        { scope: SCOPE, creates: id, idFrom: 'id', label: `the word set “${name}”` },
+      );
       const set = result.data || { id, name, words, built_in: false };
       this.sets.list.push(set);
       this.render();
@@ -106,8 +178,12 @@ class Editor {
   /** PUT replaces name and words: that is how rename, add and remove all work. */
   async update(set, name, words, focusSelector) {
     try {
-      const result = await send('PUT', `${this.base}/${encodeURIComponent(set.id)}`, { name, words },
-        { scope: SCOPE, replace: `wordset:${set.id}`, label: `the word set “${name}”` });
+      const result = await send(
+        'PUT',
+        `${this.base}/${encodeURIComponent(set.id)}`,
+        { name, words },
+        { scope: SCOPE, replace: `wordset:${set.id}`, label: `the word set “${name}”` },
+      );
       const saved = result.data || { ...set, name, words };
       if (result.queued) toast(WAITS);
       const before = { ...set, words: [...set.words] };
@@ -135,7 +211,10 @@ class Editor {
       await this.update(set, input.value.trim(), set.words, 'form[data-action="rename"] input');
     } else {
       const words = parseWords(input.value);
-      if (!words.length) { this.showError(set, 'Write a word to add.'); return; }
+      if (!words.length) {
+        this.showError(set, 'Write a word to add.');
+        return;
+      }
       await this.update(set, set.name, [...new Set([...set.words, ...words])], 'form[data-action="add"] input');
     }
   }
@@ -147,17 +226,38 @@ class Editor {
     if (!set) return;
     if (remove) {
       const word = remove.dataset.removeWord;
-      if (set.words.length === 1) { this.showError(set, 'A set keeps at least one word. Delete the set instead.'); return; }
-      await this.update(set, set.name, set.words.filter((w) => w !== word), 'form[data-action="add"] input');
+      if (set.words.length === 1) {
+        this.showError(set, 'A set keeps at least one word. Delete the set instead.');
+        return;
+      }
+      await this.update(
+        set,
+        set.name,
+        set.words.filter((w) => w !== word),
+        'form[data-action="add"] input',
+      );
       return;
     }
-    if (!(await this.sets.confirm('Delete this word set?', `“${set.name}” and its ${plural(set.words.length, 'word')} will be gone. This poem keeps the words it uses.`, 'Delete'))) return;
+    if (
+      !(await this.sets.confirm(
+        'Delete this word set?',
+        `“${set.name}” and its ${plural(set.words.length, 'word')} will be gone. This poem keeps the words it uses.`,
+        'Delete',
+      ))
+    )
+      return;
     // The server refuses to delete a set a poem uses: this poem moves off it first.
     await this.sets.onDeleting(set);
     try {
-      await send('DELETE', `${this.base}/${encodeURIComponent(set.id)}`, undefined, { scope: SCOPE, label: `deleting the word set “${set.name}”` });
+      await send('DELETE', `${this.base}/${encodeURIComponent(set.id)}`, undefined, {
+        scope: SCOPE,
+        label: `deleting the word set “${set.name}”`,
+      });
     } catch (failure) {
-      if (failure.status !== 404) { this.showError(set, failure.message); return; }
+      if (failure.status !== 404) {
+        this.showError(set, failure.message);
+        return;
+      }
     }
     this.sets.list = this.sets.list.filter((s) => s !== set);
     this.render();

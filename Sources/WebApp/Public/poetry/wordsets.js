@@ -37,11 +37,16 @@ export class WordSets {
 
   /** Fills a <select> with the built-in sets and the person's own, `selected` chosen. */
   fill(select, selected) {
-    const group = (label, items) => el('optgroup', { label }, ...items.map((set) => {
-      const option = el('option', { value: set.id, text: `${set.name} (${plural(set.words.length, 'word')})` });
-      option.selected = set.id === selected;
-      return option;
-    }));
+    const group = (label, items) =>
+      el(
+        'optgroup',
+        { label },
+        ...items.map((set) => {
+          const option = el('option', { value: set.id, text: `${set.name} (${plural(set.words.length, 'word')})` });
+          option.selected = set.id === selected;
+          return option;
+        }),
+      );
     const own = this.list.filter((set) => !set.built_in);
     select.replaceChildren(group('Built in', this.builtIns()), ...(own.length ? [group('Yours', own)] : []));
     select.value = selected;

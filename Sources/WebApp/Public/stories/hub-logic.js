@@ -100,7 +100,9 @@ export function progressOf(summary, copy) {
 /** The card's lines for a progress: "At: The Tower" (or "Finished at: …") and "Endings found: 1 of 4". */
 export function progressLines(progress, endingCount) {
   if (!progress) return [];
-  const where = progress.chapterName ? `${progress.finished ? 'Finished at' : 'At'}: ${progress.chapterName}` : `${plural(progress.steps, 'choice')} made`;
+  const where = progress.chapterName
+    ? `${progress.finished ? 'Finished at' : 'At'}: ${progress.chapterName}`
+    : `${plural(progress.steps, 'choice')} made`;
   return [where, `Endings found: ${progress.endings} of ${endingCount}`];
 }
 
@@ -115,12 +117,19 @@ export function sourcesLine(stories) {
   const count = { house: 0, upload: 0, github: 0 };
   for (const story of stories) {
     const by = byline(story);
-    const source = ['house', 'upload', 'github'].includes(story.source) ? story.source : by.house ? 'house' : by.account ? 'upload' : 'github';
+    const source = ['house', 'upload', 'github'].includes(story.source)
+      ? story.source
+      : by.house
+        ? 'house'
+        : by.account
+          ? 'upload'
+          : 'github';
     count[source] += 1;
   }
   const parts = [];
   if (count.house) parts.push(`${plural(count.house, 'house story', 'house stories')} from ${HOUSE}`);
-  if (count.upload) parts.push(`${plural(count.upload, 'story', 'stories')} published here by ${count.upload === 1 ? 'an account' : 'accounts'}`);
+  if (count.upload)
+    parts.push(`${plural(count.upload, 'story', 'stories')} published here by ${count.upload === 1 ? 'an account' : 'accounts'}`);
   if (count.github) parts.push(`${plural(count.github, 'story', 'stories')} from GitHub authors`);
   return parts.join(' · ');
 }

@@ -7,7 +7,18 @@ import { plural } from '../js/format.js';
 import { $, make, say, busy } from './dom.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
 import { filterStories, countsLine } from './logic.js';
-import { TABS, hubView, byline, authorQuery, byAuthor, authorsOf, authorHeading, progressOf, progressLines, sourcesLine } from './hub-logic.js';
+import {
+  TABS,
+  hubView,
+  byline,
+  authorQuery,
+  byAuthor,
+  authorsOf,
+  authorHeading,
+  progressOf,
+  progressLines,
+  sourcesLine,
+} from './hub-logic.js';
 import { initPublish, renderOwn } from './publish.js';
 
 const API = '/api/v1/stories';
@@ -42,14 +53,19 @@ function showView({ tab, query }) {
 
 function initTabs() {
   for (const key of TABS) $(`tab-${key}`).addEventListener('click', () => goTab(key));
-  $('stories').querySelector('[role=tablist]').addEventListener('keydown', (e) => {
-    const step = { ArrowRight: 1, ArrowLeft: -1, Home: -9, End: 9 }[e.key];
-    if (!step) return;
+  $('stories')
+    .querySelector('[role=tablist]')
+    .addEventListener('keydown', (e) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1, Home: -9, End: 9 }[e.key];
+      if (!step) return;
+      e.preventDefault();
+      const index = Math.max(0, Math.min(TABS.length - 1, TABS.indexOf(state.tab) + step));
+      goTab(TABS[index], true);
+    });
+  $('author-all').addEventListener('click', (e) => {
     e.preventDefault();
-    const index = Math.max(0, Math.min(TABS.length - 1, TABS.indexOf(state.tab) + step));
-    goTab(TABS[index], true);
+    router.go('');
   });
-  $('author-all').addEventListener('click', (e) => { e.preventDefault(); router.go(''); });
   if (location.hash === '#catalog') history.replaceState(history.state, '', location.pathname + location.search); // the first view has one name
   router.start();
 }
@@ -58,8 +74,15 @@ function initTabs() {
 function authorLink(story, text, className) {
   const view = viewName('catalog', authorQuery(story));
   return make('a', {
-    className, href: `#${view}`, text,
-    onclick: (e) => { e.preventDefault(); router.go(view); window.scrollTo(0, 0); $('catalog-heading').focus({ preventScroll: true }); },
+    className,
+    href: `#${view}`,
+    text,
+    onclick: (e) => {
+      e.preventDefault();
+      router.go(view);
+      window.scrollTo(0, 0);
+      $('catalog-heading').focus({ preventScroll: true });
+    },
   });
 }
 
@@ -67,39 +90,85 @@ function authorLink(story, text, className) {
 
 /** The cover, or the placeholder with the title's first letter when there is none or it cannot load. */
 function cover(story) {
-  const placeholder = () => make('div', { className: 'st-cover st-cover-none', 'aria-hidden': 'true' }, make('span', { text: initial(story.name) }));
+  const placeholder = () =>
+    make('div', { className: 'st-cover st-cover-none', 'aria-hidden': 'true' }, make('span', { text: initial(story.name) }));
   if (!story.cover_url) return placeholder();
-  const img = make('img', { className: 'st-cover', src: story.cover_url, alt: '', loading: 'lazy', decoding: 'async', width: 320, height: 200 });
+  const img = make('img', {
+    className: 'st-cover',
+    src: story.cover_url,
+    alt: '',
+    loading: 'lazy',
+    decoding: 'async',
+    width: 320,
+    height: 200,
+  });
   img.addEventListener('error', () => img.replaceWith(placeholder()), { once: true });
   return img;
 }
 
 function bylineLine(story) {
   const by = byline(story);
-  return make('p', { className: 'st-author' }, 'by ', authorLink(story, by.name, 'st-byline'),
-    by.penName ? make('span', { className: 'st-pen', text: ` (writing as ${by.penName})` }) : null);
+  return make(
+    'p',
+    { className: 'st-author' },
+    'by ',
+    authorLink(story, by.name, 'st-byline'),
+    by.penName ? make('span', { className: 'st-pen', text: ` (writing as ${by.penName})` }) : null,
+  );
 }
 
 function card(story, where) {
   const titleId = `${where}-title-${story.id}`;
   const library = story.in_library
-    ? make('button', { className: 'button st-remove', type: 'button', text: 'Remove', 'aria-describedby': titleId, onclick: () => removeFromLibrary(story) })
-    : make('button', { className: 'button st-add', type: 'button', text: 'Add to library', 'aria-describedby': titleId, onclick: (e) => addToLibrary(story, e.currentTarget) });
+    ? make('button', {
+        className: 'button st-remove',
+        type: 'button',
+        text: 'Remove',
+        'aria-describedby': titleId,
+        onclick: () => removeFromLibrary(story),
+      })
+    : make('button', {
+        className: 'button st-add',
+        type: 'button',
+        text: 'Add to library',
+        'aria-describedby': titleId,
+        onclick: (e) => addToLibrary(story, e.currentTarget),
+      });
   const progress = where === 'library' ? progressOf(story.progress, state.places.get(story.id)) : null;
   const href = `/stories/${encodeURIComponent(story.id)}`;
-  const li = make('li', { className: 'st-card', dataset: { id: story.id } },
+  const li = make(
+    'li',
+    { className: 'st-card', dataset: { id: story.id } },
     cover(story),
-    make('div', { className: 'st-card-body' },
+    make(
+      'div',
+      { className: 'st-card-body' },
       make('h3', { className: 'st-title', id: titleId, text: story.name }),
       bylineLine(story),
       story.summary ? make('p', { className: 'st-summary', text: story.summary }) : null,
       make('p', { className: 'st-counts', text: countsLine(story) }),
-      progress ? make('p', { className: 'st-progress' }, ...progressLines(progress, story.ending_count).flatMap((line, i) => (i ? [make('br'), line] : [line]))) : null,
-      make('div', { className: 'st-actions' },
+      progress
+        ? make(
+            'p',
+            { className: 'st-progress' },
+            ...progressLines(progress, story.ending_count).flatMap((line, i) => (i ? [make('br'), line] : [line])),
+          )
+        : null,
+      make(
+        'div',
+        { className: 'st-actions' },
         progress
-          ? make('a', { className: 'button primary st-continue', href: `${href}#chapter/${encodeURIComponent(progress.chapterId)}`, text: 'Continue', 'aria-describedby': titleId })
+          ? make('a', {
+              className: 'button primary st-continue',
+              href: `${href}#chapter/${encodeURIComponent(progress.chapterId)}`,
+              text: 'Continue',
+              'aria-describedby': titleId,
+            })
           : make('a', { className: 'button primary st-read', href, text: 'Read', 'aria-describedby': titleId }),
-        library)));
+        library,
+      ),
+    ),
+  );
   if (where === 'library') swipeToRemove(li, story);
   return li;
 }
@@ -117,7 +186,11 @@ function renderList(where) {
   if (!shown.length) {
     empty.textContent = all.length
       ? `No story matches “${query.trim()}”.`
-      : where === 'library' ? 'Your library is empty. Stories you read or add from the Catalog come here.' : narrowed ? 'This author has no story in the catalog.' : 'No stories published yet.';
+      : where === 'library'
+        ? 'Your library is empty. Stories you read or add from the Catalog come here.'
+        : narrowed
+          ? 'This author has no story in the catalog.'
+          : 'No stories published yet.';
   }
   $(`${where}-count`).textContent = query.trim() && all.length ? `${shown.length} of ${plural(all.length, 'story', 'stories')}` : '';
   if (where === 'library') $('library-hint').hidden = !all.length;
@@ -131,11 +204,28 @@ function renderList(where) {
 function renderAuthors() {
   const authors = authorsOf(state.catalog);
   $('authors-empty').hidden = authors.length > 0;
-  $('authors-list').replaceChildren(...authors.map((author) => make('li', { className: 'st-author-item' },
-    make('h3', { className: 'st-author-name' }, authorLink(author.stories[0], author.name, 'st-author-link')),
-    make('p', { className: 'st-muted', text: author.house ? `${plural(author.stories.length, 'story', 'stories')} that come with Trove` : plural(author.stories.length, 'story', 'stories') }),
-    make('ul', { className: 'st-author-stories' }, ...author.stories.map((story) => make('li', {},
-      make('a', { href: `/stories/${encodeURIComponent(story.id)}`, text: story.name })))))));
+  $('authors-list').replaceChildren(
+    ...authors.map((author) =>
+      make(
+        'li',
+        { className: 'st-author-item' },
+        make('h3', { className: 'st-author-name' }, authorLink(author.stories[0], author.name, 'st-author-link')),
+        make('p', {
+          className: 'st-muted',
+          text: author.house
+            ? `${plural(author.stories.length, 'story', 'stories')} that come with Trove`
+            : plural(author.stories.length, 'story', 'stories'),
+        }),
+        make(
+          'ul',
+          { className: 'st-author-stories' },
+          ...author.stories.map((story) =>
+            make('li', {}, make('a', { href: `/stories/${encodeURIComponent(story.id)}`, text: story.name })),
+          ),
+        ),
+      ),
+    ),
+  );
   $('catalog-sources').textContent = state.catalog.length ? `In the catalog: ${sourcesLine(state.catalog)}.` : '';
 }
 
@@ -177,14 +267,34 @@ function unavailable(where, message) {
 // ---------- Offline ----------
 
 // What the reader page needs besides the page itself (versioned like this script).
-const READER_ASSETS = ['./reader.js', './dom.js', './logic.js', './text.js', './stories.css', './hub-logic.js', './publish.js', '../js/api.js', '../js/router.js', '../js/toast.js', '../js/dom.js', '../js/shell.js', '../js/format.js', '../js/sync.js', '../js/outbox.js', '../js/sync-logic.js', '../css/app.css', '../css/toast.css']
-  .map((path) => new URL(path, import.meta.url).pathname);
+const READER_ASSETS = [
+  './reader.js',
+  './dom.js',
+  './logic.js',
+  './text.js',
+  './stories.css',
+  './hub-logic.js',
+  './publish.js',
+  '../js/api.js',
+  '../js/router.js',
+  '../js/toast.js',
+  '../js/dom.js',
+  '../js/shell.js',
+  '../js/format.js',
+  '../js/sync.js',
+  '../js/outbox.js',
+  '../js/sync-logic.js',
+  '../css/app.css',
+  '../css/toast.css',
+].map((path) => new URL(path, import.meta.url).pathname);
 
 function tellWorker(messages) {
   if (!('serviceWorker' in navigator)) return;
-  navigator.serviceWorker.ready.then((registration) => {
-    if (registration.active) for (const message of messages) registration.active.postMessage(message);
-  }).catch(() => {});
+  navigator.serviceWorker.ready
+    .then((registration) => {
+      if (registration.active) for (const message of messages) registration.active.postMessage(message);
+    })
+    .catch(() => {});
 }
 
 /** Asks the service worker to keep the library's stories, their reader pages and this page for offline reading. */
@@ -208,7 +318,10 @@ function setInLibrary(story, on) {
 
 async function addToLibrary(story, button) {
   const removal = leaving.get(story.id);
-  if (removal) { removal.undo(); return; } // removed a moment ago and not sent yet: the Undo puts it back
+  if (removal) {
+    removal.undo();
+    return;
+  } // removed a moment ago and not sent yet: the Undo puts it back
   await busy(button, async () => {
     try {
       await api('PUT', `${API}/${encodeURIComponent(story.id)}/library`);
@@ -259,14 +372,17 @@ function removeFromLibrary(story) {
       if (leaving.get(story.id) === removal) leaving.delete(story.id);
       try {
         await api('DELETE', path, undefined, { keepalive });
-        tellWorker([{ type: 'trove:drop-story', id: story.id }, { type: 'trove:keep', urls: [`${API}/library`] }]);
+        tellWorker([
+          { type: 'trove:drop-story', id: story.id },
+          { type: 'trove:keep', urls: [`${API}/library`] },
+        ]);
       } catch (error) {
         // The page is going away, or the story was added again meanwhile.
         if (keepalive || state.library.some((s) => s.id === story.id)) return;
         putBack();
-        toast(error.code === 'network'
-          ? `“${story.name}” could not be removed while offline; it is still in your library.`
-          : error.message);
+        toast(
+          error.code === 'network' ? `“${story.name}” could not be removed while offline; it is still in your library.` : error.message,
+        );
       }
     },
   });

@@ -95,8 +95,8 @@ export function placeCopy(progress, chaptersById) {
 export function visitedAfter(before, progress) {
   const seen = new Set(Array.isArray(before) ? before : []);
   for (const id of (progress && progress.path) || []) seen.add(id);
-  for (const id of (progress && Array.isArray(progress.endings_found) ? progress.endings_found : [])) seen.add(id);
-  for (const id of (progress && Array.isArray(progress.visited) ? progress.visited : [])) seen.add(id);
+  for (const id of progress && Array.isArray(progress.endings_found) ? progress.endings_found : []) seen.add(id);
+  for (const id of progress && Array.isArray(progress.visited) ? progress.visited : []) seen.add(id);
   return [...seen];
 }
 
@@ -115,7 +115,10 @@ export const countsLine = (story) => `${plural(story.chapter_count, 'chapter')} 
 
 /** Lower case without accents, so "Élan" matches "elan". */
 export function fold(text) {
-  return String(text ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return String(text ?? '')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 /** Does the story match every word of the query in its title, author, description or summary? */
@@ -131,7 +134,15 @@ export const filterStories = (stories, query) => stories.filter((story) => match
 // ---------- Publishing ----------
 
 // A zip holds story.json and its pictures in resources/; a Twine 2 published file is HTML.
-const TYPES = { json: 'application/json', twee: 'text/plain', tw: 'text/plain', txt: 'text/plain', zip: 'application/zip', html: 'text/html', htm: 'text/html' };
+const TYPES = {
+  json: 'application/json',
+  twee: 'text/plain',
+  tw: 'text/plain',
+  txt: 'text/plain',
+  zip: 'application/zip',
+  html: 'text/html',
+  htm: 'text/html',
+};
 export const ACCEPT = '.json,.twee,.tw,.txt,.zip,.html,.htm';
 
 /** The Content-Type to upload a story file with, from its name; null for a kind Trove does not read. */
@@ -162,8 +173,15 @@ export function errorLines(error) {
 
 /** Is `answer` a step of a played story, as GET/POST …/play answer it? */
 export function isPlayStep(answer) {
-  return !!answer && Number.isInteger(answer.step) && answer.step >= 0 && typeof answer.passage === 'string'
-    && Array.isArray(answer.trail) && answer.trail.length === answer.step + 1 && Array.isArray(answer.choices);
+  return (
+    !!answer &&
+    Number.isInteger(answer.step) &&
+    answer.step >= 0 &&
+    typeof answer.passage === 'string' &&
+    Array.isArray(answer.trail) &&
+    answer.trail.length === answer.step + 1 &&
+    Array.isArray(answer.choices)
+  );
 }
 
 /** The URL's place of a played story, from the router's args ['Dock Again', '3']: {passage, step} (step null when absent). */
@@ -225,6 +243,7 @@ export function playPlaceCopy(answer, chaptersById) {
 }
 
 /** "You are offline. This story needs a connection to go on: here is the last passage you read." */
-export const playOfflineLine = (hasPlace) => (hasPlace
-  ? 'You are offline. This story needs a connection to go on; here is the last passage you read.'
-  : 'You are offline. This story needs a connection to go on.');
+export const playOfflineLine = (hasPlace) =>
+  hasPlace
+    ? 'You are offline. This story needs a connection to go on; here is the last passage you read.'
+    : 'You are offline. This story needs a connection to go on.';

@@ -13,7 +13,15 @@ export function mapTree(story, { visited = [], showAll = false, here = null } = 
   const seen = new Set(visited);
   const visible = (id) => chapters.has(id) && (showAll || seen.has(id) || id === story.start_chapter_id || id === here);
   const kind = (c) => (c.id === story.start_chapter_id ? 'start' : c.is_ending ? 'ending' : 'chapter');
-  const node = (c) => ({ id: c.id, name: c.name || `Chapter ${c.id}`, kind: kind(c), here: c.id === here, children: [], refs: [], unexplored: 0 });
+  const node = (c) => ({
+    id: c.id,
+    name: c.name || `Chapter ${c.id}`,
+    kind: kind(c),
+    here: c.id === here,
+    children: [],
+    refs: [],
+    unexplored: 0,
+  });
 
   const nodes = new Map();
   const start = chapters.get(story.start_chapter_id);

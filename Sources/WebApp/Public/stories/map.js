@@ -17,22 +17,33 @@ const state = { story: null, visited: [], here: null, showAll: false };
 const KIND = { start: 'first chapter', ending: 'ending', chapter: '' };
 
 function item(node) {
-  const label = make('div', { className: `sm-item sm-${node.kind}${node.here ? ' sm-here' : ''}`, dataset: { id: node.id }, 'aria-current': node.here ? 'location' : null },
+  const label = make(
+    'div',
+    {
+      className: `sm-item sm-${node.kind}${node.here ? ' sm-here' : ''}`,
+      dataset: { id: node.id },
+      'aria-current': node.here ? 'location' : null,
+    },
     make('span', { className: 'sm-name', text: node.name }),
     KIND[node.kind] ? make('span', { className: 'sm-kind', text: ` (${KIND[node.kind]})` }) : null,
-    node.here ? make('a', { className: 'sm-you', href: `/stories/${encodeURIComponent(storyId)}`, text: 'You are here: continue' }) : null);
+    node.here ? make('a', { className: 'sm-you', href: `/stories/${encodeURIComponent(storyId)}`, text: 'You are here: continue' }) : null,
+  );
   const notes = [];
   if (node.refs.length) notes.push(make('p', { className: 'sm-ref', text: `Also leads to ${node.refs.map((r) => r.name).join(', ')}` }));
   if (node.unexplored) notes.push(make('p', { className: 'sm-unexplored', text: `${plural(node.unexplored, 'choice')} not taken yet` }));
-  return make('li', {}, label, ...notes,
-    node.children.length ? make('ul', { className: 'sm-branch' }, ...node.children.map(item)) : null);
+  return make('li', {}, label, ...notes, node.children.length ? make('ul', { className: 'sm-branch' }, ...node.children.map(item)) : null);
 }
 
 function drawTree(tree) {
   const parts = [];
   if (tree.root) parts.push(make('ul', { className: 'sm-branch sm-root' }, item(tree.root)));
-  if (tree.others.length) parts.push(make('h2', { className: 'sm-sub', text: 'Also visited' }), make('ul', { className: 'sm-branch' }, ...tree.others.map(item)));
-  if (tree.unreachable.length) parts.push(make('h2', { className: 'sm-sub', text: 'No choice leads here' }), make('ul', { className: 'sm-branch' }, ...tree.unreachable.map(item)));
+  if (tree.others.length)
+    parts.push(make('h2', { className: 'sm-sub', text: 'Also visited' }), make('ul', { className: 'sm-branch' }, ...tree.others.map(item)));
+  if (tree.unreachable.length)
+    parts.push(
+      make('h2', { className: 'sm-sub', text: 'No choice leads here' }),
+      make('ul', { className: 'sm-branch' }, ...tree.unreachable.map(item)),
+    );
   $('map-tree').replaceChildren(...parts);
 }
 
@@ -50,7 +61,8 @@ function drawSVG(options) {
     g.classList.toggle('sm-hidden', !shown.has(g.dataset.id));
     g.classList.toggle('sm-here', g.dataset.id === options.here);
   }
-  for (const edge of svg.querySelectorAll('.sm-edge')) edge.classList.toggle('sm-hidden', !shown.has(edge.dataset.from) || !shown.has(edge.dataset.to));
+  for (const edge of svg.querySelectorAll('.sm-edge'))
+    edge.classList.toggle('sm-hidden', !shown.has(edge.dataset.from) || !shown.has(edge.dataset.to));
 }
 
 function draw() {
@@ -66,14 +78,21 @@ function draw() {
   button.textContent = state.showAll ? 'Show only where I have been' : 'Show all chapters';
   $('map-status').textContent = owner
     ? `You wrote this story: all ${plural(tree.total, 'chapter')} are shown.`
-    : showAll ? `All ${plural(tree.total, 'chapter')} are shown.` : `Showing the ${plural(tree.shown, 'chapter')} you have been to, of ${tree.total}.`;
+    : showAll
+      ? `All ${plural(tree.total, 'chapter')} are shown.`
+      : `Showing the ${plural(tree.shown, 'chapter')} you have been to, of ${tree.total}.`;
   if (tree.unreachable.length) $('map-status').textContent += ` ${plural(tree.unreachable.length, 'chapter')} no choice leads to.`;
   const warnings = $('map-warnings');
   if (warnings) warnings.hidden = !showAll;
   page.dataset.ready = 'true';
 }
 
-const router = createRouter({ onView: (view) => { state.showAll = view === 'all'; if (state.story) draw(); } });
+const router = createRouter({
+  onView: (view) => {
+    state.showAll = view === 'all';
+    if (state.story) draw();
+  },
+});
 
 async function start() {
   $('map-all').addEventListener('click', () => router.go(state.showAll ? '' : 'all'));

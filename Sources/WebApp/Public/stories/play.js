@@ -11,7 +11,18 @@ import { plural } from '../js/format.js';
 import { $, make, render, say, confirmDialog } from './dom.js';
 import { createRouter, parseView, viewPath, viewOf } from '../js/router.js';
 import { chapterTree } from './text.js';
-import { trail, readLine, endingsLine, visitedAfter, isPlayStep, playPlace, playMove, choicesAfter, playPlaceCopy, playOfflineLine } from './logic.js';
+import {
+  trail,
+  readLine,
+  endingsLine,
+  visitedAfter,
+  isPlayStep,
+  playPlace,
+  playMove,
+  choicesAfter,
+  playPlaceCopy,
+  playOfflineLine,
+} from './logic.js';
 
 const STOPPED = 'The story stopped here: its passages kept sending you on without end. Go back a step or restart.';
 
@@ -41,7 +52,11 @@ export async function startPlay({ root, story, api: API, show }) {
 
   function settleURL(push) {
     const here = entryData();
-    router.go(stepView(), { replace: !push, quiet: true, data: { trail: [...now.trail], choices: [...choices], from: push ? here.trail : here.from } });
+    router.go(stepView(), {
+      replace: !push,
+      quiet: true,
+      data: { trail: [...now.trail], choices: [...choices], from: push ? here.trail : here.from },
+    });
   }
 
   function returnTo(view, data) {
@@ -63,8 +78,21 @@ export async function startPlay({ root, story, api: API, show }) {
   function drawChoices() {
     const list = now.choices;
     $('choices-box').hidden = !list.length;
-    $('choices').replaceChildren(...list.map((choice) => make('li', {},
-      make('button', { className: 'st-choice', type: 'button', text: choice.text, dataset: { index: String(choice.index) }, onclick: () => choose(choice.index) }))));
+    $('choices').replaceChildren(
+      ...list.map((choice) =>
+        make(
+          'li',
+          {},
+          make('button', {
+            className: 'st-choice',
+            type: 'button',
+            text: choice.text,
+            dataset: { index: String(choice.index) },
+            onclick: () => choose(choice.index),
+          }),
+        ),
+      ),
+    );
   }
 
   function drawEnding() {
@@ -79,9 +107,23 @@ export async function startPlay({ root, story, api: API, show }) {
     const steps = trail(now.trail, chapters);
     $('trail-box').hidden = steps.length < 2;
     $('trail-count').textContent = plural(steps.length, 'chapter');
-    $('trail').replaceChildren(...steps.map((step) => make('li', {}, step.current
-      ? make('span', { className: 'st-step is-current', 'aria-current': 'step', text: step.name })
-      : make('button', { className: 'st-step', type: 'button', text: step.name, 'aria-label': `Go back to ${step.name}`, onclick: () => move({ step: step.index }) }))));
+    $('trail').replaceChildren(
+      ...steps.map((step) =>
+        make(
+          'li',
+          {},
+          step.current
+            ? make('span', { className: 'st-step is-current', 'aria-current': 'step', text: step.name })
+            : make('button', {
+                className: 'st-step',
+                type: 'button',
+                text: step.name,
+                'aria-label': `Go back to ${step.name}`,
+                onclick: () => move({ step: step.index }),
+              }),
+        ),
+      ),
+    );
   }
 
   function draw({ focus = true, fade = true } = {}) {
@@ -157,7 +199,8 @@ export async function startPlay({ root, story, api: API, show }) {
   async function ask(body, taken) {
     try {
       const answer = await api('POST', PLAY, body);
-      if (!isPlayStep(answer)) throw Object.assign(new Error('The story answered something this page cannot read.'), { code: 'bad_answer' });
+      if (!isPlayStep(answer))
+        throw Object.assign(new Error('The story answered something this page cannot read.'), { code: 'bad_answer' });
       accept(answer, taken);
       offline(false);
       return true;
@@ -215,7 +258,8 @@ export async function startPlay({ root, story, api: API, show }) {
     const yes = await confirmDialog({
       title: 'Restart the story?',
       text: 'You go back to the first chapter. Endings you found stay found.',
-      ok: 'Restart', cancel: 'Keep reading',
+      ok: 'Restart',
+      cancel: 'Keep reading',
     });
     if (yes) await move({ step: 0 });
   }
@@ -251,7 +295,9 @@ export async function startPlay({ root, story, api: API, show }) {
   $('back').addEventListener('click', back);
   $('restart').addEventListener('click', restart);
   $('ending-restart').addEventListener('click', restart);
-  addEventListener('online', () => { if (now && !$('offline-note').hidden && !saving) reload(); });
+  addEventListener('online', () => {
+    if (now && !$('offline-note').hidden && !saving) reload();
+  });
   if (!first) {
     $('reader-status').textContent = playOfflineLine(false);
     return;

@@ -69,11 +69,33 @@ export function renderOwn(stories) {
   if (!$('own-list')) return;
   const own = stories.filter((s) => s.owned);
   $('own-box').hidden = !own.length;
-  $('own-list').replaceChildren(...own.map((story) => make('li', { className: 'st-own-item', dataset: { id: story.id } },
-    make('span', { className: 'st-own-name', text: story.name }),
-    make('span', { className: 'st-actions' },
-      make('button', { className: 'button st-update', type: 'button', text: 'Update', 'aria-label': `Update ${story.name}`, onclick: () => chooseUpdate(story) }),
-      make('button', { className: 'button danger st-withdraw', type: 'button', text: 'Withdraw', 'aria-label': `Withdraw ${story.name}`, onclick: (ev) => withdraw(story, ev.currentTarget) })))));
+  $('own-list').replaceChildren(
+    ...own.map((story) =>
+      make(
+        'li',
+        { className: 'st-own-item', dataset: { id: story.id } },
+        make('span', { className: 'st-own-name', text: story.name }),
+        make(
+          'span',
+          { className: 'st-actions' },
+          make('button', {
+            className: 'button st-update',
+            type: 'button',
+            text: 'Update',
+            'aria-label': `Update ${story.name}`,
+            onclick: () => chooseUpdate(story),
+          }),
+          make('button', {
+            className: 'button danger st-withdraw',
+            type: 'button',
+            text: 'Withdraw',
+            'aria-label': `Withdraw ${story.name}`,
+            onclick: (ev) => withdraw(story, ev.currentTarget),
+          }),
+        ),
+      ),
+    ),
+  );
 }
 
 let updating = null;
@@ -103,9 +125,13 @@ async function withdraw(story, button) {
   const yes = await confirmDialog({
     title: `Withdraw “${story.name}”?`,
     text: 'It leaves the catalog and every library, and readers lose their place in it. This cannot be undone.',
-    ok: 'Withdraw', cancel: 'Keep it',
+    ok: 'Withdraw',
+    cancel: 'Keep it',
   });
-  if (!yes) { button.focus(); return; }
+  if (!yes) {
+    button.focus();
+    return;
+  }
   try {
     await api('DELETE', `/api/v1/stories/${encodeURIComponent(story.id)}`);
     await reload();

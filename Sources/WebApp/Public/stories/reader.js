@@ -8,7 +8,24 @@ import { api, toast } from '../js/api.js';
 import { keep, kept, send, waiting } from '../js/sync.js';
 import { plural } from '../js/format.js';
 import { $, make, render, say, confirmDialog } from './dom.js';
-import { chooseBody, backBody, rewindBody, restartBody, resumePath, localProgress, moveOptions, placeCopy, visitedAfter, trail, readLine, endingsLine, progressBody, advance, rewindTo, stepBack } from './logic.js';
+import {
+  chooseBody,
+  backBody,
+  rewindBody,
+  restartBody,
+  resumePath,
+  localProgress,
+  moveOptions,
+  placeCopy,
+  visitedAfter,
+  trail,
+  readLine,
+  endingsLine,
+  progressBody,
+  advance,
+  rewindTo,
+  stepBack,
+} from './logic.js';
 import { createRouter, parseView, viewPath, viewOf } from '../js/router.js';
 import { chapterTree } from './text.js';
 
@@ -87,16 +104,36 @@ function picture(chapter) {
 function video(chapter) {
   const box = $('video');
   box.hidden = !chapter.video_url;
-  box.replaceChildren(...(chapter.video_url
-    ? [make('video', { src: chapter.video_url, controls: true, playsinline: true, preload: 'none' },
-      make('a', { href: chapter.video_url, text: 'Watch the video' }))]
-    : []));
+  box.replaceChildren(
+    ...(chapter.video_url
+      ? [
+          make(
+            'video',
+            { src: chapter.video_url, controls: true, playsinline: true, preload: 'none' },
+            make('a', { href: chapter.video_url, text: 'Watch the video' }),
+          ),
+        ]
+      : []),
+  );
 }
 
 function choices(chapter) {
   $('choices-box').hidden = chapter.is_ending;
-  $('choices').replaceChildren(...chapter.choices.map((choice) => make('li', {},
-    make('button', { className: 'st-choice', type: 'button', text: choice.text, dataset: { next: choice.chapter_id }, onclick: () => choose(choice.chapter_id) }))));
+  $('choices').replaceChildren(
+    ...chapter.choices.map((choice) =>
+      make(
+        'li',
+        {},
+        make('button', {
+          className: 'st-choice',
+          type: 'button',
+          text: choice.text,
+          dataset: { next: choice.chapter_id },
+          onclick: () => choose(choice.chapter_id),
+        }),
+      ),
+    ),
+  );
 }
 
 function ending(chapter) {
@@ -110,9 +147,23 @@ function drawTrail() {
   const steps = trail(state.path, state.chapters);
   $('trail-box').hidden = steps.length < 2;
   $('trail-count').textContent = plural(steps.length, 'chapter');
-  $('trail').replaceChildren(...steps.map((step) => make('li', {}, step.current
-    ? make('span', { className: 'st-step is-current', 'aria-current': 'step', text: step.name })
-    : make('button', { className: 'st-step', type: 'button', text: step.name, 'aria-label': `Go back to ${step.name}`, onclick: () => rewind(step.index) }))));
+  $('trail').replaceChildren(
+    ...steps.map((step) =>
+      make(
+        'li',
+        {},
+        step.current
+          ? make('span', { className: 'st-step is-current', 'aria-current': 'step', text: step.name })
+          : make('button', {
+              className: 'st-step',
+              type: 'button',
+              text: step.name,
+              'aria-label': `Go back to ${step.name}`,
+              onclick: () => rewind(step.index),
+            }),
+      ),
+    ),
+  );
 }
 
 function draw({ focus = true, fade = true } = {}) {
@@ -159,7 +210,11 @@ async function move(body, { push = true } = {}) {
     draw();
     if (push || !popWaiting) settleURL(push); // when Back or Forward came meanwhile, the URL is another entry's
   } catch (error) {
-    toast(error.code === 'invalid_path' ? 'This story changed since you last read it; starting again from your last saved place.' : error.message);
+    toast(
+      error.code === 'invalid_path'
+        ? 'This story changed since you last read it; starting again from your last saved place.'
+        : error.message,
+    );
     if (error.code === 'invalid_path') await loadProgress().catch(() => {});
     draw({ focus: false, fade: false });
     if (!popWaiting) settleURL(false);
@@ -177,7 +232,10 @@ async function move(body, { push = true } = {}) {
 function accept(progress) {
   state.path = resumePath(progress, state.story, state.chapters);
   state.endingsFound = Array.isArray(progress.endings_found) ? progress.endings_found : [];
-  const place = placeCopy({ chapter_id: state.path[state.path.length - 1], path: state.path, endings_found: state.endingsFound }, state.chapters);
+  const place = placeCopy(
+    { chapter_id: state.path[state.path.length - 1], path: state.path, endings_found: state.endingsFound },
+    state.chapters,
+  );
   keep(PROGRESS, place);
   state.visited = visitedAfter(state.visited, { ...progress, path: state.path });
   keep(VISITED_KEY, state.visited);
@@ -206,11 +264,13 @@ async function synced(event) {
 /** Asks the service worker to keep this page and story, when the story is in the library. */
 function keepForOffline() {
   if (!state.story.in_library || !('serviceWorker' in navigator)) return;
-  navigator.serviceWorker.ready.then((registration) => {
-    if (!registration.active) return;
-    registration.active.postMessage({ type: 'trove:keep-story', id: storyId });
-    registration.active.postMessage({ type: 'trove:keep', urls: [location.pathname] });
-  }).catch(() => {});
+  navigator.serviceWorker.ready
+    .then((registration) => {
+      if (!registration.active) return;
+      registration.active.postMessage({ type: 'trove:keep-story', id: storyId });
+      registration.active.postMessage({ type: 'trove:keep', urls: [location.pathname] });
+    })
+    .catch(() => {});
 }
 
 const choose = (next) => move(chooseBody(state.path, next));
@@ -229,7 +289,8 @@ async function restart() {
   const yes = await confirmDialog({
     title: 'Restart the story?',
     text: 'You go back to the first chapter. Endings you found stay found.',
-    ok: 'Restart', cancel: 'Keep reading',
+    ok: 'Restart',
+    cancel: 'Keep reading',
   });
   if (!yes) return;
   await move(restartBody(state.story.start_chapter_id));
@@ -269,7 +330,15 @@ async function addToLibrary() {
 /** An interactive story (variables and conditions) is played by the server, step by step (play.js). */
 async function startInteractive() {
   const { startPlay } = await import('./play.js');
-  await startPlay({ root, story: state.story, api: API, show: (chapter) => { picture(chapter); video(chapter); } });
+  await startPlay({
+    root,
+    story: state.story,
+    api: API,
+    show: (chapter) => {
+      picture(chapter);
+      video(chapter);
+    },
+  });
   await addToLibrary();
   keepForOffline();
 }
@@ -294,16 +363,19 @@ async function start() {
     router.start();
     // A reload keeps the URL's chapter; a link to a chapter shows it when this reader may be there.
     const wanted = parseView(router.view);
-    const path = wanted.name === 'chapter' && wanted.args[0] !== state.path[state.path.length - 1]
-      ? pathTo(wanted.args[0], history.state && history.state.data) : null;
+    const path =
+      wanted.name === 'chapter' && wanted.args[0] !== state.path[state.path.length - 1]
+        ? pathTo(wanted.args[0], history.state && history.state.data)
+        : null;
     if (path) await move(progressBody(path), { push: false });
     else settleURL(false);
   } catch (error) {
-    $('reader-status').textContent = error.status === 404
-      ? 'This story is not here any more. It may have been withdrawn.'
-      : error.code === 'network'
-        ? 'This story cannot be opened without a connection. Stories in your library can be read offline once you have opened the Stories page online.'
-        : `The story could not be loaded. ${error.message}`;
+    $('reader-status').textContent =
+      error.status === 404
+        ? 'This story is not here any more. It may have been withdrawn.'
+        : error.code === 'network'
+          ? 'This story cannot be opened without a connection. Stories in your library can be read offline once you have opened the Stories page online.'
+          : `The story could not be loaded. ${error.message}`;
   }
   root.dataset.ready = 'true';
 }

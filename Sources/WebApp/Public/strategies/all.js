@@ -25,12 +25,23 @@ function build(deck) {
   const sections = groupAll(deck).map(({ edition, rows: cards }) => {
     const headingID = `all-edition-${edition}`;
     const list = make('ul', { className: 'os-list' });
-    const section = make('section', { className: 'os-group', 'aria-labelledby': headingID },
-      make('h3', { id: headingID, text: label(edition) }), list);
+    const section = make(
+      'section',
+      { className: 'os-group', 'aria-labelledby': headingID },
+      make('h3', { id: headingID, text: label(edition) }),
+      list,
+    );
     for (const { card, editions } of cards) {
-      const li = make('li', {}, make('button', { type: 'button', className: 'os-item', dataset: { id: card.id } },
-        make('span', { className: 'os-item-text', text: card.strategy }),
-        editions.length > 1 ? make('span', { className: 'os-item-meta', text: `In ${editions.map(label).join(', ')}` }) : null));
+      const li = make(
+        'li',
+        {},
+        make(
+          'button',
+          { type: 'button', className: 'os-item', dataset: { id: card.id } },
+          make('span', { className: 'os-item-text', text: card.strategy }),
+          editions.length > 1 ? make('span', { className: 'os-item-meta', text: `In ${editions.map(label).join(', ')}` }) : null,
+        ),
+      );
       list.append(li);
       rows.push({ li, key: fold(card.strategy), section });
     }

@@ -5,7 +5,17 @@ import { make, busy } from '../js/dom.js';
 import { send } from '../js/sync.js';
 import { plural } from '../js/format.js';
 import { viewPath } from '../js/router.js';
-import { API, SCOPE, readSettings, settingsSummary, drawQuery as queryFor, drawPool, pickFrom, emptyDeckMessage, shuffleLine } from './logic.js';
+import {
+  API,
+  SCOPE,
+  readSettings,
+  settingsSummary,
+  drawQuery as queryFor,
+  drawPool,
+  pickFrom,
+  emptyDeckMessage,
+  shuffleLine,
+} from './logic.js';
 import { ui, state, router, meta, isNetworkError, findKnownCard, loadDeck, loadMine } from './page.js';
 
 const SETTINGS_KEY = 'trove.strategies.settings';
@@ -23,7 +33,13 @@ export function loadSettings() {
   } catch {
     saved = {};
   }
-  Object.assign(settings, readSettings(saved, [...ui.edition.options].map((option) => option.value)));
+  Object.assign(
+    settings,
+    readSettings(
+      saved,
+      [...ui.edition.options].map((option) => option.value),
+    ),
+  );
   ui.source.value = settings.source;
   ui.edition.value = settings.edition;
   ui.shuffle.checked = settings.shuffle;
@@ -165,8 +181,9 @@ export async function drawCard() {
 function recordOfflineDraw(card) {
   if (!Number.isInteger(card.id)) return; // a card written offline has the device's id until it syncs
   const drawnAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'); // whole seconds, as the API reads them
-  send('POST', `${API}/history`, { card_id: card.id, drawn_at: drawnAt }, { label: `the draw “${card.strategy}”`, scope: SCOPE })
-    .catch(() => {}); // a refusal (the card withdrawn meanwhile) loses only a history line
+  send('POST', `${API}/history`, { card_id: card.id, drawn_at: drawnAt }, { label: `the draw “${card.strategy}”`, scope: SCOPE }).catch(
+    () => {},
+  ); // a refusal (the card withdrawn meanwhile) loses only a history line
 }
 
 /** Offline: a uniformly random card from the chosen set, out of the deck held in memory. */

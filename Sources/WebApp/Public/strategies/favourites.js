@@ -30,10 +30,14 @@ function apply(card, on) {
 
 /** Sends a change after those before it: resolves { data } or { queued: true }; a refusal is thrown. */
 function sendFavourite(card, on, options = {}) {
-  const task = queue.then(() => send(on ? 'PUT' : 'DELETE', path(card.id), undefined, {
-    label: `${on ? 'adding' : 'removing'} the favourite “${card.strategy}”`,
-    scope: SCOPE, replace: `${SCOPE}:favourite:${card.id}`, ...options,
-  }));
+  const task = queue.then(() =>
+    send(on ? 'PUT' : 'DELETE', path(card.id), undefined, {
+      label: `${on ? 'adding' : 'removing'} the favourite “${card.strategy}”`,
+      scope: SCOPE,
+      replace: `${SCOPE}:favourite:${card.id}`,
+      ...options,
+    }),
+  );
   queue = task.catch(() => {});
   return task;
 }
@@ -83,7 +87,9 @@ function sendAsLeaving(card) {
   } catch {
     // Storage unavailable: the request below is the only try, as it was before the outbox.
   }
-  fetch(path(card.id), { method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: { 'Idempotency-Key': key } }).catch(() => {});
+  fetch(path(card.id), { method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: { 'Idempotency-Key': key } }).catch(
+    () => {},
+  );
 }
 
 /**
@@ -161,18 +167,30 @@ export function renderFavourites() {
   ui.favEmpty.textContent = 'No favourites yet. Draw a card and choose “Add to favourites” to keep it here.';
   // The view draws what it has at once, then again once the list is read: only when the cards differ, or the
   // Remove button under a finger would be swapped for an identical new one.
-  const shown = [...ui.favList.children].map((li) => [li.querySelector('[data-remove]')?.dataset.remove, li.querySelector('.os-item span')?.textContent]);
+  const shown = [...ui.favList.children].map((li) => [
+    li.querySelector('[data-remove]')?.dataset.remove,
+    li.querySelector('.os-item span')?.textContent,
+  ]);
   if (JSON.stringify(shown) === JSON.stringify(list.map((card) => [String(card.id), card.strategy]))) {
     for (const card of list) state.known.set(card.id, card);
     return;
   }
-  ui.favList.replaceChildren(...list.map((card) => make('li', { className: 'os-row' },
-    cardButton(card),
-    make('button', {
-      type: 'button', className: 'button os-remove', text: 'Remove',
-      'aria-label': `Remove “${card.strategy}” from favourites`, dataset: { remove: card.id },
-    }),
-  )));
+  ui.favList.replaceChildren(
+    ...list.map((card) =>
+      make(
+        'li',
+        { className: 'os-row' },
+        cardButton(card),
+        make('button', {
+          type: 'button',
+          className: 'button os-remove',
+          text: 'Remove',
+          'aria-label': `Remove “${card.strategy}” from favourites`,
+          dataset: { remove: card.id },
+        }),
+      ),
+    ),
+  );
 }
 
 export async function enterFavourites() {

@@ -32,7 +32,9 @@ function item(entry) {
   input.value = entry.note || '';
   const error = make('p', { className: 'form-error', role: 'alert' });
   const status = make('span', { className: 'os-muted os-saved', role: 'status' });
-  const form = make('form', { className: 'os-note', novalidate: true },
+  const form = make(
+    'form',
+    { className: 'os-note', novalidate: true },
     make('div', { className: 'field' }, make('label', { for: id, text: 'Note' }), input),
     make('button', { type: 'submit', className: 'button', text: 'Save note', 'aria-label': `Save note for “${entry.card.strategy}”` }),
     status,
@@ -47,9 +49,16 @@ function item(entry) {
     error.textContent = noteProblem(note);
     if (error.textContent) return;
     try {
-      const sent = await send('PATCH', `${PATH}/${entry.id}`, { note: note || null }, {
-        label: `the note on “${entry.card.strategy}”`, scope: SCOPE, replace: `${SCOPE}:note:${entry.id}`,
-      });
+      const sent = await send(
+        'PATCH',
+        `${PATH}/${entry.id}`,
+        { note: note || null },
+        {
+          label: `the note on “${entry.card.strategy}”`,
+          scope: SCOPE,
+          replace: `${SCOPE}:note:${entry.id}`,
+        },
+      );
       input.value = sent.queued ? note : (sent.data && sent.data.note) || '';
       form.closest('li').dataset.note = input.value;
       status.textContent = (note ? 'Saved' : 'Note removed') + (sent.queued ? ' on this device until the connection is back' : '');
@@ -57,7 +66,9 @@ function item(entry) {
       error.textContent = failure.message;
     }
   });
-  return make('li', { dataset: { entry: entry.id, note: entry.note || '' } },
+  return make(
+    'li',
+    { dataset: { entry: entry.id, note: entry.note || '' } },
     make('time', { className: 'os-muted', datetime: entry.drawn_at, text: formatDateTime(entry.drawn_at) }),
     cardButton(entry.card),
     form,

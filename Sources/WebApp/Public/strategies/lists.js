@@ -82,4 +82,5 @@ export function waitingNotes(entries) {
 }
 
 /** The history with the notes not sent yet in place of the server's. */
-export const withNotes = (entries, notes) => entries.map((entry) => (notes.has(entry.id) ? { ...entry, note: notes.get(entry.id) } : entry));
+export const withNotes = (entries, notes) =>
+  entries.map((entry) => (notes.has(entry.id) ? { ...entry, note: notes.get(entry.id) } : entry));

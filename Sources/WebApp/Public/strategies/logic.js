@@ -14,7 +14,10 @@ export function fold(text) {
 }
 
 /** Texts that differ only in case, accents or punctuation are the same card in several editions. */
-export const sameText = (text) => fold(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export const sameText = (text) =>
+  fold(text)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 // ---------- Cards and editions ----------
 
@@ -103,7 +106,8 @@ export function emptyDeckMessage(source, message) {
 }
 
 /** The shuffle's line: how many cards are left. */
-export const shuffleLine = ({ total, remaining }) => (total === 0 ? 'No cards to shuffle' : `${remaining} of ${plural(total, 'card')} left`);
+export const shuffleLine = ({ total, remaining }) =>
+  total === 0 ? 'No cards to shuffle' : `${remaining} of ${plural(total, 'card')} left`;
 
 // ---------- Favourites ----------
 
@@ -126,7 +130,10 @@ export function waitingFavourites(entries) {
  * made on this page after the list was asked for (`changes`: id → {on, seq}, newer than `since`). A card
  * favourited here but not in the server's list comes first, found by `find(id)`.
  */
-export function mergeFavourites(cards, { waiting = new Map(), leaving = new Set(), changes = new Map(), since = 0, find = () => null } = {}) {
+export function mergeFavourites(
+  cards,
+  { waiting = new Map(), leaving = new Set(), changes = new Map(), since = 0, find = () => null } = {},
+) {
   const byID = new Map(cards.map((card) => [card.id, card]));
   const ids = new Set(byID.keys());
   const set = (id, on) => (on ? ids.add(id) : ids.delete(id));
@@ -151,5 +158,7 @@ export function legacyFavourites(text) {
     return [];
   }
   if (!map || typeof map !== 'object' || Array.isArray(map)) return [];
-  return Object.entries(map).map(([id, on]) => [cardId(id), on === true]).filter(([id]) => id !== null);
+  return Object.entries(map)
+    .map(([id, on]) => [cardId(id), on === true])
+    .filter(([id]) => id !== null);
 }

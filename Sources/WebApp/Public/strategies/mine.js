@@ -41,12 +41,34 @@ function render() {
 }
 
 function item(card) {
-  return make('li', { className: 'os-mine-item', dataset: { mine: card.id } },
+  return make(
+    'li',
+    { className: 'os-mine-item', dataset: { mine: card.id } },
     make('p', { className: 'os-mine-text', text: card.strategy }),
-    make('div', { className: 'os-actions' },
-      make('button', { type: 'button', className: 'button', dataset: { action: 'show' }, text: 'Show', 'aria-label': `Show “${card.strategy}”` }),
-      make('button', { type: 'button', className: 'button', dataset: { action: 'edit' }, text: 'Edit', 'aria-label': `Edit “${card.strategy}”` }),
-      make('button', { type: 'button', className: 'button danger', dataset: { action: 'delete' }, text: 'Delete', 'aria-label': `Delete “${card.strategy}”` }),
+    make(
+      'div',
+      { className: 'os-actions' },
+      make('button', {
+        type: 'button',
+        className: 'button',
+        dataset: { action: 'show' },
+        text: 'Show',
+        'aria-label': `Show “${card.strategy}”`,
+      }),
+      make('button', {
+        type: 'button',
+        className: 'button',
+        dataset: { action: 'edit' },
+        text: 'Edit',
+        'aria-label': `Edit “${card.strategy}”`,
+      }),
+      make('button', {
+        type: 'button',
+        className: 'button danger',
+        dataset: { action: 'delete' },
+        text: 'Delete',
+        'aria-label': `Delete “${card.strategy}”`,
+      }),
     ),
   );
 }
@@ -71,10 +93,14 @@ function editForm(card) {
   textarea.value = card.strategy;
   const counter = make('p', { className: 'hint os-counter', id: `${id}-count` });
   const error = make('p', { className: 'form-error', role: 'alert' });
-  const form = make('form', { className: 'os-edit', novalidate: true },
+  const form = make(
+    'form',
+    { className: 'os-edit', novalidate: true },
     make('div', { className: 'field' }, make('label', { for: id, text: 'Edit your card' }), textarea, counter),
     error,
-    make('div', { className: 'os-actions' },
+    make(
+      'div',
+      { className: 'os-actions' },
       make('button', { type: 'submit', className: 'button primary', text: 'Save' }),
       make('button', { type: 'button', className: 'button', dataset: { action: 'cancel' }, text: 'Cancel' }),
     ),
@@ -91,9 +117,16 @@ function editForm(card) {
     }
     form.setAttribute('aria-busy', 'true');
     try {
-      const sent = await send('PATCH', `${PATH}/${card.id}`, { strategy: words }, {
-        label: `your card “${words}”`, scope: SCOPE, replace: `${SCOPE}:mine:${card.id}`,
-      });
+      const sent = await send(
+        'PATCH',
+        `${PATH}/${card.id}`,
+        { strategy: words },
+        {
+          label: `your card “${words}”`,
+          scope: SCOPE,
+          replace: `${SCOPE}:mine:${card.id}`,
+        },
+      );
       const saved = sent.queued ? { ...card, strategy: words } : sent.data;
       state.mine = state.mine.map((other) => (other.id === card.id ? saved : other));
       if (sent.queued) keepMine();
@@ -151,7 +184,12 @@ export async function add() {
   await busy($('mine-add'), async () => {
     try {
       const temp = tempId();
-      const sent = await send('POST', PATH, { strategy: words }, { label: `your card “${words}”`, scope: SCOPE, creates: temp, idFrom: 'id' });
+      const sent = await send(
+        'POST',
+        PATH,
+        { strategy: words },
+        { label: `your card “${words}”`, scope: SCOPE, creates: temp, idFrom: 'id' },
+      );
       const card = sent.queued ? ownCard(temp, words) : sent.data;
       state.mine = newestFirst([card, ...(state.mine || []).filter((other) => other.id !== card.id)]);
       if (sent.queued) keepMine();

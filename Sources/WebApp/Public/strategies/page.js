@@ -54,7 +54,9 @@ export const state = {
 // Each view is a URL (js/router.js); the entry module (strategies.js) says what each view shows.
 let onView = () => {};
 export const router = createRouter({ onView: (...args) => onView(...args) });
-export const routeWith = (fn) => { onView = fn; };
+export const routeWith = (fn) => {
+  onView = fn;
+};
 
 export const label = (edition) => editionLabel(state.labels, edition);
 export const meta = (card) => metaFor(state.labels, card);
@@ -78,7 +80,9 @@ export function findKnownCard(id) {
 /** A card in a list, as a button that shows it on the draw view. */
 export function cardButton(card, extra) {
   state.known.set(card.id, card);
-  return make('button', { type: 'button', className: 'os-item', dataset: { id: card.id } },
+  return make(
+    'button',
+    { type: 'button', className: 'os-item', dataset: { id: card.id } },
     make('span', { text: card.strategy }),
     make('span', { className: 'os-item-meta', text: extra || meta(card) }),
   );
@@ -87,13 +91,15 @@ export function cardButton(card, extra) {
 /** The published deck, fetched once (the service worker keeps it, so it is there offline too). */
 export function loadDeck() {
   if (state.deck) return Promise.resolve(state.deck);
-  state.deckLoading ??= api('GET', API).then((cards) => {
-    state.deck = cards;
-    state.deckByID = new Map(cards.map((card) => [card.id, card]));
-    return cards;
-  }).finally(() => {
-    state.deckLoading = null;
-  });
+  state.deckLoading ??= api('GET', API)
+    .then((cards) => {
+      state.deck = cards;
+      state.deckByID = new Map(cards.map((card) => [card.id, card]));
+      return cards;
+    })
+    .finally(() => {
+      state.deckLoading = null;
+    });
   return state.deckLoading;
 }
 

@@ -10,8 +10,9 @@ export async function enter() {
   try {
     const ranking = await api('GET', `${API}/popular`);
     empty.hidden = ranking.length > 0;
-    ui.popularList.replaceChildren(...ranking.map(({ card, favourites }) => make('li', {},
-      cardButton(card, `${meta(card)} · ${plural(favourites, 'favourite')}`))));
+    ui.popularList.replaceChildren(
+      ...ranking.map(({ card, favourites }) => make('li', {}, cardButton(card, `${meta(card)} · ${plural(favourites, 'favourite')}`))),
+    );
   } catch (error) {
     empty.hidden = false;
     empty.textContent = isNetworkError(error) ? 'The ranking needs a connection.' : error.message;

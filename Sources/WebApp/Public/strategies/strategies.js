@@ -14,7 +14,11 @@ const VIEWS = ['draw', 'all', 'favourites', 'today', 'mine', 'popular', 'history
 const MORE = ['today', 'mine', 'popular', 'history']; // behind "More" on a phone
 const LAZY = { all: './all.js', today: './today.js', mine: './mine.js', popular: './popular.js', history: './history.js' };
 const loaded = {};
-const view = (name) => (loaded[name] ??= import(LAZY[name]).catch((error) => { loaded[name] = null; throw error; }));
+const view = (name) =>
+  (loaded[name] ??= import(LAZY[name]).catch((error) => {
+    loaded[name] = null;
+    throw error;
+  }));
 
 const ready = loadEditions(); // fills the labels from the page at once, then from the API
 
@@ -75,7 +79,11 @@ function showView(name) {
   ui.more.classList.toggle('is-current', inMore);
   ui.moreLabel.textContent = inMore ? $(`tab-${name}`).textContent : 'More';
   if (name === 'favourites') enterFavourites();
-  else if (LAZY[name]) view(name).then((m) => state.view === name && m.enter(ready), () => unavailable(name));
+  else if (LAZY[name])
+    view(name).then(
+      (m) => state.view === name && m.enter(ready),
+      () => unavailable(name),
+    );
 }
 
 // Where each view says it could not open: its module did not load (offline, on a first visit before the service
@@ -107,7 +115,10 @@ ui.tabs.addEventListener('keydown', (event) => {
 });
 
 ui.search.addEventListener('input', () => {
-  view('all').then((m) => m.filter(), () => {});
+  view('all').then(
+    (m) => m.filter(),
+    () => {},
+  );
   router.go(viewFor('all'), { replace: true, quiet: true }); // a search refines All: no new entry
 });
 
@@ -138,9 +149,17 @@ $('today-show').addEventListener('click', () => state.today && pick(state.today)
 // Mine's form is here, so a tap before mine.js is in never sends the form as a page load.
 $('mine-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  view('mine').then((m) => m.add(), () => {});
+  view('mine').then(
+    (m) => m.add(),
+    () => {},
+  );
 });
-$('mine-text').addEventListener('input', () => view('mine').then((m) => m.onInput(), () => {}));
+$('mine-text').addEventListener('input', () =>
+  view('mine').then(
+    (m) => m.onInput(),
+    () => {},
+  ),
+);
 
 $('favourites-heading').setAttribute('tabindex', '-1');
 

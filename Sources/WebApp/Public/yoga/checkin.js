@@ -30,12 +30,16 @@ function fillHere() {
 function useMyLocation() {
   if (fillHere()) return;
   txt('typed-here-state', 'Finding where you are…');
-  navigator.geolocation.getCurrentPosition((where) => {
-    position = { lat: where.coords.latitude, lon: where.coords.longitude };
-    fillHere();
-  }, (error) => {
-    txt('typed-here-state', `${error.code === 1 ? 'Location is off' : 'Your location is unknown'}: type the position, or leave it out.`);
-  }, { timeout: 15000, maximumAge: 300000 });
+  navigator.geolocation.getCurrentPosition(
+    (where) => {
+      position = { lat: where.coords.latitude, lon: where.coords.longitude };
+      fillHere();
+    },
+    (error) => {
+      txt('typed-here-state', `${error.code === 1 ? 'Location is off' : 'Your location is unknown'}: type the position, or leave it out.`);
+    },
+    { timeout: 15000, maximumAge: 300000 },
+  );
 }
 const typedEmpty = () => !$('typed-lat').value.trim() && !$('typed-lon').value.trim();
 
@@ -48,18 +52,22 @@ export function openCheckin() {
   $('checkin-heading').focus();
   loadSaved();
   status('Finding where you are…');
-  navigator.geolocation.getCurrentPosition((where) => {
-    position = { lat: where.coords.latitude, lon: where.coords.longitude };
-    if (!open('checkin-panel')) return;
-    if ($('typed').open && typedEmpty()) fillHere();
-    searchNearby();
-    suggestNearest();
-  }, (error) => {
-    position = null;
-    if (!open('checkin-panel')) return;
-    status(`${error.code === 1 ? 'Location is off' : 'Your location is unknown'}, so places near you cannot be found. ${PICK}`);
-    if (!saved.length) $('typed').open = true;
-  }, { timeout: 15000, maximumAge: 300000 });
+  navigator.geolocation.getCurrentPosition(
+    (where) => {
+      position = { lat: where.coords.latitude, lon: where.coords.longitude };
+      if (!open('checkin-panel')) return;
+      if ($('typed').open && typedEmpty()) fillHere();
+      searchNearby();
+      suggestNearest();
+    },
+    (error) => {
+      position = null;
+      if (!open('checkin-panel')) return;
+      status(`${error.code === 1 ? 'Location is off' : 'Your location is unknown'}, so places near you cannot be found. ${PICK}`);
+      if (!saved.length) $('typed').open = true;
+    },
+    { timeout: 15000, maximumAge: 300000 },
+  );
 }
 
 async function searchNearby() {
@@ -80,18 +88,44 @@ async function searchNearby() {
 }
 
 function renderNearby({ provider, venues }) {
-  $('nearby-list').replaceChildren(...venues.map((v) => make('li', {},
-    make('button', {
-      className: 'yg-item',
-      onclick: (e) => checkInFrom(v.saved_venue_id ? { venue_id: v.saved_venue_id } : {
-        venue: { name: v.name, address: v.address || '', latitude: v.latitude, longitude: v.longitude, source: v.source, external_id: v.external_id },
-      }, e.currentTarget),
-    },
-    span('yg-item-title', v.name),
-    span('yg-item-meta', [v.address, formatDistance(v.distance_m), v.saved_venue_id && 'saved'].filter(Boolean).join(' · '))))));
+  $('nearby-list').replaceChildren(
+    ...venues.map((v) =>
+      make(
+        'li',
+        {},
+        make(
+          'button',
+          {
+            className: 'yg-item',
+            onclick: (e) =>
+              checkInFrom(
+                v.saved_venue_id
+                  ? { venue_id: v.saved_venue_id }
+                  : {
+                      venue: {
+                        name: v.name,
+                        address: v.address || '',
+                        latitude: v.latitude,
+                        longitude: v.longitude,
+                        source: v.source,
+                        external_id: v.external_id,
+                      },
+                    },
+                e.currentTarget,
+              ),
+          },
+          span('yg-item-title', v.name),
+          span('yg-item-meta', [v.address, formatDistance(v.distance_m), v.saved_venue_id && 'saved'].filter(Boolean).join(' · ')),
+        ),
+      ),
+    ),
+  );
   show('nearby', venues.length);
-  $('nearby-credit').replaceChildren(provider === 'foursquare' ? 'Powered by Foursquare'
-    : make('a', { href: 'https://www.openstreetmap.org/copyright', rel: 'noopener', target: '_blank' }, '© OpenStreetMap contributors'));
+  $('nearby-credit').replaceChildren(
+    provider === 'foursquare'
+      ? 'Powered by Foursquare'
+      : make('a', { href: 'https://www.openstreetmap.org/copyright', rel: 'noopener', target: '_blank' }, '© OpenStreetMap contributors'),
+  );
 }
 
 async function suggestNearest() {
@@ -102,7 +136,9 @@ async function suggestNearest() {
     txt('nearest-distance', Number.isFinite(distance) ? `(${formatDistance(distance)} away)` : '');
     $('nearest-checkin').dataset.id = venue.id;
     show('nearest');
-  } catch { /* a suggestion only */ }
+  } catch {
+    /* a suggestion only */
+  }
 }
 
 async function loadSaved() {
@@ -116,14 +152,30 @@ async function loadSaved() {
 
 function renderSaved() {
   const shown = saved.filter((v) => matches(`${v.name} ${v.address}`, $('venue-q').value));
-  $('saved-list').replaceChildren(...shown.map((v) => make('li', { className: 'yg-row' },
-    make('button', { className: 'yg-item', onclick: (e) => checkInFrom({ venue_id: v.id }, e.currentTarget) },
-      span('yg-item-title', v.name),
-      span('yg-item-meta', [v.address, v.session_count && plural(v.session_count, 'session')].filter(Boolean).join(' · '))),
-    make('button', {
-      className: 'button quiet yg-star', 'aria-pressed': String(v.favourite), 'aria-label': `Favourite: ${v.name}`,
-      onclick: (e) => toggleFavourite(v, e.currentTarget),
-    }, v.favourite ? '★' : '☆'))));
+  $('saved-list').replaceChildren(
+    ...shown.map((v) =>
+      make(
+        'li',
+        { className: 'yg-row' },
+        make(
+          'button',
+          { className: 'yg-item', onclick: (e) => checkInFrom({ venue_id: v.id }, e.currentTarget) },
+          span('yg-item-title', v.name),
+          span('yg-item-meta', [v.address, v.session_count && plural(v.session_count, 'session')].filter(Boolean).join(' · ')),
+        ),
+        make(
+          'button',
+          {
+            className: 'button quiet yg-star',
+            'aria-pressed': String(v.favourite),
+            'aria-label': `Favourite: ${v.name}`,
+            onclick: (e) => toggleFavourite(v, e.currentTarget),
+          },
+          v.favourite ? '★' : '☆',
+        ),
+      ),
+    ),
+  );
   show('saved-empty', !shown.length);
   txt('saved-empty', saved.length ? 'None of your venues matches.' : 'No saved venues yet. A venue you check in at is kept here.');
 }
@@ -174,11 +226,25 @@ export async function openRepeat(last) {
   $('repeat-heading').focus();
   try {
     const [body, students] = await Promise.all([call('GET', `/venues/${enc(venue.id)}/regulars`), loadStudents()]);
-    const people = proposeRegulars(body.students, lastSession.attendees, students.filter((s) => s.active));
-    $('repeat-list').replaceChildren(...people.map((p) => make('li', {},
-      make('label', { className: 'yg-check' },
-        make('input', { type: 'checkbox', value: p.id, checked: p.checked }),
-        make('span', {}, p.name, p.times ? span('yg-muted', ` · ${plural(p.times, 'time')}`) : null)))));
+    const people = proposeRegulars(
+      body.students,
+      lastSession.attendees,
+      students.filter((s) => s.active),
+    );
+    $('repeat-list').replaceChildren(
+      ...people.map((p) =>
+        make(
+          'li',
+          {},
+          make(
+            'label',
+            { className: 'yg-check' },
+            make('input', { type: 'checkbox', value: p.id, checked: p.checked }),
+            make('span', {}, p.name, p.times ? span('yg-muted', ` · ${plural(p.times, 'time')}`) : null),
+          ),
+        ),
+      ),
+    );
     show('repeat-empty', !people.length);
   } catch (error) {
     $('repeat-list').replaceChildren();
@@ -192,11 +258,20 @@ click('repeat-go', (e) => {
   busy(e.currentTarget, () => checkIn({ venue_id: lastSession.venue.id, attendees }).catch((error) => err('repeat-error', error)));
 });
 click('nearest-checkin', (e) => checkInFrom({ venue_id: e.currentTarget.dataset.id }, e.currentTarget));
-listen('venue-q', 'input', () => { renderSaved(); if (position) onVenueQuery(); });
+listen('venue-q', 'input', () => {
+  renderSaved();
+  if (position) onVenueQuery();
+});
 listen('typed-form', 'submit', (event) => {
   event.preventDefault();
   err('typed-error');
-  busy($('typed-checkin'), () => Promise.resolve().then(() => checkIn({ venue: typedVenue() })).catch((error) => err('typed-error', error)));
+  busy($('typed-checkin'), () =>
+    Promise.resolve()
+      .then(() => checkIn({ venue: typedVenue() }))
+      .catch((error) => err('typed-error', error)),
+  );
 });
 click('typed-here', useMyLocation);
-listen('typed', 'toggle', () => { if ($('typed').open && typedEmpty()) fillHere(); });
+listen('typed', 'toggle', () => {
+  if ($('typed').open && typedEmpty()) fillHere();
+});

@@ -5,10 +5,7 @@
 import { toast } from '../js/api.js';
 import { $, txt, show, err, make, span, listen, click, say, busy, formatTime, confirmDialog } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
-import {
-  formatClock, elapsedAt, formatDuration, debounce,
-  createLongPress, plural, parseTemperature, temperatureValue,
-} from './logic.js';
+import { formatClock, elapsedAt, formatDuration, debounce, createLongPress, plural, parseTemperature, temperatureValue } from './logic.js';
 
 const PANELS = ['class-loading', 'class-idle', 'checkin-panel', 'repeat-panel', 'class-live'];
 let klass = null; // the running class, or null
@@ -26,7 +23,7 @@ function typed() {
     return null;
   }
 }
-const celsius = () => (typed() ? typed().c : klass?.temperature_c ?? null);
+const celsius = () => (typed() ? typed().c : (klass?.temperature_c ?? null));
 let regulars = []; // the running class's venue regulars, for the picker
 /** The running class and its venue's regulars, for the picker. */
 export const running = () => ({ klass, regulars });
@@ -35,7 +32,12 @@ let checking = false;
 let ending = false;
 let loaded = Promise.resolve();
 let panels = null;
-const checkinPanel = () => (panels ??= import('./checkin.js').catch((error) => { panels = null; toast(error.message); throw error; }));
+const checkinPanel = () =>
+  (panels ??= import('./checkin.js').catch((error) => {
+    panels = null;
+    toast(error.message);
+    throw error;
+  }));
 
 export const mode = (name) => PANELS.forEach((id) => show(id, id === name));
 export const open = (id) => !$(id).hidden;
@@ -121,7 +123,10 @@ async function fetchWeather() {
     // A class held on this device is unknown to the server: its venue's point is asked, and the answer kept in it.
     const held = klass.on_device;
     const { latitude, longitude } = klass.venue;
-    const body = await call('GET', held ? `/weather?lat=${encodeURIComponent(latitude)}&lon=${encodeURIComponent(longitude)}` : '/class/weather');
+    const body = await call(
+      'GET',
+      held ? `/weather?lat=${encodeURIComponent(latitude)}&lon=${encodeURIComponent(longitude)}` : '/class/weather',
+    );
     if (klass && klass.started_at === key) {
       if (held) await patch({ temperature_c: body.temperature_c }, true);
       else klass.temperature_c = body.temperature_c;
@@ -129,9 +134,13 @@ async function fetchWeather() {
   } catch (error) {
     if (error.code === 'no_class') refresh();
     const wait = [15, 60, 300][weather.tries++];
-    const why = error.status === 503 ? 'The weather service did not answer.' : error.status ? error.message : 'Trove’s server cannot be reached.';
+    const why =
+      error.status === 503 ? 'The weather service did not answer.' : error.status ? error.message : 'Trove’s server cannot be reached.';
     weather.why = `${why} ${wait ? `Trying again in ${wait < 60 ? `${wait} s` : `${wait / 60} min`}.` : 'Try again later, or type it.'}`;
-    if (wait) weather.timer = setTimeout(() => { if (klass?.started_at === key && celsius() == null) fetchWeather(); }, wait * 1000);
+    if (wait)
+      weather.timer = setTimeout(() => {
+        if (klass?.started_at === key && celsius() == null) fetchWeather();
+      }, wait * 1000);
   }
   weather.loading = false;
   renderTemperature();
@@ -157,7 +166,10 @@ function saveTemperature(event) {
   event.preventDefault();
   const c = parseTemperature($('temp-input').value, state.settings.temperature_unit);
   if (Number.isNaN(c) || c < -90 || c > 60) {
-    err('temp-error', new Error(`Type a temperature such as ${state.settings.temperature_unit === 'fahrenheit' ? '64 or 28.5' : '18 or -2.5'}.`));
+    err(
+      'temp-error',
+      new Error(`Type a temperature such as ${state.settings.temperature_unit === 'fahrenheit' ? '64 or 28.5' : '18 or -2.5'}.`),
+    );
     return;
   }
   localStorage.setItem(TYPED, JSON.stringify({ for: klass.started_at, c }));
@@ -172,7 +184,9 @@ async function loadRegulars() {
   regulars = [];
   try {
     if (klass.venue.id) regulars = (await call('GET', `/venues/${enc(klass.venue.id)}/regulars`)).students;
-  } catch { /* the picker is then simply A to Z */ }
+  } catch {
+    /* the picker is then simply A to Z */
+  }
   // A picker opened before they came is drawn again (picker.js draws on its search field's input).
   if (regulars.length && $('picker-dialog').open) $('picker-q').dispatchEvent(new Event('input'));
 }
@@ -191,12 +205,24 @@ export async function patch(body, quiet) {
 }
 
 function renderAttendees() {
-  $('attendee-list').replaceChildren(...klass.attendees.map((a) => make('li', { className: 'yg-row' },
-    span('yg-row-main', a.name),
-    make('button', {
-      className: 'button quiet yg-x', 'aria-label': `Remove ${a.name}`,
-      onclick: (e) => removeAttendee(a, e.currentTarget),
-    }, '×'))));
+  $('attendee-list').replaceChildren(
+    ...klass.attendees.map((a) =>
+      make(
+        'li',
+        { className: 'yg-row' },
+        span('yg-row-main', a.name),
+        make(
+          'button',
+          {
+            className: 'button quiet yg-x',
+            'aria-label': `Remove ${a.name}`,
+            onclick: (e) => removeAttendee(a, e.currentTarget),
+          },
+          '×',
+        ),
+      ),
+    ),
+  );
   txt('attendee-count', String(klass.attendees.length));
   show('attendee-empty', !klass.attendees.length);
 }
@@ -213,11 +239,16 @@ async function removeAttendee(attendee, button) {
   refocus('attendee-list', index, 'add-attendees');
 }
 
-
 // Notes typed and not yet saved ({ for: the class's started_at, notes }), kept on the device at once: a page left
 // before they were saved (offline too) saves them when it is opened again.
 const NOTES = 'yoga.classNotes';
-const draft = () => { try { return JSON.parse(localStorage.getItem(NOTES)); } catch { return null; } };
+const draft = () => {
+  try {
+    return JSON.parse(localStorage.getItem(NOTES));
+  } catch {
+    return null;
+  }
+};
 const notesSave = debounce(async () => {
   if (!klass) return;
   const notes = $('class-notes').value;
@@ -233,7 +264,9 @@ function sendNotesNow() {
   notesSave.cancel();
   if (klass?.on_device) return; // held on this device: the draft is saved into it when the page opens again
   fetch('/api/v1/yoga/class', {
-    method: 'PATCH', keepalive: true, headers: { 'Content-Type': 'application/json' },
+    method: 'PATCH',
+    keepalive: true,
+    headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ notes: $('class-notes').value }),
   }).catch(() => {});
 }
@@ -252,8 +285,13 @@ async function endClass(action) {
     if (s && typedHere && s.temperature_c !== typedHere.c) {
       // The temperature typed during the class, into the saved session.
       s.temperature_c = typedHere.c;
-      await call('PUT', `/sessions/${enc(s.id)}`, { started_at: s.started_at, ended_at: s.ended_at, notes: s.notes,
-        attendees: s.attendees.map((a) => a.id).filter(Boolean), temperature_c: typedHere.c }).catch((error) => toast(error.message));
+      await call('PUT', `/sessions/${enc(s.id)}`, {
+        started_at: s.started_at,
+        ended_at: s.ended_at,
+        notes: s.notes,
+        attendees: s.attendees.map((a) => a.id).filter(Boolean),
+        temperature_c: typedHere.c,
+      }).catch((error) => toast(error.message));
     }
     localStorage.removeItem(TYPED);
     localStorage.removeItem(NOTES);
@@ -277,7 +315,10 @@ async function endClass(action) {
 function openEndDialog() {
   if (!klass) return;
   const seconds = elapsedAt(klass, receivedAt, Date.now());
-  txt('end-summary', `${klass.venue.name} · ${plural(klass.attendees.length, 'student')} · ${formatDuration(seconds)}. Save it to your sessions, or discard it?`);
+  txt(
+    'end-summary',
+    `${klass.venue.name} · ${plural(klass.attendees.length, 'student')} · ${formatDuration(seconds)}. Save it to your sessions, or discard it?`,
+  );
   err('end-error');
   $('end-dialog').showModal();
   $('end-save').focus();
@@ -285,7 +326,8 @@ function openEndDialog() {
 
 async function discard() {
   $('end-dialog').close();
-  if (await confirmDialog({ title: 'Discard this class?', text: 'Its attendance and notes will be lost.', ok: 'Discard' })) endClass('discard');
+  if (await confirmDialog({ title: 'Discard this class?', text: 'Its attendance and notes will be lost.', ok: 'Discard' }))
+    endClass('discard');
   else $('end-class').focus();
 }
 
@@ -305,7 +347,9 @@ function wireLongPress() {
   const fire = () => {
     reset();
     swallowClick = true; // the click that follows the release
-    setTimeout(() => { swallowClick = false; }, 800);
+    setTimeout(() => {
+      swallowClick = false;
+    }, 800);
     if (navigator.vibrate) navigator.vibrate(40);
     endClass('save');
   };
@@ -322,13 +366,20 @@ function wireLongPress() {
     button.setPointerCapture(event.pointerId);
     button.classList.add('is-pressing');
     frame = requestAnimationFrame(step);
-    fallback = setTimeout(() => { if (press.due(performance.now())) fire(); }, 620); // frames may be throttled
+    fallback = setTimeout(() => {
+      if (press.due(performance.now())) fire();
+    }, 620); // frames may be throttled
   });
   button.addEventListener('pointerup', () => {
     if (press.pressing && press.up(performance.now()) === 'long' && button.classList.contains('is-pressing')) fire();
     reset();
   });
-  const cancel = () => { if (press.pressing) { press.cancel(); reset(); } };
+  const cancel = () => {
+    if (press.pressing) {
+      press.cancel();
+      reset();
+    }
+  };
   button.addEventListener('pointercancel', cancel);
   button.addEventListener('lostpointercapture', () => setTimeout(cancel));
   button.addEventListener('contextmenu', (event) => event.preventDefault());
@@ -341,12 +392,14 @@ function wireLongPress() {
 export function showIdle() {
   mode('class-idle');
   show('repeat', false);
-  loadSessions().then((sessions) => {
-    // Repeat the last session if its venue is still saved.
-    lastSession = sessions[0] && sessions[0].venue.id ? sessions[0] : null;
-    show('repeat', lastSession);
-    if (lastSession) txt('repeat-venue', lastSession.venue.name);
-  }).catch(() => {});
+  loadSessions()
+    .then((sessions) => {
+      // Repeat the last session if its venue is still saved.
+      lastSession = sessions[0] && sessions[0].venue.id ? sessions[0] : null;
+      show('repeat', lastSession);
+      if (lastSession) txt('repeat-venue', lastSession.venue.name);
+    })
+    .catch(() => {});
 }
 
 /** Checks in; an error is thrown to the caller, except "a class is already running", which shows it. */
@@ -371,7 +424,10 @@ export async function checkIn(payload) {
 }
 
 export function init() {
-  const back = () => { showIdle(); $('checkin').focus(); };
+  const back = () => {
+    showIdle();
+    $('checkin').focus();
+  };
   // The check-in panels (yoga/checkin.js) load when one is opened: the idle first view does not need them.
   click('checkin', () => checkinPanel().then((m) => m.openCheckin()));
   click('repeat', () => checkinPanel().then((m) => m.openRepeat(lastSession)));
@@ -383,7 +439,12 @@ export function init() {
   listen('temp-form', 'submit', saveTemperature);
 
   // The attendee picker (yoga/picker.js) loads when it is first opened.
-  click('add-attendees', () => import('./picker.js').then((m) => m.openPicker(), (error) => toast(error.message)));
+  click('add-attendees', () =>
+    import('./picker.js').then(
+      (m) => m.openPicker(),
+      (error) => toast(error.message),
+    ),
+  );
   click('picker-done', () => $('picker-dialog').close());
   listen('picker-dialog', 'close', () => $('add-attendees').focus());
 
@@ -401,7 +462,9 @@ export function init() {
   click('end-keep', () => $('end-dialog').close());
 
   on('settings', renderTemperature);
-  on('sessions', () => { if (!klass && open('class-idle')) showIdle(); });
+  on('sessions', () => {
+    if (!klass && open('class-idle')) showIdle();
+  });
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible' && !ending && !checking) refresh();
   });

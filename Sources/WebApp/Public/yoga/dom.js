@@ -4,8 +4,12 @@ import { formatTime } from '../js/time.js';
 
 export { $, make, confirmDialog, busy } from '../js/dom.js';
 export { formatTime };
-export const txt = (id, value) => { $(id).textContent = value; };
-export const show = (id, on = true) => { $(id).hidden = !on; };
+export const txt = (id, value) => {
+  $(id).textContent = value;
+};
+export const show = (id, on = true) => {
+  $(id).hidden = !on;
+};
 /** An error's message into an error paragraph, or clears it. */
 export const err = (id, error) => txt(id, error ? error.message || String(error) : '');
 

@@ -18,4 +18,3 @@ export function absorb(model, path, answer) {
   const part = PARTS.find(([re]) => re.test(path));
   return part ? { ...model, [part[1]]: copy(part[2](answer)) } : model;
 }
-

@@ -26,8 +26,9 @@ export function sortStudents(students, key = 'name', order = 'asc') {
 
 /** By query (name, type, notes) and active filter ('all' | 'true' | 'false'). */
 export function filterStudents(students, query = '', active = 'all') {
-  return students.filter((s) => (active === 'all' || String(!!s.active) === active)
-    && matches(`${s.name} ${s.type_name || ''} ${s.notes || ''}`, query));
+  return students.filter(
+    (s) => (active === 'all' || String(!!s.active) === active) && matches(`${s.name} ${s.type_name || ''} ${s.notes || ''}`, query),
+  );
 }
 
 const sessionKeys = {
@@ -67,7 +68,10 @@ export function fillMonths(months, latest, count = 12) {
     const key = `${y}-${pad(m)}`;
     out.unshift(byMonth.get(key) || { month: key, sessions: 0, attendance: 0 });
     m -= 1;
-    if (m === 0) { m = 12; y -= 1; }
+    if (m === 0) {
+      m = 12;
+      y -= 1;
+    }
   }
   return out;
 }

@@ -11,8 +11,11 @@ import { absorb } from './kept.js';
 export const full = () => import('./model.js'); // only for a write or an offline read, so the page loads lighter
 const writes = () => import('./write.js');
 // …and kept by the service worker from the first visit (fetched by the worker, not the page), for offline use.
-navigator.serviceWorker?.ready.then(({ active }) => active?.postMessage({ type: 'trove:keep',
-  urls: ['./model.js', './write.js'].map((path) => new URL(path, import.meta.url).pathname) }), () => {});
+navigator.serviceWorker?.ready.then(
+  ({ active }) =>
+    active?.postMessage({ type: 'trove:keep', urls: ['./model.js', './write.js'].map((path) => new URL(path, import.meta.url).pathname) }),
+  () => {},
+);
 
 export const API = '/api/v1/yoga';
 export const KEY = 'yoga';
@@ -32,7 +35,9 @@ export function change(fn) {
 }
 export const swap = (value, temp, id) => JSON.parse(JSON.stringify(value).split(temp).join(id));
 
-addEventListener('trove:sync-id', ({ detail }) => { if (model) model = model.then((m) => swap(m, detail.temp, detail.id)); });
+addEventListener('trove:sync-id', ({ detail }) => {
+  if (model) model = model.then((m) => swap(m, detail.temp, detail.id));
+});
 
 export async function yogaCall(method, path, body) {
   return method === 'GET' ? get(path) : (await writes()).write(method, path, body);
@@ -42,11 +47,18 @@ export async function yogaCall(method, path, body) {
 // here to be sent again through the outbox, with that key, when the page opens next: offline it is sent then,
 // and if the first arrived, the server answers the repeat as it answered the first.
 const LEFT = 'yoga.leftWrites';
-const left = () => { try { return JSON.parse(localStorage.getItem(LEFT)) || []; } catch { return []; } };
+const left = () => {
+  try {
+    return JSON.parse(localStorage.getItem(LEFT)) || [];
+  } catch {
+    return [];
+  }
+};
 export function sendAsLeaving(method, path) {
   const key = crypto.randomUUID();
   localStorage.setItem(LEFT, JSON.stringify([...left(), { method, path, key }]));
-  if (!path.includes('tmp-')) fetch(API + path, { method, keepalive: true, credentials: 'same-origin', headers: { 'Idempotency-Key': key } }).catch(() => {});
+  if (!path.includes('tmp-'))
+    fetch(API + path, { method, keepalive: true, credentials: 'same-origin', headers: { 'Idempotency-Key': key } }).catch(() => {});
 }
 if (left().length) {
   (async () => {
@@ -65,7 +77,11 @@ async function get(path) {
     // The class held on this device is this device's class, whatever the server runs meanwhile.
     const { answer, refusal } = await full();
     if (path === '/class') return answer(m, path);
-    throw refusal(409, 'class_on_device', 'This class is kept on this device until it ends, so the weather cannot be looked up for it. You can type the temperature.');
+    throw refusal(
+      409,
+      'class_on_device',
+      'This class is kept on this device until it ends, so the weather cannot be looked up for it. You can type the temperature.',
+    );
   }
   if (!(await waiting(KEY))) {
     try {

@@ -37,7 +37,10 @@ export function formatTemperature(celsius, unit) {
 
 /** A temperature typed in the chosen unit → Celsius, two decimals ('' → null; not a number → NaN). */
 export function parseTemperature(text, unit) {
-  const t = String(text ?? '').trim().replace(',', '.').replace('−', '-');
+  const t = String(text ?? '')
+    .trim()
+    .replace(',', '.')
+    .replace('−', '-');
   if (!t) return null;
   const n = /^[-+]?\d+(\.\d*)?$/.test(t) ? Number(t) : NaN;
   return Math.round((unit === 'fahrenheit' ? ((n - 32) * 5) / 9 : n) * 100) / 100;
@@ -59,7 +62,11 @@ export function formatDistance(metres) {
 
 /** Lower case without accents, for searching as people type. */
 export function fold(text) {
-  return String(text ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+  return String(text ?? '')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .trim();
 }
 
 /** Every word of the query appears in the text: "an bi" finds "Anna Bianchi". */
@@ -106,9 +113,16 @@ export function createLongPress(duration = 600) {
   let start = null;
   let fired = false;
   return {
-    get pressing() { return start !== null; },
-    down(t) { start = t; fired = false; },
-    progress(t) { return start === null ? 0 : Math.min(1, Math.max(0, (t - start) / duration)); },
+    get pressing() {
+      return start !== null;
+    },
+    down(t) {
+      start = t;
+      fired = false;
+    },
+    progress(t) {
+      return start === null ? 0 : Math.min(1, Math.max(0, (t - start) / duration));
+    },
     due(t) {
       if (start === null || fired || t - start < duration) return false;
       fired = true;
@@ -121,7 +135,10 @@ export function createLongPress(duration = 600) {
       fired = false;
       return long ? 'long' : 'short';
     },
-    cancel() { start = null; fired = false; },
+    cancel() {
+      start = null;
+      fired = false;
+    },
   };
 }
 
@@ -145,7 +162,11 @@ export function debounce(fn, ms) {
     clearTimeout(timer);
     return run();
   };
-  debounced.cancel = () => { clearTimeout(timer); timer = null; args = null; };
+  debounced.cancel = () => {
+    clearTimeout(timer);
+    timer = null;
+    args = null;
+  };
   debounced.pending = () => timer !== null;
   return debounced;
 }

@@ -47,9 +47,17 @@ export function answer(model, path, now = Date.now()) {
 /** Who usually comes to a venue: the roster students of its last 10 sessions, most often first. */
 export function regulars(model, venueID) {
   const counts = new Map();
-  model.sessions.filter((s) => s.venue.id === venueID).sort(newestFirst).slice(0, 10)
-    .forEach((s) => s.attendees.forEach((a) => { if (a.id) counts.set(a.id, (counts.get(a.id) || 0) + 1); }));
-  return model.students.filter((s) => counts.has(s.id))
+  model.sessions
+    .filter((s) => s.venue.id === venueID)
+    .sort(newestFirst)
+    .slice(0, 10)
+    .forEach((s) =>
+      s.attendees.forEach((a) => {
+        if (a.id) counts.set(a.id, (counts.get(a.id) || 0) + 1);
+      }),
+    );
+  return model.students
+    .filter((s) => counts.has(s.id))
     .map((s) => ({ ...copy(s), times: counts.get(s.id) }))
     .sort((a, b) => b.times - a.times || byName(a, b));
 }
@@ -57,8 +65,12 @@ export function regulars(model, venueID) {
 /** The statistics as GET /stats gives them (YogaStatistics), from the kept sessions and roster. */
 export function stats(model, now = Date.now()) {
   const weeks = model.settings?.slipping_weeks ?? 3;
-  const total = new Map(); const d30 = new Map(); const d90 = new Map(); const seen = new Map();
-  const venues = new Map(); const months = new Map();
+  const total = new Map();
+  const d30 = new Map();
+  const d90 = new Map();
+  const seen = new Map();
+  const venues = new Map();
+  const months = new Map();
   const add = (map, key, n = 1) => map.set(key, (map.get(key) || 0) + n);
   for (const s of model.sessions) {
     const start = Date.parse(s.started_at);
@@ -84,35 +96,55 @@ export function stats(model, now = Date.now()) {
   const last = (id) => (seen.has(id) ? iso(seen.get(id)) : null);
   const threshold = weeks * 7 * DAY;
   return {
-    students: model.students.map((s) => ({
-      id: s.id, name: s.name, active: s.active, sessions_30d: d30.get(s.id) || 0, sessions_90d: d90.get(s.id) || 0,
-      total: total.get(s.id) || 0, last_seen: last(s.id),
-    })).sort((a, b) => b.total - a.total || byName(a, b)),
-    venues: [...venues.values()].map((v) => ({ id: v.id, name: v.name, sessions: v.sessions, average_attendance: Math.round((v.attendance / v.sessions) * 10) / 10 }))
+    students: model.students
+      .map((s) => ({
+        id: s.id,
+        name: s.name,
+        active: s.active,
+        sessions_30d: d30.get(s.id) || 0,
+        sessions_90d: d90.get(s.id) || 0,
+        total: total.get(s.id) || 0,
+        last_seen: last(s.id),
+      }))
+      .sort((a, b) => b.total - a.total || byName(a, b)),
+    venues: [...venues.values()]
+      .map((v) => ({ id: v.id, name: v.name, sessions: v.sessions, average_attendance: Math.round((v.attendance / v.sessions) * 10) / 10 }))
       .sort((a, b) => b.sessions - a.sessions || byName(a, b)),
     months: [...months.values()].sort((a, b) => (a.month < b.month ? -1 : 1)),
-    slipping: model.students.filter((s) => s.active).map((s) => {
-      if (seen.has(s.id)) {
-        const absent = now - seen.get(s.id);
-        return absent >= threshold ? { id: s.id, name: s.name, last_seen: last(s.id), weeks_absent: Math.floor(absent / (7 * DAY)) } : null;
-      }
-      const joined = Date.parse(`${s.joined_on}T00:00:00Z`);
-      return now - joined >= threshold ? { id: s.id, name: s.name, last_seen: null, weeks_absent: null } : null;
-    }).filter(Boolean).sort((a, b) => (Date.parse(a.last_seen || 0) - Date.parse(b.last_seen || 0)) || byName(a, b)),
+    slipping: model.students
+      .filter((s) => s.active)
+      .map((s) => {
+        if (seen.has(s.id)) {
+          const absent = now - seen.get(s.id);
+          return absent >= threshold
+            ? { id: s.id, name: s.name, last_seen: last(s.id), weeks_absent: Math.floor(absent / (7 * DAY)) }
+            : null;
+        }
+        const joined = Date.parse(`${s.joined_on}T00:00:00Z`);
+        return now - joined >= threshold ? { id: s.id, name: s.name, last_seen: null, weeks_absent: null } : null;
+      })
+      .filter(Boolean)
+      .sort((a, b) => Date.parse(a.last_seen || 0) - Date.parse(b.last_seen || 0) || byName(a, b)),
     slipping_weeks: weeks,
   };
 }
 
 const attendee = (m, id) => ({ id, name: m.students?.find((s) => s.id === id)?.name ?? 'Someone' });
-const typeName = (m, id) => (id ? m.types?.find((t) => t.id === id)?.name ?? null : null);
+const typeName = (m, id) => (id ? (m.types?.find((t) => t.id === id)?.name ?? null) : null);
 
 /** What a finished class becomes: a session, as GET /sessions/{id} shows it. */
 export function sessionOf(klass, id, endedAt) {
   const start = Date.parse(klass.started_at);
   return {
-    id, venue: copy(klass.venue), started_at: klass.started_at, ended_at: iso(endedAt),
-    duration_seconds: Math.max(0, Math.round((endedAt - start) / 1000)), attendees: copy(klass.attendees),
-    attendance: klass.attendees.length, temperature_c: klass.temperature_c ?? null, notes: klass.notes || '',
+    id,
+    venue: copy(klass.venue),
+    started_at: klass.started_at,
+    ended_at: iso(endedAt),
+    duration_seconds: Math.max(0, Math.round((endedAt - start) / 1000)),
+    attendees: copy(klass.attendees),
+    attendance: klass.attendees.length,
+    temperature_c: klass.temperature_c ?? null,
+    notes: klass.notes || '',
   };
 }
 
@@ -144,15 +176,31 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
     return found;
   };
   if (route === '/students' && method === 'POST') {
-    const s = { id: newId(), name: body.name, joined_on: body.joined_on, active: body.active ?? true, type_id: body.type_id ?? null,
-      type_name: typeName(m, body.type_id), notes: body.notes || '', sessions_attended: 0, last_seen: null };
+    const s = {
+      id: newId(),
+      name: body.name,
+      joined_on: body.joined_on,
+      active: body.active ?? true,
+      type_id: body.type_id ?? null,
+      type_name: typeName(m, body.type_id),
+      notes: body.notes || '',
+      sessions_attended: 0,
+      last_seen: null,
+    };
     (m.students ??= []).push(s);
     return result(copy(s), { creates: s.id, idFrom: 'id' });
   }
   if (/^\/students\/[^/]+$/.test(route)) {
     const s = find(m.students, 'student');
     if (method === 'PUT') {
-      Object.assign(s, { name: body.name, joined_on: body.joined_on, active: body.active, type_id: body.type_id ?? null, type_name: typeName(m, body.type_id), notes: body.notes || '' });
+      Object.assign(s, {
+        name: body.name,
+        joined_on: body.joined_on,
+        active: body.active,
+        type_id: body.type_id ?? null,
+        type_name: typeName(m, body.type_id),
+        notes: body.notes || '',
+      });
       return result(copy(s));
     }
     if (s.sessions_attended > 0 && !/confirm=1/.test(query)) {
@@ -170,7 +218,9 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
     const t = find(m.types, 'student_type');
     if (method === 'PUT') {
       t.name = body.name;
-      m.students?.forEach((s) => { if (s.type_id === t.id) s.type_name = t.name; });
+      m.students?.forEach((s) => {
+        if (s.type_id === t.id) s.type_name = t.name;
+      });
       return result(copy(t));
     }
     m.types = m.types.filter((x) => x !== t);
@@ -203,8 +253,15 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
       const p = body.venue || {};
       venue = { id: null, name: p.name, address: p.address || '', latitude: p.latitude ?? null, longitude: p.longitude ?? null };
     }
-    m.class = { venue, started_at: iso(now), attendees: (body.attendees || []).map((a) => attendee(m, a)), temperature_c: null,
-      notes: body.notes || '', elapsed_seconds: 0, on_device: true };
+    m.class = {
+      venue,
+      started_at: iso(now),
+      attendees: (body.attendees || []).map((a) => attendee(m, a)),
+      temperature_c: null,
+      notes: body.notes || '',
+      elapsed_seconds: 0,
+      on_device: true,
+    };
     if (!body.venue_id) m.class.place = copy(body.venue); // as typed or found: sent with the class (recorded)
     return result({ class: copy(m.class) });
   }
@@ -237,7 +294,10 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
       return result(null);
     }
     Object.assign(s, {
-      started_at: body.started_at, ended_at: body.ended_at, notes: body.notes || '', temperature_c: body.temperature_c ?? null,
+      started_at: body.started_at,
+      ended_at: body.ended_at,
+      notes: body.notes || '',
+      temperature_c: body.temperature_c ?? null,
       attendees: body.attendees.map((a) => s.attendees.find((x) => x.id === a) || attendee(m, a)),
     });
     s.attendance = s.attendees.length;
@@ -250,8 +310,11 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
 
 /** The PUT that gives a class saved later its true times, attendees, notes and temperature (PUT /sessions/{id}). */
 export const correction = (session) => ({
-  started_at: session.started_at, ended_at: session.ended_at, attendees: session.attendees.map((a) => a.id).filter(Boolean),
-  notes: session.notes, temperature_c: session.temperature_c,
+  started_at: session.started_at,
+  ended_at: session.ended_at,
+  attendees: session.attendees.map((a) => a.id).filter(Boolean),
+  notes: session.notes,
+  temperature_c: session.temperature_c,
 });
 
 /**
@@ -259,8 +322,13 @@ export const correction = (session) => ({
  * server knows it, else as typed or found), so it never meets a class running on another device.
  */
 export function recorded(klass, session) {
-  const body = { started_at: session.started_at, ended_at: session.ended_at, attendees: session.attendees.map((a) => a.id).filter(Boolean),
-    notes: session.notes || '', temperature_c: session.temperature_c ?? null };
+  const body = {
+    started_at: session.started_at,
+    ended_at: session.ended_at,
+    attendees: session.attendees.map((a) => a.id).filter(Boolean),
+    notes: session.notes || '',
+    temperature_c: session.temperature_c ?? null,
+  };
   const v = klass.venue;
   if (v.id && !String(v.id).startsWith('tmp-')) body.venue_id = v.id;
   else {
@@ -274,9 +342,19 @@ export function recorded(klass, session) {
 export function describe(method, path, body) {
   const [route] = path.split('?');
   if (route === '/settings') return { label: 'your settings', replace: 'yoga:settings' };
-  if (/^\/venues\/[^/]+$/.test(route) && method === 'PUT') return { label: `the venue ${body?.name || ''}`.trim(), replace: `yoga:${route}` };
-  if (route.startsWith('/students')) return { label: method === 'POST' ? `the new student ${body?.name || ''}`.trim() : method === 'DELETE' ? 'a student’s removal' : `the student ${body?.name || ''}`.trim() };
-  if (route.startsWith('/student-types')) return { label: method === 'DELETE' ? 'a type’s removal' : `the type ${body?.name || ''}`.trim() };
+  if (/^\/venues\/[^/]+$/.test(route) && method === 'PUT')
+    return { label: `the venue ${body?.name || ''}`.trim(), replace: `yoga:${route}` };
+  if (route.startsWith('/students'))
+    return {
+      label:
+        method === 'POST'
+          ? `the new student ${body?.name || ''}`.trim()
+          : method === 'DELETE'
+            ? 'a student’s removal'
+            : `the student ${body?.name || ''}`.trim(),
+    };
+  if (route.startsWith('/student-types'))
+    return { label: method === 'DELETE' ? 'a type’s removal' : `the type ${body?.name || ''}`.trim() };
   if (route === '/class' && method === 'POST') return { label: 'the check-in' };
   if (route === '/class') return { label: 'a change to the class' };
   if (route === '/class/end') return { label: body?.action === 'save' ? 'the class' : 'discarding the class' };

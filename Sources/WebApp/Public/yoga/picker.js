@@ -22,18 +22,44 @@ function renderPicker() {
   if (!klass || !state.students) return;
   const times = new Map(regulars.map((r) => [r.id, r.times]));
   const inactive = $('picker-inactive').checked;
-  const people = pickerStudents(state.students, klass.attendees.map((a) => a.id), regulars, inactive)
-    .filter((s) => matches(s.name, $('picker-q').value));
-  $('picker-list').replaceChildren(...people.map((s) => make('li', {},
-    make('button', { className: 'yg-item', onclick: (e) => addAttendee(s, e.currentTarget) },
-      make('span', { className: 'yg-item-title' }, s.name, s.active ? null : span('badge yg-off', 'not active')),
-      times.get(s.id) ? span('yg-item-meta', `Regular here · ${plural(times.get(s.id), 'time')}`) : null))));
+  const people = pickerStudents(
+    state.students,
+    klass.attendees.map((a) => a.id),
+    regulars,
+    inactive,
+  ).filter((s) => matches(s.name, $('picker-q').value));
+  $('picker-list').replaceChildren(
+    ...people.map((s) =>
+      make(
+        'li',
+        {},
+        make(
+          'button',
+          { className: 'yg-item', onclick: (e) => addAttendee(s, e.currentTarget) },
+          make('span', { className: 'yg-item-title' }, s.name, s.active ? null : span('badge yg-off', 'not active')),
+          times.get(s.id) ? span('yg-item-meta', `Regular here · ${plural(times.get(s.id), 'time')}`) : null,
+        ),
+      ),
+    ),
+  );
   // Nobody to show: say whether inactive students could be shown, or whom the search leaves out.
-  const hidden = !inactive && pickerStudents(state.students, klass.attendees.map((a) => a.id), [], true)
-    .some((s) => !s.active && matches(s.name, $('picker-q').value));
+  const hidden =
+    !inactive &&
+    pickerStudents(
+      state.students,
+      klass.attendees.map((a) => a.id),
+      [],
+      true,
+    ).some((s) => !s.active && matches(s.name, $('picker-q').value));
   show('picker-empty', !people.length);
-  txt('picker-empty', hidden ? 'No active student left to add. Tick “Show inactive students” to find the others.'
-    : $('picker-q').value.trim() ? 'Nobody on your roster matches.' : 'Nobody else to add. New students join the roster on the Students tab.');
+  txt(
+    'picker-empty',
+    hidden
+      ? 'No active student left to add. Tick “Show inactive students” to find the others.'
+      : $('picker-q').value.trim()
+        ? 'Nobody on your roster matches.'
+        : 'Nobody else to add. New students join the roster on the Students tab.',
+  );
 }
 
 async function addAttendee(student, button) {

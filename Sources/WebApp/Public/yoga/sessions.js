@@ -1,6 +1,23 @@
 // YogiYogini, Sessions tab: past classes (sortable), a session's details and corrections, statistics, settings.
 import { toast } from '../js/api.js';
-import { $, txt, show, err, make, span, listen, click, say, busy, formatDate, formatTime, formatDay, formatMonth, confirmDialog, svg } from './dom.js';
+import {
+  $,
+  txt,
+  show,
+  err,
+  make,
+  span,
+  listen,
+  click,
+  say,
+  busy,
+  formatDate,
+  formatTime,
+  formatDay,
+  formatMonth,
+  confirmDialog,
+  svg,
+} from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
 import { formatDuration, plural, parseTemperature, temperatureValue } from './logic.js';
 import { sortSessions, defaultOrder, toLocalInput, fromLocalInput, fillMonths, localDate, niceMax, barLength } from './lists.js';
@@ -8,11 +25,23 @@ import { sortSessions, defaultOrder, toLocalInput, fromLocalInput, fillMonths, l
 // The list's sort is remembered on this device, across reloads.
 const SORT_KEY = 'yoga.sessionSort';
 const view = { sort: 'date', order: 'desc' };
-try { Object.assign(view, JSON.parse(localStorage.getItem(SORT_KEY)) || {}); } catch { /* the default then */ }
-const keepSort = () => { try { localStorage.setItem(SORT_KEY, JSON.stringify(view)); } catch { /* not kept */ } };
+try {
+  Object.assign(view, JSON.parse(localStorage.getItem(SORT_KEY)) || {});
+} catch {
+  /* the default then */
+}
+const keepSort = () => {
+  try {
+    localStorage.setItem(SORT_KEY, JSON.stringify(view));
+  } catch {
+    /* not kept */
+  }
+};
 const ORDER = {
-  date: ['Oldest first', 'Newest first'], venue: ['A to Z', 'Z to A'],
-  attendance: ['Fewest first', 'Most first'], duration: ['Shortest first', 'Longest first'],
+  date: ['Oldest first', 'Newest first'],
+  venue: ['A to Z', 'Z to A'],
+  attendance: ['Fewest first', 'Most first'],
+  duration: ['Shortest first', 'Longest first'],
 };
 if (!ORDER[view.sort] || !['asc', 'desc'].includes(view.order)) Object.assign(view, { sort: 'date', order: 'desc' });
 let current = null; // the session on the detail view
@@ -34,11 +63,24 @@ function renderList() {
   if (!state.sessions) return;
   const list = sortSessions(state.sessions, view.sort, view.order);
   txt('session-order', ORDER[view.sort][view.order === 'asc' ? 0 : 1]);
-  $('session-list').replaceChildren(...list.map((s) => make('li', {},
-    make('a', { className: 'yg-item', href: `#session/${encodeURIComponent(s.id)}`, dataset: { id: s.id } },
-      span('yg-item-title', s.venue.name),
-      span('yg-item-meta', `${formatDate(s.started_at)} · ${formatTime(s.started_at)}–${formatTime(s.ended_at)}`),
-      span('yg-item-meta', [plural(s.attendance, 'student'), formatDuration(s.duration_seconds), temperature(s.temperature_c)].filter(Boolean).join(' · '))))));
+  $('session-list').replaceChildren(
+    ...list.map((s) =>
+      make(
+        'li',
+        {},
+        make(
+          'a',
+          { className: 'yg-item', href: `#session/${encodeURIComponent(s.id)}`, dataset: { id: s.id } },
+          span('yg-item-title', s.venue.name),
+          span('yg-item-meta', `${formatDate(s.started_at)} · ${formatTime(s.started_at)}–${formatTime(s.ended_at)}`),
+          span(
+            'yg-item-meta',
+            [plural(s.attendance, 'student'), formatDuration(s.duration_seconds), temperature(s.temperature_c)].filter(Boolean).join(' · '),
+          ),
+        ),
+      ),
+    ),
+  );
   txt('session-count', plural(list.length, 'session'));
   $('session-empty').hidden = list.length > 0;
   const back = current && $('session-list').querySelector(`[data-id="${CSS.escape(current.id)}"]`);
@@ -76,8 +118,9 @@ function renderDetail() {
   txt('session-duration', formatDuration(s.duration_seconds));
   txt('session-temp', degrees(s.temperature_c));
   txt('session-attendance', plural(s.attendance, 'student'));
-  $('session-attendees').replaceChildren(...s.attendees.map((a) => make('li', {}, a.name,
-    a.id ? null : span('yg-muted', ' (no longer on the roster)'))));
+  $('session-attendees').replaceChildren(
+    ...s.attendees.map((a) => make('li', {}, a.name, a.id ? null : span('yg-muted', ' (no longer on the roster)'))),
+  );
   if (!s.attendees.length) $('session-attendees').append(make('li', { className: 'yg-muted', text: 'Nobody was recorded.' }));
   txt('session-notes', s.notes || 'No notes.');
 }
@@ -95,10 +138,20 @@ async function openEdit() {
   $('edit-start').value = toLocalInput(s.started_at);
   $('edit-end').value = toLocalInput(s.ended_at);
   const people = [...roster].sort((a, b) => Number(here.has(b.id)) - Number(here.has(a.id)) || Number(b.active) - Number(a.active));
-  $('edit-attendees').replaceChildren(...people.map((p) => make('li', {},
-    make('label', { className: 'yg-check' },
-      make('input', { type: 'checkbox', value: p.id, checked: here.has(p.id) }),
-      make('span', {}, p.name, p.active ? null : span('yg-muted', ' (not active)'))))));
+  $('edit-attendees').replaceChildren(
+    ...people.map((p) =>
+      make(
+        'li',
+        {},
+        make(
+          'label',
+          { className: 'yg-check' },
+          make('input', { type: 'checkbox', value: p.id, checked: here.has(p.id) }),
+          make('span', {}, p.name, p.active ? null : span('yg-muted', ' (not active)')),
+        ),
+      ),
+    ),
+  );
   const former = s.attendees.filter((a) => !a.id).map((a) => a.name);
   show('edit-former', former.length);
   txt('edit-former', `Also attending, no longer on the roster: ${former.join(', ')}.`);
@@ -119,16 +172,27 @@ async function saveEdit(event) {
   const end = $('edit-end').value === toLocalInput(s.ended_at) ? s.ended_at : fromLocalInput($('edit-end').value);
   const unit = state.settings.temperature_unit;
   // Unchanged, the stored value goes back as it was (not rounded through the form).
-  const typed = $('edit-temp').value === temperatureValue(s.temperature_c, unit) ? s.temperature_c ?? null : parseTemperature($('edit-temp').value, unit);
-  const problem = !start || !end ? 'Give the start and the end.'
-    : Date.parse(end) <= Date.parse(start) ? 'The end must come after the start.'
-      : Number.isNaN(typed) || typed < -90 || typed > 60 ? 'Type the temperature as a number, such as 18 or -2.5, or leave it empty.' : '';
+  const typed =
+    $('edit-temp').value === temperatureValue(s.temperature_c, unit)
+      ? (s.temperature_c ?? null)
+      : parseTemperature($('edit-temp').value, unit);
+  const problem =
+    !start || !end
+      ? 'Give the start and the end.'
+      : Date.parse(end) <= Date.parse(start)
+        ? 'The end must come after the start.'
+        : Number.isNaN(typed) || typed < -90 || typed > 60
+          ? 'Type the temperature as a number, such as 18 or -2.5, or leave it empty.'
+          : '';
   if (problem) {
     err('session-error', new Error(problem));
     return;
   }
   const body = {
-    started_at: start, ended_at: end, notes: $('edit-notes').value, temperature_c: typed,
+    started_at: start,
+    ended_at: end,
+    notes: $('edit-notes').value,
+    temperature_c: typed,
     attendees: [...$('edit-attendees').querySelectorAll('input:checked')].map((i) => i.value),
   };
   await busy($('session-save'), async () => {
@@ -182,27 +246,67 @@ export async function showStats() {
   show('stats-body', true);
   const weeks = stats.slipping_weeks;
   txt('slipping-intro', `Active students not seen for ${plural(weeks, 'week')} or more.`);
-  $('slipping-list').replaceChildren(...stats.slipping.map((s) => make('li', {}, s.name, make('span', {
-    className: 'yg-muted',
-    text: s.last_seen ? ` · last seen ${formatDay(s.last_seen)}${s.weeks_absent !== null ? ` (${plural(s.weeks_absent, 'week')} ago)` : ''}` : ' · has not come to a class yet',
-  }))));
+  $('slipping-list').replaceChildren(
+    ...stats.slipping.map((s) =>
+      make(
+        'li',
+        {},
+        s.name,
+        make('span', {
+          className: 'yg-muted',
+          text: s.last_seen
+            ? ` · last seen ${formatDay(s.last_seen)}${s.weeks_absent !== null ? ` (${plural(s.weeks_absent, 'week')} ago)` : ''}`
+            : ' · has not come to a class yet',
+        }),
+      ),
+    ),
+  );
   if (!stats.slipping.length) $('slipping-list').append(make('li', { className: 'yg-muted', text: 'Nobody: everyone came recently.' }));
 
   const students = [...stats.students].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
-  chart('chart-students', 'Sessions per student', students.filter((s) => s.total > 0).map((s) => ({ label: s.name, value: s.total, text: String(s.total) })));
-  $('stats-students').tBodies[0].replaceChildren(...students.map((s) => make('tr', {},
-    make('th', { scope: 'row' }, make('a', { href: `#student/${encodeURIComponent(s.id)}` }, s.name), s.active ? null : span('yg-muted', ' (not active)')),
-    ...[s.sessions_30d, s.sessions_90d, s.total, formatDay(s.last_seen)].map((value, i) => make('td', { text: String(value), 'data-label': LABELS[i] })))));
+  chart(
+    'chart-students',
+    'Sessions per student',
+    students.filter((s) => s.total > 0).map((s) => ({ label: s.name, value: s.total, text: String(s.total) })),
+  );
+  $('stats-students').tBodies[0].replaceChildren(
+    ...students.map((s) =>
+      make(
+        'tr',
+        {},
+        make(
+          'th',
+          { scope: 'row' },
+          make('a', { href: `#student/${encodeURIComponent(s.id)}` }, s.name),
+          s.active ? null : span('yg-muted', ' (not active)'),
+        ),
+        ...[s.sessions_30d, s.sessions_90d, s.total, formatDay(s.last_seen)].map((value, i) =>
+          make('td', { text: String(value), 'data-label': LABELS[i] }),
+        ),
+      ),
+    ),
+  );
 
-  chart('chart-venues', 'Sessions per venue', stats.venues.map((v) => ({
-    label: v.name, value: v.sessions,
-    text: `${plural(v.sessions, 'class', 'classes')} · ${(Math.round(v.average_attendance * 10) / 10).toLocaleString()} per class`,
-  })));
+  chart(
+    'chart-venues',
+    'Sessions per venue',
+    stats.venues.map((v) => ({
+      label: v.name,
+      value: v.sessions,
+      text: `${plural(v.sessions, 'class', 'classes')} · ${(Math.round(v.average_attendance * 10) / 10).toLocaleString()} per class`,
+    })),
+  );
   const months = fillMonths(stats.months, localDate().slice(0, 7), 12);
   while (months.length && !months[0].sessions) months.shift();
-  chart('chart-months', 'Attendance per month', months.map((m) => ({
-    label: formatMonth(m.month), value: m.attendance, text: `${m.attendance} · ${plural(m.sessions, 'class', 'classes')}`,
-  })));
+  chart(
+    'chart-months',
+    'Attendance per month',
+    months.map((m) => ({
+      label: formatMonth(m.month),
+      value: m.attendance,
+      text: `${m.attendance} · ${plural(m.sessions, 'class', 'classes')}`,
+    })),
+  );
 }
 
 // Each figure's name, shown beside it where the table is too narrow for its header row (yoga.css).
@@ -216,7 +320,11 @@ function barChart(rows, { width = 320, title = '' } = {}) {
   const track = Math.max(60, w - 12 - 7 * Math.max(4, ...rows.map((r) => r.text.length)));
   const max = niceMax(Math.max(0, ...rows.map((r) => r.value)));
   const chart = svg('svg', {
-    class: 'yg-bars', viewBox: `0 0 ${w} ${rows.length * row}`, width: w, height: rows.length * row, role: 'img',
+    class: 'yg-bars',
+    viewBox: `0 0 ${w} ${rows.length * row}`,
+    width: w,
+    height: rows.length * row,
+    role: 'img',
     'aria-label': `${title}: ${rows.map((r) => `${r.label}, ${r.text}`).join('; ')}`,
   });
   rows.forEach((r, i) => {
@@ -225,7 +333,11 @@ function barChart(rows, { width = 320, title = '' } = {}) {
     chart.append(
       // A label longer than the chart is cut with an ellipsis (bold 14 px: about 8.5 px a character); the chart's
       // aria-label has it whole.
-      svg('text', { x: 0, y: y + 14, class: 'yg-bar-label' }, r.label.length > w / 8.5 ? `${r.label.slice(0, Math.floor(w / 8.5) - 1)}…` : r.label),
+      svg(
+        'text',
+        { x: 0, y: y + 14, class: 'yg-bar-label' },
+        r.label.length > w / 8.5 ? `${r.label.slice(0, Math.floor(w / 8.5) - 1)}…` : r.label,
+      ),
       svg('rect', { x: 0, y: y + 20, width: track, height: 12, rx: 3, class: 'yg-track' }),
       svg('rect', { x: 0, y: y + 20, width: length, height: 12, rx: 3, class: 'yg-bar' }),
       svg('text', { x: track + 8, y: y + 31, class: 'yg-bar-value' }, r.text),
@@ -236,14 +348,19 @@ function barChart(rows, { width = 320, title = '' } = {}) {
 
 function chart(id, title, rows) {
   const box = $(id);
-  box.replaceChildren(rows.length ? barChart(rows, { width: box.clientWidth || 320, title })
-    : make('p', { className: 'yg-muted', text: 'Nothing yet: saved classes show up here.' }));
+  box.replaceChildren(
+    rows.length
+      ? barChart(rows, { width: box.clientWidth || 320, title })
+      : make('p', { className: 'yg-muted', text: 'Nothing yet: saved classes show up here.' }),
+  );
 }
 
 // The form shows only what it read from the server (or the device's copy of it), and stays disabled until then:
 // it never shows, nor saves back, the defaults it would have before that answer.
 let settingsRead = false;
-const settingsFields = (on) => { for (const field of $('settings-form').elements) field.disabled = !on; };
+const settingsFields = (on) => {
+  for (const field of $('settings-form').elements) field.disabled = !on;
+};
 
 export async function showSettings() {
   settingsRead = false;
@@ -278,7 +395,8 @@ async function saveSettings(event) {
   txt('settings-state', 'Saving…');
   try {
     state.settings = await call('PUT', '/settings', {
-      temperature_unit: $('unit-fahrenheit').checked ? 'fahrenheit' : 'celsius', slipping_weeks: weeks,
+      temperature_unit: $('unit-fahrenheit').checked ? 'fahrenheit' : 'celsius',
+      slipping_weeks: weeks,
     });
     txt('settings-state', 'Saved');
     emit('settings');
@@ -297,30 +415,51 @@ export async function showVenues(focusID) {
     err('venues-error', error);
     return;
   }
-  $('venue-list').replaceChildren(...venues.map((v) => {
-    const input = make('input', { className: 'input', value: v.name, maxlength: '100', 'aria-label': `Name of the venue ${v.name}`, autocomplete: 'off', enterkeyhint: 'done' });
-    const rename = make('button', { className: 'button' }, 'Rename');
-    const remove = make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the venue ${v.name}` }, 'Delete');
-    const row = make('li', {}, make('form', { className: 'yg-type', novalidate: true, onsubmit: (e) => save(e), dataset: { id: v.id } },
-      input, span('yg-muted', [v.address, plural(v.session_count || 0, 'session')].filter(Boolean).join(' · ')), rename, remove));
-    // A change updates its own row: redrawing the list would move the rows under a finger about to tap one.
-    const save = (event) => {
-      event.preventDefault();
-      const name = input.value.trim();
-      if (!name || name === v.name) return;
-      venueChange(rename, 'PUT', v, { name, address: v.address || '', favourite: !!v.favourite }, () => {
-        v.name = name;
-        input.setAttribute('aria-label', `Name of the venue ${name}`);
-        remove.setAttribute('aria-label', `Delete the venue ${name}`);
+  $('venue-list').replaceChildren(
+    ...venues.map((v) => {
+      const input = make('input', {
+        className: 'input',
+        value: v.name,
+        maxlength: '100',
+        'aria-label': `Name of the venue ${v.name}`,
+        autocomplete: 'off',
+        enterkeyhint: 'done',
       });
-    };
-    input.addEventListener('change', save);
-    remove.addEventListener('click', () => deleteVenue(v, remove, () => {
-      row.remove();
-      show('venue-empty', !$('venue-list').children.length);
-    }));
-    return row;
-  }));
+      const rename = make('button', { className: 'button' }, 'Rename');
+      const remove = make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the venue ${v.name}` }, 'Delete');
+      const row = make(
+        'li',
+        {},
+        make(
+          'form',
+          { className: 'yg-type', novalidate: true, onsubmit: (e) => save(e), dataset: { id: v.id } },
+          input,
+          span('yg-muted', [v.address, plural(v.session_count || 0, 'session')].filter(Boolean).join(' · ')),
+          rename,
+          remove,
+        ),
+      );
+      // A change updates its own row: redrawing the list would move the rows under a finger about to tap one.
+      const save = (event) => {
+        event.preventDefault();
+        const name = input.value.trim();
+        if (!name || name === v.name) return;
+        venueChange(rename, 'PUT', v, { name, address: v.address || '', favourite: !!v.favourite }, () => {
+          v.name = name;
+          input.setAttribute('aria-label', `Name of the venue ${name}`);
+          remove.setAttribute('aria-label', `Delete the venue ${name}`);
+        });
+      };
+      input.addEventListener('change', save);
+      remove.addEventListener('click', () =>
+        deleteVenue(v, remove, () => {
+          row.remove();
+          show('venue-empty', !$('venue-list').children.length);
+        }),
+      );
+      return row;
+    }),
+  );
   show('venue-empty', !venues.length);
   const again = focusID && $('venue-list').querySelector(`[data-id="${CSS.escape(focusID)}"] input`);
   if (again) again.focus();
@@ -340,18 +479,26 @@ async function venueChange(button, method, venue, body, done) {
 }
 
 async function deleteVenue(venue, button, done) {
-  if (await confirmDialog({
-    title: `Delete the venue ${venue.name}?`,
-    text: `It leaves your venues. ${venue.session_count ? `Its ${plural(venue.session_count, 'session')} keep its name and address.` : ''}`.trim(),
-  })) await venueChange(button, 'DELETE', venue, undefined, done);
+  if (
+    await confirmDialog({
+      title: `Delete the venue ${venue.name}?`,
+      text: `It leaves your venues. ${venue.session_count ? `Its ${plural(venue.session_count, 'session')} keep its name and address.` : ''}`.trim(),
+    })
+  )
+    await venueChange(button, 'DELETE', venue, undefined, done);
 }
 
 export function init() {
   // The session form's temperature (drawn with the tab, not in every first load).
-  $('edit-notes').parentElement.before(make('div', { className: 'field' },
-    make('label', { for: 'edit-temp', id: 'edit-temp-label', text: 'Outside temperature' }),
-    make('input', { type: 'number', step: 'any', id: 'edit-temp', 'aria-describedby': 'edit-temp-hint' }),
-    make('p', { className: 'hint', id: 'edit-temp-hint', text: 'Leave it empty if you do not know it.' })));
+  $('edit-notes').parentElement.before(
+    make(
+      'div',
+      { className: 'field' },
+      make('label', { for: 'edit-temp', id: 'edit-temp-label', text: 'Outside temperature' }),
+      make('input', { type: 'number', step: 'any', id: 'edit-temp', 'aria-describedby': 'edit-temp-hint' }),
+      make('p', { className: 'hint', id: 'edit-temp-hint', text: 'Leave it empty if you do not know it.' }),
+    ),
+  );
   $('session-sort').value = view.sort;
   listen('session-sort', 'change', () => {
     view.sort = $('session-sort').value;
@@ -370,10 +517,15 @@ export function init() {
   click('session-edit', openEdit);
   click('session-delete', deleteSession);
   listen('session-form', 'submit', saveEdit);
-  click('session-cancel', () => { renderDetail(); $('session-edit').focus(); });
+  click('session-cancel', () => {
+    renderDetail();
+    $('session-edit').focus();
+  });
   listen('settings-form', 'submit', saveSettings);
   listen('settings-form', 'change', () => saveSettings());
-  on('sessions', () => { if (!$('view-sessions').hidden) showList(); });
+  on('sessions', () => {
+    if (!$('view-sessions').hidden) showList();
+  });
   on('settings', () => {
     if (!$('view-sessions').hidden) renderList();
     if (current && !$('session-show').hidden) renderDetail();

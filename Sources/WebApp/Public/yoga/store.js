@@ -45,7 +45,9 @@ export async function loadSessions(force = false) {
   if (!state.sessions || force) state.sessions = (await call('GET', '/sessions?sort=date&order=desc')).sessions;
   return state.sessions;
 }
-on('sessions', () => { state.sessions = null; });
+on('sessions', () => {
+  state.sessions = null;
+});
 
 /** Reloads the roster (and types) after a change and tells every tab. */
 export function studentsChanged() {

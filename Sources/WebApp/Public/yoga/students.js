@@ -1,6 +1,21 @@
 // YogiYogini, Students tab: the roster (search as you type, sort, filter), a student's form, and types.
 import { toast, undoable } from '../js/api.js';
-import { $, txt, show as reveal, err, make, span, listen, click, say, busy, formatDay, formatDate, formatTime, confirmDialog } from './dom.js';
+import {
+  $,
+  txt,
+  show as reveal,
+  err,
+  make,
+  span,
+  listen,
+  click,
+  say,
+  busy,
+  formatDay,
+  formatDate,
+  formatTime,
+  confirmDialog,
+} from './dom.js';
 import { call, state, on, temperature, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
 import { plural, formatDuration } from './logic.js';
 import { sendAsLeaving } from './local.js';
@@ -8,8 +23,10 @@ import { sortStudents, filterStudents, defaultOrder, localDate } from './lists.j
 
 const view = { sort: 'name', order: 'asc' };
 const ORDER = {
-  name: ['A to Z', 'Z to A'], joined: ['Earliest first', 'Latest first'],
-  attended: ['Fewest first', 'Most first'], last_seen: ['Longest ago first', 'Most recent first'],
+  name: ['A to Z', 'Z to A'],
+  joined: ['Earliest first', 'Latest first'],
+  attended: ['Fewest first', 'Most first'],
+  last_seen: ['Longest ago first', 'Most recent first'],
 };
 let editing = null; // the student in the dialog, or null for a new one
 let shown = false;
@@ -29,12 +46,29 @@ function render() {
   if (!state.students) return;
   const list = sortStudents(filterStudents(state.students, $('student-q').value, $('student-filter').value), view.sort, view.order);
   txt('student-order', ORDER[view.sort][view.order === 'asc' ? 0 : 1]);
-  $('student-list').replaceChildren(...list.map((s) => make('li', {},
-    make('button', { className: 'yg-item', dataset: { id: s.id }, onclick: () => openStudent(s) },
-      make('span', { className: 'yg-item-title' }, s.name,
-        s.type_name ? span('badge', s.type_name) : null,
-        s.active ? null : span('badge yg-off', 'not active')),
-      span('yg-item-meta', `${plural(s.sessions_attended, 'session')} · last seen ${formatDay(s.last_seen)} · joined ${formatDay(s.joined_on)}`)))));
+  $('student-list').replaceChildren(
+    ...list.map((s) =>
+      make(
+        'li',
+        {},
+        make(
+          'button',
+          { className: 'yg-item', dataset: { id: s.id }, onclick: () => openStudent(s) },
+          make(
+            'span',
+            { className: 'yg-item-title' },
+            s.name,
+            s.type_name ? span('badge', s.type_name) : null,
+            s.active ? null : span('badge yg-off', 'not active'),
+          ),
+          span(
+            'yg-item-meta',
+            `${plural(s.sessions_attended, 'session')} · last seen ${formatDay(s.last_seen)} · joined ${formatDay(s.joined_on)}`,
+          ),
+        ),
+      ),
+    ),
+  );
   const total = state.students.length;
   txt('student-count', list.length === total ? plural(total, 'student') : `${list.length} of ${plural(total, 'student')}`);
   $('student-empty').hidden = list.length > 0;
@@ -42,13 +76,19 @@ function render() {
 }
 
 function fillTypes(selected) {
-  $('student-type').replaceChildren(make('option', { value: '', text: 'No type' }),
-    ...(state.types || []).map((t) => make('option', { value: t.id, text: t.name, selected: t.id === selected })));
+  $('student-type').replaceChildren(
+    make('option', { value: '', text: 'No type' }),
+    ...(state.types || []).map((t) => make('option', { value: t.id, text: t.name, selected: t.id === selected })),
+  );
 }
 
 async function openStudent(student) {
   editing = student;
-  try { await loadTypes(); } catch { /* the form still works without types */ }
+  try {
+    await loadTypes();
+  } catch {
+    /* the form still works without types */
+  }
   txt('student-title', student ? student.name : 'New student');
   $('student-name').value = student ? student.name : '';
   $('student-joined').value = student ? student.joined_on : localDate();
@@ -73,8 +113,11 @@ async function saveStudent(event) {
     return;
   }
   const body = {
-    name, joined_on: $('student-joined').value || localDate(), active: $('student-active').checked,
-    type_id: $('student-type').value || null, notes: $('student-notes').value,
+    name,
+    joined_on: $('student-joined').value || localDate(),
+    active: $('student-active').checked,
+    type_id: $('student-type').value || null,
+    notes: $('student-notes').value,
   };
   joinedError();
   err('student-error');
@@ -85,12 +128,17 @@ async function saveStudent(event) {
   }
   await busy($('student-save'), async () => {
     // Two students may share a name, but only on purpose.
-    const twin = (editing?.name !== name) && state.students?.find((s) => s.id !== editing?.id && s.name.trim().toLowerCase() === name.toLowerCase());
-    if (twin && !(await confirmDialog({
-      title: `There is already a ${twin.name}`,
-      text: `${twin.name} joined ${formatDay(twin.joined_on)}. ${editing ? 'Give this student the same name' : 'Add a second student with this name'}?`,
-      ok: editing ? 'Save anyway' : 'Add anyway', cancel: 'Go back',
-    }))) {
+    const twin =
+      editing?.name !== name && state.students?.find((s) => s.id !== editing?.id && s.name.trim().toLowerCase() === name.toLowerCase());
+    if (
+      twin &&
+      !(await confirmDialog({
+        title: `There is already a ${twin.name}`,
+        text: `${twin.name} joined ${formatDay(twin.joined_on)}. ${editing ? 'Give this student the same name' : 'Add a second student with this name'}?`,
+        ok: editing ? 'Save anyway' : 'Add anyway',
+        cancel: 'Go back',
+      }))
+    ) {
       $('student-name').focus();
       return;
     }
@@ -149,11 +197,24 @@ export async function showStudent(id) {
   txt('student-attended', String(s.sessions_attended ?? sessions.length));
   txt('student-last-seen', formatDay(s.last_seen));
   txt('student-about', s.notes || '');
-  $('student-history').replaceChildren(...sessions.map((x) => make('li', {},
-    make('a', { className: 'yg-item', href: `#session/${encodeURIComponent(x.id)}` },
-      span('yg-item-title', x.venue.name),
-      span('yg-item-meta', `${formatDate(x.started_at)} · ${formatTime(x.started_at)}`),
-      span('yg-item-meta', [plural(x.attendance, 'student'), formatDuration(x.duration_seconds), temperature(x.temperature_c)].filter(Boolean).join(' · '))))));
+  $('student-history').replaceChildren(
+    ...sessions.map((x) =>
+      make(
+        'li',
+        {},
+        make(
+          'a',
+          { className: 'yg-item', href: `#session/${encodeURIComponent(x.id)}` },
+          span('yg-item-title', x.venue.name),
+          span('yg-item-meta', `${formatDate(x.started_at)} · ${formatTime(x.started_at)}`),
+          span(
+            'yg-item-meta',
+            [plural(x.attendance, 'student'), formatDuration(x.duration_seconds), temperature(x.temperature_c)].filter(Boolean).join(' · '),
+          ),
+        ),
+      ),
+    ),
+  );
   reveal('student-history-empty', !sessions.length);
   reveal('student-loading', false);
   reveal('student-show');
@@ -163,10 +224,11 @@ export async function showStudent(id) {
 async function deleteStudent() {
   const student = editing;
   const path = `/students/${encodeURIComponent(student.id)}`;
-  const ask = (who = student) => confirmDialog({
-    title: `Delete ${who.name}?`,
-    text: `${who.name} came to ${plural(who.sessions_attended, 'session')}. Those sessions keep their head count and show the name as no longer on the roster.`,
-  });
+  const ask = (who = student) =>
+    confirmDialog({
+      title: `Delete ${who.name}?`,
+      text: `${who.name} came to ${plural(who.sessions_attended, 'session')}. Those sessions keep their head count and show the name as no longer on the roster.`,
+    });
   $('student-dialog').close();
   if (!(student.sessions_attended > 0)) {
     leavePage();
@@ -263,32 +325,59 @@ async function renderTypes(force) {
   }
   // A redraw (after a rename, or when the list is read again) keeps what is being typed in another row, and
   // where: the row is drawn anew, but the person's words and focus stay.
-  const typing = new Map([...$('types-list').querySelectorAll('input')]
-    .filter((i) => i.value !== i.defaultValue).map((i) => [i.dataset.id, i.value]));
+  const typing = new Map(
+    [...$('types-list').querySelectorAll('input')].filter((i) => i.value !== i.defaultValue).map((i) => [i.dataset.id, i.value]),
+  );
   const focused = document.activeElement?.closest('#types-list input')?.dataset.id;
   // A rename is saved however it is confirmed: Enter, the phone keyboard's Done (a submit, or leaving the
   // field) or the Rename button.
-  $('types-list').replaceChildren(...state.types.map((t) => {
-    const input = make('input', { className: 'input', value: t.name, maxlength: '100', 'aria-label': `Name of the type ${t.name}`, autocomplete: 'off', enterkeyhint: 'done', dataset: { id: t.id } });
-    const rename = make('button', { className: 'button' }, 'Rename');
-    // Enter fires both the form's submit and the field's change: one rename is sent, not two (the second
-    // redrew the list under the next field being typed in).
-    let sent = t.name;
-    const save = (event) => {
-      event.preventDefault();
-      const name = input.value.trim();
-      if (!name || name === sent) return; // an emptied field keeps the name
-      sent = name;
-      typeChange(rename, 'PUT', t, { name }, input);
-    };
-    input.addEventListener('change', save);
-    input.addEventListener('blur', save); // also words kept across a redraw, which 'change' does not count
-    return make('li', {}, make('form', { className: 'yg-type', novalidate: true, onsubmit: save },
-      input,
-      span('yg-muted', plural(t.student_count, 'student')),
-      rename,
-      make('button', { type: 'button', className: 'button quiet', 'aria-label': `Delete the type ${t.name}`, onclick: (e) => deleteType(t, e.currentTarget) }, 'Delete')));
-  }));
+  $('types-list').replaceChildren(
+    ...state.types.map((t) => {
+      const input = make('input', {
+        className: 'input',
+        value: t.name,
+        maxlength: '100',
+        'aria-label': `Name of the type ${t.name}`,
+        autocomplete: 'off',
+        enterkeyhint: 'done',
+        dataset: { id: t.id },
+      });
+      const rename = make('button', { className: 'button' }, 'Rename');
+      // Enter fires both the form's submit and the field's change: one rename is sent, not two (the second
+      // redrew the list under the next field being typed in).
+      let sent = t.name;
+      const save = (event) => {
+        event.preventDefault();
+        const name = input.value.trim();
+        if (!name || name === sent) return; // an emptied field keeps the name
+        sent = name;
+        typeChange(rename, 'PUT', t, { name }, input);
+      };
+      input.addEventListener('change', save);
+      input.addEventListener('blur', save); // also words kept across a redraw, which 'change' does not count
+      return make(
+        'li',
+        {},
+        make(
+          'form',
+          { className: 'yg-type', novalidate: true, onsubmit: save },
+          input,
+          span('yg-muted', plural(t.student_count, 'student')),
+          rename,
+          make(
+            'button',
+            {
+              type: 'button',
+              className: 'button quiet',
+              'aria-label': `Delete the type ${t.name}`,
+              onclick: (e) => deleteType(t, e.currentTarget),
+            },
+            'Delete',
+          ),
+        ),
+      );
+    }),
+  );
   for (const input of $('types-list').querySelectorAll('input')) {
     if (typing.has(input.dataset.id)) input.value = typing.get(input.dataset.id);
     if (input.dataset.id === focused) input.focus();
@@ -318,10 +407,14 @@ async function typeChange(button, method, type, body, field) {
 }
 
 async function deleteType(type, button) {
-  if (type.student_count > 0 && !(await confirmDialog({
-    title: `Delete the type ${type.name}?`,
-    text: `${plural(type.student_count, 'student')} of this type will have no type.`,
-  }))) return;
+  if (
+    type.student_count > 0 &&
+    !(await confirmDialog({
+      title: `Delete the type ${type.name}?`,
+      text: `${plural(type.student_count, 'student')} of this type will have no type.`,
+    }))
+  )
+    return;
   await typeChange(button, 'DELETE', type);
   $('type-name').focus();
 }
@@ -346,13 +439,20 @@ export function init() {
   // The student page's body is drawn here, with the tab, not in every first load.
   const fact = (dt, id) => make('div', {}, make('dt', { text: dt }), make('dd', { id }));
   $('student-show').append(
-    make('dl', { className: 'yg-facts yg-start' }, fact('Joined', 'student-joined-on'), fact('Type', 'student-kind'),
-      fact('Classes', 'student-attended'), fact('Last seen', 'student-last-seen')),
+    make(
+      'dl',
+      { className: 'yg-facts yg-start' },
+      fact('Joined', 'student-joined-on'),
+      fact('Type', 'student-kind'),
+      fact('Classes', 'student-attended'),
+      fact('Last seen', 'student-last-seen'),
+    ),
     make('p', { className: 'yg-prewrap', id: 'student-about' }),
     make('p', {}, make('button', { className: 'button', id: 'student-edit', onclick: () => page && openStudent(page) }, 'Edit')),
     make('h3', { id: 'history-heading', text: 'Attendance' }),
     make('ul', { className: 'yg-list', id: 'student-history', 'aria-labelledby': 'history-heading' }),
-    make('p', { className: 'yg-empty', id: 'student-history-empty', hidden: true, text: 'No classes yet.' }));
+    make('p', { className: 'yg-empty', id: 'student-history-empty', hidden: true, text: 'No classes yet.' }),
+  );
   click('types-open', openTypes);
   click('types-done', () => $('types-dialog').close());
   listen('type-form', 'submit', (event) => {
@@ -363,6 +463,10 @@ export function init() {
       if (!$('types-error').textContent) $('type-name').value = '';
     });
   });
-  listen('types-dialog', 'close', () => { if (shown) show(); });
-  on('students', () => { if (!$('view-students').hidden) show(); });
+  listen('types-dialog', 'close', () => {
+    if (shown) show();
+  });
+  on('students', () => {
+    if (!$('view-students').hidden) show();
+  });
 }

@@ -51,8 +51,12 @@ export async function write(method, path, body, extra = {}) {
     await change(again);
     if (path !== '/class/end' || !done.answer.session) return done.answer;
     const session = { ...done.answer.session };
-    const sent = await send('POST', `${API}/sessions`, recorded(done.klass, session),
-      { label: 'the class', scope: KEY, creates: session.id, idFrom: 'id' });
+    const sent = await send('POST', `${API}/sessions`, recorded(done.klass, session), {
+      label: 'the class',
+      scope: KEY,
+      creates: session.id,
+      idFrom: 'id',
+    });
     if (sent.queued) return done.answer;
     await change((cur) => ({ model: swap(cur, session.id, sent.data.id) }));
     return { session: sent.data };
@@ -64,7 +68,9 @@ export async function write(method, path, body, extra = {}) {
   const sent = await send(method, API + path, body, options);
   if (!sent.queued) {
     const real = done.creates && (path === '/class/end' ? sent.data?.session?.id : sent.data?.id);
-    await change((cur) => (path === '/class' ? { model: absorb(cur, path, sent.data) } : apply(cur, method, path, body, { newId: () => real })));
+    await change((cur) =>
+      path === '/class' ? { model: absorb(cur, path, sent.data) } : apply(cur, method, path, body, { newId: () => real }),
+    );
     return sent.data;
   }
   await change(again);

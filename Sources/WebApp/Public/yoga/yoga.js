@@ -12,12 +12,27 @@ import * as classTab from './class.js';
 const tabs = { class: Promise.resolve(classTab) };
 const lazy = { students: './students.js', sessions: './sessions.js' };
 function tab(name) {
-  return (tabs[name] ??= import(lazy[name]).then((m) => { m.init(); return m; }, (error) => { tabs[name] = null; throw error; }));
+  return (tabs[name] ??= import(lazy[name]).then(
+    (m) => {
+      m.init();
+      return m;
+    },
+    (error) => {
+      tabs[name] = null;
+      throw error;
+    },
+  ));
 }
 // The same for what the tabs import that the page has not (lists.js) and the Class tab's check-in panels and
 // attendee picker (class.js loads checkin.js and picker.js when they open).
-navigator.serviceWorker?.ready.then(({ active }) => active?.postMessage({ type: 'trove:keep',
-  urls: [...Object.values(lazy), './lists.js', './checkin.js', './picker.js'].map((path) => new URL(path, import.meta.url).pathname) }), () => {});
+navigator.serviceWorker?.ready.then(
+  ({ active }) =>
+    active?.postMessage({
+      type: 'trove:keep',
+      urls: [...Object.values(lazy), './lists.js', './checkin.js', './picker.js'].map((path) => new URL(path, import.meta.url).pathname),
+    }),
+  () => {},
+);
 
 const VIEWS = {
   class: ['class', 'showTab'],
@@ -37,31 +52,39 @@ let routed = 0;
 const router = createRouter({ home: 'class', onView: route });
 
 function route(hash) {
-  const { name, args: [id] } = parseView(hash);
+  const {
+    name,
+    args: [id],
+  } = parseView(hash);
   const view = VIEWS[name] && ((name !== 'session' && name !== 'student') || id) ? name : 'class';
   const [part, show] = VIEWS[view];
   const seq = ++routed;
   // The view shows once its tab's module is in, together with what that module draws into it.
-  tab(part).then((m) => {
-    if (seq !== routed) return; // another view was asked for meanwhile
-    for (const key of Object.keys(VIEWS)) $(`view-${key}`).hidden = key !== view;
-    for (const key of ['sessions', 'class', 'students']) {
-      if (key === part) $(`tab-${key}`).setAttribute('aria-current', 'page');
-      else $(`tab-${key}`).removeAttribute('aria-current');
-    }
-    $('yoga').dataset.view = view;
-    if (currentView !== view) window.scrollTo(0, 0);
-    currentView = view;
-    m[show](id);
-  }, (error) => console.warn(`The ${part} tab did not load:`, error));
+  tab(part).then(
+    (m) => {
+      if (seq !== routed) return; // another view was asked for meanwhile
+      for (const key of Object.keys(VIEWS)) $(`view-${key}`).hidden = key !== view;
+      for (const key of ['sessions', 'class', 'students']) {
+        if (key === part) $(`tab-${key}`).setAttribute('aria-current', 'page');
+        else $(`tab-${key}`).removeAttribute('aria-current');
+      }
+      $('yoga').dataset.view = view;
+      if (currentView !== view) window.scrollTo(0, 0);
+      currentView = view;
+      m[show](id);
+    },
+    (error) => console.warn(`The ${part} tab did not load:`, error),
+  );
 }
 
 async function start() {
   document.body.classList.add('yg-body');
-  const settings = call('GET', '/settings').then((body) => {
-    state.settings = body;
-    emit('settings');
-  }).catch(() => {});
+  const settings = call('GET', '/settings')
+    .then((body) => {
+      state.settings = body;
+      emit('settings');
+    })
+    .catch(() => {});
   classTab.init();
   if (!location.hash) history.replaceState(history.state, '', '#class'); // the first view has one name
   router.start();
