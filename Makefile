@@ -131,10 +131,10 @@ run: import
 test-deps:
 	scripts/install-test-deps.sh
 
-# The lint (Swift formatting, the architecture page), one build (swift build --build-tests) for the tests and
-# the trove binary, a throwaway PostgreSQL, the Swift suites, the JavaScript unit tests, a bounded pass of each
-# reliability suite, then the browser suite on Chromium and on WebKit (under Xvfb); PostgreSQL is always
-# stopped. See scripts/test.sh.
+# The lint (Swift and JavaScript formatting, the architecture page), one build (swift build --build-tests) for
+# the tests and the trove binary, a throwaway PostgreSQL, the Swift suites, the JavaScript unit tests, a bounded
+# pass of each reliability suite, then the browser suite on Chromium and on WebKit (under Xvfb); PostgreSQL is
+# always stopped. See scripts/test.sh.
 test:
 	scripts/test.sh all
 
@@ -142,7 +142,8 @@ test:
 test-swift:
 	scripts/test.sh swift
 
-# Swift formatting (part of `make test`): `make format` rewrites the files, `make lint` only checks them.
+# Swift and JavaScript formatting (part of `make test`): `make format` rewrites the files, `make lint` only
+# checks them.
 # `make lint` also checks docs/ARCHITECTURE.md's module table against Package.swift (scripts/check-architecture.py).
 lint:
 	scripts/test.sh lint

