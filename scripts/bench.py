@@ -575,6 +575,7 @@ def http_runs(base: str, bare: str, rows: list[Row]) -> dict:
 
 ALLOCATORS = ("malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc")
 PROBE_GROUP = "trove_bench"
+PROBE_PREFIX = "trove_bench_"
 
 
 def libc_of(pid: int) -> str | None:
@@ -596,7 +597,8 @@ def add_probes(libc: str) -> str | None:
         return "perf is not installed"
     perf("probe", "-q", "-d", f"{PROBE_GROUP}:*")  # a run that was interrupted may have left them
     for function in ALLOCATORS:
-        added = perf("probe", "-q", "-x", libc, "-a", f"{PROBE_GROUP}:{function}={function}")
+        # Event names are unique across groups: a `probe_libc:malloc` someone set by hand would refuse `malloc`.
+        added = perf("probe", "-x", libc, "-a", f"{PROBE_GROUP}:{PROBE_PREFIX}{function}={function}")
         if added.returncode != 0:
             remove_probes()
             return f"`perf probe -x {libc} {function}` failed: {(added.stderr or added.stdout).strip()[-200:]}"
@@ -612,7 +614,7 @@ def count_allocations(pid: int, base: str, row: Row, workdir: Path) -> dict:
     """libc allocation calls in process `pid` while wrk loads `row`, per request wrk reports. The probes slow
     the server down a lot, so the requests per second of these runs mean nothing."""
     output = workdir / f"perf-{pid}.csv"
-    events = ",".join(f"{PROBE_GROUP}:{f}" for f in ALLOCATORS)
+    events = ",".join(f"{PROBE_GROUP}:{PROBE_PREFIX}{f}" for f in ALLOCATORS)
     sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
     counter = subprocess.Popen([*sudo, "perf", "stat", "-x,", "-o", str(output), "-e", events, "-p", str(pid)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -626,7 +628,7 @@ def count_allocations(pid: int, base: str, row: Row, workdir: Path) -> dict:
     for line in output.read_text().splitlines():
         fields = line.split(",")
         if len(fields) >= 3 and fields[2].startswith(PROBE_GROUP + ":"):
-            function = fields[2].split(":", 1)[1]
+            function = fields[2].split(":", 1)[1].removeprefix(PROBE_PREFIX)
             if not fields[0].strip().isdigit():
                 raise RuntimeError(f"perf stat counted nothing for {function}: {line}")
             counts[function] = int(fields[0])
