@@ -68,16 +68,15 @@ func buildRouter(
 
     // HEAD answers as GET without the body (uptime monitors and link checkers use it).
     let router = Router(context: TroveRequestContext.self, options: .autoGenerateHeadEndpoints)
-    // Middleware applies only to routes added after it, so it all comes first. Outermost first.
-    if configuration.accessLog { router.add(middleware: LogRequestsMiddleware(.info)) }
-    router.add(middleware: RequestMetricsMiddleware())
-    router.add(middleware: CompressionMiddleware())
     let routeMethods = RouteMethods()
-    router.add(middleware: ErrorMiddleware(pages: pages, routeMethods: routeMethods, sessions: sessionStore))
-    router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: CrossSiteRequestMiddleware())
-    router.add(middleware: ProfileSessionMiddleware(store: sessionStore, alwaysSecure: configuration.secureCookies))
-    router.add(middleware: IdempotencyMiddleware(keys: IdempotencyRepository(database: database.sql)))
+    // Middleware applies only to routes added after it, so it comes first.
+    router.add(
+        middleware: RequestPipeline(
+            records: RequestRecords(accessLog: configuration.accessLog ? AccessLog(format: configuration.logFormat) : nil),
+            compression: ResponseCompression(),
+            sessions: ProfileSessions(store: sessionStore, alwaysSecure: configuration.secureCookies),
+            idempotency: IdempotentRequests(keys: IdempotencyRepository(database: database.sql)),
+            errors: ErrorResponses(pages: pages, routeMethods: routeMethods, sessions: sessionStore)))
 
     let operations = APIOperationLog()
     let api = APIRoutes(router: router, log: operations)

@@ -15,8 +15,10 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level
     public var weather: WeatherSettings
     public var venues: VenueSettings
-    /// One line per request (method, path, request id) at info level; off saves its cost on a busy server.
+    /// One line per request (method, path, status, time, request id) at info level; off saves its cost on a busy server.
     public var accessLog: Bool = true
+    /// How log lines are written (the access log writes its own lines in the same format).
+    public var logFormat: LogFormat = .text
     /// Proxies whose `X-Forwarded-For` names the client (for per-client limits); none by default.
     public var trustedProxies: [IPNetwork] = []
     /// City Roulette's street map: a raster tile URL with {z}, {x} and {y} (OpenStreetMap's by default; respect the

@@ -12,7 +12,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let (configuration, logFormat, _) = try options.resolve()
-        if logFormat == "json" { LoggingSystem.bootstrap(JSONLogHandler.init) }
+        LoggingSystem.bootstrap(logFormat == "json" ? JSONLogHandler.init : TextLogHandler.init)
+        defer { LogOutput.standardOutput.flush() }
         do {
             let app = try await buildApplication(configuration)
             try await app.runService()
@@ -146,7 +147,10 @@ struct ServeOptions: ParsableArguments {
         }
         configuration.logLevel = level
         let format = pick(logFormat, "LOG_FORMAT", "text") ?? "text"
-        guard ["text", "json"].contains(format) else { throw CleanExit.failure("Unknown log format '\(format)': use text or json.") }
+        guard let logFormat = LogFormat(rawValue: format) else {
+            throw CleanExit.failure("Unknown log format '\(format)': use text or json.")
+        }
+        configuration.logFormat = logFormat
         switch pick(accessLog, "ACCESS_LOG", "on") ?? "on" {
         case "on": configuration.accessLog = true
         case "off": configuration.accessLog = false

@@ -13,8 +13,8 @@ struct SessionStore: Sendable {
 
     /// The session the request's cookie names, from the cache or the database; nil without a valid one.
     func session(for request: Request, now: Date) async throws -> SessionRepository.Session? {
-        guard let id = request.cookies[ProfileSessionMiddleware.cookieName]?.value,
-            ProfileSessionMiddleware.looksLikeSessionID(id)
+        guard request.headers[.cookie] != nil, let id = request.cookies[ProfileSessions.cookieName]?.value,
+            ProfileSessions.looksLikeSessionID(id)
         else { return nil }
         if let cached = cache.session(id: id, now: now) {
             Telemetry.sessionLookup(cached: true)
@@ -44,6 +44,10 @@ public final class ProfileSession: Sendable {
 
     private let store: SessionStore?
     private let state: Mutex<State>
+
+    /// The session of a request before the session middleware runs (and of routes outside it): no profile, and it
+    /// cannot make one. Shared, as nothing can change it.
+    static let outsideSessions = ProfileSession(store: nil, current: nil)
 
     init(store: SessionStore?, current: SessionRepository.Session?) {
         self.store = store
@@ -86,7 +90,9 @@ public final class ProfileSession: Sendable {
 
     /// Drops the session without touching storage (its profile was deleted, taking the session with it).
     func forget() {
-        store?.cache.removeAll()
+        // The shared session of requests outside the middleware has nothing to forget.
+        guard let store else { return }
+        store.cache.removeAll()
         state.withLock {
             $0.current = nil
             $0.cookieChange = .clear

@@ -47,14 +47,19 @@ struct JSONWriter {
     mutating func string(_ text: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
+        Self.appendEscaped(text, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// `text` as the inside of a JSON string (without its quotes), appended to `bytes`.
+    static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
         // Most text needs no escape: it goes in whole.
         if let plain = text.utf8.withContiguousStorageIfAvailable({ utf8 -> Bool in
             guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
             bytes.append(contentsOf: utf8)
             return true
         }), plain {
-            bytes.append(UInt8(ascii: "\""))
-            needsComma = true
             return
         }
         for byte in text.utf8 {
@@ -72,8 +77,6 @@ struct JSONWriter {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
     }
 
     mutating func number(_ value: Double) {

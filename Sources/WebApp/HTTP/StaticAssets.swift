@@ -35,7 +35,7 @@ struct StaticAssets: Sendable {
             combined.add(data)
             let contentType = Self.contentType(for: url.pathExtension)
             var gzipped: ByteBuffer?
-            if CompressionMiddleware.isCompressible(contentType, hasETag: false), data.count >= 256 {
+            if ResponseCompression.isCompressible(contentType, hasETag: false), data.count >= 256 {
                 let compressed = Zlib.deflate([UInt8](data), format: .gzip, level: 9)
                 if compressed.count * 10 <= data.count * 9 { gzipped = ByteBuffer(bytes: compressed) }
             }
@@ -60,7 +60,7 @@ struct StaticAssets: Sendable {
         if request.hasCurrentCopy(etag: asset.etag) {
             return Response(status: .notModified, headers: headers)
         }
-        if let gzipped = asset.gzipped, CompressionMiddleware.acceptsGzip(request.headers[.acceptEncoding]) {
+        if let gzipped = asset.gzipped, ResponseCompression.acceptsGzip(request.headers[.acceptEncoding]) {
             headers[.contentEncoding] = "gzip"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzipped))
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// One JSON object per line on standard output (`trove serve --log-format json`), for log collectors:
+/// One JSON object per line on standard output (through `LogOutput`) (`trove serve --log-format json`), for log collectors:
 /// `{"time":"…","level":"info","label":"trove","message":"…","source":"…","hb.request.id":"…",…}` (the metadata's
 /// keys in order after the fixed ones).
 ///
@@ -11,7 +11,6 @@ public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
     let label: String
-    static let lock = NSLock()
 
     public init(label: String) {
         self.label = label
@@ -27,9 +26,7 @@ public struct JSONLogHandler: LogHandler {
             time: Date(), level: event.level, label: label, message: "\(event.message)", source: event.source,
             metadata: event.metadata.map { metadata.merging($0, uniquingKeysWith: { _, new in new }) } ?? metadata)
         line.append(0x0A)
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
-        FileHandle.standardOutput.write(Data(line))
+        LogOutput.standardOutput.write(line, urgent: event.level >= .warning)
     }
 
     /// The JSON object of one log line, without its newline.

@@ -4,18 +4,15 @@ import Hummingbird
 ///
 /// Browsers mark every request with `Sec-Fetch-Site` and, for POST and friends, `Origin`; a request with
 /// neither comes from a non-browser client, which cannot ride on a visitor's cookie, and is let through.
-struct CrossSiteRequestMiddleware: RouterMiddleware {
-    typealias Context = TroveRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard Self.isStateChanging(request.method), !Self.isAllowed(request) else {
-            return try await next(request, context)
-        }
+enum CrossSiteRequests {
+    /// Throws 403 `cross_site_request` for a state-changing request another site's page sent.
+    static func check(_ request: Request) throws {
+        guard isStateChanging(request.method), !isAllowed(request) else { return }
         throw APIError(.forbidden, code: "cross_site_request", message: "Requests from other sites may not change data here.")
     }
 
     static func isStateChanging(_ method: HTTPRequest.Method) -> Bool {
-        ![.get, .head, .options].contains(method)
+        method != .get && method != .head && method != .options
     }
 
     static func isAllowed(_ request: Request) -> Bool {

@@ -2,9 +2,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers every response carries: no inline scripts, no framing, no MIME sniffing, a request id.
-struct SecurityHeadersMiddleware: RouterMiddleware {
-    typealias Context = TroveRequestContext
-
+enum SecurityHeaders {
     static let contentSecurityPolicy = [
         "default-src 'self'",
         "script-src 'self'",
@@ -23,12 +21,6 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         "worker-src 'self'",
     ].joined(separator: "; ")
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
-        Self.apply(to: &response.headers, requestID: context.id)
-        return response
-    }
-
     /// The fixed headers, made (and their values checked) once, not per response: no handler sets any of them.
     static let policy = HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy)
     static let fixed: [HTTPField] = [
@@ -41,6 +33,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
 
     /// The site's policy, unless the answer set a stricter one of its own (an uploaded picture's).
     static func apply(to headers: inout HTTPFields, requestID: String) {
+        headers.reserveCapacity(headers.count + fixed.count + 2)
         if headers[.contentSecurityPolicy] == nil { headers.append(policy) }
         headers.append(contentsOf: fixed)
         headers.append(HTTPField(name: HTTPField.Name.xRequestID, value: requestID))

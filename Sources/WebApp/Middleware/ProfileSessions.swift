@@ -4,15 +4,28 @@ import Hummingbird
 import Storage
 
 /// Finds the visitor's session from the cookie, hands it to the handlers, and writes back any cookie change.
-struct ProfileSessionMiddleware: RouterMiddleware {
-    typealias Context = TroveRequestContext
-
+struct ProfileSessions: Sendable {
     static let cookieName = "trove_session"
 
     let store: SessionStore
     let alwaysSecure: Bool
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    /// What `attach` found, for `writeCookie`.
+    struct Found {
+        let current: SessionRepository.Session?
+        /// The session's new expiry, when this request extended it.
+        let extended: Date?
+        let hadStaleCookie: Bool
+    }
+
+    /// For a request without a cookie: an empty session, which can make a guest, in the context.
+    func attachNew(to context: inout TroveRequestContext) -> Found {
+        context.session = ProfileSession(store: store, current: nil)
+        return Found(current: nil, extended: nil, hadStaleCookie: false)
+    }
+
+    /// Puts the session the request's cookie names (or an empty one that can make a guest) into the context.
+    func attach(to context: inout TroveRequestContext, request: Request) async throws -> Found {
         let now = Date()
         var current = try await store.session(for: request, now: now)
         let hadStaleCookie = current == nil && request.cookies[Self.cookieName] != nil
@@ -26,12 +39,14 @@ struct ProfileSessionMiddleware: RouterMiddleware {
             current = renewed
             extended = expiry
         }
-        var context = context
         context.session = ProfileSession(store: store, current: current)
-        var response = try await next(request, context)
+        return Found(current: current, extended: extended, hadStaleCookie: hadStaleCookie)
+    }
 
+    /// The cookie the answer must carry: a new or ended session, a renewed expiry, or a stale cookie cleared.
+    func writeCookie(to response: inout Response, found: Found, session: ProfileSession, request: Request) {
         let secure = alwaysSecure || request.headers[.xForwardedProto] == "https"
-        switch context.session.cookieChange {
+        switch session.cookieChange {
         case .set(let id, let expires):
             response.setCookie(Self.cookie(value: id, expires: expires, secure: secure))
         case .clear:
@@ -39,13 +54,12 @@ struct ProfileSessionMiddleware: RouterMiddleware {
         case nil:
             // A response a shared cache may keep must not carry anyone's session cookie.
             let sharedCacheable = response.headers[.cacheControl]?.contains("public") ?? false
-            if let extended, let session = current, !sharedCacheable {
+            if let extended = found.extended, let session = found.current, !sharedCacheable {
                 response.setCookie(Self.cookie(value: session.id, expires: extended, secure: secure))
-            } else if hadStaleCookie {
+            } else if found.hadStaleCookie {
                 response.setCookie(Self.cookie(value: "", expires: Date(timeIntervalSince1970: 0), secure: secure))
             }
         }
-        return response
     }
 
     static func cookie(value: String, expires: Date, secure: Bool) -> Cookie {

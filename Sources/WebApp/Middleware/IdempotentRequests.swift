@@ -9,15 +9,20 @@ import Storage
 /// Keys belong to the profile. The same key with another request is 422 `idempotency_key_reused`; while the
 /// first is still being answered, 409 `idempotency_key_in_use`. Answers of 500 and above, and errors, are not
 /// kept: sending again runs the request again. The account routes (sign-in changes the profile) take no key.
-struct IdempotencyMiddleware: RouterMiddleware {
-    typealias Context = TroveRequestContext
-
+struct IdempotentRequests: Sendable {
     let keys: IdempotencyRepository
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let key = request.headers[IdempotencyKey.header], CrossSiteRequestMiddleware.isStateChanging(request.method),
-            request.uri.path.hasPrefix("/api/v1/"), !request.uri.path.hasPrefix("/api/v1/account/")
-        else { return try await next(request, context) }
+    /// Whether the request is one this answers (the caller sends every other request to the handler directly).
+    static func applies(to request: Request) -> Bool {
+        request.headers[IdempotencyKey.header] != nil && CrossSiteRequests.isStateChanging(request.method)
+            && request.uri.path.hasPrefix("/api/v1/") && !request.uri.path.hasPrefix("/api/v1/account/")
+    }
+
+    /// The first answer to this key, or the handler's answer, kept for the key. Only for requests it `applies(to:)`.
+    func answer(
+        _ request: Request, context: TroveRequestContext, next: (Request, TroveRequestContext) async throws -> Response
+    ) async throws -> Response {
+        let key = request.headers[IdempotencyKey.header] ?? ""
         guard IdempotencyKey.isValid(key) else {
             throw APIError.badRequest("An Idempotency-Key is 1 to 255 visible ASCII characters.")
         }
