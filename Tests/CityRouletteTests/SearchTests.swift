@@ -139,4 +139,23 @@ import Testing
             }
         }
     }
+
+    @Test func theSpellingOfAMatchIsFoundInTheStoredListsByKeyOrByWordTail() {
+        let keys = "sant julia de loria\tsan julia de loria\tsant zhulia"
+        let spellings = "Sant Julià de Lòria\tSan Julia de Loria\tСант Жулиа"
+        func spelling(_ key: String) -> String? { SearchKey.spelling(matching: key, joinedKeys: keys, joinedSpellings: spellings) }
+        #expect(spelling("sant julia de loria") == "Sant Julià de Lòria")
+        #expect(spelling("loria") == "Sant Julià de Lòria", "the first name the tail ends")
+        #expect(spelling("san julia de loria") == "San Julia de Loria")
+        #expect(spelling("zhulia") == "Сант Жулиа")
+        #expect(spelling("oria") == nil, "a tail starts a word")
+        #expect(spelling("julia") == nil, "a tail runs to the end of the name")
+        #expect(spelling("") == nil)
+        #expect(SearchKey.spelling(matching: "a", joinedKeys: "", joinedSpellings: "") == nil)
+        // The list form gives the same answers.
+        #expect(
+            SearchKey.spelling(
+                matching: "loria", keys: keys.components(separatedBy: "\t"), spellings: spellings.components(separatedBy: "\t"))
+                == "Sant Julià de Lòria")
+    }
 }

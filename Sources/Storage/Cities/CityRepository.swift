@@ -138,11 +138,11 @@ public struct CityRepository: Sendable {
         var result: [Int: String] = [:]
         for row in rows {
             let id = try row.decode(column: "geonameid", as: Int.self)
-            let stored = try row.decode(column: "search_keys", as: String.self).split(separator: "\t", omittingEmptySubsequences: false)
-                .map(String.init)
-            let spellings = try row.decode(column: "spellings", as: String.self).split(separator: "\t", omittingEmptySubsequences: false)
-                .map(String.init)
-            if let key = keys[id], let spelling = SearchKey.spelling(matching: key, keys: stored, spellings: spellings) {
+            if let key = keys[id],
+                let spelling = SearchKey.spelling(
+                    matching: key, joinedKeys: try row.decode(column: "search_keys", as: String.self),
+                    joinedSpellings: try row.decode(column: "spellings", as: String.self))
+            {
                 result[id] = spelling
             }
         }
