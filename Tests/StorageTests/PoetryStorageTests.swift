@@ -20,7 +20,8 @@ import Testing
             var moved = board
             moved.magnets[0].x = 0.75
             let saved = try #require(try await poems.save(id: created.id, profileID: profile.id, version: 1, title: "Stream", board: moved))
-            #expect(saved.version == 2)
+            #expect(saved.poem.version == 2)
+            #expect(try JSONDecoder().decode(Board.self, from: Data(saved.boardJSON.utf8)) == moved)
             #expect(try await poems.find(id: created.id, profileID: profile.id)?.board == moved)
             // A save based on the old version is refused and changes nothing.
             await #expect(throws: PoetryError.versionConflict(current: 2)) {
@@ -45,7 +46,7 @@ import Testing
             #expect(try await poems.background(poemID: poem.id, profileID: owner.id)?.bytes == Data(png))
             #expect(try await poems.background(poemID: poem.id, profileID: stranger.id) == nil)
             #expect(try await poems.find(id: poem.id, profileID: stranger.id) == nil)
-            #expect(try await poems.save(id: poem.id, profileID: stranger.id, version: 1, title: "x", board: board) == nil)
+            #expect(try await poems.save(id: poem.id, profileID: stranger.id, version: 1, title: "x", board: board)?.poem.id == nil)
             #expect(try await poems.delete(id: poem.id, profileID: stranger.id) == false)
             #expect(try await poems.publish(id: poem.id, profileID: stranger.id) == nil)
             #expect(try await poems.find(id: poem.id, profileID: owner.id)?.hasBackground == true)

@@ -66,16 +66,19 @@ public struct PoemRepository: Sendable {
 
     /// Replaces title and board in one statement if `version` is still the current one.
     /// Throws `versionConflict` with the current version when another save came first; nil when there is no such poem.
-    public func save(id: String, profileID: String, version: Int, title: String, board: Board, at date: Date = Date()) async throws -> Poem?
-    {
+    /// Gives back the board as stored too, so the answer need not encode it a second time.
+    public func save(
+        id: String, profileID: String, version: Int, title: String, board: Board, at date: Date = Date()
+    ) async throws -> (poem: Poem, boardJSON: String)? {
+        let boardJSON = try Self.json(board)
         let updated = try await database.update("poetry_poems")
-            .set("title", to: title).set("board_json", to: try Self.json(board)).set("word_set_id", to: board.wordSetId)
+            .set("title", to: title).set("board_json", to: boardJSON).set("word_set_id", to: board.wordSetId)
             .set("version", to: SQLBinaryExpression(SQLColumn("version"), .add, SQLLiteral.numeric("1")))
             .set("updated_at", to: date.millisecondsSince1970)
             .where("id", .equal, id).where("profile_id", .equal, profileID).where("version", .equal, version)
             .returning(Self.summaryColumns.map { SQLColumn($0) })
             .first()
-        if let updated { return try Self.poem(updated, board: board) }
+        if let updated { return (try Self.poem(updated, board: board), boardJSON) }
         guard let current = try await find(id: id, profileID: profileID) else { return nil }
         throw PoetryError.versionConflict(current: current.version)
     }

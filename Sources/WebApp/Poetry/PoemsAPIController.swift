@@ -62,10 +62,10 @@ struct PoemsAPIController {
         let title = try Self.title(body.title)
         guard let profile = context.session.profile else { throw PoetryError.poemNotFound }
         let board = try await validated(body.board, profileID: profile.id)
-        guard let poem = try await poems.save(id: id, profileID: profile.id, version: body.version, title: title, board: board) else {
+        guard let saved = try await poems.save(id: id, profileID: profile.id, version: body.version, title: title, board: board) else {
             throw PoetryError.poemNotFound
         }
-        return JSONResponse.make(PoemJSON(poem))
+        return JSONResponse.make(StoredPoemAnswer(poem: saved.poem, boardJSON: saved.boardJSON))
     }
 
     @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
