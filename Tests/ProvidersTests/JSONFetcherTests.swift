@@ -55,9 +55,10 @@ import Testing
         try await withFakeService { (base: URL) async throws in
             let start = ContinuousClock.now
             await #expect(throws: ProviderError.timedOut) { try await fetcher.get(Reading.self, from: base.appendingPathComponent("slow")) }
-            // A 1 s deadline (Deadline does not wait for the cancelled request). The rest is the test process's own
-            // scheduling: worst seen 2.56 s, in the full swift test run while two browser suites ran beside it.
-            #expect(ContinuousClock.now - start < .seconds(3))
+            // A 1 s deadline (Deadline does not wait for the cancelled request), against an answer that would take
+            // 8 or 12 s. The rest is the test process's own scheduling: worst seen 3.03 s, in a fresh clone's
+            // `make test`, whose Swift suites run in parallel on the machine's two cores.
+            #expect(ContinuousClock.now - start < .seconds(5))
         }
     }
 
@@ -67,9 +68,10 @@ import Testing
             await #expect(throws: ProviderError.timedOut) {
                 try await fetcher.get(Reading.self, from: base.appendingPathComponent("trickle"))
             }
-            // A 1 s deadline (Deadline does not wait for the cancelled request). The rest is the test process's own
-            // scheduling: worst seen 2.56 s, in the full swift test run while two browser suites ran beside it.
-            #expect(ContinuousClock.now - start < .seconds(3))
+            // A 1 s deadline (Deadline does not wait for the cancelled request), against an answer that would take
+            // 8 or 12 s. The rest is the test process's own scheduling: worst seen 3.03 s, in a fresh clone's
+            // `make test`, whose Swift suites run in parallel on the machine's two cores.
+            #expect(ContinuousClock.now - start < .seconds(5))
         }
     }
 
