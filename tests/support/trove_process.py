@@ -59,7 +59,16 @@ def start_serve(cmd: list[str], base: str, log, log_path: Path, timeout: float =
     answers 200; raises TroveFailed (with the end of `log_path`) when it exits or does not answer in time."""
     process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, cwd=cwd)
     deadline = time.monotonic() + timeout
+    port_retries = 5
     while not health_ok(base + "/health"):
+        if process.poll() is not None and port_retries > 0 and "the port is in use" in read_log(log_path):
+            # The port was free when chosen (or when the same server stopped, for a restart on the same origin)
+            # and something holds it for a moment: a fresh-clone WebKit run lost a test to that once. Try again
+            # on the same port; anything else that stops the start fails at once, as before.
+            port_retries -= 1
+            time.sleep(0.5)
+            process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, cwd=cwd)
+            continue
         if process.poll() is not None:
             raise TroveFailed(f"trove serve exited with {process.returncode} before answering /health.\n"
                               f"command: {' '.join(cmd)}\n--- server output ---\n{read_log(log_path)}")
