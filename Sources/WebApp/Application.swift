@@ -19,9 +19,9 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
     do {
         let applied = try await Migrator(database: database.sql, migrations: TroveApps.migrations).migrate()
         if !applied.isEmpty { logger.info("Applied \(applied.count) migration(s)") }
-        let parts = try await buildRouter(configuration, database: database, logger: logger)
+        let router = try await buildRouter(configuration, database: database, logger: logger)
         return Application(
-            router: parts.router,
+            router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "trove"),
             services: [
                 DatabaseCloser(database: database),
@@ -42,19 +42,18 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
 /// Builds an application on a database the caller opened, migrated and will close (tests use this).
 public func buildApplication(_ configuration: AppConfiguration, database: Database) async throws -> some ApplicationProtocol {
     let logger = makeLogger(configuration)
-    let parts = try await buildRouter(configuration, database: database, logger: logger)
+    let router = try await buildRouter(configuration, database: database, logger: logger)
     return Application(
-        router: parts.router,
+        router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "trove"),
         logger: logger
     )
 }
 
-/// The router and the list of API operations it holds (for the OpenAPI document test), with `apps` (every app
-/// of Trove, unless a test brings its own).
+/// The router of every route, with `apps` (every app of Trove, unless a test brings its own).
 func buildRouter(
     _ configuration: AppConfiguration, database: Database, logger: Logger, apps appTypes: [any TroveApp.Type] = TroveApps.all
-) async throws -> (router: Router<TroveRequestContext>, operations: APIOperationLog) {
+) async throws -> Router<TroveRequestContext> {
     let resources = try resourcesDirectory()
     let assets = try StaticAssets(directory: resources.appendingPathComponent("Public"))
     let pages = try await PageRenderer(
@@ -78,8 +77,6 @@ func buildRouter(
             idempotency: IdempotentRequests(keys: IdempotencyRepository(database: database.sql)),
             errors: ErrorResponses(pages: pages, routeMethods: routeMethods, sessions: sessionStore)))
 
-    let operations = APIOperationLog()
-    let api = APIRoutes(router: router, log: operations)
     let shared = AppServices(
         configuration: configuration, database: database, pages: pages, logger: logger,
         // One weather cache for City Roulette and YogiYogini.
@@ -89,11 +86,11 @@ func buildRouter(
     var apps: [any TroveApp] = []
     for type in appTypes {
         let app = try await type.init(shared)
-        app.addRoutes(api: api, router: router)
+        app.addRoutes(to: AppRoutes(slug: type.entry.slug, router: router))
         apps.append(app)
     }
 
-    HealthController(database: database, checks: apps.flatMap(\.readiness)).addRoutes(to: api)
+    HealthController(database: database, checks: apps.flatMap(\.readiness)).addRoutes(to: router)
     // Each app's part of the account export and import.
     let sections = apps.map(\.exportSection)
     let merge = GuestMerge(database: database.sql)
@@ -106,13 +103,13 @@ func buildRouter(
         trustedProxies: configuration.trustedProxies,
         exporter: ProfileExporter(sections: sections),
         importer: ProfileImporter(database: database.sql, sections: sections, merge: merge)
-    ).addRoutes(to: api)
+    ).addRoutes(to: router.group("/api/v1/account"))
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
     MetricsController().addRoutes(to: router)
     ShellController(pages: pages, assets: assets).addRoutes(to: router)
     routeMethods.load(router.routes.map { ("\($0.path)", $0.method.rawValue) })
-    return (router, operations)
+    return router
 }
 
 /// OpenWeatherMap when a key is configured, Open-Meteo (no key) otherwise.

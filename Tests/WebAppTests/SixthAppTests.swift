@@ -39,18 +39,18 @@ struct NotesApp: TroveApp {
 
     init(_ shared: AppServices) { self.shared = shared }
 
-    struct Note: Codable { let text: String }
+    struct Note: Codable, APIAnswer { let text: String }
 
-    func addRoutes(api: APIRoutes, router: Router<TroveRequestContext>) {
-        api.post("/api/v1/notes") { request, context in
+    func addRoutes(to routes: AppRoutes) {
+        routes.api.post { request, context in
             let note = try await JSONBody.decode(Note.self, from: request)
             guard !note.text.isEmpty else { throw NotesError.empty }
             let profile = try await context.session.requireProfile()
             try await shared.database.sql.insert(into: "notes").columns("profile_id", "text")
                 .values(SQLBind(profile.id), SQLBind(note.text)).run()
-            return JSONResponse.make(note, status: .created)
+            return EditedResponse(status: .created, response: note)
         }
-        router.get("/notes") { _, context in
+        routes.pages.get { _, context in
             let profile = try await context.session.requireProfile()
             let notes = try await NotesSection(database: shared.database.sql).notes(of: profile.id)
             return shared.pages.render("notes", title: "Notes", model: NotesPage(notes: notes), context: context)
@@ -94,7 +94,7 @@ struct NotesSection: ProfileDataSection {
     func withNotes(_ kind: DatabaseKind, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
         try await TestDatabase.with(kind) { database in
             try await Migrator(database: database.sql, migrations: TroveApps.migrations(of: Self.apps)).migrate()
-            let (router, _) = try await buildRouter(testConfiguration, database: database, logger: Logger(label: "test"), apps: Self.apps)
+            let router = try await buildRouter(testConfiguration, database: database, logger: Logger(label: "test"), apps: Self.apps)
             try await Application(router: router).test(.router) { client in try await body(client) }
         }
     }
@@ -131,7 +131,7 @@ struct NotesSection: ProfileDataSection {
             var exportSection: any ProfileDataSection { NotesSection(database: database) }
             let database: any SQLDatabase
             init(_ shared: AppServices) { database = shared.database.sql }
-            func addRoutes(api: APIRoutes, router: Router<TroveRequestContext>) {}
+            func addRoutes(to routes: AppRoutes) {}
         }
         _ = try await TestDatabase.with(.sqlite) { database in
             await #expect(throws: MissingTemplate.self) {
@@ -142,13 +142,13 @@ struct NotesSection: ProfileDataSection {
         // A route missing from openapi.json: OpenAPIDocumentTests names it.
         _ = try await TestDatabase.with(.sqlite) { database in
             try await Migrator(database: database.sql, migrations: TroveApps.migrations(of: Self.apps)).migrate()
-            let (_, log) = try await buildRouter(testConfiguration, database: database, logger: Logger(label: "test"), apps: Self.apps)
-            let undocumented = Set(log.all.map(\.description)).subtracting(try OpenAPIDocumentTests.documentedOperations())
+            let router = try await buildRouter(testConfiguration, database: database, logger: Logger(label: "test"), apps: Self.apps)
+            let undocumented = OpenAPIDocumentTests.operations(of: router).subtracting(try OpenAPIDocumentTests.documentedOperations())
             #expect(undocumented == ["post /api/v1/notes"])
         }
         // Its migration left out: its table is missing, and its route fails.
         _ = try await TestDatabase.with(.sqlite) { database in
-            let (router, _) = try await buildRouter(testConfiguration, database: database, logger: Logger(label: "test"), apps: Self.apps)
+            let router = try await buildRouter(testConfiguration, database: database, logger: Logger(label: "test"), apps: Self.apps)
             try await Application(router: router).test(.router) { client in
                 let response = try await client.execute(uri: "/api/v1/notes", method: .post, headers: .json(), body: body(["text": "x"]))
                 #expect(response.status == .internalServerError)

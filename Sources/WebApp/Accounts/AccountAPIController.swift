@@ -21,7 +21,7 @@ struct AccountAPIController {
         let password: String
     }
 
-    struct ProfileBody: Encodable {
+    struct ProfileBody: APIAnswer {
         struct Item: Encodable {
             let id: String
             let username: String?
@@ -36,18 +36,20 @@ struct AccountAPIController {
         }
     }
 
-    func addRoutes(to api: APIRoutes) {
-        api.post("/api/v1/account/signup", use: signUp)
-            .post("/api/v1/account/login", use: logIn)
-            .post("/api/v1/account/logout", use: logOut)
-            .get("/api/v1/account/me", use: me)
-            .get("/api/v1/account/guest-work", use: guestWork)
-            .get("/api/v1/account/export", use: export)
-            .post("/api/v1/account/import", use: importExport)
-            .delete("/api/v1/account", use: deleteProfile)
+    /// `account`: the group at `/api/v1/account`.
+    func addRoutes(to account: RouterGroup<TroveRequestContext>) {
+        account.post("signup", use: signUp)
+            .post("login", use: logIn)
+            .post("logout", use: logOut)
+            .get("me", use: me)
+            .get("guest-work", use: guestWork)
+            .get("export", use: export)
+            .post("import", use: importExport)
+        account.withProfile(otherwise: APIError.notFound("The profile"))
+            .delete(use: deleteProfile)
     }
 
-    @Sendable func signUp(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func signUp(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<ProfileBody> {
         let body = try await JSONBody.decode(CredentialsBody.self, from: request)
         let credentials = try Credentials(username: body.username, password: body.password)
         if let current = context.session.profile, !current.isGuest { throw AccountError.alreadySignedIn }
@@ -57,10 +59,10 @@ struct AccountAPIController {
         let guest = try await context.session.requireProfile()
         let account = try await profiles.promote(profileID: guest.id, username: credentials.username, passwordHash: hash)
         try await context.session.signIn(as: account)
-        return JSONResponse.make(ProfileBody(account), status: .created)
+        return EditedResponse(status: .created, response: ProfileBody(account))
     }
 
-    @Sendable func logIn(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func logIn(_ request: Request, context: TroveRequestContext) async throws -> ProfileBody {
         let body = try await JSONBody.decode(CredentialsBody.self, from: request)
         let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let now = Date()
@@ -86,19 +88,19 @@ struct AccountAPIController {
             try await merge.merge(guestID: guest.id, into: stored.profile.id)
         }
         try await context.session.signIn(as: stored.profile)
-        return JSONResponse.make(ProfileBody(stored.profile))
+        return ProfileBody(stored.profile)
     }
 
-    @Sendable func logOut(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func logOut(_ request: Request, context: TroveRequestContext) async throws -> HTTPResponse.Status {
         try await context.session.signOut()
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func me(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        JSONResponse.make(ProfileBody(try await context.session.requireProfile()))
+    @Sendable func me(_ request: Request, context: TroveRequestContext) async throws -> ProfileBody {
+        ProfileBody(try await context.session.requireProfile())
     }
 
-    struct GuestWorkBody: Encodable {
+    struct GuestWorkBody: APIAnswer {
         struct Item: Encodable {
             let kind: String
             let count: Int
@@ -109,35 +111,32 @@ struct AccountAPIController {
     }
 
     /// What would join an account if this visitor signed in now: the guest's things, nothing for an account.
-    @Sendable func guestWork(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile, profile.isGuest else {
-            return JSONResponse.make(GuestWorkBody(items: [], summary: ""))
-        }
+    @Sendable func guestWork(_ request: Request, context: TroveRequestContext) async throws -> GuestWorkBody {
+        guard let profile = context.session.profile, profile.isGuest else { return GuestWorkBody(items: [], summary: "") }
         let work = try await merge.work(of: profile.id)
-        return JSONResponse.make(GuestWorkBody(items: work.items.map { .init(kind: $0.kind, count: $0.count) }, summary: work.summary))
+        return GuestWorkBody(items: work.items.map { .init(kind: $0.kind, count: $0.count) }, summary: work.summary)
     }
 
-    @Sendable func export(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func export(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<ProfileExporter.Document> {
         let profile = try await context.session.requireProfile()
         let document = try await exporter.export(profile)
         var headers = HTTPFields()
         headers[.contentDisposition] = "attachment; filename=\"trove-export.json\""
-        return JSONResponse.make(document, headers: headers)
+        return EditedResponse(headers: headers, response: document)
     }
 
     /// An export's file (as `export` writes it, perhaps on another Trove) into this profile, which must hold
     /// nothing yet; up to 20 MB.
-    @Sendable func importExport(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func importExport(_ request: Request, context: TroveRequestContext) async throws -> ImportReport {
         let data = try await JSONBody.data(from: request, limit: 20 << 20)
         let profile = try await context.session.requireProfile()
         let report = try await importer.importDocument(data, into: profile.id)
-        return JSONResponse.make(report)
+        return report
     }
 
-    @Sendable func deleteProfile(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { throw APIError.notFound("The profile") }
-        try await profiles.delete(id: profile.id)
+    @Sendable func deleteProfile(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
+        try await profiles.delete(id: context.profile.id)
         context.session.forget()
-        return Response(status: .noContent)
+        return .noContent
     }
 }

@@ -15,7 +15,7 @@ protocol ProfileDataSection: Sendable {
 struct ProfileExporter: Sendable {
     let sections: [any ProfileDataSection]
 
-    struct Document: Encodable, Sendable {
+    struct Document: APIAnswer, Sendable {
         let format: String
         let exportedAt: Date
         let profile: AccountAPIController.ProfileBody.Item

@@ -4,7 +4,7 @@ import SQLKit
 import Storage
 
 /// What an account import added, by kind, and what it left out and why.
-struct ImportReport: Encodable, Sendable {
+struct ImportReport: APIAnswer, Sendable {
     var added: [String: Int] = [:]
     var skipped: [String] = []
 

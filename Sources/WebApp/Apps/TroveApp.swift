@@ -30,8 +30,8 @@ protocol TroveApp: Sendable {
     var exportSection: any ProfileDataSection { get }
     /// What `/ready` waits for, by name (the city catalog built); most apps have nothing.
     var readiness: [ReadinessCheck] { get }
-    /// Its API, through `api` (every operation is documented in openapi.json), and its pages.
-    func addRoutes(api: APIRoutes, router: Router<TroveRequestContext>)
+    /// Its API and its pages, in the groups at its own paths (every API operation is documented in openapi.json).
+    func addRoutes(to routes: AppRoutes)
 }
 
 extension TroveApp {

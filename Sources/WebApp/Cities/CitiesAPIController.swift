@@ -16,20 +16,21 @@ struct CitiesAPIController {
     let articles: CityArticleCache
     let rules = SurpriseRules()
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/cities/nearby", use: nearby)
-            .post("/api/v1/cities/surprise", use: surprise)
-            .get("/api/v1/cities/search", use: search)
-            .get("/api/v1/cities/map-points", use: mapPoints)
-            .get("/api/v1/cities/basemap", use: basemap)
-            .get("/api/v1/cities/countries", use: countries)
-            .get("/api/v1/cities/countries/{iso}", use: country)
-            .get("/api/v1/cities/{geonameid}", use: city)
-            .get("/api/v1/cities/{geonameid}/weather", use: cityWeather)
-            .get("/api/v1/cities/{geonameid}/article", use: article)
+    /// `api`: the group at `/api/v1/cities`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("nearby", use: nearby)
+            .post("surprise", use: surprise)
+            .get("search", use: search)
+            .get("map-points", use: mapPoints)
+            .get("basemap", use: basemap)
+            .get("countries", use: countries)
+            .get("countries/{iso}", use: country)
+            .get("{geonameid}", use: city)
+            .get("{geonameid}/weather", use: cityWeather)
+            .get("{geonameid}/article", use: article)
     }
 
-    struct ArticleAnswer: Encodable {
+    struct ArticleAnswer: APIAnswer {
         let geonameid: Int
         let title: String
         let url: String
@@ -38,7 +39,7 @@ struct CitiesAPIController {
 
     /// The city's Wikipedia article where one is known (404 `no_article` where none is: the page then offers a
     /// search, labelled as one).
-    @Sendable func article(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func article(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<ArticleAnswer> {
         let (city, _) = try await requireCity(context)
         let answer = try await articles.article(for: city)
         Telemetry.cacheLookup("articles", hit: answer.cached)
@@ -47,8 +48,9 @@ struct CitiesAPIController {
         }
         var headers = HTTPFields()
         headers[.cacheControl] = "private, max-age=3600"
-        return JSONResponse.make(
-            ArticleAnswer(geonameid: city.geonameid, title: found.title, url: found.url, extract: found.extract), headers: headers)
+        return EditedResponse(
+            headers: headers, response: ArticleAnswer(geonameid: city.geonameid, title: found.title, url: found.url, extract: found.extract)
+        )
     }
 
     struct Center: Encodable {
@@ -56,7 +58,7 @@ struct CitiesAPIController {
         let longitude: Double
     }
 
-    struct NearbyAnswer: JSONWritable {
+    struct NearbyAnswer: JSONWritable, APIAnswer {
         let center: Center
         let radius_km: Double
         let cities: [CityJSON]
@@ -78,20 +80,19 @@ struct CitiesAPIController {
         }
     }
 
-    @Sendable func nearby(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func nearby(_ request: Request, context: TroveRequestContext) async throws -> NearbyAnswer {
         let latitude = try request.requireQueryDouble("lat")
         let longitude = try request.requireQueryDouble("lon")
         let radius = try request.queryDouble("radius_km") ?? rules.radiusKilometres
         let limit = try request.queryInt("limit") ?? rules.limit
         let catalog = try await store.catalog()
         let found = try catalog.nearby(latitude: latitude, longitude: longitude, radiusKilometres: radius, limit: limit)
-        return JSONResponse.make(
-            NearbyAnswer(
-                center: Center(latitude: latitude, longitude: longitude), radius_km: radius, cities: found.map { json($0, catalog) }
-            ))
+        return NearbyAnswer(
+            center: Center(latitude: latitude, longitude: longitude), radius_km: radius, cities: found.map { json($0, catalog) }
+        )
     }
 
-    struct SurpriseAnswer: Encodable {
+    struct SurpriseAnswer: APIAnswer {
         struct CountryName: Encodable {
             let iso: String
             let name: String
@@ -105,7 +106,7 @@ struct CitiesAPIController {
     }
 
     /// POST because it changes the profile's search history.
-    @Sendable func surprise(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func surprise(_ request: Request, context: TroveRequestContext) async throws -> SurpriseAnswer {
         var rules = rules
         rules.radiusKilometres = try request.queryDouble("radius_km") ?? rules.radiusKilometres
         rules.limit = try request.queryInt("limit") ?? rules.limit
@@ -119,16 +120,15 @@ struct CitiesAPIController {
         if outcome.found {
             try await history.record(outcome.cities.map(\.city.geonameid), profileID: profile.id, keep: rules.historyLength)
         }
-        return JSONResponse.make(
-            SurpriseAnswer(
-                found: outcome.found, tries: outcome.tries,
-                country: outcome.countryCode.map { .init(iso: $0, name: catalog.countries[$0]?.name ?? $0) },
-                center: outcome.center.map { Center(latitude: $0.latitude, longitude: $0.longitude) },
-                cities: outcome.cities.map { json($0, catalog) }
-            ))
+        return SurpriseAnswer(
+            found: outcome.found, tries: outcome.tries,
+            country: outcome.countryCode.map { .init(iso: $0, name: catalog.countries[$0]?.name ?? $0) },
+            center: outcome.center.map { Center(latitude: $0.latitude, longitude: $0.longitude) },
+            cities: outcome.cities.map { json($0, catalog) }
+        )
     }
 
-    struct CitiesAnswer: JSONWritable {
+    struct CitiesAnswer: JSONWritable, APIAnswer {
         let cities: [CityJSON]
 
         func write(to writer: inout JSONWriter) {
@@ -139,7 +139,7 @@ struct CitiesAPIController {
         }
     }
 
-    @Sendable func search(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func search(_ request: Request, context: TroveRequestContext) async throws -> CitiesAnswer {
         guard let query = request.queryString("q") else { throw CityError.invalidQuery("Type part of a city's name (q=…).") }
         let limit = try request.queryInt("limit") ?? 20
         let catalog = try await store.catalog()
@@ -153,10 +153,10 @@ struct CitiesAPIController {
             json.matched_name = .some(result.matchedName.map { spellings[result.city.geonameid] ?? $0 })
             return json
         }
-        return JSONResponse.make(CitiesAnswer(cities: results))
+        return CitiesAnswer(cities: results)
     }
 
-    struct CityAnswer: Encodable {
+    struct CityAnswer: APIAnswer {
         struct CountryName: Encodable {
             let iso: String
             let name: String
@@ -189,23 +189,22 @@ struct CitiesAPIController {
         enum Keys: String, CodingKey { case country, sun, collection }
     }
 
-    @Sendable func city(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func city(_ request: Request, context: TroveRequestContext) async throws -> CityAnswer {
         let (city, catalog) = try await requireCity(context)
         let entry: CityCollectionRepository.Entry? =
             if let profile = context.session.profile {
                 try await collection.entry(geonameid: city.geonameid, profileID: profile.id)
             } else { nil }
         let day = CityDay(city: city, now: Date())
-        return JSONResponse.make(
-            CityAnswer(
-                city: CityJSON(city, catalog: catalog),
-                country: .init(iso: city.countryCode, name: catalog.countries[city.countryCode]?.name ?? city.countryCode),
-                sun: .init(date: day.dateText, sunrise: day.sun.sunrise, sunset: day.sun.sunset, polar: day.sun.polar?.rawValue),
-                collection: entry.map { .init(favourite: $0.favourite) }
-            ))
+        return CityAnswer(
+            city: CityJSON(city, catalog: catalog),
+            country: .init(iso: city.countryCode, name: catalog.countries[city.countryCode]?.name ?? city.countryCode),
+            sun: .init(date: day.dateText, sunrise: day.sun.sunrise, sunset: day.sun.sunset, polar: day.sun.polar?.rawValue),
+            collection: entry.map { .init(favourite: $0.favourite) }
+        )
     }
 
-    struct WeatherAnswer: Encodable {
+    struct WeatherAnswer: APIAnswer {
         let geonameid: Int
         let condition: String
         let description: String
@@ -216,22 +215,23 @@ struct CitiesAPIController {
         let cached: Bool
     }
 
-    @Sendable func cityWeather(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func cityWeather(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<WeatherAnswer> {
         let (city, _) = try await requireCity(context)
         let answer = try await weather.current(latitude: city.latitude, longitude: city.longitude, refresh: request.queryFlag("refresh"))
         Telemetry.cacheLookup("weather", hit: answer.cached)
         let now = answer.weather
         var headers = HTTPFields()
         headers[.cacheControl] = "private, max-age=60"
-        return JSONResponse.make(
-            WeatherAnswer(
+        return EditedResponse(
+            headers: headers,
+            response: WeatherAnswer(
                 geonameid: city.geonameid, condition: now.condition.rawValue, description: now.description, is_day: now.isDay,
                 temperature_c: (now.temperatureCelsius * 10).rounded() / 10, observed_at: now.observedAt, provider: now.provider,
                 cached: answer.cached
-            ), headers: headers)
+            ))
     }
 
-    struct CountriesAnswer: Encodable {
+    struct CountriesAnswer: APIAnswer {
         struct Item: Encodable {
             let iso: String
             let name: String
@@ -242,19 +242,19 @@ struct CitiesAPIController {
         let countries: [Item]
     }
 
-    @Sendable func countries(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func countries(_ request: Request, context: TroveRequestContext) async throws -> CountriesAnswer {
         let catalog = try await store.catalog()
         let items = catalog.countries.values.sorted { $0.name < $1.name }.map {
             CountriesAnswer.Item(iso: $0.iso, name: $0.name, continent: $0.continentCode, city_count: catalog.cityCount(in: $0.iso))
         }
-        return JSONResponse.make(CountriesAnswer(countries: items))
+        return CountriesAnswer(countries: items)
     }
 
-    @Sendable func country(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func country(_ request: Request, context: TroveRequestContext) async throws -> CountryJSON {
         let catalog = try await store.catalog()
         let iso = (context.parameters.get("iso") ?? "").uppercased()
         guard let country = catalog.countries[iso] else { throw CityError.countryNotFound }
-        return JSONResponse.make(CountryJSON(country, catalog: catalog))
+        return CountryJSON(country, catalog: catalog)
     }
 
     /// The offline basemap as imported; the page keeps it (ETag, a day's cache) and draws it when tiles fail.

@@ -32,13 +32,13 @@ struct CitiesApp: TroveApp {
         articles = CityArticleCache(source: WikipediaArticles(baseURL: shared.configuration.wikipediaURL, fetcher: fetcher))
     }
 
-    func addRoutes(api: APIRoutes, router: Router<TroveRequestContext>) {
+    func addRoutes(to routes: AppRoutes) {
         CitiesAPIController(
             store: store, cities: cities, collection: collection, history: history, weather: shared.weather,
             basemaps: BasemapRepository(database: shared.database.sql), articles: articles
-        ).addRoutes(to: api)
-        CityCollectionAPIController(store: store, collection: collection).addRoutes(to: api)
+        ).addRoutes(to: routes.api)
+        CityCollectionAPIController(store: store, collection: collection).addRoutes(to: routes.api)
         CitiesPagesController(pages: shared.pages, store: store, collection: collection, tileURL: shared.configuration.mapTileURL)
-            .addRoutes(to: router)
+            .addRoutes(to: routes.pages)
     }
 }

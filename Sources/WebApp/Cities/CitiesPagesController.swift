@@ -72,33 +72,34 @@ struct CitiesPagesController {
         let boundsText: String
     }
 
-    func addRoutes(to router: Router<TroveRequestContext>) {
-        router.get("/cities") { _, context in
+    /// `pages`: the group at `/cities`.
+    func addRoutes(to pages: RouterGroup<TroveRequestContext>) {
+        pages.get { _, context in
             let profile = try await context.session.requireProfile()
             let catalog = try await store.catalog()
             let count = try await collection.count(profileID: profile.id)
-            return pages.render(
+            return self.pages.render(
                 "cities", title: "City Roulette · Trove",
                 model: AppModel(
                     cityCount: catalog.cities.count, citiesImported: !catalog.isEmpty, collectionCount: count, hasCollection: count > 0,
                     tileURL: tileURL
                 ), context: context)
         }
-        router.get("/cities/{geonameid}") { _, context in
+        pages.get("{geonameid}") { _, context in
             let profile = try await context.session.requireProfile()
             let id = try context.parameters.requireID("geonameid")
             let catalog = try await store.catalog()
             guard let city = catalog.city(id: id) else { throw CityError.cityNotFound }
             let entry = try await collection.entry(geonameid: id, profileID: profile.id)
-            return pages.render(
+            return self.pages.render(
                 "city", title: "\(city.name) · City Roulette", model: cityModel(city, catalog: catalog, entry: entry), context: context)
         }
-        router.get("/cities/countries/{iso}") { _, context in
+        pages.get("countries/{iso}") { _, context in
             _ = try await context.session.requireProfile()
             let catalog = try await store.catalog()
             let iso = (context.parameters.get("iso") ?? "").uppercased()
             guard let country = catalog.countries[iso] else { throw CityError.countryNotFound }
-            return pages.render(
+            return self.pages.render(
                 "country", title: "\(country.name) · City Roulette", model: countryModel(country, catalog: catalog), context: context)
         }
     }

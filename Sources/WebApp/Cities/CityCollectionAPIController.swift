@@ -8,63 +8,65 @@ struct CityCollectionAPIController {
     let store: CityCatalogStore
     let collection: CityCollectionRepository
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/cities/collection", use: list)
-            .put("/api/v1/cities/collection", use: save)
-            .post("/api/v1/cities/collection/import", use: importCities)
-            .put("/api/v1/cities/collection/{geonameid}/favourite", use: star)
-            .delete("/api/v1/cities/collection/{geonameid}/favourite", use: unstar)
-            .get("/api/v1/cities/collection.geojson", use: geoJSON)
-            .get("/api/v1/cities/collection.csv", use: csv)
+    /// `api`: the group at `/api/v1/cities`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("collection", use: list)
+            .put("collection", use: save)
+            .post("collection/import", use: importCities)
+            .get("collection.geojson", use: geoJSON)
+            .get("collection.csv", use: csv)
+        api.withProfile("collection/{geonameid}/favourite", otherwise: CityError.notInCollection)
+            .put(use: star)
+            .delete(use: unstar)
     }
 
-    struct CollectionAnswer: Encodable {
+    struct CollectionAnswer: APIAnswer {
         let cities: [CityJSON]
     }
 
-    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        JSONResponse.make(CollectionAnswer(cities: try await collectionJSON(context)))
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> CollectionAnswer {
+        CollectionAnswer(cities: try await collectionJSON(context))
     }
 
-    struct ImportAnswer: Encodable {
+    struct ImportAnswer: APIAnswer {
         let imported: Int
         let count: Int
     }
 
-    @Sendable func importCities(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func importCities(_ request: Request, context: TroveRequestContext) async throws -> ImportAnswer {
         let body = try await JSONBody.decode(CollectionBody.self, from: request)
         let catalog = try await store.catalog()
         try catalog.requireKnown(body.cities.map(\.geonameid))
         let profile = try await context.session.requireProfile()
         let count = try await collection.importCities(body.collected, profileID: profile.id)
-        return JSONResponse.make(ImportAnswer(imported: Set(body.cities.map(\.geonameid)).count, count: count))
+        return ImportAnswer(imported: Set(body.cities.map(\.geonameid)).count, count: count)
     }
 
-    @Sendable func save(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func save(_ request: Request, context: TroveRequestContext) async throws -> CollectionAnswer {
         let body = try await JSONBody.decode(CollectionBody.self, from: request)
         let catalog = try await store.catalog()
         try catalog.requireKnown(body.cities.map(\.geonameid))
         let profile = try await context.session.requireProfile()
         let entries = try await collection.save(body.collected, profileID: profile.id)
-        return JSONResponse.make(CollectionAnswer(cities: catalog.collectionJSON(entries)))
+        return CollectionAnswer(cities: catalog.collectionJSON(entries))
     }
 
-    @Sendable func star(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func star(_ request: Request, context: ProfileRequestContext) async throws -> CityJSON {
         try await setFavourite(true, context)
     }
 
-    @Sendable func unstar(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func unstar(_ request: Request, context: ProfileRequestContext) async throws -> CityJSON {
         try await setFavourite(false, context)
     }
 
-    private func setFavourite(_ favourite: Bool, _ context: TroveRequestContext) async throws -> Response {
+    private func setFavourite(_ favourite: Bool, _ context: ProfileRequestContext) async throws -> CityJSON {
         let id = try context.parameters.requireID("geonameid")
-        guard let profile = context.session.profile,
-            let entry = try await collection.setFavourite(favourite, geonameid: id, profileID: profile.id)
-        else { throw CityError.notInCollection }
+        guard let entry = try await collection.setFavourite(favourite, geonameid: id, profileID: context.profile.id) else {
+            throw CityError.notInCollection
+        }
         let catalog = try await store.catalog()
         guard let json = catalog.collectionJSON([entry]).first else { throw CityError.notInCollection }
-        return JSONResponse.make(json)
+        return json
     }
 
     @Sendable func geoJSON(_ request: Request, context: TroveRequestContext) async throws -> Response {

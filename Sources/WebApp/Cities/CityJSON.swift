@@ -4,7 +4,7 @@ import Storage
 
 /// A city as the API shows it. Optional fields appear only where they mean something (distance in
 /// nearby results, the matched name in search results, the star and place in a collection).
-struct CityJSON: JSONWritable {
+struct CityJSON: JSONWritable, APIAnswer {
     let geonameid: Int
     let name: String
     let country_code: String
@@ -122,7 +122,7 @@ struct CityJSON: JSONWritable {
     }
 }
 
-struct CountryJSON: Encodable {
+struct CountryJSON: APIAnswer {
     struct Bounds: Encodable {
         let north: Double
         let south: Double

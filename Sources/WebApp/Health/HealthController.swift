@@ -33,10 +33,10 @@ struct HealthController {
 
     struct NoAnswer: Error {}
 
-    func addRoutes(to api: APIRoutes) {
+    func addRoutes(to router: Router<TroveRequestContext>) {
         // The same answer every time: made once (load balancers and monitors ask it often).
         let health = JSONResponse.make(Health(status: "ok", database: database.kind.rawValue))
-        api.get("/health") { _, _ in health }
+        router.get("/health") { _, _ in health }
             .get("/ready") { _, _ in try await readiness() }
     }
 

@@ -3,7 +3,7 @@ import MagneticPoetry
 import Storage
 
 /// A poem as the API answers it (and as the account export keeps it); a list leaves the board out.
-struct PoemJSON: Codable, Sendable {
+struct PoemJSON: Codable, Sendable, APIAnswer {
     let id: String
     let title: String
     let version: Int

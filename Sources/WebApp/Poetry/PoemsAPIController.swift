@@ -20,63 +20,63 @@ struct PoemsAPIController {
         let board: Board
     }
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/poetry/poems", use: list)
-            .post("/api/v1/poetry/poems", use: create)
-            .get("/api/v1/poetry/poems/{id}", use: one)
-            .put("/api/v1/poetry/poems/{id}", use: save)
-            .delete("/api/v1/poetry/poems/{id}", use: delete)
-            .post("/api/v1/poetry/poems/{id}/background", use: setBackground)
-            .get("/api/v1/poetry/poems/{id}/background", use: background)
-            .delete("/api/v1/poetry/poems/{id}/background", use: removeBackground)
-            .post("/api/v1/poetry/poems/{id}/publish", use: publish)
-            .delete("/api/v1/poetry/poems/{id}/publish", use: unpublish)
-            .get("/api/v1/poetry/published/{publicId}", use: published)
-            .get("/api/v1/poetry/published/{publicId}/background", use: publishedBackground)
+    /// `api`: the group at `/api/v1/poetry`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("poems", use: list)
+            .post("poems", use: create)
+            .get("published/{publicId}", use: published)
+            .get("published/{publicId}/background", use: publishedBackground)
+        api.withProfile("poems/{id}", otherwise: PoetryError.poemNotFound)
+            .get(use: one)
+            .put(use: save)
+            .delete(use: delete)
+            .post("background", use: setBackground)
+            .delete("background", use: removeBackground)
+            .post("publish", use: publish)
+            .delete("publish", use: unpublish)
+        api.withProfile("poems/{id}/background", otherwise: PoetryError.backgroundNotFound)
+            .get(use: background)
     }
 
-    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make([PoemJSON]()) }
-        return JSONResponse.make(try await poems.list(profileID: profile.id).map(PoemJSON.init))
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> APIValue<[PoemJSON]> {
+        guard let profile = context.session.profile else { return APIValue([]) }
+        return APIValue(try await poems.list(profileID: profile.id).map(PoemJSON.init))
     }
 
-    @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<PoemJSON> {
         let body = try await JSONBody.decode(CreateBody.self, from: request)
         let title = try Self.title(body.title)
         let profile = try await context.session.requireProfile()
         let board = try await validated(body.board, profileID: profile.id)
-        return JSONResponse.make(PoemJSON(try await poems.create(profileID: profile.id, title: title, board: board)), status: .created)
+        return EditedResponse(
+            status: .created, response: PoemJSON(try await poems.create(profileID: profile.id, title: title, board: board)))
     }
 
-    @Sendable func one(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func one(_ request: Request, context: ProfileRequestContext) async throws -> StoredPoemAnswer {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, let stored = try await poems.findStored(id: id, profileID: profile.id) else {
-            throw PoetryError.poemNotFound
-        }
-        return JSONResponse.make(StoredPoemAnswer(poem: stored.poem, boardJSON: stored.boardJSON))
+        guard let stored = try await poems.findStored(id: id, profileID: context.profile.id) else { throw PoetryError.poemNotFound }
+        return StoredPoemAnswer(poem: stored.poem, boardJSON: stored.boardJSON)
     }
 
-    @Sendable func save(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func save(_ request: Request, context: ProfileRequestContext) async throws -> StoredPoemAnswer {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(SaveBody.self, from: request)
         let title = try Self.title(body.title)
-        guard let profile = context.session.profile else { throw PoetryError.poemNotFound }
+        let profile = context.profile
         let board = try await validated(body.board, profileID: profile.id)
         guard let saved = try await poems.save(id: id, profileID: profile.id, version: body.version, title: title, board: board) else {
             throw PoetryError.poemNotFound
         }
-        return JSONResponse.make(StoredPoemAnswer(poem: saved.poem, boardJSON: saved.boardJSON))
+        return StoredPoemAnswer(poem: saved.poem, boardJSON: saved.boardJSON)
     }
 
-    @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, try await poems.delete(id: id, profileID: profile.id) else {
-            throw PoetryError.poemNotFound
-        }
-        return Response(status: .noContent)
+        guard try await poems.delete(id: id, profileID: context.profile.id) else { throw PoetryError.poemNotFound }
+        return .noContent
     }
 
-    @Sendable func setBackground(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func setBackground(_ request: Request, context: ProfileRequestContext) async throws -> EditedResponse<PoemJSON> {
         let id = try context.parameters.require("id")
         guard let type = request.headers[.contentType]?.lowercased(), type.hasPrefix("image/") else {
             throw APIError(
@@ -91,57 +91,53 @@ struct PoemsAPIController {
         }
         let bytes = Array(buffer.readableBytesView)
         guard let kind = ImageKind(sniffing: bytes) else { throw PoetryError.notAnImage }
-        guard let profile = context.session.profile,
-            try await poems.setBackground(poemID: id, profileID: profile.id, kind: kind, bytes: bytes),
+        let profile = context.profile
+        guard try await poems.setBackground(poemID: id, profileID: profile.id, kind: kind, bytes: bytes),
             let poem = try await poems.find(id: id, profileID: profile.id)
         else { throw PoetryError.poemNotFound }
-        return JSONResponse.make(PoemJSON(poem), status: .created)
+        return EditedResponse(status: .created, response: PoemJSON(poem))
     }
 
-    @Sendable func background(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func background(_ request: Request, context: ProfileRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, let picture = try await poems.background(poemID: id, profileID: profile.id) else {
+        guard let picture = try await poems.background(poemID: id, profileID: context.profile.id) else {
             throw PoetryError.backgroundNotFound
         }
         return Self.image(picture, cache: "private, no-cache")
     }
 
-    @Sendable func removeBackground(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func removeBackground(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, try await poems.removeBackground(poemID: id, profileID: profile.id) else {
-            throw PoetryError.poemNotFound
-        }
-        return Response(status: .noContent)
+        guard try await poems.removeBackground(poemID: id, profileID: context.profile.id) else { throw PoetryError.poemNotFound }
+        return .noContent
     }
 
-    @Sendable func publish(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func publish(_ request: Request, context: ProfileRequestContext) async throws -> PoemJSON {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile,
-            try await poems.publish(id: id, profileID: profile.id) != nil,
+        let profile = context.profile
+        guard try await poems.publish(id: id, profileID: profile.id) != nil,
             let poem = try await poems.find(id: id, profileID: profile.id)
         else { throw PoetryError.poemNotFound }
-        return JSONResponse.make(PoemJSON(poem))
+        return PoemJSON(poem)
     }
 
-    @Sendable func unpublish(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func unpublish(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, try await poems.unpublish(id: id, profileID: profile.id) else {
-            throw PoetryError.poemNotFound
-        }
-        return Response(status: .noContent)
+        guard try await poems.unpublish(id: id, profileID: context.profile.id) else { throw PoetryError.poemNotFound }
+        return .noContent
     }
 
-    struct PublishedBody: Encodable {
+    struct PublishedBody: APIAnswer {
         let title: String
         let board: Board?
         let has_background: Bool
     }
 
-    @Sendable func published(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func published(_ request: Request, context: TroveRequestContext) async throws -> PublishedBody {
         guard let found = try await poems.published(publicId: try context.parameters.require("publicId")) else {
             throw PoetryError.poemNotFound
         }
-        return JSONResponse.make(PublishedBody(title: found.poem.title, board: found.poem.board, has_background: found.poem.hasBackground))
+        return PublishedBody(title: found.poem.title, board: found.poem.board, has_background: found.poem.hasBackground)
     }
 
     @Sendable func publishedBackground(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -173,7 +169,7 @@ struct PoemsAPIController {
 
 /// A poem with its board as stored. The board was validated and encoded when it was saved, so a read
 /// sends those bytes on instead of decoding and encoding them again (half the time of a read).
-struct StoredPoemAnswer: JSONWritable {
+struct StoredPoemAnswer: JSONWritable, APIAnswer {
     let poem: PoemRepository.Poem
     let boardJSON: String
 

@@ -23,10 +23,10 @@ struct PoetryApp: TroveApp {
         pages = shared.pages
     }
 
-    func addRoutes(api: APIRoutes, router: Router<TroveRequestContext>) {
-        WordSetsAPIController(wordSets: wordSets, poems: poems).addRoutes(to: api)
-        PoemsAPIController(poems: poems, wordSets: wordSets).addRoutes(to: api)
-        WordHelpersAPIController(pronunciations: pronunciations).addRoutes(to: api)
-        PoetryPagesController(pages: pages, poems: poems).addRoutes(to: router)
+    func addRoutes(to routes: AppRoutes) {
+        WordSetsAPIController(wordSets: wordSets, poems: poems).addRoutes(to: routes.api)
+        PoemsAPIController(poems: poems, wordSets: wordSets).addRoutes(to: routes.api)
+        WordHelpersAPIController(pronunciations: pronunciations).addRoutes(to: routes.api)
+        PoetryPagesController(pages: pages, poems: poems).addRoutes(to: routes.pages)
     }
 }

@@ -11,15 +11,16 @@ struct PoetryPagesController {
         let title: String
     }
 
-    func addRoutes(to router: Router<TroveRequestContext>) {
-        router.get("/poetry") { _, context in
+    /// `pages`: the group at `/poetry`.
+    func addRoutes(to pages: RouterGroup<TroveRequestContext>) {
+        pages.get { _, context in
             _ = try await context.session.requireProfile()
-            return pages.renderKept("poetry", title: "Magnetic Poetry · Trove", context: context)
+            return self.pages.renderKept("poetry", title: "Magnetic Poetry · Trove", context: context)
         }
-        router.get("/poetry/p/{publicId}") { _, context in
+        pages.get("p/{publicId}") { _, context in
             let publicId = try context.parameters.require("publicId")
             guard let found = try await poems.published(publicId: publicId) else { throw APIError.notFound("The poem") }
-            return pages.render(
+            return self.pages.render(
                 "poetry-public", title: "\(found.poem.title) · Magnetic Poetry",
                 model: PublicModel(publicId: publicId, title: found.poem.title), context: context)
         }

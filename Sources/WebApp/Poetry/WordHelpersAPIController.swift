@@ -6,34 +6,35 @@ import Storage
 struct WordHelpersAPIController {
     let pronunciations: PronunciationRepository
 
-    struct Words: Encodable {
+    struct Words: APIAnswer {
         let word: String
         let words: [String]
     }
 
-    struct Syllables: Encodable {
+    struct Syllables: APIAnswer {
         let syllables: [String: Int?]
     }
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/poetry/rhymes") { request, _ in
+    /// `api`: the group at `/api/v1/poetry`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("rhymes") { request, _ in
             let word = try requireWord(request)
             try await requireImported()
-            return JSONResponse.make(Words(word: word, words: try await pronunciations.rhymes(of: word) ?? []))
+            return Words(word: word, words: try await pronunciations.rhymes(of: word) ?? [])
         }
-        .get("/api/v1/poetry/alliterations") { request, _ in
+        .get("alliterations") { request, _ in
             let word = try requireWord(request)
             try await requireImported()
-            return JSONResponse.make(Words(word: word, words: try await pronunciations.alliterations(of: word) ?? []))
+            return Words(word: word, words: try await pronunciations.alliterations(of: word) ?? [])
         }
-        .get("/api/v1/poetry/syllables") { request, _ in
+        .get("syllables") { request, _ in
             try await requireImported()
             let words = (request.queryString("words") ?? "").split(separator: ",").map(String.init).filter { !$0.isEmpty }
             guard words.count <= 500 else { throw APIError.badRequest("Ask for at most 500 words at once.") }
             let found = try await pronunciations.syllables(of: words)
             var result: [String: Int?] = [:]
             for word in words { result[word] = found[word.lowercased()] }
-            return JSONResponse.make(Syllables(syllables: result))
+            return Syllables(syllables: result)
         }
     }
 

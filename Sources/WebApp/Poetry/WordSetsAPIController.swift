@@ -12,44 +12,45 @@ struct WordSetsAPIController {
         let words: [String]
     }
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/poetry/wordsets", use: list)
-            .post("/api/v1/poetry/wordsets", use: create)
-            .put("/api/v1/poetry/wordsets/{id}", use: replace)
-            .delete("/api/v1/poetry/wordsets/{id}", use: delete)
+    /// `api`: the group at `/api/v1/poetry`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("wordsets", use: list)
+            .post("wordsets", use: create)
+        api.withProfile("wordsets/{id}", otherwise: PoetryError.wordSetNotFound)
+            .put(use: replace)
+            .delete(use: delete)
     }
 
-    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> APIValue<[WordSet]> {
         var own: [WordSet] = []
         if let profile = context.session.profile { own = try await wordSets.ownSets(profileID: profile.id) }
-        return JSONResponse.make(BuiltInWordSets.all + own)
+        return APIValue(BuiltInWordSets.all + own)
     }
 
-    @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<APIValue<WordSet>> {
         let body = try await JSONBody.decode(Body.self, from: request)
         let checked = try PoetryText.wordSet(name: body.name, words: body.words)
         let profile = try await context.session.requireProfile()
         try await requireFreeName(checked.name, profileID: profile.id, except: nil)
         let set = try await wordSets.create(profileID: profile.id, name: checked.name, words: checked.words)
-        return JSONResponse.make(set, status: .created)
+        return EditedResponse(status: .created, response: APIValue(set))
     }
 
-    @Sendable func replace(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func replace(_ request: Request, context: ProfileRequestContext) async throws -> APIValue<WordSet> {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(Body.self, from: request)
         let checked = try PoetryText.wordSet(name: body.name, words: body.words)
-        guard let profile = context.session.profile else { throw PoetryError.wordSetNotFound }
+        let profile = context.profile
         try await requireFreeName(checked.name, profileID: profile.id, except: id)
         guard let set = try await wordSets.replace(id: id, profileID: profile.id, name: checked.name, words: checked.words)
         else { throw PoetryError.wordSetNotFound }
-        return JSONResponse.make(set)
+        return APIValue(set)
     }
 
-    @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, try await wordSets.find(id: id, profileID: profile.id)?.builtIn == false else {
-            throw PoetryError.wordSetNotFound
-        }
+        let profile = context.profile
+        guard try await wordSets.find(id: id, profileID: profile.id)?.builtIn == false else { throw PoetryError.wordSetNotFound }
         let users = try await poems.count(usingWordSet: id, profileID: profile.id)
         guard users == 0 else {
             throw APIError(
@@ -57,7 +58,7 @@ struct WordSetsAPIController {
                 message: "\(users) of your poems use this word set: switch them to another set or delete them first.")
         }
         _ = try await wordSets.delete(id: id, profileID: profile.id)
-        return Response(status: .noContent)
+        return .noContent
     }
 
     /// Two sets of one person never share a name (ignoring case), nor take a built-in set's: the picker shows names.

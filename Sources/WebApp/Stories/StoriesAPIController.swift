@@ -8,29 +8,33 @@ struct StoriesAPIController {
     let stories: StoryRepository
     let schema: ByteBuffer
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/stories", use: catalog)
-            .post("/api/v1/stories", use: publish)
-            .get("/api/v1/stories/library", use: library)
-            .get("/api/v1/stories/authors", use: authors)
-            .get("/api/v1/stories/schema.json", use: schemaDocument)
-            .get("/api/v1/stories/{id}", use: story)
-            .put("/api/v1/stories/{id}", use: update)
-            .delete("/api/v1/stories/{id}", use: withdraw)
-            .put("/api/v1/stories/{id}/library", use: addToLibrary)
-            .delete("/api/v1/stories/{id}/library", use: removeFromLibrary)
-            .get("/api/v1/stories/{id}/progress", use: progress)
-            .put("/api/v1/stories/{id}/progress", use: saveProgress)
-            .get("/api/v1/stories/{id}/resources/{name}", use: resource)
+    /// `api`: the group at `/api/v1/stories`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get(use: catalog)
+            .post(use: publish)
+            .get("library", use: library)
+            .get("authors", use: authors)
+            .get("schema.json", use: schemaDocument)
+        api.group("{id}")
+            .get(use: story)
+            .put("library", use: addToLibrary)
+            .delete("library", use: removeFromLibrary)
+            .get("progress", use: progress)
+            .put("progress", use: saveProgress)
+            .get("resources/{name}", use: resource)
+        // Only its author changes or withdraws a story.
+        api.withProfile("{id}", otherwise: StoryError.storyNotFound)
+            .put(use: update)
+            .delete(use: withdraw)
     }
 
-    struct StoriesAnswer: Encodable {
+    struct StoriesAnswer: APIAnswer {
         let stories: [StorySummaryJSON]
     }
 
     /// The catalog; `q` searches; `account=NAME` keeps one account's stories, `author=NAME` those of an author with
     /// no account here (a GitHub author's), `house=true` the house's own.
-    @Sendable func catalog(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func catalog(_ request: Request, context: TroveRequestContext) async throws -> StoriesAnswer {
         let profileID = context.session.profile?.id
         let inLibrary = Set(try await libraryIDs(profileID))
         let progress = try await allProgress(profileID)
@@ -49,11 +53,10 @@ struct StoriesAPIController {
             guard let wanted = Bool(house) else { throw APIError.badRequest("'house' is true or false.") }
             all = all.filter { Self.isHouse($0) == wanted }
         }
-        return JSONResponse.make(
-            StoriesAnswer(
-                stories: all.map {
-                    StorySummaryJSON($0, inLibrary: inLibrary.contains($0.id), profileID: profileID, progress: progress[$0.id]?.0)
-                }))
+        return StoriesAnswer(
+            stories: all.map {
+                StorySummaryJSON($0, inLibrary: inLibrary.contains($0.id), profileID: profileID, progress: progress[$0.id]?.0)
+            })
     }
 
     /// The house's own stories: no account owns them and they carry the house's name (or none).
@@ -61,8 +64,8 @@ struct StoriesAPIController {
         stored.ownerName == nil && StorySummaryJSON.byline(stored).author == StorySummaryJSON.houseAuthor
     }
 
-    @Sendable func library(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make(StoriesAnswer(stories: [])) }
+    @Sendable func library(_ request: Request, context: TroveRequestContext) async throws -> StoriesAnswer {
+        guard let profile = context.session.profile else { return StoriesAnswer(stories: []) }
         let progress = try await allProgress(profile.id)
         var found: [StorySummaryJSON] = []
         for id in try await stories.library(profileID: profile.id) {
@@ -70,7 +73,7 @@ struct StoriesAPIController {
                 found.append(StorySummaryJSON(stored, inLibrary: true, profileID: profile.id, progress: progress[id]?.0))
             }
         }
-        return JSONResponse.make(StoriesAnswer(stories: found))
+        return StoriesAnswer(stories: found)
     }
 
     struct AuthorJSON: Encodable {
@@ -81,12 +84,12 @@ struct StoriesAPIController {
         let story_count: Int
     }
 
-    struct AuthorsAnswer: Encodable {
+    struct AuthorsAnswer: APIAnswer {
         let authors: [AuthorJSON]
     }
 
     /// Everyone with a story in the catalog: the house first, then by name.
-    @Sendable func authors(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func authors(_ request: Request, context: TroveRequestContext) async throws -> AuthorsAnswer {
         struct Key: Hashable {
             let name: String
             let account: String?
@@ -101,22 +104,22 @@ struct StoriesAPIController {
                 story_count: count)
         }
         .sorted { ($0.house ? 0 : 1, $0.name.lowercased(), $0.account ?? "") < ($1.house ? 0 : 1, $1.name.lowercased(), $1.account ?? "") }
-        return JSONResponse.make(AuthorsAnswer(authors: authors))
+        return AuthorsAnswer(authors: authors)
     }
 
-    @Sendable func story(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func story(_ request: Request, context: TroveRequestContext) async throws -> StoryJSON {
         let stored = try await requireStory(context)
         let profileID = context.session.profile?.id
         let inLibrary = try await libraryIDs(profileID).contains(stored.id)
-        return JSONResponse.make(StoryJSON(stored, inLibrary: inLibrary, profileID: profileID))
+        return StoryJSON(stored, inLibrary: inLibrary, profileID: profileID)
     }
 
-    struct PublishedAnswer: Encodable {
+    struct PublishedAnswer: APIAnswer {
         let id: String
         let warnings: [String]
     }
 
-    @Sendable func publish(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func publish(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<PublishedAnswer> {
         let owner = try await requireAuthor(context)
         let (accepted, pictures) = try await Self.accept(request)
         try await stories.save(
@@ -124,51 +127,51 @@ struct StoriesAPIController {
             twineHTML: Self.twineHTML(accepted))
         // An author finds their own story in their library, as a reader who downloaded it would.
         try await stories.addToLibrary(storyID: accepted.id, profileID: owner)
-        return JSONResponse.make(PublishedAnswer(id: accepted.id, warnings: accepted.warnings), status: .created)
+        return EditedResponse(status: .created, response: PublishedAnswer(id: accepted.id, warnings: accepted.warnings))
     }
 
     /// An author replaces their own story; the id in the address wins over the file's.
-    @Sendable func update(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, context: ProfileRequestContext) async throws -> PublishedAnswer {
         let id = try context.parameters.require("id")
-        guard let owner = context.session.profile?.id, let stored = try await stories.find(id: id), stored.ownerProfileID == owner else {
+        let owner = context.profile.id
+        guard let stored = try await stories.find(id: id), stored.ownerProfileID == owner else {
             throw StoryError.storyNotFound
         }
         let (accepted, pictures) = try await Self.accept(request)
         try await stories.save(
             id: id, story: accepted.story, owner: owner, source: "upload", resources: pictures,
             twineHTML: Self.twineHTML(accepted))
-        return JSONResponse.make(PublishedAnswer(id: id, warnings: accepted.warnings))
+        return PublishedAnswer(id: id, warnings: accepted.warnings)
     }
 
-    @Sendable func withdraw(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func withdraw(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id")
-        guard let owner = context.session.profile?.id else { throw StoryError.storyNotFound }
+        let owner = context.profile.id
         try await stories.delete(id: id, owner: owner)
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func addToLibrary(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func addToLibrary(_ request: Request, context: TroveRequestContext) async throws -> HTTPResponse.Status {
         let stored = try await requireStory(context)
         let profile = try await context.session.requireProfile()
         try await stories.addToLibrary(storyID: stored.id, profileID: profile.id)
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func removeFromLibrary(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func removeFromLibrary(_ request: Request, context: TroveRequestContext) async throws -> HTTPResponse.Status {
         let stored = try await requireStory(context)
         if let profile = context.session.profile { try await stories.removeFromLibrary(storyID: stored.id, profileID: profile.id) }
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func progress(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func progress(_ request: Request, context: TroveRequestContext) async throws -> ProgressJSON {
         let stored = try await requireStory(context)
         var saved: (ReadingProgress, Date)?
         if let profile = context.session.profile { saved = try await stories.progress(storyID: stored.id, profileID: profile.id) }
         let progress = saved?.0 ?? ReadingProgress.start(of: stored.story)
-        return JSONResponse.make(
-            ProgressJSON(
-                chapter_id: progress.chapterID ?? "", path: progress.path, endings_found: progress.endingsFound,
-                updated_at: saved?.1))
+        return ProgressJSON(
+            chapter_id: progress.chapterID ?? "", path: progress.path, endings_found: progress.endingsFound,
+            updated_at: saved?.1)
     }
 
     struct ProgressBody: Decodable {
@@ -176,7 +179,7 @@ struct StoriesAPIController {
         let path: [String]
     }
 
-    @Sendable func saveProgress(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func saveProgress(_ request: Request, context: TroveRequestContext) async throws -> ProgressJSON {
         let stored = try await requireStory(context)
         let body = try await JSONBody.decode(ProgressBody.self, from: request)
         guard body.path.last == body.chapter_id else { throw StoryError.invalidPath("The path must end at 'chapter_id'.") }
@@ -185,8 +188,7 @@ struct StoriesAPIController {
         let next = try current.moving(to: body.path, in: stored.story)
         let now = Date()
         try await stories.saveProgress(next, storyID: stored.id, profileID: profile.id, now: now)
-        return JSONResponse.make(
-            ProgressJSON(chapter_id: body.chapter_id, path: next.path, endings_found: next.endingsFound, updated_at: now))
+        return ProgressJSON(chapter_id: body.chapter_id, path: next.path, endings_found: next.endingsFound, updated_at: now)
     }
 
     @Sendable func resource(_ request: Request, context: TroveRequestContext) async throws -> Response {

@@ -22,9 +22,9 @@ struct StoriesApp: TroveApp {
         pages = shared.pages
     }
 
-    func addRoutes(api: APIRoutes, router: Router<TroveRequestContext>) {
-        StoriesAPIController(stories: stories, schema: schema).addRoutes(to: api)
-        StoryPlayAPIController(stories: stories).addRoutes(to: api)
-        StoriesPagesController(pages: pages, stories: stories).addRoutes(to: router)
+    func addRoutes(to routes: AppRoutes) {
+        StoriesAPIController(stories: stories, schema: schema).addRoutes(to: routes.api)
+        StoryPlayAPIController(stories: stories).addRoutes(to: routes.api)
+        StoriesPagesController(pages: pages, stories: stories).addRoutes(to: routes.pages)
     }
 }

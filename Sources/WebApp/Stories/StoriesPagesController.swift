@@ -23,26 +23,27 @@ struct StoriesPagesController {
         let hasWarnings: Bool
     }
 
-    func addRoutes(to router: Router<TroveRequestContext>) {
-        router.get("/stories") { _, context in
+    /// `pages`: the group at `/stories`.
+    func addRoutes(to pages: RouterGroup<TroveRequestContext>) {
+        pages.get { _, context in
             _ = try await context.session.requireProfile()
-            return pages.renderKept("stories", title: "Choose Your Destiny · Trove", context: context)
+            return self.pages.renderKept("stories", title: "Choose Your Destiny · Trove", context: context)
         }
-        router.get("/stories/{id}") { _, context in
+        pages.get("{id}") { _, context in
             _ = try await context.session.requireProfile()
             let id = try context.parameters.require("id")
             guard let stored = try await stories.find(id: id) else { throw StoryError.storyNotFound }
-            return pages.render(
+            return self.pages.render(
                 "story", title: "\(stored.story.name) · Choose Your Destiny",
                 model: ReaderModel(storyId: stored.id, storyName: stored.story.name), context: context)
         }
-        router.get("/stories/{id}/map") { _, context in
+        pages.get("{id}/map") { _, context in
             _ = try await context.session.requireProfile()
             let id = try context.parameters.require("id")
             guard let stored = try await stories.find(id: id) else { throw StoryError.storyNotFound }
             let map = StoryMap(stored.story)
             let warnings = StoryValidation(stored.story).warnings
-            return pages.render(
+            return self.pages.render(
                 "story-map", title: "Map of \(stored.story.name) · Choose Your Destiny",
                 model: MapModel(
                     storyId: stored.id, storyName: stored.story.name, svg: StoryMapSVG.render(map), chapterCount: map.nodes.count,

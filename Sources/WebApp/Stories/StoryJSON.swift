@@ -77,7 +77,7 @@ struct StorySummaryJSON: Encodable {
 }
 
 /// A whole story for the reader.
-struct StoryJSON: Encodable {
+struct StoryJSON: APIAnswer {
     struct ChapterJSON: Encodable {
         struct ChoiceJSON: Encodable {
             let chapter_id: String
@@ -136,7 +136,7 @@ struct StoryJSON: Encodable {
     }
 }
 
-struct ProgressJSON: Encodable {
+struct ProgressJSON: APIAnswer {
     let chapter_id: String
     let path: [String]
     let endings_found: [String]

@@ -10,12 +10,13 @@ struct StoryPlayAPIController {
     let stories: StoryRepository
     let interpreters = TwineInterpreters()
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/stories/{id}/play", use: current)
-            .post("/api/v1/stories/{id}/play", use: move)
+    /// `api`: the group at `/api/v1/stories`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("{id}/play", use: current)
+            .post("{id}/play", use: move)
     }
 
-    struct PlayJSON: Encodable {
+    struct PlayJSON: APIAnswer {
         struct ChoiceJSON: Encodable {
             let index: Int
             let text: String
@@ -46,7 +47,7 @@ struct StoryPlayAPIController {
     }
 
     /// Where the visitor is (the start when they never opened it).
-    @Sendable func current(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func current(_ request: Request, context: TroveRequestContext) async throws -> PlayJSON {
         let (stored, interpreter) = try await interactiveStory(context)
         let profile = try await context.session.requireProfile()
         if let saved = try await stories.twineReading(storyID: stored.id, profileID: profile.id),
@@ -54,11 +55,10 @@ struct StoryPlayAPIController {
             let progress = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0
         {
             let rendered = await offEventLoops { interpreter.current(reading) }
-            return JSONResponse.make(PlayJSON(rendered, reading: reading, progress: progress))
+            return PlayJSON(rendered, reading: reading, progress: progress)
         }
         let (reading, rendered) = await offEventLoops { interpreter.start() }
-        return JSONResponse.make(
-            PlayJSON(rendered, reading: reading, progress: ReadingProgress(path: [rendered.passage], endingsFound: [])))
+        return PlayJSON(rendered, reading: reading, progress: ReadingProgress(path: [rendered.passage], endingsFound: []))
     }
 
     struct MoveBody: Decodable {
@@ -68,7 +68,7 @@ struct StoryPlayAPIController {
         let step: Int?
     }
 
-    @Sendable func move(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func move(_ request: Request, context: TroveRequestContext) async throws -> PlayJSON {
         let body = try await JSONBody.decode(MoveBody.self, from: request)
         guard (body.choice == nil) != (body.step == nil) else { throw StoryError.invalidPath("Send either 'choice' or 'step'.") }
         let (stored, interpreter) = try await interactiveStory(context)
@@ -107,7 +107,7 @@ struct StoryPlayAPIController {
         let next = ReadingProgress(path: trail, endingsFound: endings)
         let json = String(decoding: try JSONEncoder().encode(moved.reading), as: UTF8.self)
         try await stories.saveTwineReading(json, progress: next, storyID: stored.id, profileID: profile.id)
-        return JSONResponse.make(PlayJSON(moved.passage, reading: moved.reading, progress: next))
+        return PlayJSON(moved.passage, reading: moved.reading, progress: next)
     }
 
     private func interactiveStory(_ context: TroveRequestContext) async throws -> (StoryRepository.Stored, TwineInterpreter) {

@@ -11,8 +11,9 @@ struct CardPreviewController {
     let renderer: CardRenderer
     let cache: CardPreviewCache
 
-    func addRoutes(to router: Router<TroveRequestContext>) {
-        router.get("/strategies/{id}/preview.png", use: preview)
+    /// `pages`: the group at `/strategies`.
+    func addRoutes(to pages: RouterGroup<TroveRequestContext>) {
+        pages.get("{id}/preview.png", use: preview)
     }
 
     @Sendable func preview(_ request: Request, context: TroveRequestContext) async throws -> Response {

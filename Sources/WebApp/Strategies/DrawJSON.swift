@@ -3,7 +3,7 @@ import ObliqueStrategies
 import Storage
 
 /// One draw of a profile's history, as the API answers it (and as the account export keeps it).
-struct DrawJSON: Codable, Sendable {
+struct DrawJSON: Codable, Sendable, APIAnswer {
     let id: Int
     let card: StrategyCard
     let drawn_at: Date

@@ -6,28 +6,29 @@ import ObliqueStrategies
 struct LegacyObliqueAPIController {
     let deck: PublishedDeck
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/oblique/all") { _, _ in JSONResponse.make(try await deck.current().cards) }
-            .get("/api/oblique/draw") { _, _ in try await draw(edition: nil) }
-            .get("/api/oblique/edition/{edition}/all") { _, context in
+    /// `oblique`: the group at `/api/oblique`.
+    func addRoutes(to oblique: RouterGroup<TroveRequestContext>) {
+        oblique.get("all") { _, _ in APIValue(try await deck.current().cards) }
+            .get("draw") { _, _ in try await draw(edition: nil) }
+            .get("edition/{edition}/all") { _, context in
                 let cards = try await deck.current().cards(edition: try edition(context))
                 guard !cards.isEmpty else { throw StrategyError.cardNotFound }
-                return JSONResponse.make(cards)
+                return APIValue(cards)
             }
-            .get("/api/oblique/edition/{edition}/draw") { _, context in try await draw(edition: try edition(context)) }
-            .get("/api/oblique/edition/{edition}/cardnumber/{number}") { _, context in
+            .get("edition/{edition}/draw") { _, context in try await draw(edition: try edition(context)) }
+            .get("edition/{edition}/cardnumber/{number}") { _, context in
                 let number = try context.parameters.requireID("number")
                 guard let card = try await deck.current().cards(edition: try edition(context)).first(where: { $0.cardNumber == number })
                 else {
                     throw StrategyError.cardNotFound
                 }
-                return JSONResponse.make(card)
+                return card
             }
-            .get("/api/oblique/id/{id}") { _, context in
+            .get("id/{id}") { _, context in
                 guard let card = try await deck.current().byID[try context.parameters.requireID("id")] else {
                     throw StrategyError.cardNotFound
                 }
-                return JSONResponse.make(card)
+                return card
             }
     }
 
@@ -36,11 +37,11 @@ struct LegacyObliqueAPIController {
         return value
     }
 
-    private func draw(edition: Int?) async throws -> Response {
+    private func draw(edition: Int?) async throws -> StrategyCard {
         var generator = SystemRandomNumberGenerator()
         guard let card = CardPicker.draw(from: try await deck.current().cards(edition: edition), using: &generator) else {
             throw StrategyError.cardNotFound
         }
-        return JSONResponse.make(card)
+        return card
     }
 }

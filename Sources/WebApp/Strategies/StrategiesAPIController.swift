@@ -9,7 +9,7 @@ struct StrategiesAPIController {
     let deckRepository: StrategyDeckRepository
     let profiles: StrategyProfileRepository
 
-    struct Counterpart: Encodable {
+    struct Counterpart: Encodable, Sendable {
         let card: StrategyCard
         let label: String
         let diff: [Part]
@@ -20,28 +20,29 @@ struct StrategiesAPIController {
         }
     }
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/strategies", use: list)
-            .get("/api/v1/strategies/editions", use: editions)
-            .get("/api/v1/strategies/random", use: random)
-            .post("/api/v1/strategies/random", use: recordedDraw)
-            .get("/api/v1/strategies/today", use: today)
-            .get("/api/v1/strategies/{id}", use: one)
-            .get("/api/v1/strategies/{id}/editions", use: compare)
+    /// `api`: the group at `/api/v1/strategies`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get(use: list)
+            .get("editions", use: editions)
+            .get("random", use: random)
+            .post("random", use: recordedDraw)
+            .get("today", use: today)
+            .get("{id}", use: one)
+            .get("{id}/editions", use: compare)
     }
 
-    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> APIValue<[StrategyCard]> {
         let snapshot = try await deck.current()
         let cards = try snapshot.cards(ofKnownEdition: try request.queryInt("edition", in: 0...10_000))
-        return JSONResponse.make(CardText.search(cards, for: request.queryString("q") ?? ""))
+        return APIValue(CardText.search(cards, for: request.queryString("q") ?? ""))
     }
 
-    @Sendable func editions(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        JSONResponse.make(try await deck.current().sections.map(EditionJSON.init))
+    @Sendable func editions(_ request: Request, context: TroveRequestContext) async throws -> APIValue<[EditionJSON]> {
+        APIValue(try await deck.current().sections.map(EditionJSON.init))
     }
 
     /// One edition of the deck: its number, its label ("2nd edition (1978)") and how many cards it has.
-    struct EditionJSON: Encodable {
+    struct EditionJSON: Encodable, Sendable {
         let edition: Int
         let label: String
         let count: Int
@@ -54,16 +55,16 @@ struct StrategiesAPIController {
     }
 
     /// A random card, changing nothing: a GET any page can make must not write to a visitor's history.
-    @Sendable func random(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        JSONResponse.make(try await draw(request, profileID: context.session.profile?.id))
+    @Sendable func random(_ request: Request, context: TroveRequestContext) async throws -> StrategyCard {
+        try await draw(request, profileID: context.session.profile?.id)
     }
 
     /// A random card, recorded in the profile's history (the page's Draw and `trove strategy`).
-    @Sendable func recordedDraw(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func recordedDraw(_ request: Request, context: TroveRequestContext) async throws -> StrategyCard {
         let profile = try await context.session.requireProfile()
         let card = try await draw(request, profileID: profile.id)
         try await profiles.recordDraw(profileID: profile.id, cardID: card.id)
-        return JSONResponse.make(card)
+        return card
     }
 
     private func draw(_ request: Request, profileID: String?) async throws -> StrategyCard {
@@ -73,21 +74,21 @@ struct StrategiesAPIController {
         return card
     }
 
-    @Sendable func today(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func today(_ request: Request, context: TroveRequestContext) async throws -> StrategyCard {
         let identifier = request.queryString("tz") ?? "UTC"
         guard let timeZone = TimeZone(identifier: identifier) else { throw StrategyError.unknownTimeZone(identifier) }
         let editions = try await deck.current().cards.filter { (1...4).contains($0.edition) }
         guard let card = CardPicker.cardOfTheDay(from: editions, on: Date(), in: timeZone) else { throw StrategyError.emptyDeck }
-        return JSONResponse.make(card)
+        return card
     }
 
-    @Sendable func one(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        JSONResponse.make(try await card(request, context: context))
+    @Sendable func one(_ request: Request, context: TroveRequestContext) async throws -> StrategyCard {
+        try await card(request, context: context)
     }
 
-    @Sendable func compare(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func compare(_ request: Request, context: TroveRequestContext) async throws -> APIValue<[Counterpart]> {
         let card = try await card(request, context: context)
-        return JSONResponse.make(try await counterparts(of: card))
+        return APIValue(try await counterparts(of: card))
     }
 
     func card(_ request: Request, context: TroveRequestContext) async throws -> StrategyCard {
@@ -112,7 +113,10 @@ struct StrategiesAPIController {
 }
 
 /// A card is the most frequent answer (every draw): written by hand, in the original API's shape.
-extension StrategyCard: JSONWritable {
+extension StrategyCard: JSONWritable, APIAnswer {
+    // Public, as the card and Hummingbird's protocol are: APIAnswer's own would be internal.
+    public func response(from request: Request, context: some RequestContext) -> Response { JSONResponse.make(self) }
+
     func write(to writer: inout JSONWriter) {
         writer.object { w in
             w.key("id")

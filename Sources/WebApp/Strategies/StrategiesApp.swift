@@ -30,12 +30,12 @@ struct StrategiesApp: TroveApp {
         exportSection = StrategiesExportSection(profiles: profiles)
     }
 
-    func addRoutes(api routes: APIRoutes, router: Router<TroveRequestContext>) {
-        profileAPI.addRoutes(to: routes)
-        api.addRoutes(to: routes)
-        LegacyObliqueAPIController(deck: api.deck).addRoutes(to: routes)
-        StrategiesPagesController(pages: pages, api: api).addRoutes(to: router)
+    func addRoutes(to routes: AppRoutes) {
+        profileAPI.addRoutes(to: routes.api)
+        api.addRoutes(to: routes.api)
+        LegacyObliqueAPIController(deck: api.deck).addRoutes(to: routes.router.group("/api/oblique"))
+        StrategiesPagesController(pages: pages, api: api).addRoutes(to: routes.pages)
         CardPreviewController(api: api, deckRepository: deckRepository, renderer: renderer, cache: CardPreviewCache())
-            .addRoutes(to: router)
+            .addRoutes(to: routes.pages)
     }
 }

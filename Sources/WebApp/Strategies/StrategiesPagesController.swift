@@ -49,14 +49,15 @@ struct StrategiesPagesController {
         }
     }
 
-    func addRoutes(to router: Router<TroveRequestContext>) {
-        router.get("/strategies") { _, context in
+    /// `pages`: the group at `/strategies`.
+    func addRoutes(to pages: RouterGroup<TroveRequestContext>) {
+        pages.get { _, context in
             _ = try await context.session.requireProfile()
             let editions = try await api.deck.current().sections.map { EditionItem(number: $0.edition, label: $0.label) }
-            return pages.renderKept(
+            return self.pages.renderKept(
                 "strategies", title: "Oblique Strategies · Trove", model: DeckModel(editions: editions), context: context)
         }
-        router.get("/strategies/{id}") { request, context in
+        pages.get("{id}") { request, context in
             let card = try await api.card(request, context: context)
             let labels = Dictionary(try await api.deck.current().sections.map { ($0.edition, $0.label) }, uniquingKeysWith: { a, _ in a })
             let others = try await api.counterparts(of: card).map {
@@ -72,7 +73,7 @@ struct StrategiesPagesController {
                 permalink: Self.origin(of: request) + "/strategies/\(card.id)",
                 others: others
             )
-            return pages.render("strategy-card", title: "\(card.text) · Oblique Strategies", model: model, context: context)
+            return self.pages.render("strategy-card", title: "\(card.text) · Oblique Strategies", model: model, context: context)
         }
     }
 

@@ -11,102 +11,107 @@ struct StrategiesProfileAPIController {
 
     struct TextBody: Decodable { let strategy: String }
     struct NoteBody: Decodable { let note: String? }
-    struct Popular: Encodable {
+    struct Popular: Encodable, Sendable {
         let card: StrategyCard
         let favourites: Int
     }
-    struct ShuffleState: Encodable {
+    struct ShuffleState: APIAnswer {
         let total: Int
         let remaining: Int
     }
-    struct ShuffleResult: Encodable {
+    struct ShuffleResult: APIAnswer {
         let card: StrategyCard
         let total: Int
         let remaining: Int
         let reshuffled: Bool
     }
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/strategies/favourites", use: favourites)
-            .put("/api/v1/strategies/{id}/favourite", use: addFavourite)
-            .delete("/api/v1/strategies/{id}/favourite", use: removeFavourite)
-            .get("/api/v1/strategies/popular", use: popular)
-            .get("/api/v1/strategies/mine", use: mine)
-            .post("/api/v1/strategies/mine", use: createMine)
-            .patch("/api/v1/strategies/mine/{id}", use: updateMine)
-            .delete("/api/v1/strategies/mine/{id}", use: deleteMine)
-            .get("/api/v1/strategies/shuffle", use: shuffleState)
-            .post("/api/v1/strategies/shuffle/draw", use: shuffleDraw)
-            .delete("/api/v1/strategies/shuffle", use: resetShuffle)
-            .get("/api/v1/strategies/history", use: history)
-            .post("/api/v1/strategies/history", use: recordOfflineDraw)
-            .get("/api/v1/strategies/history.csv", use: historyCSV)
-            .patch("/api/v1/strategies/history/{id}", use: setNote)
+    /// `api`: the group at `/api/v1/strategies`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("favourites", use: favourites)
+            .put("{id}/favourite", use: addFavourite)
+            .get("popular", use: popular)
+            .get("mine", use: mine)
+            .post("mine", use: createMine)
+            .get("shuffle", use: shuffleState)
+            .post("shuffle/draw", use: shuffleDraw)
+            .delete("shuffle", use: resetShuffle)
+            .get("history", use: history)
+            .post("history", use: recordOfflineDraw)
+            .get("history.csv", use: historyCSV)
+        api.withProfile("{id}/favourite", otherwise: StrategyError.cardNotFound)
+            .delete(use: removeFavourite)
+        api.withProfile("mine/{id}", otherwise: StrategyError.cardNotFound)
+            .patch(use: updateMine)
+            .delete(use: deleteMine)
+        api.withProfile("history/{id}", otherwise: StrategyError.historyEntryNotFound)
+            .patch(use: setNote)
     }
 
-    @Sendable func favourites(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make([StrategyCard]()) }
-        return JSONResponse.make(try await profiles.favourites(profileID: profile.id))
+    @Sendable func favourites(_ request: Request, context: TroveRequestContext) async throws -> APIValue<[StrategyCard]> {
+        guard let profile = context.session.profile else { return APIValue([StrategyCard]()) }
+        return APIValue(try await profiles.favourites(profileID: profile.id))
     }
 
-    @Sendable func addFavourite(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func addFavourite(_ request: Request, context: TroveRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.requireID("id")
         let profile = try await context.session.requireProfile()
         guard try await deckRepository.card(id: id, visibleTo: profile.id) != nil else { throw StrategyError.cardNotFound }
         try await profiles.setFavourite(profileID: profile.id, cardID: id)
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func removeFavourite(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func removeFavourite(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.requireID("id")
-        guard let profile = context.session.profile,
-            try await deckRepository.card(id: id, visibleTo: profile.id) != nil
+        let profile = context.profile
+        guard try await deckRepository.card(id: id, visibleTo: profile.id) != nil
         else { throw StrategyError.cardNotFound }
         try await profiles.removeFavourite(profileID: profile.id, cardID: id)
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func popular(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        JSONResponse.make(try await profiles.popular().map { Popular(card: $0.card, favourites: $0.favourites) })
+    @Sendable func popular(_ request: Request, context: TroveRequestContext) async throws -> APIValue<[Popular]> {
+        APIValue(try await profiles.popular().map { Popular(card: $0.card, favourites: $0.favourites) })
     }
 
-    @Sendable func mine(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make([StrategyCard]()) }
-        return JSONResponse.make(try await profiles.ownCards(profileID: profile.id))
+    @Sendable func mine(_ request: Request, context: TroveRequestContext) async throws -> APIValue<[StrategyCard]> {
+        guard let profile = context.session.profile else { return APIValue([StrategyCard]()) }
+        return APIValue(try await profiles.ownCards(profileID: profile.id))
     }
 
-    @Sendable func createMine(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func createMine(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<StrategyCard> {
         let text = try CardText.ownCard(try await JSONBody.decode(TextBody.self, from: request).strategy)
         let profile = try await context.session.requireProfile()
-        return JSONResponse.make(try await profiles.createOwnCard(profileID: profile.id, text: text), status: .created)
+        return EditedResponse(status: .created, response: try await profiles.createOwnCard(profileID: profile.id, text: text))
     }
 
-    @Sendable func updateMine(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func updateMine(_ request: Request, context: ProfileRequestContext) async throws -> StrategyCard {
         let id = try context.parameters.requireID("id")
         let text = try CardText.ownCard(try await JSONBody.decode(TextBody.self, from: request).strategy)
-        guard let profile = context.session.profile,
-            let card = try await profiles.updateOwnCard(profileID: profile.id, id: id, text: text)
+        let profile = context.profile
+        guard let card = try await profiles.updateOwnCard(profileID: profile.id, id: id, text: text)
         else { throw StrategyError.cardNotFound }
-        return JSONResponse.make(card)
+        return card
     }
 
-    @Sendable func deleteMine(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func deleteMine(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.requireID("id")
-        guard let profile = context.session.profile, try await profiles.deleteOwnCard(profileID: profile.id, id: id) else {
+        let profile = context.profile
+        guard try await profiles.deleteOwnCard(profileID: profile.id, id: id) else {
             throw StrategyError.cardNotFound
         }
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func shuffleState(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func shuffleState(_ request: Request, context: TroveRequestContext) async throws -> ShuffleState {
         let profileID = context.session.profile?.id
         let cards = try await DrawSet(deck: deck, profiles: profiles).cards(for: request, profileID: profileID)
         var drawn: Set<Int> = []
         if let profileID { drawn = try await profiles.shuffleDrawn(profileID: profileID) }
-        return JSONResponse.make(ShuffleState(total: cards.count, remaining: cards.filter { !drawn.contains($0.id) }.count))
+        return ShuffleState(total: cards.count, remaining: cards.filter { !drawn.contains($0.id) }.count)
     }
 
-    @Sendable func shuffleDraw(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func shuffleDraw(_ request: Request, context: TroveRequestContext) async throws -> ShuffleResult {
         let profile = try await context.session.requireProfile()
         let cards = try await DrawSet(deck: deck, profiles: profiles).cards(for: request, profileID: profile.id)
         let drawn = try await profiles.shuffleDrawn(profileID: profile.id)
@@ -117,18 +122,17 @@ struct StrategiesProfileAPIController {
         try await profiles.recordShuffleDraw(
             profileID: profile.id, cardID: result.card.id, newRound: result.reshuffled ? cards.map(\.id) : nil)
         try await profiles.recordDraw(profileID: profile.id, cardID: result.card.id)
-        return JSONResponse.make(
-            ShuffleResult(card: result.card, total: cards.count, remaining: result.remaining, reshuffled: result.reshuffled))
+        return ShuffleResult(card: result.card, total: cards.count, remaining: result.remaining, reshuffled: result.reshuffled)
     }
 
-    @Sendable func resetShuffle(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func resetShuffle(_ request: Request, context: TroveRequestContext) async throws -> HTTPResponse.Status {
         if let profile = context.session.profile { try await profiles.resetShuffle(profileID: profile.id) }
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func history(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make([DrawJSON]()) }
-        return JSONResponse.make(try await profiles.history(profileID: profile.id).map(DrawJSON.init))
+    @Sendable func history(_ request: Request, context: TroveRequestContext) async throws -> APIValue<[DrawJSON]> {
+        guard let profile = context.session.profile else { return APIValue([DrawJSON]()) }
+        return APIValue(try await profiles.history(profileID: profile.id).map(DrawJSON.init))
     }
 
     struct DrawBody: Decodable {
@@ -136,14 +140,14 @@ struct StrategiesProfileAPIController {
         let drawn_at: Date
     }
 
-    struct RecordedDraw: Encodable {
+    struct RecordedDraw: APIAnswer {
         let card_id: Int
         let drawn_at: Date
     }
 
     /// A draw made on the device without a connection (from the deck it keeps), recorded when the outbox
     /// sends it: at the time it was drawn, not when it arrived. A week late at most, never from the future.
-    @Sendable func recordOfflineDraw(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func recordOfflineDraw(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<RecordedDraw> {
         let body = try await JSONBody.decode(DrawBody.self, from: request)
         let now = Date()
         guard body.drawn_at <= now.addingTimeInterval(300), body.drawn_at >= now.addingTimeInterval(-7 * 86_400) else {
@@ -152,7 +156,7 @@ struct StrategiesProfileAPIController {
         let profile = try await context.session.requireProfile()
         guard try await deckRepository.card(id: body.card_id, visibleTo: profile.id) != nil else { throw StrategyError.cardNotFound }
         try await profiles.recordDraw(profileID: profile.id, cardID: body.card_id, at: body.drawn_at)
-        return JSONResponse.make(RecordedDraw(card_id: body.card_id, drawn_at: body.drawn_at), status: .created)
+        return EditedResponse(status: .created, response: RecordedDraw(card_id: body.card_id, drawn_at: body.drawn_at))
     }
 
     @Sendable func historyCSV(_ request: Request, context: TroveRequestContext) async throws -> Response {
@@ -175,12 +179,12 @@ struct StrategiesProfileAPIController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: csv)))
     }
 
-    @Sendable func setNote(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func setNote(_ request: Request, context: ProfileRequestContext) async throws -> DrawJSON {
         let id = try context.parameters.requireID("id")
         let note = try CardText.note(try await JSONBody.decode(NoteBody.self, from: request).note)
-        guard let profile = context.session.profile,
-            let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note)
+        let profile = context.profile
+        guard let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note)
         else { throw StrategyError.historyEntryNotFound }
-        return JSONResponse.make(DrawJSON(entry))
+        return DrawJSON(entry)
     }
 }

@@ -27,14 +27,14 @@ struct YogaApp: TroveApp {
         sessions = YogaSessionRepository(database: sql)
     }
 
-    func addRoutes(api: APIRoutes, router: Router<TroveRequestContext>) {
-        YogaRosterAPIController(roster: roster).addRoutes(to: api)
+    func addRoutes(to routes: AppRoutes) {
+        YogaRosterAPIController(roster: roster).addRoutes(to: routes.api)
         YogaVenuesAPIController(
             venues: venues, sessions: sessions, roster: roster, search: makeVenueSearch(shared.configuration.venues)
-        ).addRoutes(to: api)
+        ).addRoutes(to: routes.api)
         YogaClassAPIController(classes: classes, venues: venues, roster: roster, sessions: sessions, weather: shared.weather)
-            .addRoutes(to: api)
-        YogaSessionsAPIController(sessions: sessions, roster: roster, venues: venues).addRoutes(to: api)
-        YogaPagesController(pages: shared.pages).addRoutes(to: router)
+            .addRoutes(to: routes.api)
+        YogaSessionsAPIController(sessions: sessions, roster: roster, venues: venues).addRoutes(to: routes.api)
+        YogaPagesController(pages: shared.pages).addRoutes(to: routes.pages)
     }
 }

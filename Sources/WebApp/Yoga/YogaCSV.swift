@@ -51,7 +51,7 @@ enum YogaCSV {
 }
 
 /// The statistics as the API shows them.
-struct StatsJSON: Encodable {
+struct StatsJSON: APIAnswer {
     struct Student: Encodable {
         let id: String
         let name: String

@@ -13,23 +13,25 @@ struct YogaClassAPIController {
     let sessions: YogaSessionRepository
     let weather: WeatherCache
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/yoga/class", use: current)
-            .post("/api/v1/yoga/class", use: checkIn)
-            .patch("/api/v1/yoga/class", use: change)
-            .get("/api/v1/yoga/class/weather", use: temperature)
-            .get("/api/v1/yoga/weather", use: temperatureAt)
-            .post("/api/v1/yoga/class/end", use: end)
+    /// `api`: the group at `/api/v1/yoga`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("class", use: current)
+            .post("class", use: checkIn)
+            .get("weather", use: temperatureAt)
+        api.withProfile("class", otherwise: YogaError.noClass)
+            .patch(use: change)
+            .get("weather", use: temperature)
+            .post("end", use: end)
     }
 
-    struct ClassAnswer: Encodable {
+    struct ClassAnswer: APIAnswer {
         @Nullable var `class`: ClassJSON?
     }
 
-    @Sendable func current(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make(ClassAnswer(class: nil)) }
+    @Sendable func current(_ request: Request, context: TroveRequestContext) async throws -> ClassAnswer {
+        guard let profile = context.session.profile else { return ClassAnswer(class: nil) }
         let running = try await classes.current(profileID: profile.id)
-        return JSONResponse.make(ClassAnswer(class: running.map { ClassJSON($0, now: Date()) }))
+        return ClassAnswer(class: running.map { ClassJSON($0, now: Date()) })
     }
 
     struct CheckInBody: Decodable {
@@ -39,7 +41,7 @@ struct YogaClassAPIController {
         let notes: String?
     }
 
-    @Sendable func checkIn(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func checkIn(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<ClassAnswer> {
         let body = try await JSONBody.decode(CheckInBody.self, from: request)
         let notes = try YogaValidation.notes(body.notes)
         let attendees = body.attendees ?? []
@@ -54,7 +56,7 @@ struct YogaClassAPIController {
         try await venues.markUsed(id: venue.id, profileID: profile.id, at: now)
         let running = try await classes.start(
             venueID: venue.id, place: venue.place, attendeeIDs: attendees, notes: notes, profileID: profile.id, at: now)
-        return JSONResponse.make(ClassAnswer(class: ClassJSON(running, now: now)), status: .created)
+        return EditedResponse(status: .created, response: ClassAnswer(class: ClassJSON(running, now: now)))
     }
 
     /// The venue a class is held at: a saved one by id, or a new one (typed, or found at a provider) saved now.
@@ -103,10 +105,10 @@ struct YogaClassAPIController {
         }
     }
 
-    @Sendable func change(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func change(_ request: Request, context: ProfileRequestContext) async throws -> ClassAnswer {
         let body = try await JSONBody.decode(ChangeBody.self, from: request)
         let notes = try body.notes.map { text throws(YogaError) in try YogaValidation.notes(text) }
-        guard let profile = context.session.profile else { throw YogaError.noClass }
+        let profile = context.profile
         let add = body.add ?? []
         guard add.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
         let unknown = try await roster.unknownStudents(add, profileID: profile.id)
@@ -117,18 +119,19 @@ struct YogaClassAPIController {
             try await classes.setTemperature(temperature, profileID: profile.id)
             running = try await classes.current(profileID: profile.id) ?? running
         }
-        return JSONResponse.make(ClassAnswer(class: ClassJSON(running, now: Date())))
+        return ClassAnswer(class: ClassJSON(running, now: Date()))
     }
 
-    struct TemperatureAnswer: Encodable {
+    struct TemperatureAnswer: APIAnswer {
         let temperature_c: Double
         let condition: String
         let description: String
     }
 
     /// The outside temperature at the class's venue, fetched now (or from the cache) and kept on the class.
-    @Sendable func temperature(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile, let running = try await classes.current(profileID: profile.id) else {
+    @Sendable func temperature(_ request: Request, context: ProfileRequestContext) async throws -> TemperatureAnswer {
+        let profile = context.profile
+        guard let running = try await classes.current(profileID: profile.id) else {
             throw YogaError.noClass
         }
         guard let latitude = running.place.latitude, let longitude = running.place.longitude else {
@@ -138,14 +141,13 @@ struct YogaClassAPIController {
         Telemetry.cacheLookup("weather", hit: answer.cached)
         let celsius = (answer.weather.temperatureCelsius * 10).rounded() / 10
         try await classes.setTemperature(celsius, profileID: profile.id)
-        return JSONResponse.make(
-            TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description)
-        )
+        return TemperatureAnswer(
+            temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description)
     }
 
     /// The temperature at a point, keeping nothing: for a class held on the device (checked in offline), which
     /// the server does not know, so the page asks for its venue's position and keeps the answer itself.
-    @Sendable func temperatureAt(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func temperatureAt(_ request: Request, context: TroveRequestContext) async throws -> TemperatureAnswer {
         let latitude = try request.requireQueryDouble("lat")
         let longitude = try request.requireQueryDouble("lon")
         guard GeoMath.isValid(latitude: latitude, longitude: longitude) else {
@@ -154,9 +156,8 @@ struct YogaClassAPIController {
         let answer = try await weather.current(latitude: latitude, longitude: longitude, refresh: request.queryFlag("refresh"))
         Telemetry.cacheLookup("weather", hit: answer.cached)
         let celsius = (answer.weather.temperatureCelsius * 10).rounded() / 10
-        return JSONResponse.make(
-            TemperatureAnswer(temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description)
-        )
+        return TemperatureAnswer(
+            temperature_c: celsius, condition: answer.weather.condition.rawValue, description: answer.weather.description)
     }
 
     struct EndBody: Decodable {
@@ -171,10 +172,10 @@ struct YogaClassAPIController {
         let discarded: Bool
     }
 
-    @Sendable func end(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func end(_ request: Request, context: ProfileRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(EndBody.self, from: request)
         guard ["save", "discard"].contains(body.action) else { throw YogaError.invalid("'action' must be save or discard.") }
-        guard let profile = context.session.profile else { throw YogaError.noClass }
+        let profile = context.profile
         guard let id = try await classes.end(save: body.action == "save", profileID: profile.id, at: Date()) else {
             return JSONResponse.make(DiscardedAnswer(discarded: true))
         }

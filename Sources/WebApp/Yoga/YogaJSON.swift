@@ -3,7 +3,7 @@ import Storage
 import YogiYogini
 
 /// The yoga API's shapes. Times are ISO 8601 in UTC; temperatures Celsius; absent values are null.
-struct StudentJSON: Encodable {
+struct StudentJSON: APIAnswer {
     let id: String
     let name: String
     let joined_on: String
@@ -27,7 +27,7 @@ struct StudentJSON: Encodable {
     }
 }
 
-struct StudentTypeJSON: Encodable {
+struct StudentTypeJSON: APIAnswer {
     let id: String
     let name: String
     let student_count: Int
@@ -56,7 +56,7 @@ struct PlaceJSON: Encodable {
     }
 }
 
-struct VenueJSON: Encodable {
+struct VenueJSON: APIAnswer {
     let id: String
     let name: String
     let address: String
@@ -92,7 +92,7 @@ struct AttendeeJSON: Encodable {
     }
 }
 
-struct ClassJSON: Encodable {
+struct ClassJSON: APIAnswer {
     let venue: PlaceJSON
     let started_at: Date
     let attendees: [AttendeeJSON]
@@ -110,7 +110,7 @@ struct ClassJSON: Encodable {
     }
 }
 
-struct SessionJSON: Encodable {
+struct SessionJSON: APIAnswer {
     let id: String
     let venue: PlaceJSON
     let started_at: Date

@@ -4,10 +4,11 @@ import Hummingbird
 struct YogaPagesController {
     let pages: PageRenderer
 
-    func addRoutes(to router: Router<TroveRequestContext>) {
-        router.get("/yoga") { _, context in
+    /// `pages`: the group at `/yoga`.
+    func addRoutes(to pages: RouterGroup<TroveRequestContext>) {
+        pages.get { _, context in
             _ = try await context.session.requireProfile()
-            return pages.renderKept("yoga", title: "YogiYogini · Trove", context: context)
+            return self.pages.renderKept("yoga", title: "YogiYogini · Trove", context: context)
         }
     }
 }

@@ -7,18 +7,21 @@ import YogiYogini
 struct YogaRosterAPIController {
     let roster: YogaRosterRepository
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/yoga/students", use: students)
-            .post("/api/v1/yoga/students", use: createStudent)
-            .get("/api/v1/yoga/students/{id}", use: student)
-            .put("/api/v1/yoga/students/{id}", use: updateStudent)
-            .delete("/api/v1/yoga/students/{id}", use: deleteStudent)
-            .get("/api/v1/yoga/student-types", use: types)
-            .post("/api/v1/yoga/student-types", use: createType)
-            .put("/api/v1/yoga/student-types/{id}", use: renameType)
-            .delete("/api/v1/yoga/student-types/{id}", use: deleteType)
-            .get("/api/v1/yoga/settings", use: settings)
-            .put("/api/v1/yoga/settings", use: saveSettings)
+    /// `api`: the group at `/api/v1/yoga`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("students", use: students)
+            .post("students", use: createStudent)
+            .get("student-types", use: types)
+            .post("student-types", use: createType)
+            .get("settings", use: settings)
+            .put("settings", use: saveSettings)
+        api.withProfile("students/{id}", otherwise: YogaError.studentNotFound)
+            .get(use: student)
+            .put(use: updateStudent)
+            .delete(use: deleteStudent)
+        api.withProfile("student-types/{id}", otherwise: YogaError.studentTypeNotFound)
+            .put(use: renameType)
+            .delete(use: deleteType)
     }
 
     struct StudentBody: Decodable {
@@ -37,12 +40,12 @@ struct YogaRosterAPIController {
         }
     }
 
-    struct StudentsAnswer: Encodable {
+    struct StudentsAnswer: APIAnswer {
         let students: [StudentJSON]
     }
 
-    @Sendable func students(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make(StudentsAnswer(students: [])) }
+    @Sendable func students(_ request: Request, context: TroveRequestContext) async throws -> StudentsAnswer {
+        guard let profile = context.session.profile else { return StudentsAnswer(students: []) }
         var records = try await roster.students(profileID: profile.id)
         switch request.queryString("active") ?? "all" {
         case "true": records = records.filter(\.student.active)
@@ -75,7 +78,7 @@ struct YogaRosterAPIController {
         default: throw APIError.badRequest("'sort' must be name, joined, attended or last_seen.")
         }
         if descending { records.reverse() }
-        return JSONResponse.make(StudentsAnswer(students: records.map(StudentJSON.init)))
+        return StudentsAnswer(students: records.map(StudentJSON.init))
     }
 
     static func descending(_ request: Request) throws -> Bool {
@@ -86,42 +89,39 @@ struct YogaRosterAPIController {
         }
     }
 
-    @Sendable func createStudent(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func createStudent(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<StudentJSON> {
         let body = try await JSONBody.decode(StudentBody.self, from: request)
         let student = try body.student(id: "", today: Self.today())
         let profile = try await context.session.requireProfile()
-        return JSONResponse.make(StudentJSON(try await roster.createStudent(student, profileID: profile.id)), status: .created)
+        return EditedResponse(status: .created, response: StudentJSON(try await roster.createStudent(student, profileID: profile.id)))
     }
 
-    @Sendable func student(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func student(_ request: Request, context: ProfileRequestContext) async throws -> StudentJSON {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, let record = try await roster.student(id: id, profileID: profile.id) else {
-            throw YogaError.studentNotFound
-        }
-        return JSONResponse.make(StudentJSON(record))
+        guard let record = try await roster.student(id: id, profileID: context.profile.id) else { throw YogaError.studentNotFound }
+        return StudentJSON(record)
     }
 
-    @Sendable func updateStudent(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func updateStudent(_ request: Request, context: ProfileRequestContext) async throws -> StudentJSON {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(StudentBody.self, from: request)
-        guard let profile = context.session.profile else { throw YogaError.studentNotFound }
+        let profile = context.profile
         guard try await roster.student(id: id, profileID: profile.id) != nil else { throw YogaError.studentNotFound }
         // An edit states the whole student: leaving out the date or the active flag is a mistake, not "unchanged".
         guard let joined = body.joined_on, body.active != nil else {
             throw YogaError.invalid("An edit needs 'name', 'joined_on' and 'active'.")
         }
         let student = try body.student(id: id, today: joined)
-        return JSONResponse.make(StudentJSON(try await roster.updateStudent(student, profileID: profile.id)))
+        return StudentJSON(try await roster.updateStudent(student, profileID: profile.id))
     }
 
-    @Sendable func deleteStudent(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func deleteStudent(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile else { throw YogaError.studentNotFound }
-        try await roster.deleteStudent(id: id, profileID: profile.id, confirmed: request.queryFlag("confirm"))
-        return Response(status: .noContent)
+        try await roster.deleteStudent(id: id, profileID: context.profile.id, confirmed: request.queryFlag("confirm"))
+        return .noContent
     }
 
-    struct TypesAnswer: Encodable {
+    struct TypesAnswer: APIAnswer {
         let types: [StudentTypeJSON]
     }
 
@@ -129,43 +129,41 @@ struct YogaRosterAPIController {
         let name: String
     }
 
-    @Sendable func types(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func types(_ request: Request, context: TroveRequestContext) async throws -> TypesAnswer {
         let profile = try await context.session.requireProfile()
-        return JSONResponse.make(TypesAnswer(types: try await roster.types(profileID: profile.id).map(StudentTypeJSON.init)))
+        return TypesAnswer(types: try await roster.types(profileID: profile.id).map(StudentTypeJSON.init))
     }
 
-    @Sendable func createType(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func createType(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<StudentTypeJSON> {
         let name = try YogaValidation.name(try await JSONBody.decode(TypeBody.self, from: request).name, what: "The type's name")
         let profile = try await context.session.requireProfile()
-        return JSONResponse.make(StudentTypeJSON(try await roster.createType(name: name, profileID: profile.id)), status: .created)
+        return EditedResponse(status: .created, response: StudentTypeJSON(try await roster.createType(name: name, profileID: profile.id)))
     }
 
-    @Sendable func renameType(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func renameType(_ request: Request, context: ProfileRequestContext) async throws -> StudentTypeJSON {
         let id = try context.parameters.require("id")
         let name = try YogaValidation.name(try await JSONBody.decode(TypeBody.self, from: request).name, what: "The type's name")
-        guard let profile = context.session.profile else { throw YogaError.studentTypeNotFound }
-        return JSONResponse.make(StudentTypeJSON(try await roster.renameType(id: id, name: name, profileID: profile.id)))
+        return StudentTypeJSON(try await roster.renameType(id: id, name: name, profileID: context.profile.id))
     }
 
-    @Sendable func deleteType(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func deleteType(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile else { throw YogaError.studentTypeNotFound }
-        try await roster.deleteType(id: id, profileID: profile.id)
-        return Response(status: .noContent)
+        try await roster.deleteType(id: id, profileID: context.profile.id)
+        return .noContent
     }
 
-    struct SettingsJSON: Codable {
+    struct SettingsJSON: Codable, APIAnswer {
         let temperature_unit: String
         let slipping_weeks: Int
     }
 
-    @Sendable func settings(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func settings(_ request: Request, context: TroveRequestContext) async throws -> SettingsJSON {
         let profile = try await context.session.requireProfile()
         let settings = try await roster.settings(profileID: profile.id)
-        return JSONResponse.make(SettingsJSON(temperature_unit: settings.temperatureUnit.rawValue, slipping_weeks: settings.slippingWeeks))
+        return SettingsJSON(temperature_unit: settings.temperatureUnit.rawValue, slipping_weeks: settings.slippingWeeks)
     }
 
-    @Sendable func saveSettings(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func saveSettings(_ request: Request, context: TroveRequestContext) async throws -> SettingsJSON {
         let body = try await JSONBody.decode(SettingsJSON.self, from: request)
         guard let unit = YogaSettings.TemperatureUnit(rawValue: body.temperature_unit) else {
             throw YogaError.invalid("'temperature_unit' must be celsius or fahrenheit.")
@@ -175,7 +173,7 @@ struct YogaRosterAPIController {
         }
         let profile = try await context.session.requireProfile()
         try await roster.saveSettings(YogaSettings(temperatureUnit: unit, slippingWeeks: body.slipping_weeks), profileID: profile.id)
-        return JSONResponse.make(body)
+        return body
     }
 
     /// Today's date in UTC, "YYYY-MM-DD" (a student's default joining date).

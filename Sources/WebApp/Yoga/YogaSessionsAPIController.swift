@@ -9,23 +9,26 @@ struct YogaSessionsAPIController {
     let roster: YogaRosterRepository
     let venues: YogaVenueRepository
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/yoga/sessions", use: list)
-            .post("/api/v1/yoga/sessions", use: record)
-            .get("/api/v1/yoga/sessions/{id}", use: one)
-            .put("/api/v1/yoga/sessions/{id}", use: correct)
-            .delete("/api/v1/yoga/sessions/{id}", use: delete)
-            .get("/api/v1/yoga/students/{id}/sessions", use: attended)
-            .get("/api/v1/yoga/stats", use: stats)
-            .get("/api/v1/yoga/export.csv", use: export)
+    /// `api`: the group at `/api/v1/yoga`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("sessions", use: list)
+            .post("sessions", use: record)
+            .get("stats", use: stats)
+            .get("export.csv", use: export)
+        api.withProfile("sessions/{id}", otherwise: YogaError.sessionNotFound)
+            .get(use: one)
+            .put(use: correct)
+            .delete(use: delete)
+        api.withProfile("students/{id}/sessions", otherwise: YogaError.studentNotFound)
+            .get(use: attended)
     }
 
-    struct SessionsAnswer: Encodable {
+    struct SessionsAnswer: APIAnswer {
         let sessions: [SessionJSON]
     }
 
-    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make(SessionsAnswer(sessions: [])) }
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> SessionsAnswer {
+        guard let profile = context.session.profile else { return SessionsAnswer(sessions: []) }
         var all = try await sessions.list(profileID: profile.id)
         let descending = try YogaRosterAPIController.descending(request) || request.queryString("order") == nil
         // Ascending first, ties by time; reversed for descending (the default, newest first).
@@ -37,27 +40,23 @@ struct YogaSessionsAPIController {
         default: throw APIError.badRequest("'sort' must be date, venue, attendance or duration.")
         }
         if descending { all.reverse() }
-        return JSONResponse.make(SessionsAnswer(sessions: all.map(SessionJSON.init)))
+        return SessionsAnswer(sessions: all.map(SessionJSON.init))
     }
 
     /// The sessions a student attended, newest first: their attendance history.
-    @Sendable func attended(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func attended(_ request: Request, context: ProfileRequestContext) async throws -> SessionsAnswer {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, try await roster.student(id: id, profileID: profile.id) != nil else {
-            throw YogaError.studentNotFound
-        }
-        let there = try await sessions.list(profileID: profile.id)
+        guard try await roster.student(id: id, profileID: context.profile.id) != nil else { throw YogaError.studentNotFound }
+        let there = try await sessions.list(profileID: context.profile.id)
             .filter { $0.attendees.contains { $0.studentID == id } }
             .sorted { $0.startedAt > $1.startedAt }
-        return JSONResponse.make(SessionsAnswer(sessions: there.map(SessionJSON.init)))
+        return SessionsAnswer(sessions: there.map(SessionJSON.init))
     }
 
-    @Sendable func one(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func one(_ request: Request, context: ProfileRequestContext) async throws -> SessionJSON {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, let session = try await sessions.session(id: id, profileID: profile.id) else {
-            throw YogaError.sessionNotFound
-        }
-        return JSONResponse.make(SessionJSON(session))
+        guard let session = try await sessions.session(id: id, profileID: context.profile.id) else { throw YogaError.sessionNotFound }
+        return SessionJSON(session)
     }
 
     struct CorrectionBody: Decodable {
@@ -80,7 +79,7 @@ struct YogaSessionsAPIController {
 
     /// A whole class in one write: what the offline outbox sends for a class held without a connection, so it
     /// never meets a class running on another device.
-    @Sendable func record(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func record(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<SessionJSON> {
         let body = try await JSONBody.decode(RecordBody.self, from: request)
         let start = try YogaTime.parse(body.started_at, field: "started_at")
         let end = try YogaTime.parse(body.ended_at, field: "ended_at")
@@ -96,10 +95,10 @@ struct YogaSessionsAPIController {
             venueID: venue.id, place: venue.place, startedAt: start, endedAt: end, attendeeIDs: body.attendees, notes: notes,
             temperature: temperature, profileID: profile.id
         )
-        return JSONResponse.make(SessionJSON(session), status: .created)
+        return EditedResponse(status: .created, response: SessionJSON(session))
     }
 
-    @Sendable func correct(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func correct(_ request: Request, context: ProfileRequestContext) async throws -> SessionJSON {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(CorrectionBody.self, from: request)
         let start = try YogaTime.parse(body.started_at, field: "started_at")
@@ -108,25 +107,23 @@ struct YogaSessionsAPIController {
         let notes = try YogaValidation.notes(body.notes)
         let temperature = try YogaValidation.temperature(body.temperature_c)
         guard body.attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
-        guard let profile = context.session.profile, try await sessions.session(id: id, profileID: profile.id) != nil else {
-            throw YogaError.sessionNotFound
-        }
+        let profile = context.profile
+        guard try await sessions.session(id: id, profileID: profile.id) != nil else { throw YogaError.sessionNotFound }
         let unknown = try await roster.unknownStudents(body.attendees, profileID: profile.id)
         guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
         let session = try await sessions.correct(
             id: id, startedAt: start, endedAt: end, attendeeIDs: body.attendees, notes: notes,
             temperature: temperature, profileID: profile.id)
-        return JSONResponse.make(SessionJSON(session))
+        return SessionJSON(session)
     }
 
-    @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile else { throw YogaError.sessionNotFound }
-        try await sessions.delete(id: id, profileID: profile.id)
-        return Response(status: .noContent)
+        try await sessions.delete(id: id, profileID: context.profile.id)
+        return .noContent
     }
 
-    @Sendable func stats(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func stats(_ request: Request, context: TroveRequestContext) async throws -> StatsJSON {
         let profile = try await context.session.requireProfile()
         let settings = try await roster.settings(profileID: profile.id)
         let figures = YogaStatistics(
@@ -135,7 +132,7 @@ struct YogaSessionsAPIController {
             },
             students: try await roster.students(profileID: profile.id).map(\.student), now: Date(), slippingWeeks: settings.slippingWeeks
         )
-        return JSONResponse.make(StatsJSON(figures, slippingWeeks: settings.slippingWeeks))
+        return StatsJSON(figures, slippingWeeks: settings.slippingWeeks)
     }
 
     @Sendable func export(_ request: Request, context: TroveRequestContext) async throws -> Response {

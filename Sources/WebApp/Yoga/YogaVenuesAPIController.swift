@@ -12,17 +12,19 @@ struct YogaVenuesAPIController {
     let roster: YogaRosterRepository
     let search: any VenueSearch
 
-    func addRoutes(to api: APIRoutes) {
-        api.get("/api/v1/yoga/venues", use: list)
-            .post("/api/v1/yoga/venues", use: create)
-            .get("/api/v1/yoga/venues/search", use: searchNear)
-            .get("/api/v1/yoga/venues/nearest", use: nearest)
-            .put("/api/v1/yoga/venues/{id}", use: update)
-            .delete("/api/v1/yoga/venues/{id}", use: delete)
-            .get("/api/v1/yoga/venues/{id}/regulars", use: regulars)
+    /// `api`: the group at `/api/v1/yoga`.
+    func addRoutes(to api: RouterGroup<TroveRequestContext>) {
+        api.get("venues", use: list)
+            .post("venues", use: create)
+            .get("venues/search", use: searchNear)
+            .get("venues/nearest", use: nearest)
+        api.withProfile("venues/{id}", otherwise: YogaError.venueNotFound)
+            .put(use: update)
+            .delete(use: delete)
+            .get("regulars", use: regulars)
     }
 
-    struct VenuesAnswer: Encodable {
+    struct VenuesAnswer: APIAnswer {
         let venues: [VenueJSON]
     }
 
@@ -39,17 +41,17 @@ struct YogaVenuesAPIController {
         }
     }
 
-    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> Response {
-        guard let profile = context.session.profile else { return JSONResponse.make(VenuesAnswer(venues: [])) }
-        return JSONResponse.make(VenuesAnswer(venues: try await venues.list(profileID: profile.id).map(VenueJSON.init)))
+    @Sendable func list(_ request: Request, context: TroveRequestContext) async throws -> VenuesAnswer {
+        guard let profile = context.session.profile else { return VenuesAnswer(venues: []) }
+        return VenuesAnswer(venues: try await venues.list(profileID: profile.id).map(VenueJSON.init))
     }
 
-    @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<VenueJSON> {
         let body = try await JSONBody.decode(PlaceBody.self, from: request)
         let place = try YogaValidation.place(body.place)
         let profile = try await context.session.requireProfile()
-        return JSONResponse.make(
-            VenueJSON(try await venues.save(place, source: "typed", externalID: nil, profileID: profile.id)), status: .created)
+        return EditedResponse(
+            status: .created, response: VenueJSON(try await venues.save(place, source: "typed", externalID: nil, profileID: profile.id)))
     }
 
     struct UpdateBody: Decodable {
@@ -58,24 +60,23 @@ struct YogaVenuesAPIController {
         let favourite: Bool
     }
 
-    @Sendable func update(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, context: ProfileRequestContext) async throws -> VenueJSON {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(UpdateBody.self, from: request)
         let name = try YogaValidation.name(body.name, what: "The venue's name")
         let address = try YogaValidation.address(body.address)
-        guard let profile = context.session.profile else { throw YogaError.venueNotFound }
-        return JSONResponse.make(
-            VenueJSON(try await venues.update(id: id, name: name, address: address, favourite: body.favourite, profileID: profile.id)))
+        let profile = context.profile
+        return VenueJSON(try await venues.update(id: id, name: name, address: address, favourite: body.favourite, profileID: profile.id))
     }
 
-    @Sendable func delete(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile else { throw YogaError.venueNotFound }
+        let profile = context.profile
         try await venues.delete(id: id, profileID: profile.id)
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    struct SearchAnswer: Encodable {
+    struct SearchAnswer: APIAnswer {
         struct Candidate: Encodable {
             let name: String
             let address: String
@@ -91,7 +92,7 @@ struct YogaVenuesAPIController {
         let venues: [Candidate]
     }
 
-    @Sendable func searchNear(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func searchNear(_ request: Request, context: TroveRequestContext) async throws -> SearchAnswer {
         let (latitude, longitude) = try Self.point(request)
         let radius = try request.queryInt("radius_m", in: 100...50_000) ?? 3000
         let query = request.queryString("q").map { String($0.prefix(100)) }
@@ -100,37 +101,36 @@ struct YogaVenuesAPIController {
         let savedByExternal = Dictionary(
             saved.compactMap { venue in venue.externalID.map { ("\(venue.source)/\($0)", venue.id) } },
             uniquingKeysWith: { first, _ in first })
-        return JSONResponse.make(
-            SearchAnswer(
-                provider: search.name,
-                venues: found.prefix(50).map { candidate in
-                    SearchAnswer.Candidate(
-                        name: candidate.place.name, address: candidate.place.address, latitude: candidate.place.latitude,
-                        longitude: candidate.place.longitude,
-                        source: candidate.source, external_id: candidate.externalID,
-                        distance_m: candidate.distanceMetres.map { $0.rounded() },
-                        saved_venue_id: savedByExternal["\(candidate.source)/\(candidate.externalID)"]
-                    )
-                }))
+        return SearchAnswer(
+            provider: search.name,
+            venues: found.prefix(50).map { candidate in
+                SearchAnswer.Candidate(
+                    name: candidate.place.name, address: candidate.place.address, latitude: candidate.place.latitude,
+                    longitude: candidate.place.longitude,
+                    source: candidate.source, external_id: candidate.externalID,
+                    distance_m: candidate.distanceMetres.map { $0.rounded() },
+                    saved_venue_id: savedByExternal["\(candidate.source)/\(candidate.externalID)"]
+                )
+            })
     }
 
-    struct NearestAnswer: Encodable {
+    struct NearestAnswer: APIAnswer {
         @Nullable var venue: VenueJSON?
         @Nullable var distance_m: Double?
     }
 
     /// The nearest saved venue within 2 km: the one to suggest when the instructor opens the app there.
-    @Sendable func nearest(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func nearest(_ request: Request, context: TroveRequestContext) async throws -> NearestAnswer {
         let (latitude, longitude) = try Self.point(request)
         let saved = try await savedVenues(context)
         let measured = saved.compactMap { venue -> (YogaVenueRepository.Venue, Double)? in
             guard let lat = venue.place.latitude, let lon = venue.place.longitude else { return nil }
             return (venue, GeoMath.distanceKilometres(latitude1: latitude, longitude1: longitude, latitude2: lat, longitude2: lon) * 1000)
         }.filter { $0.1 <= 2000 }.min { $0.1 < $1.1 }
-        return JSONResponse.make(NearestAnswer(venue: measured.map { VenueJSON($0.0) }, distance_m: measured.map { $0.1.rounded() }))
+        return NearestAnswer(venue: measured.map { VenueJSON($0.0) }, distance_m: measured.map { $0.1.rounded() })
     }
 
-    struct RegularsAnswer: Encodable {
+    struct RegularsAnswer: APIAnswer {
         struct Regular: Encodable {
             let id: String
             let name: String
@@ -140,9 +140,10 @@ struct YogaVenuesAPIController {
         let students: [Regular]
     }
 
-    @Sendable func regulars(_ request: Request, context: TroveRequestContext) async throws -> Response {
+    @Sendable func regulars(_ request: Request, context: ProfileRequestContext) async throws -> RegularsAnswer {
         let id = try context.parameters.require("id")
-        guard let profile = context.session.profile, try await venues.venue(id: id, profileID: profile.id) != nil else {
+        let profile = context.profile
+        guard try await venues.venue(id: id, profileID: profile.id) != nil else {
             throw YogaError.venueNotFound
         }
         let there = try await sessions.list(profileID: profile.id).filter { $0.venueID == id }
@@ -150,11 +151,10 @@ struct YogaVenuesAPIController {
             try await roster.students(profileID: profile.id).filter(\.student.active).map { ($0.student.id, $0.student.name) },
             uniquingKeysWith: { first, _ in first })
         let ranked = YogaStatistics.regulars(sessionsNewestFirst: there.map { $0.attendees.map(\.studentID) })
-        return JSONResponse.make(
-            RegularsAnswer(
-                students: ranked.compactMap { regular in
-                    active[regular.id].map { RegularsAnswer.Regular(id: regular.id, name: $0, times: regular.times) }
-                }))
+        return RegularsAnswer(
+            students: ranked.compactMap { regular in
+                active[regular.id].map { RegularsAnswer.Regular(id: regular.id, name: $0, times: regular.times) }
+            })
     }
 
     private func savedVenues(_ context: TroveRequestContext) async throws -> [YogaVenueRepository.Venue] {
