@@ -18,14 +18,14 @@ struct CitiesApp: TroveApp {
     let history: SurpriseHistoryRepository
     let articles: CityArticleCache
     var exportSection: any ProfileDataSection { CitiesExportSection(store: store, collection: collection, history: history) }
-    var readiness: [ReadinessCheck] { [ReadinessCheck(name: "city_catalog") { [store] in await store.isBuilt }] }
+    var readiness: [ReadinessCheck] { [ReadinessCheck(name: "city_catalog") { [store] in store.isBuilt }] }
 
     init(_ shared: AppServices) async {
         self.shared = shared
         let sql = shared.database.sql
         cities = CityRepository(database: sql)
         store = CityCatalogStore(repository: cities, logger: shared.logger)
-        await store.warmUp()
+        store.warmUp()
         collection = CityCollectionRepository(database: sql)
         history = SurpriseHistoryRepository(database: sql)
         let fetcher = JSONFetcher(timeout: .seconds(3), maximumBytes: 256 << 10)
