@@ -16,7 +16,7 @@ import Testing
         router.get("/v1/forecast") { request, _ in
             let latitude = request.uri.queryParameters.get("latitude") ?? ""
             if latitude.hasPrefix("43.884") {
-                try await Task.sleep(for: .seconds(4))
+                try await Task.sleep(for: .seconds(6))
             }
             if latitude.hasPrefix("43.806") {
                 return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "{\"current\": 12")))
@@ -58,7 +58,7 @@ import Testing
                 let started = ContinuousClock.now
                 let slow = try await client.execute(uri: "/api/v1/cities/\(TestCities.pratoID)/weather", method: .get)
                 #expect(slow.status == .serviceUnavailable && slow.errorCode == "weather_unavailable")
-                #expect(ContinuousClock.now - started < .seconds(3.5))
+                #expect(ContinuousClock.now - started < .seconds(5))
                 let garbage = try await client.execute(uri: "/api/v1/cities/3177090/weather", method: .get)
                 #expect(garbage.status == .serviceUnavailable && garbage.errorCode == "weather_unavailable")
                 // The rest of the app carries on.

@@ -36,7 +36,11 @@ func withCityApp<R: Sendable>(
     try await TestDatabase.with(kind) { database in
         try await TestCities.importFixture(into: database, villages: villages)
         var configuration = testConfiguration
-        if let weatherURL { configuration.weather.openMeteoURL = weatherURL }
+        if let weatherURL {
+            configuration.weather.openMeteoURL = weatherURL
+            // A fake on this machine answers at once, but not always within 1 s when the machine is busy.
+            configuration.weather.timeoutSeconds = 3
+        }
         if let wikipediaURL { configuration.wikipediaURL = wikipediaURL }
         let app = try await buildApplication(configuration, database: database)
         return try await app.test(.router) { client in try await body(client, database) }
