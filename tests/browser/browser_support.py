@@ -64,6 +64,17 @@ def set_viewport(driver, width: int, height: int, mobile: bool | None = None) ->
                          f"({'; '.join(tried)})")
 
 
+def assert_viewport(driver, what: str = "") -> None:
+    """Fail loudly unless the page's viewport is still the size set_viewport made it (a test measuring a layout
+    says so before it measures: a window resized behind its back must not pass for another size)."""
+    if not hasattr(driver, "trove_viewport"):
+        return
+    inner = tuple(driver.execute_script("return [innerWidth, innerHeight]"))
+    if inner != tuple(driver.trove_viewport):
+        raise AssertionError(f"{ENGINE}: the viewport is {inner[0]}x{inner[1]}, not the {driver.trove_viewport[0]}x"
+                             f"{driver.trove_viewport[1]} set_viewport made{' ' + what if what else ''}")
+
+
 def _settled_window(driver, goal: tuple[int, int] | None = None, window: tuple[int, int] | None = None,
                     timeout: float = 5) -> tuple[tuple[int, int], tuple[int, int]]:
     """WebKit: the window's size and the page's viewport once a resize has settled. set_window_rect returns before
@@ -82,9 +93,10 @@ def _settled_window(driver, goal: tuple[int, int] | None = None, window: tuple[i
         rect = driver.get_window_rect()
         reading = ((rect["width"], rect["height"]), (inner[0], inner[1]))
         same = same + 1 if reading == last else 0
-        # Settled: two readings agree with the window at the size asked for, or four agree (a window that cannot
-        # take that size, such as one narrower than the toolbar allows, stays as it is).
-        if reading[1] == goal or (same and window in (None, reading[0])) or same >= 3 or time.monotonic() > deadline:
+        # Settled: two readings in a row agree and show the viewport or the window asked for (one reading of the
+        # viewport at its goal could be a resize passing through it), or four agree (a window that cannot take
+        # that size, such as one narrower than the toolbar allows, stays as it is).
+        if (same and (reading[1] == goal or window in (None, reading[0]))) or same >= 3 or time.monotonic() > deadline:
             return reading
         last = reading
 
