@@ -15,6 +15,7 @@ import math
 import re
 import struct
 import tempfile
+import time
 import zlib
 from pathlib import Path
 
@@ -30,7 +31,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser_support
-from browser_support import call, Finger, add_preload_script, assert_page_weighs_under, emulate_media, set_viewport, type_text, wait, wait_for_layout
+from browser_support import (call, Finger, add_preload_script, assert_page_weighs_under, assert_viewport, emulate_media, set_viewport, type_text,
+                             wait, wait_for_layout)
 
 API = "/api/v1/poetry"
 # Without the pronunciation data these answer 404 not_imported, which the page expects; Chromium logs
@@ -65,9 +67,15 @@ def settled(driver) -> bool:
     )
 
 
+def wait_settled(driver, message: str, timeout: float = 20) -> None:
+    """Wait until the board is `settled` and drawn at rest (see `still`), failing with `message`."""
+    wait(driver, settled, message, timeout=timeout)
+    still(driver)
+
+
 def open_poetry(driver, server: str) -> None:
     driver.get(server + "/poetry")
-    wait(driver, settled, "the poetry page never showed a saved board", timeout=15)
+    wait_settled(driver, "the poetry page never showed a saved board", timeout=15)
 
 
 def wait_saved(driver) -> None:
@@ -77,7 +85,35 @@ def wait_saved(driver) -> None:
 
 
 def still(driver) -> None:
+    """No magnet is flying in or fading out, and the page has drawn them where they rest. WebKit calls an animation
+    finished once its time is up, but may go on measuring (getBoundingClientRect) and hit-testing a magnet at its
+    last fly-in frame until the page's next rendering update (seen for over a second under load): a tap aimed at
+    that box missed the word ("selecting a word shows no helpers"), a box measured there was a third of the board
+    off ("'I' is 0.050 board widths from the left, written at 0.093"). Two animation frames measuring the same boxes
+    (BOARD_AFTER_A_FRAME) say the magnets are drawn where they are."""
     wait(driver, lambda d: d.execute_script("return document.getAnimations().every(a => a.playState !== 'running')"), "still animating")
+    deadline = time.monotonic() + 45
+    last = None
+    while True:
+        try:
+            now = driver.execute_async_script(BOARD_AFTER_A_FRAME)
+        except TimeoutException:  # no frame within the script timeout: a busy machine; ask again
+            now = None
+        if now is not None and now == last:
+            return
+        assert time.monotonic() < deadline, f"the board's magnets were still moving (or not drawn) after 45 s: {last} then {now}"
+        last = now
+
+
+# The boxes of the board and its magnets, measured once the page has drawn its next frame (two requestAnimationFrame
+# callbacks: the second runs after the first frame's rendering update).
+BOARD_AFTER_A_FRAME = r"""
+const done = arguments[0];
+requestAnimationFrame(() => requestAnimationFrame(() => done([...document.querySelectorAll('#board, #board .pm-magnet')].map((e) => {
+  const r = e.getBoundingClientRect();
+  return [e.getAttribute('aria-label') || e.id, ...[r.left, r.top, r.width, r.height].map((v) => Math.round(v))];
+}))));
+"""
 
 
 def magnets(driver) -> list[dict]:
@@ -149,7 +185,7 @@ def arrange(driver, magnets_: list[dict], extra: list[str] | None = None, title:
     status, body = call(driver, "PUT", f"{API}/poems/{poem['id']}", {"version": poem["version"], "title": title, "board": new_board})
     assert status == 200, body
     driver.refresh()
-    wait(driver, settled, "the page did not load the arranged poem", timeout=15)
+    wait_settled(driver, "the page did not load the arranged poem", timeout=15)
     return body
 
 
@@ -339,7 +375,7 @@ def test_a_poem_saved_in_the_old_shape_opens_with_every_magnet(server, browser):
     assert status == 201, body
     browser.get(f"{server}/poetry#poem/{body['id']}")
     wait(browser, lambda d: d.find_element(By.ID, "poem-title").get_attribute("value") == "Old shape", "the old poem did not open")
-    wait(browser, settled, "the old poem did not settle")
+    wait_settled(browser, "the old poem did not settle")
     shown = magnets(browser)
     assert sorted(m["word"] for m in shown) == sorted(first["words"]), "magnets of the old poem are missing"
     assert tray_words(browser) == [], "an old poem's words are all on the board: the tray is empty"
@@ -409,7 +445,7 @@ def test_a_dragged_magnet_stays_where_it_was_dropped_after_a_reload(server, brow
     wait(browser, stored, "the server never got the new position")
 
     browser.refresh()
-    wait(browser, settled, "the page did not come back after a reload", timeout=15)
+    wait_settled(browser, "the page did not come back after a reload", timeout=15)
     centre_board(browser)
     board_after = board_rect(browser)
     after = by_id(browser, magnet["id"])
@@ -536,7 +572,7 @@ def test_another_font_nudges_only_what_would_overlap_and_is_part_of_the_poem(ser
     assert after["font"] == "sans"
     assert after["magnets"] == before["magnets"], "a font change rewrote the stored places"
     browser.refresh()
-    wait(browser, settled, "the page did not come back")
+    wait_settled(browser, "the page did not come back")
     assert Select(browser.find_element(By.ID, "font")).first_selected_option.get_attribute("value") == "sans"
     assert "system-ui" in browser.execute_script("return getComputedStyle(document.querySelector('.pm-magnet')).fontFamily")
     assert_no_console_errors(browser)
@@ -568,7 +604,7 @@ def test_switching_word_sets_keeps_the_poem_on_the_board(server, browser):
     assert set(carried) <= set(stored["extra_words"])
 
     browser.refresh()
-    wait(browser, settled, "the page did not come back")
+    wait_settled(browser, "the page did not come back")
     assert sorted(m["word"] for m in magnets(browser)) == sorted(words), "after a reload the poem is not intact"
     # Undo brings the first set back into the tray, the poem unchanged.
     browser.find_element(By.ID, "undo").click()
@@ -709,7 +745,7 @@ def test_undo_survives_a_reload(server, browser):
     open_poetry(browser, server)
     words = put_words(browser, 3)
     browser.refresh()
-    wait(browser, settled, "the page did not come back")
+    wait_settled(browser, "the page did not come back")
     assert browser.find_element(By.ID, "undo").is_enabled(), "after a reload there is nothing to undo"
     browser.find_element(By.ID, "undo").click()
     wait(browser, lambda d: [m["word"] for m in magnets(d)] == words[:2], "undo after a reload did not take the last word off")
@@ -906,7 +942,7 @@ def test_a_poem_written_offline_reaches_the_server_exactly_once(restartable_serv
         wait(browser, lambda d: new["id"] in d.execute_script("return location.hash"), "the address still names the temporary id")
         # A reload (and the outbox sent again, if anything waited) adds nothing.
         browser.refresh()
-        wait(browser, settled, "the page did not come back")
+        wait_settled(browser, "the page did not come back")
         assert len(get_json(browser, f"{API}/poems")) == 2
         assert sorted(m["word"] for m in magnets(browser)) == sorted(words)
         wait_saved(browser)
@@ -1065,7 +1101,7 @@ def test_publishing_gives_a_read_only_page_and_unpublishing_withdraws_it(server,
     assert_no_console_errors(browser)
 
     browser.get(server + "/poetry")
-    wait(browser, settled, "the editor did not come back")
+    wait_settled(browser, "the editor did not come back")
     tap(browser, browser.find_element(By.CSS_SELECTOR, "#share-panel > summary"))
     tap(browser, browser.find_element(By.ID, "unpublish"))
     wait(browser, lambda d: d.find_element(By.ID, "publish").is_displayed(), "unpublishing did not offer to publish again")
@@ -1091,6 +1127,7 @@ def test_a_published_poem_has_the_shape_it_was_written_in(server, browser, writt
     browser.find_element(By.ID, "poem-title").send_keys(" here")
     wait_saved(browser)
     still(browser)
+    assert_viewport(browser, f"to write the {written_on[0]}x{written_on[1]} poem")
     board = board_rect(browser)
     poem = current_poem(browser)
     aspect = poem["board"]["aspect"]
@@ -1105,6 +1142,7 @@ def test_a_published_poem_has_the_shape_it_was_written_in(server, browser, writt
         browser.get(f"{server}/poetry/p/{body['public_id']}")
         wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "the published poem did not load")
         still(browser)
+        assert_viewport(browser, "to show the published poem")
         shown_board = board_rect(browser)
         assert abs(shown_board["width"] / shown_board["height"] - aspect) < 0.02, f"at {width} px the board is {shown_board}, not {aspect}:1"
         assert shown_board["left"] >= -0.5 and shown_board["right"] <= width + 0.5 and shown_board["height"] <= height
@@ -1128,11 +1166,11 @@ def test_several_poems_new_open_rename_and_delete(server, browser):
     sets = word_sets(browser)
     open_sheet(browser, "words")
     Select(browser.find_element(By.ID, "wordset")).select_by_value(sets[2]["id"])
-    wait(browser, settled, "the word set switch did not settle")
+    wait_settled(browser, "the word set switch did not settle")
 
     tap(browser, browser.find_element(By.ID, "new-poem"))
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 2, "'New poem' did not add a poem to the list")
-    wait(browser, settled, "the new poem did not settle")
+    wait_settled(browser, "the new poem did not settle")
     assert magnets(browser) == [], "a new poem starts with an empty board"
     assert sorted(tray_words(browser)) == sorted(sets[2]["words"]), "a new poem keeps the word set in use"
     assert browser.execute_script("return document.getElementById('poetry-main').getBoundingClientRect().top") >= 0, \
@@ -1291,7 +1329,7 @@ def test_word_helpers_offer_rhymes_and_count_syllables(server, browser):
     status, body = call(browser, "PUT", f"{API}/poems/{poem['id']}", {"version": poem["version"], "title": "Haiku", "board": board})
     assert status == 200, body
     browser.refresh()
-    wait(browser, settled, "the page did not load the arranged poem")
+    wait_settled(browser, "the page did not load the arranged poem")
 
     wait(browser, lambda d: d.find_element(By.ID, "syllables-panel").is_displayed(), "no syllable count beside the board")
     counts = [li.find_element(By.CSS_SELECTOR, ".pm-count").text for li in browser.find_elements(By.CSS_SELECTOR, "#syllables li")]
