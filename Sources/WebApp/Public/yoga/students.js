@@ -30,6 +30,7 @@ const ORDER = {
 };
 let editing = null; // the student in the dialog, or null for a new one
 let shown = false;
+let drawn = ''; // the roster's rows as last drawn
 
 export async function show() {
   shown = true;
@@ -46,34 +47,41 @@ function render() {
   if (!state.students) return;
   const list = sortStudents(filterStudents(state.students, $('student-q').value, $('student-filter').value), view.sort, view.order);
   txt('student-order', ORDER[view.sort][view.order === 'asc' ? 0 : 1]);
-  $('student-list').replaceChildren(
-    ...list.map((s) =>
-      make(
-        'li',
-        {},
-        make(
-          'button',
-          { className: 'yg-item', dataset: { id: s.id }, onclick: () => openStudent(s) },
-          make(
-            'span',
-            { className: 'yg-item-title' },
-            s.name,
-            s.type_name ? span('badge', s.type_name) : null,
-            s.active ? null : span('badge yg-off', 'not active'),
-          ),
-          span(
-            'yg-item-meta',
-            `${plural(s.sessions_attended, 'session')} · last seen ${formatDay(s.last_seen)} · joined ${formatDay(s.joined_on)}`,
-          ),
-        ),
-      ),
-    ),
-  );
+  // The roster is read again after many things (a kept student, another tab's change, sync): rows that did not
+  // change stay as they are. Redrawn, they were replaced under a finger already on one, and that tap was lost
+  // (pressed on the old row, let go on the new one: no click).
+  const rows = JSON.stringify(list);
+  if (rows !== drawn) {
+    drawn = rows;
+    $('student-list').replaceChildren(...list.map(row));
+  }
   const total = state.students.length;
   txt('student-count', list.length === total ? plural(total, 'student') : `${list.length} of ${plural(total, 'student')}`);
   $('student-empty').hidden = list.length > 0;
   txt('student-empty', total ? 'Nobody matches.' : 'No students yet. Add the people who come to your classes.');
 }
+
+/** A student's row in the roster. */
+const row = (s) =>
+  make(
+    'li',
+    {},
+    make(
+      'button',
+      { className: 'yg-item', dataset: { id: s.id }, onclick: () => openStudent(s) },
+      make(
+        'span',
+        { className: 'yg-item-title' },
+        s.name,
+        s.type_name ? span('badge', s.type_name) : null,
+        s.active ? null : span('badge yg-off', 'not active'),
+      ),
+      span(
+        'yg-item-meta',
+        `${plural(s.sessions_attended, 'session')} · last seen ${formatDay(s.last_seen)} · joined ${formatDay(s.joined_on)}`,
+      ),
+    ),
+  );
 
 function fillTypes(selected) {
   $('student-type').replaceChildren(
