@@ -1,18 +1,7 @@
-// Magnetic Poetry: small DOM helpers shared by the page's modules.
-export const $ = (id) => document.getElementById(id);
+// Magnetic Poetry: the page's own DOM helpers, beside the shared ones of ../js/dom.js it passes on.
+import { make } from '../js/dom.js';
 
-/** el('li', {className, text, 'data-x': …}, ...children): attributes false/null/undefined are left out. */
-export function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'className') node.className = value;
-    else if (key === 'text') node.textContent = value;
-    else node.setAttribute(key, value === true ? '' : value);
-  }
-  node.append(...children.filter((child) => child !== null && child !== undefined && child !== false));
-  return node;
-}
+export { $, make, announce, confirmDialog } from '../js/dom.js';
 
 /** Copies text to the clipboard (with the old way as a fallback); resolves whether it worked. */
 export async function copyText(text) {
@@ -20,7 +9,7 @@ export async function copyText(text) {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
-    const area = el('textarea', { className: 'visually-hidden', readonly: true, 'aria-hidden': 'true' });
+    const area = make('textarea', { className: 'visually-hidden', readonly: true, 'aria-hidden': 'true' });
     area.value = text;
     document.body.append(area);
     area.select();
@@ -42,7 +31,7 @@ export function stylesheet(name) {
     sheets.set(
       name,
       new Promise((resolve) => {
-        const link = el('link', { rel: 'stylesheet', href: new URL(name, import.meta.url).pathname });
+        const link = make('link', { rel: 'stylesheet', href: new URL(name, import.meta.url).pathname });
         link.onload = link.onerror = resolve;
         document.head.append(link);
       }),

@@ -1,7 +1,7 @@
 // Magnetic Poetry: word helpers from the pronunciation data (rhymes, same first sound, syllables per
 // line). When the server has no pronunciation data (404 not_imported) they stay hidden.
 import { api } from '../js/api.js';
-import { $, el } from './dom.js';
+import { $, make } from './dom.js';
 import { linesOf } from './spelling.js';
 
 /** The word a pronunciation dictionary knows: lower case, no surrounding punctuation ('' for emoji). */
@@ -80,7 +80,7 @@ export class Helpers {
     $(`${kind}-group`).hidden = shown.length === 0;
     $(kind).replaceChildren(
       ...shown.map((word) =>
-        el('button', { type: 'button', className: 'pm-chip', 'data-word': word, 'aria-label': `Add “${word}”`, text: word }),
+        make('button', { type: 'button', className: 'pm-chip', 'data-word': word, 'aria-label': `Add “${word}”`, text: word }),
       ),
     );
   }
@@ -123,11 +123,11 @@ export class Helpers {
           if (typeof n === 'number') total += n;
           else unknown += 1;
         }
-        return el(
+        return make(
           'li',
           {},
-          el('span', { className: 'pm-line', text: line }),
-          el('span', {
+          make('span', { className: 'pm-line', text: line }),
+          make('span', {
             className: 'pm-count',
             text: unknown ? `${total}+?` : String(total),
             title: unknown ? `${unknown} word(s) not in the dictionary` : null,

@@ -7,7 +7,8 @@ import { Board, DEFAULT_SCALE, FONTS, withAPIKeys } from './board.js';
 import { Tray } from './tray.js';
 import { WordSets } from './wordsets.js';
 import { Saver, SCOPE, isTemp, pendingPoems } from './save.js';
-import { $, el, stylesheet, wordLength } from './dom.js';
+import { $, announce, confirmDialog, make, stylesheet, wordLength } from './dom.js';
+import { formatDateTime } from '../js/time.js';
 
 // The modules and styles loaded on demand are kept by the service worker from the first visit, for offline use.
 navigator.serviceWorker?.ready.then(
@@ -24,7 +25,6 @@ navigator.serviceWorker?.ready.then(
         './spelling.js',
         './sets.js',
         './wordset-editor.js',
-        '../js/dom.js',
       ].map((path) => new URL(path, import.meta.url).pathname),
     }),
   () => {},
@@ -81,15 +81,8 @@ const state = {
   undo: [],
 };
 
-const say = (message) => {
-  ui.announce.textContent = '';
-  setTimeout(() => {
-    ui.announce.textContent = message;
-  }, 50);
-};
-const ask = (title, text, ok) => import('../js/dom.js').then((m) => m.confirmDialog({ title, text, ok }));
-const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso) => (Number.isNaN(Date.parse(iso)) ? '' : dates.format(new Date(iso)));
+const say = (message) => announce('announce', message);
+const ask = (title, text, ok) => confirmDialog({ title, text, ok });
 const fail = (error) => toast(error.message);
 
 const board = new Board(ui.board, {
@@ -273,16 +266,16 @@ function renderPoems() {
   const current = state.poem && state.poem.id;
   ui.poems.replaceChildren(
     ...state.poems.map((poem) =>
-      el(
+      make(
         'li',
         { className: 'pm-poem' },
-        el(
+        make(
           'button',
           { type: 'button', className: 'pm-poem-open', 'data-open': poem.id, 'aria-current': poem.id === current ? 'true' : null },
-          el('span', { className: 'pm-poem-title', text: poem.title }),
-          el('span', { className: 'pm-muted', text: isTemp(poem.id) ? 'On this device, not sent yet' : when(poem.updated_at) }),
+          make('span', { className: 'pm-poem-title', text: poem.title }),
+          make('span', { className: 'pm-muted', text: isTemp(poem.id) ? 'On this device, not sent yet' : formatDateTime(poem.updated_at) }),
         ),
-        el('button', {
+        make('button', {
           type: 'button',
           className: 'button quiet',
           'data-delete': poem.id,

@@ -7,7 +7,7 @@ import { toast } from '../js/api.js';
 import { send } from '../js/sync.js';
 import { tempId } from '../js/sync-logic.js';
 import { plural } from '../js/format.js';
-import { $, el } from './dom.js';
+import { $, make } from './dom.js';
 
 const SCOPE = 'poetry';
 const WAITS = 'Saved on this device; it goes to Trove when you are back online.';
@@ -53,43 +53,43 @@ class Editor {
   item(set, open) {
     const nameId = `set-name-${set.id}`;
     const addId = `set-add-${set.id}`;
-    const details = el(
+    const details = make(
       'details',
       { className: 'pm-set', 'data-set': set.id, open },
-      el(
+      make(
         'summary',
         {},
-        el(
+        make(
           'span',
           {},
-          el('span', { className: 'pm-set-name', text: set.name }),
+          make('span', { className: 'pm-set-name', text: set.name }),
           ' ',
-          el('span', { className: 'pm-muted', text: `· ${plural(set.words.length, 'word')}` }),
+          make('span', { className: 'pm-muted', text: `· ${plural(set.words.length, 'word')}` }),
         ),
       ),
-      el(
+      make(
         'form',
         { className: 'pm-inline-form', 'data-action': 'rename', novalidate: true },
-        el(
+        make(
           'div',
           { className: 'field' },
-          el('label', { for: nameId, text: 'Name' }),
-          el(
+          make('label', { for: nameId, text: 'Name' }),
+          make(
             'div',
             { className: 'pm-inline' },
-            el('input', { id: nameId, name: 'name', type: 'text', maxlength: '60', autocomplete: 'off', value: set.name }),
-            el('button', { type: 'submit', className: 'button', text: 'Rename' }),
+            make('input', { id: nameId, name: 'name', type: 'text', maxlength: '60', autocomplete: 'off', value: set.name }),
+            make('button', { type: 'submit', className: 'button', text: 'Rename' }),
           ),
         ),
       ),
-      el(
+      make(
         'div',
         { className: 'pm-chips', role: 'list', 'aria-label': `Words of ${set.name}` },
         ...set.words.map((word) =>
-          el(
+          make(
             'span',
             { role: 'listitem' },
-            el(
+            make(
               'button',
               {
                 type: 'button',
@@ -97,31 +97,31 @@ class Editor {
                 'data-remove-word': word,
                 'aria-label': `Remove “${word}” from ${set.name}`,
               },
-              el('span', { text: word }),
-              el('span', { 'aria-hidden': 'true', className: 'pm-x', text: '×' }),
+              make('span', { text: word }),
+              make('span', { 'aria-hidden': 'true', className: 'pm-x', text: '×' }),
             ),
           ),
         ),
       ),
-      el(
+      make(
         'form',
         { className: 'pm-inline-form', 'data-action': 'add', novalidate: true },
-        el(
+        make(
           'div',
           { className: 'field' },
-          el('label', { for: addId, text: 'Add words' }),
-          el(
+          make('label', { for: addId, text: 'Add words' }),
+          make(
             'div',
             { className: 'pm-inline' },
-            el('input', { id: addId, name: 'words', type: 'text', autocomplete: 'off', 'aria-describedby': `set-error-${set.id}` }),
-            el('button', { type: 'submit', className: 'button', text: 'Add' }),
+            make('input', { id: addId, name: 'words', type: 'text', autocomplete: 'off', 'aria-describedby': `set-error-${set.id}` }),
+            make('button', { type: 'submit', className: 'button', text: 'Add' }),
           ),
         ),
       ),
-      el('p', { className: 'form-error', id: `set-error-${set.id}`, role: 'alert' }),
-      el('button', { type: 'button', className: 'button danger', 'data-delete-set': set.id, text: 'Delete set' }),
+      make('p', { className: 'form-error', id: `set-error-${set.id}`, role: 'alert' }),
+      make('button', { type: 'button', className: 'button danger', 'data-delete-set': set.id, text: 'Delete set' }),
     );
-    return el('li', {}, details);
+    return make('li', {}, details);
   }
 
   setOf(node) {

@@ -2,7 +2,7 @@
 // "Word sets" panel that edits them (wordset-editor.js) loads the first time it is opened.
 import { toast } from '../js/api.js';
 import { read } from '../js/sync.js';
-import { $, el, stylesheet } from './dom.js';
+import { $, make, stylesheet } from './dom.js';
 import { plural } from '../js/format.js';
 
 export class WordSets {
@@ -38,11 +38,11 @@ export class WordSets {
   /** Fills a <select> with the built-in sets and the person's own, `selected` chosen. */
   fill(select, selected) {
     const group = (label, items) =>
-      el(
+      make(
         'optgroup',
         { label },
         ...items.map((set) => {
-          const option = el('option', { value: set.id, text: `${set.name} (${plural(set.words.length, 'word')})` });
+          const option = make('option', { value: set.id, text: `${set.name} (${plural(set.words.length, 'word')})` });
           option.selected = set.id === selected;
           return option;
         }),
