@@ -37,12 +37,6 @@ const SHELL_ASSETS = [
   'js/sync.js', // the offline layer (issue 18): account.js imports it when signing in or out
   'js/outbox.js', // its sending half, loaded with a first write (also offline)
   'js/sync-logic.js',
-  'icons/icon.svg',
-  'icons/apps/strategies.svg',
-  'icons/apps/yoga.svg',
-  'icons/apps/stories.svg',
-  'icons/apps/poetry.svg',
-  'icons/apps/cities.svg',
 ].map((path) => STATIC_PREFIX + path);
 
 self.addEventListener('install', (event) => {
@@ -63,6 +57,11 @@ self.addEventListener('install', (event) => {
         pages.add(new Request('/', { credentials: 'same-origin', cache: 'no-cache' })),
         ...SHELL_ASSETS.map((url) => assets.add(url)),
       ]);
+      // The versioned files the home page names (its stylesheet and icons, one per app) come with it: offline, a page
+      // never visited opens as the kept home page, whole, whichever page came first.
+      const home = await pages.match('/');
+      const named = home ? (await home.text()).split('"').filter((part) => part.startsWith(STATIC_PREFIX)) : [];
+      await Promise.allSettled([...new Set(named)].filter((url) => !SHELL_ASSETS.includes(url)).map((url) => assets.add(url)));
       await self.skipWaiting();
     })(),
   );

@@ -5,38 +5,11 @@
 // offline. (shell.js is kept small: it is part of every page's weight, this module is not, being loaded only
 // offline; the worker keeps it from its install on.)
 //
-// The notice says what cannot work without the server, in the words of the page it is on (NOTES, by path). Pages
-// that say it themselves (an #offline-note of their own: Oblique Strategies, Choose Your Destiny) get no second one.
+// The notice says what cannot work without the server, in the words of the page it is on: its template's
+// <meta name="trove-offline-note" content="…">, else FALLBACK. Pages that say it themselves (an #offline-note of their
+// own) get no second one.
 // It goes when the server answers again (checked on the browser's `online` event and every 15 seconds).
 
-const NOTES = [
-  [
-    /^\/$/,
-    'Offline: Trove cannot reach its server. The apps you opened before still open from this device; signing in and anything new need the connection.',
-  ],
-  [
-    /^\/cities$/,
-    'Offline: My cities opens from this device; stars, removals and Save wait here until the connection is back. Around Me, Surprise Me, search and the weather need the connection.',
-  ],
-  [/^\/cities\/countries\//, 'Offline: this country\u2019s page was kept from your last visit. Opening its cities needs the connection.'],
-  [
-    /^\/cities\//,
-    'Offline: this city\u2019s card was kept from your last visit. Its weather and local details need the connection to be current.',
-  ],
-  [
-    /^\/yoga$/,
-    'Offline: YogiYogini works from this device (roster, check-in at a saved or typed venue, the class, sessions, statistics) and sends your changes when the connection is back. Studios near you and the weather need the connection.',
-  ],
-  [/^\/poetry\/p\//, 'Offline: this poem was kept from your last visit; other poems need the connection.'],
-  [
-    /^\/poetry$/,
-    'Offline: your moves are kept on this device and saved when the connection is back. New poems, word sets, publishing and the word helpers need the connection.',
-  ],
-  [/^\/stories\/[^/]+\/map$/, 'Offline: this map was kept from your last visit; a story you have not downloaded needs the connection.'],
-  [/^\/account$/, 'Offline: your profile, exporting or deleting your data and signing out need the connection.'],
-  [/^\/login$/, 'Offline: signing in needs the connection to Trove\u2019s server.'],
-  [/^\/signup$/, 'Offline: creating an account needs the connection to Trove\u2019s server.'],
-];
 const FALLBACK =
   'Offline: Trove cannot reach its server. Pages you opened before still open from this device; anything new needs the connection.';
 
@@ -51,7 +24,7 @@ function show(offline) {
     note.id = 'shell-offline';
     note.className = 'note shell-offline';
     note.setAttribute('role', 'status');
-    note.textContent = (NOTES.find(([path]) => path.test(location.pathname)) || [null, FALLBACK])[1];
+    note.textContent = document.querySelector('meta[name="trove-offline-note"]')?.content || FALLBACK;
     main.prepend(note);
   }
   if (note) note.hidden = !offline;
