@@ -155,6 +155,13 @@ def fill(driver, element_id: str, value: str) -> None:
     field.send_keys(value)
 
 
+def wait_settings(driver) -> None:
+    """The settings form is open and has read the settings: its fields stay disabled until then (a field typed into
+    before that was refused: WebKit's InvalidElementStateException)."""
+    wait(driver, lambda d: shown(d, "settings-form") and d.execute_script("return !document.getElementById('slipping-weeks').disabled"),
+         "the settings did not open, or their fields stayed disabled (the settings were never read)")
+
+
 def choose(driver, element_id: str, label: str) -> None:
     """Pick an option of a <select> by its visible text, as a person does."""
     Select(driver.find_element(By.ID, element_id)).select_by_visible_text(label)
@@ -294,7 +301,7 @@ def test_check_in_near_here_shows_temperature_and_a_running_timer(yoga_server, b
     # The unit is a setting on the server: °F everywhere after switching.
     go(browser, "sessions")
     tap_text(browser, "#view-sessions", "Settings")
-    wait(browser, lambda d: shown(d, "settings-form"), "the settings did not open")
+    wait_settings(browser)
     tap_id(browser, "unit-fahrenheit")
     wait(browser, lambda d: text(d, "settings-state") == "Saved", "the unit was not saved")
     assert ok(browser, "GET", "/settings")["temperature_unit"] == "fahrenheit"
@@ -711,7 +718,7 @@ def test_statistics_show_attendance_and_who_is_slipping_away(yoga_server, browse
 
     # Eight weeks in the settings: Bruno is no longer slipping.
     tap_text(browser, "#view-stats", "Change the number of weeks")
-    wait(browser, lambda d: shown(d, "settings-form"), "the settings did not open")
+    wait_settings(browser)
     fill(browser, "slipping-weeks", "8")
     tap_id(browser, "settings-save")
     wait(browser, lambda d: text(d, "settings-state") == "Saved", "the weeks were not saved")
