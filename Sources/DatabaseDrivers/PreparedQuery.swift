@@ -10,10 +10,11 @@ import Synchronization
 public final class PreparedQuery: Sendable {
     public let isRead: Bool
     private let build: @Sendable (any SQLDatabase, [SQLBind]) -> any SQLExpression
-    private let texts = Mutex<[String: String]>([:])
+    /// Per dialect and number of values: the text, and which value each of its placeholders takes.
+    private let texts = Mutex<[String: (sql: String, order: [Int])]>([:])
 
-    /// `build` makes the statement from one `SQLBind` per value, in the order `statement(_:on:)` gets them;
-    /// it may look at how many values there are, but not at what they are.
+    /// `build` makes the statement from one `SQLBind` per value, in the order `statement(_:on:)` gets them, used
+    /// in any order; it may look at how many values there are, but not at what they are.
     public init(isRead: Bool, build: @escaping @Sendable (any SQLDatabase, [SQLBind]) -> any SQLExpression) {
         self.isRead = isRead
         self.build = build
@@ -23,15 +24,27 @@ public final class PreparedQuery: Sendable {
     public func statement(_ values: [any Encodable & Sendable], on database: any SQLDatabase) -> PreparedStatement {
         // Kept per number of values too, for statements whose length follows their values (a batch insert).
         let key = "\(database.dialect.name) \(values.count)"
-        if let sql = texts.withLock({ $0[key] }) {
-            return PreparedStatement(sql: sql, binds: values, isRead: isRead)
+        if let kept = texts.withLock({ $0[key] }) {
+            return PreparedStatement(sql: kept.sql, binds: kept.order.map { values[$0] }, isRead: isRead)
         }
-        let (sql, binds) = database.serialize(build(database, values.map { SQLBind($0) }))
-        // A builder that wrote a value into the text, or dropped one, would make the kept text wrong for the
-        // next values: such a statement is not kept (and the tests, built for debugging, stop).
-        assert(binds.count == values.count, "a PreparedQuery's builder must bind each value once: \(sql)")
-        if binds.count == values.count { texts.withLock { $0[key] = sql } }
-        return PreparedStatement(sql: sql, binds: binds, isRead: isRead)
+        // Built once from markers naming each value, so the text says where each value goes (a WHERE may name
+        // them in another order than the call).
+        let (sql, binds) = database.serialize(build(database, values.indices.map { SQLBind(Marker(index: $0)) }))
+        let order = binds.compactMap { ($0 as? Marker)?.index }
+        // A builder that wrote a value into the text, left one out or bound something else would make the kept text
+        // wrong for the next values: such a statement is not kept (and the tests, built for debugging, stop).
+        guard order.count == binds.count, Set(order).count == values.count else {
+            assertionFailure("a PreparedQuery's builder must bind every value and nothing else: \(sql)")
+            let (sql, binds) = database.serialize(build(database, values.map { SQLBind($0) }))
+            return PreparedStatement(sql: sql, binds: binds, isRead: isRead)
+        }
+        texts.withLock { $0[key] = (sql, order) }
+        return PreparedStatement(sql: sql, binds: order.map { values[$0] }, isRead: isRead)
+    }
+
+    /// Stands for the value at `index` while the text is written.
+    private struct Marker: Encodable, Sendable {
+        let index: Int
     }
 
     /// The statement for these values, ready to run with SQLKit's `first()`, `all()` or `run()`.

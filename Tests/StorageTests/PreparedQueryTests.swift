@@ -34,6 +34,27 @@ import Testing
         }
     }
 
+    /// Values named in another order than the call gives them, and one of them twice.
+    static let byIDThenName = PreparedQuery(isRead: true) { database, values in
+        database.select().columns("id").from("notes").where("id", .greaterThan, values[1]).where("name", .equal, values[0])
+            .where("id", .lessThan, SQLBinaryExpression(values[1], .add, SQLLiteral.numeric("3"))).orderBy("id").select
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func valuesGoWhereTheTextNamesThemInAnyOrder(kind: DatabaseKind) async throws {
+        try await TestDatabase.with(kind, migrate: false) { database in
+            let sql = database.sql
+            try await sql.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, name TEXT NOT NULL)").run()
+            for (id, name) in [(1, "a"), (2, "b"), (3, "a"), (4, "a"), (5, "a")] { try await Self.add.run([id, name], on: sql) }
+            // The first call writes the text; the later ones reuse it with their own values.
+            for _ in 0..<3 {
+                #expect(try await Self.byIDThenName.all(["a", 1], on: sql).map { try $0.decode(column: "id", as: Int.self) } == [3])
+                #expect(try await Self.byIDThenName.all(["a", 2], on: sql).map { try $0.decode(column: "id", as: Int.self) } == [3, 4])
+                #expect(try await Self.byIDThenName.all(["b", 0], on: sql).map { try $0.decode(column: "id", as: Int.self) } == [2])
+            }
+        }
+    }
+
     static let addMany = PreparedQuery(isRead: false) { database, values in
         var insert = database.insert(into: "notes").columns("id", "name")
         for start in stride(from: 0, to: values.count, by: 2) { insert = insert.values([values[start], values[start + 1]]) }
