@@ -1,4 +1,5 @@
 import ChooseYourDestiny
+import DatabaseDrivers
 import Foundation
 import SQLKit
 
@@ -152,6 +153,22 @@ public struct StoryRepository: Sendable {
 
     // MARK: Twine stories
 
+    static let twineVersionQuery = PreparedQuery(isRead: true) { database, values in
+        database.select().column("updated_at")
+            .column(SQLAlias(SQLRaw("(CASE WHEN twine_html IS NULL THEN 0 ELSE 1 END)"), as: SQLIdentifier("interactive")))
+            .from("stories").where("id", .equal, values[0]).select
+    }
+
+    /// Whether a story is read through the Twine interpreter, and its version, without reading the story: each
+    /// step of a reader asks it (`find` reads and parses the whole story, and the Twine file is kept parsed).
+    public func twineVersion(storyID: String) async throws -> (interactive: Bool, updatedAt: Date)? {
+        guard let row = try await Self.twineVersionQuery.first([storyID], on: database) else { return nil }
+        return (
+            try row.decode(column: "interactive", as: Int.self) == 1,
+            Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self))
+        )
+    }
+
     /// The Twine story behind an interactive story, as saved.
     public func twineHTML(storyID: String) async throws -> String? {
         guard let row = try await database.select().column("twine_html").from("stories").where("id", .equal, storyID).first(),
@@ -160,14 +177,23 @@ public struct StoryRepository: Sendable {
         return try row.decode(column: "twine_html", as: String.self)
     }
 
-    /// A reader's place in an interactive story: the interpreter's reading as JSON, and the progress it gave.
-    public func twineReading(storyID: String, profileID: String) async throws -> String? {
-        guard
-            let row = try await database.select().column("twine_reading").from("story_progress")
-                .where("profile_id", .equal, profileID).where("story_id", .equal, storyID).first(),
+    static let twinePlaceQuery = PreparedQuery(isRead: true) { database, values in
+        database.select().columns("twine_reading", "path", "endings_found").from("story_progress")
+            .where("profile_id", .equal, values[1]).where("story_id", .equal, values[0]).select
+    }
+
+    /// A reader's place in an interactive story: the interpreter's reading as JSON, and the progress it gave (one
+    /// read of the row both live in).
+    public func twinePlace(storyID: String, profileID: String) async throws -> (reading: String, progress: ReadingProgress)? {
+        guard let row = try await Self.twinePlaceQuery.first([storyID, profileID], on: database),
             try !row.decodeNil(column: "twine_reading")
         else { return nil }
-        return try row.decode(column: "twine_reading", as: String.self)
+        return (
+            try row.decode(column: "twine_reading", as: String.self),
+            ReadingProgress(
+                path: Self.list(try row.decode(column: "path", as: String.self)),
+                endingsFound: Self.list(try row.decode(column: "endings_found", as: String.self)))
+        )
     }
 
     /// Saves a reader's place in an interactive story with the progress it stands for (the passages read, as the

@@ -48,14 +48,13 @@ struct StoryPlayAPIController {
 
     /// Where the visitor is (the start when they never opened it).
     @Sendable func current(_ request: Request, context: TroveRequestContext) async throws -> PlayJSON {
-        let (stored, interpreter) = try await interactiveStory(context)
+        let (id, interpreter) = try await interactiveStory(context)
         let profile = try await context.session.requireProfile()
-        if let saved = try await stories.twineReading(storyID: stored.id, profileID: profile.id),
-            let reading = try? JSONDecoder().decode(TwineReading.self, from: Data(saved.utf8)),
-            let progress = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0
+        if let place = try await stories.twinePlace(storyID: id, profileID: profile.id),
+            let reading = try? JSONDecoder().decode(TwineReading.self, from: Data(place.reading.utf8))
         {
             let rendered = await offEventLoops { interpreter.current(reading) }
-            return PlayJSON(rendered, reading: reading, progress: progress)
+            return PlayJSON(rendered, reading: reading, progress: place.progress)
         }
         let (reading, rendered) = await offEventLoops { interpreter.start() }
         return PlayJSON(rendered, reading: reading, progress: ReadingProgress(path: [rendered.passage], endingsFound: []))
@@ -71,16 +70,15 @@ struct StoryPlayAPIController {
     @Sendable func move(_ request: Request, context: TroveRequestContext) async throws -> PlayJSON {
         let body = try await JSONBody.decode(MoveBody.self, from: request)
         guard (body.choice == nil) != (body.step == nil) else { throw StoryError.invalidPath("Send either 'choice' or 'step'.") }
-        let (stored, interpreter) = try await interactiveStory(context)
+        let (id, interpreter) = try await interactiveStory(context)
         let profile = try await context.session.requireProfile()
         var reading = interpreter.start().reading
         var progress = ReadingProgress(path: [reading.passage], endingsFound: [])
-        if let saved = try await stories.twineReading(storyID: stored.id, profileID: profile.id),
-            let kept = try? JSONDecoder().decode(TwineReading.self, from: Data(saved.utf8)),
-            let keptProgress = try await stories.progress(storyID: stored.id, profileID: profile.id)?.0
+        if let place = try await stories.twinePlace(storyID: id, profileID: profile.id),
+            let kept = try? JSONDecoder().decode(TwineReading.self, from: Data(place.reading.utf8))
         {
             reading = kept
-            progress = keptProgress
+            progress = place.progress
         }
         // A step renders a passage or two (well under a millisecond); a rewind replays the path from the start.
         let moved: (reading: TwineReading, passage: RenderedPassage)
@@ -106,19 +104,24 @@ struct StoryPlayAPIController {
         if moved.passage.isEnding, !endings.contains(moved.passage.passage) { endings.append(moved.passage.passage) }
         let next = ReadingProgress(path: trail, endingsFound: endings)
         let json = String(decoding: try JSONEncoder().encode(moved.reading), as: UTF8.self)
-        try await stories.saveTwineReading(json, progress: next, storyID: stored.id, profileID: profile.id)
+        try await stories.saveTwineReading(json, progress: next, storyID: id, profileID: profile.id)
         return PlayJSON(moved.passage, reading: moved.reading, progress: next)
     }
 
-    private func interactiveStory(_ context: TroveRequestContext) async throws -> (StoryRepository.Stored, TwineInterpreter) {
+    /// The story's id and its interpreter. A step reads only whether the story is interactive and its version: the
+    /// story itself is not read, and its Twine file only when no interpreter of this version is kept.
+    private func interactiveStory(_ context: TroveRequestContext) async throws -> (id: String, interpreter: TwineInterpreter) {
         let id = try context.parameters.require("id")
-        guard let stored = try await stories.find(id: id) else { throw StoryError.storyNotFound }
-        guard stored.interactive, let html = try await stories.twineHTML(storyID: id) else {
-            throw APIError(
-                .conflict, code: "not_interactive",
-                message: "This story has no variables to keep: read it from its chapters (GET /api/v1/stories/\(id)).")
+        guard let version = try await stories.twineVersion(storyID: id) else { throw StoryError.storyNotFound }
+        let notInteractive = APIError(
+            .conflict, code: "not_interactive",
+            message: "This story has no variables to keep: read it from its chapters (GET /api/v1/stories/\(id)).")
+        guard version.interactive else { throw notInteractive }
+        let interpreter = try await interpreters.interpreter(storyID: id, version: version.updatedAt) { [stories] in
+            guard let html = try await stories.twineHTML(storyID: id) else { throw notInteractive }
+            return html
         }
-        return (stored, try await interpreters.interpreter(storyID: id, version: stored.updatedAt, html: html))
+        return (id, interpreter)
     }
 }
 
@@ -126,8 +129,9 @@ struct StoryPlayAPIController {
 actor TwineInterpreters {
     private var kept: [String: (version: Date, interpreter: TwineInterpreter)] = [:]
 
-    func interpreter(storyID: String, version: Date, html: String) async throws -> TwineInterpreter {
+    func interpreter(storyID: String, version: Date, html load: @Sendable () async throws -> String) async throws -> TwineInterpreter {
         if let entry = kept[storyID], entry.version == version { return entry.interpreter }
+        let html = try await load()
         let story = try await offEventLoops { () throws -> TwineStory in
             do { return try TwineHTML.read(html) } catch { throw StoryError.unreadable(String(describing: error)) }
         }
