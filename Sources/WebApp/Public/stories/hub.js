@@ -270,6 +270,7 @@ function unavailable(where, message) {
 const READER_ASSETS = [
   './reader.js',
   './dom.js',
+  './chapter.js',
   './logic.js',
   './text.js',
   './stories.css',

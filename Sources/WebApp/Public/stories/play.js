@@ -7,22 +7,11 @@
 // the reader says so and shows the last passage this device read.
 import { api, toast } from '../js/api.js';
 import { keep, kept } from '../js/sync.js';
-import { plural } from '../js/format.js';
 import { $, make, render, say, confirmDialog } from './dom.js';
 import { createRouter, parseView, viewPath, viewOf } from '../js/router.js';
 import { chapterTree } from './text.js';
-import {
-  trail,
-  readLine,
-  endingsLine,
-  visitedAfter,
-  isPlayStep,
-  playPlace,
-  playMove,
-  choicesAfter,
-  playPlaceCopy,
-  playOfflineLine,
-} from './logic.js';
+import { drawEnding, drawTrail, turnPage, holdMoves, releaseMoves } from './chapter.js';
+import { readLine, visitedAfter, isPlayStep, playPlace, playMove, choicesAfter, playPlaceCopy, playOfflineLine } from './logic.js';
 
 const STOPPED = 'The story stopped here: its passages kept sending you on without end. Go back a step or restart.';
 
@@ -35,7 +24,6 @@ export async function startPlay({ root, story, api: API, show }) {
   const PROGRESS = `${API}/progress`; // the device's copy of the place in the library's shape (for its cards)
   const VISITED_KEY = `stories:visited:${root.dataset.storyId}`; // as the reader and the map name it
   const chapters = new Map(story.chapters.map((c) => [c.id, c]));
-  const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
   let now = null; // the step shown: the server's last answer (or the device's copy offline)
   let choices = []; // the choice indexes that made now.trail, when known
@@ -95,37 +83,6 @@ export async function startPlay({ root, story, api: API, show }) {
     );
   }
 
-  function drawEnding() {
-    $('ending').hidden = !now.is_ending;
-    if (!now.is_ending) return;
-    $('ending-read').textContent = readLine(now.trail);
-    const found = Array.isArray(now.endings_found) ? now.endings_found.length : 0;
-    $('ending-found').textContent = endingsLine(found, story.ending_count);
-  }
-
-  function drawTrail() {
-    const steps = trail(now.trail, chapters);
-    $('trail-box').hidden = steps.length < 2;
-    $('trail-count').textContent = plural(steps.length, 'chapter');
-    $('trail').replaceChildren(
-      ...steps.map((step) =>
-        make(
-          'li',
-          {},
-          step.current
-            ? make('span', { className: 'st-step is-current', 'aria-current': 'step', text: step.name })
-            : make('button', {
-                className: 'st-step',
-                type: 'button',
-                text: step.name,
-                'aria-label': `Go back to ${step.name}`,
-                onclick: () => move({ step: step.index }),
-              }),
-        ),
-      ),
-    );
-  }
-
   function draw({ focus = true, fade = true } = {}) {
     const chapter = chapters.get(now.passage) || { id: now.passage, name: now.passage };
     const article = $('chapter');
@@ -139,19 +96,12 @@ export async function startPlay({ root, story, api: API, show }) {
     if (now.stopped) nodes.push(make('p', { className: 'note', text: STOPPED }));
     $('chapter-text').replaceChildren(...nodes);
     drawChoices();
-    drawEnding();
-    drawTrail();
+    const found = Array.isArray(now.endings_found) ? now.endings_found.length : 0;
+    drawEnding(now.is_ending, now.trail, found, story.ending_count);
+    drawTrail(now.trail, chapters, (step) => move({ step }));
     $('back').disabled = now.step < 1;
     $('restart').disabled = now.step < 1;
-    if (fade && !reducedMotion.matches) {
-      article.classList.remove('st-fade');
-      void article.offsetWidth; // restart the animation
-      article.classList.add('st-fade');
-    }
-    if (focus) {
-      window.scrollTo(0, 0);
-      $('chapter-title').focus({ preventScroll: true });
-    }
+    turnPage(article, { focus, fade });
     if (now.is_ending) say(`The End. ${readLine(now.trail)}.`);
   }
 
@@ -181,14 +131,12 @@ export async function startPlay({ root, story, api: API, show }) {
 
   function lock() {
     saving = true;
-    root.setAttribute('aria-busy', 'true');
-    for (const button of root.querySelectorAll('.st-choice, .st-step, #back, #restart, #ending-restart')) button.disabled = true;
+    holdMoves(root);
   }
 
   async function unlock() {
     saving = false;
-    root.removeAttribute('aria-busy');
-    $('ending-restart').disabled = false;
+    releaseMoves(root);
     if (popWaiting) {
       popWaiting = false;
       returnTo(viewOf(location.hash), history.state && history.state.data);

@@ -6,7 +6,6 @@
 // Opening a story to read it puts it in the library (the original app downloaded it there).
 import { api, toast } from '../js/api.js';
 import { keep, kept, send, waiting } from '../js/sync.js';
-import { plural } from '../js/format.js';
 import { $, make, render, say, confirmDialog } from './dom.js';
 import {
   chooseBody,
@@ -18,9 +17,7 @@ import {
   moveOptions,
   placeCopy,
   visitedAfter,
-  trail,
   readLine,
-  endingsLine,
   progressBody,
   advance,
   rewindTo,
@@ -28,11 +25,11 @@ import {
 } from './logic.js';
 import { createRouter, parseView, viewPath, viewOf } from '../js/router.js';
 import { chapterTree } from './text.js';
+import { drawEnding, drawTrail, turnPage, holdMoves, releaseMoves } from './chapter.js';
 
 const root = $('reader');
 const storyId = root.dataset.storyId;
 const API = `/api/v1/stories/${encodeURIComponent(storyId)}`;
-const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
 const state = { story: null, chapters: new Map(), path: [], endingsFound: [], visited: [], saving: false };
 const PROGRESS = `${API}/progress`; // also the key of the device's copy of the place
@@ -136,36 +133,6 @@ function choices(chapter) {
   );
 }
 
-function ending(chapter) {
-  $('ending').hidden = !chapter.is_ending;
-  if (!chapter.is_ending) return;
-  $('ending-read').textContent = readLine(state.path);
-  $('ending-found').textContent = endingsLine(state.endingsFound.length, state.story.ending_count);
-}
-
-function drawTrail() {
-  const steps = trail(state.path, state.chapters);
-  $('trail-box').hidden = steps.length < 2;
-  $('trail-count').textContent = plural(steps.length, 'chapter');
-  $('trail').replaceChildren(
-    ...steps.map((step) =>
-      make(
-        'li',
-        {},
-        step.current
-          ? make('span', { className: 'st-step is-current', 'aria-current': 'step', text: step.name })
-          : make('button', {
-              className: 'st-step',
-              type: 'button',
-              text: step.name,
-              'aria-label': `Go back to ${step.name}`,
-              onclick: () => rewind(step.index),
-            }),
-      ),
-    ),
-  );
-}
-
 function draw({ focus = true, fade = true } = {}) {
   const chapter = current();
   const article = $('chapter');
@@ -177,19 +144,11 @@ function draw({ focus = true, fade = true } = {}) {
   $('chapter-text').replaceChildren(...render(tree));
   video(chapter);
   choices(chapter);
-  ending(chapter);
-  drawTrail();
+  drawEnding(chapter.is_ending, state.path, state.endingsFound.length, state.story.ending_count);
+  drawTrail(state.path, state.chapters, rewind);
   $('back').disabled = state.path.length < 2;
   $('restart').disabled = state.path.length < 2;
-  if (fade && !reducedMotion.matches) {
-    article.classList.remove('st-fade');
-    void article.offsetWidth; // restart the animation
-    article.classList.add('st-fade');
-  }
-  if (focus) {
-    window.scrollTo(0, 0);
-    $('chapter-title').focus({ preventScroll: true });
-  }
+  turnPage(article, { focus, fade });
   if (chapter.is_ending) say(`The End. ${readLine(state.path)}.`);
 }
 
@@ -198,8 +157,7 @@ function draw({ focus = true, fade = true } = {}) {
 async function move(body, { push = true } = {}) {
   if (state.saving) return;
   state.saving = true;
-  root.setAttribute('aria-busy', 'true');
-  for (const button of root.querySelectorAll('.st-choice, .st-step, #back, #restart, #ending-restart')) button.disabled = true;
+  holdMoves(root);
   try {
     // Sent at once when nothing waits; else (or without an answer) queued behind the moves made offline.
     const chapter = state.chapters.get(body.chapter_id);
@@ -220,8 +178,7 @@ async function move(body, { push = true } = {}) {
     if (!popWaiting) settleURL(false);
   } finally {
     state.saving = false;
-    root.removeAttribute('aria-busy');
-    $('ending-restart').disabled = false;
+    releaseMoves(root);
     if (popWaiting) {
       popWaiting = false;
       returnTo(viewOf(location.hash), history.state && history.state.data);
