@@ -1,5 +1,6 @@
 import CityRoulette
 import Foundation
+import MagneticPoetry
 import ObliqueStrategies
 import Testing
 
@@ -9,6 +10,22 @@ import Testing
 @Suite struct JSONWriterTests {
     func parsed(_ data: Data) throws -> NSObject {
         try #require(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? NSObject)
+    }
+
+    @Test(arguments: [nil, 0.75, 1.0 / 3.0])
+    func writesABoardAsJSONEncoderDoes(aspect: Double?) throws {
+        var board = Board(
+            wordSetId: "nature \"wild\"", font: .typewriter, fontScale: 1.25,
+            magnets: [
+                .init(id: "m1", word: "moon", x: 0, y: 1, rotation: -12.5, z: 3),
+                .init(id: "m\u{2}", word: "déjà \\ vu\n", x: 0.1, y: 0.000_001, rotation: 180, z: 0),
+            ],
+            extraWords: ["déjà \\ vu\n", "北京"])
+        board.aspect = aspect
+        let written = Data(board.jsonText.utf8)
+        #expect(try JSONDecoder().decode(Board.self, from: written) == board)
+        // The same document (JSONEncoder's order of keys is not fixed: this one's is).
+        #expect(try parsed(written) == parsed(try JSONEncoder().encode(board)))
     }
 
     @Test func writesCitiesAsJSONEncoderDoes() throws {

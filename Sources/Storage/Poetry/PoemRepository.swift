@@ -50,12 +50,17 @@ public struct PoemRepository: Sendable {
         return try Self.poem(row, board: try Self.board(row))
     }
 
-    public func create(profileID: String, title: String, board: Board, at date: Date = Date()) async throws -> Poem {
+    /// `boardJSON`: the board as JSON text when the caller has written it already (the API writes it by hand,
+    /// faster than JSONEncoder); it must decode to `board`.
+    public func create(profileID: String, title: String, board: Board, boardJSON: String? = nil, at date: Date = Date()) async throws
+        -> Poem
+    {
         let id = "p" + Token.make(length: 15)
         try await database.insert(into: "poetry_poems")
             .columns("id", "profile_id", "title", "version", "board_json", "word_set_id", "has_background", "created_at", "updated_at")
             .values(
-                SQLBind(id), SQLBind(profileID), SQLBind(title), SQLBind(1), SQLBind(try Self.json(board)), SQLBind(board.wordSetId),
+                SQLBind(id), SQLBind(profileID), SQLBind(title), SQLBind(1), SQLBind(try boardJSON ?? Self.json(board)),
+                SQLBind(board.wordSetId),
                 SQLBind(false), SQLBind(date.millisecondsSince1970), SQLBind(date.millisecondsSince1970)
             )
             .run()
@@ -66,11 +71,11 @@ public struct PoemRepository: Sendable {
 
     /// Replaces title and board in one statement if `version` is still the current one.
     /// Throws `versionConflict` with the current version when another save came first; nil when there is no such poem.
-    /// Gives back the board as stored too, so the answer need not encode it a second time.
+    /// Gives back the board as stored too, so the answer need not encode it a second time. `boardJSON` as in `create`.
     public func save(
-        id: String, profileID: String, version: Int, title: String, board: Board, at date: Date = Date()
+        id: String, profileID: String, version: Int, title: String, board: Board, boardJSON: String? = nil, at date: Date = Date()
     ) async throws -> (poem: Poem, boardJSON: String)? {
-        let boardJSON = try Self.json(board)
+        let boardJSON = try boardJSON ?? Self.json(board)
         let updated = try await database.update("poetry_poems")
             .set("title", to: title).set("board_json", to: boardJSON).set("word_set_id", to: board.wordSetId)
             .set("version", to: SQLBinaryExpression(SQLColumn("version"), .add, SQLLiteral.numeric("1")))

@@ -49,7 +49,8 @@ struct PoemsAPIController {
         let profile = try await context.session.requireProfile()
         let board = try await validated(body.board, profileID: profile.id)
         return EditedResponse(
-            status: .created, response: PoemJSON(try await poems.create(profileID: profile.id, title: title, board: board)))
+            status: .created,
+            response: PoemJSON(try await poems.create(profileID: profile.id, title: title, board: board, boardJSON: board.jsonText)))
     }
 
     @Sendable func one(_ request: Request, context: ProfileRequestContext) async throws -> StoredPoemAnswer {
@@ -64,7 +65,10 @@ struct PoemsAPIController {
         let title = try Self.title(body.title)
         let profile = context.profile
         let board = try await validated(body.board, profileID: profile.id)
-        guard let saved = try await poems.save(id: id, profileID: profile.id, version: body.version, title: title, board: board) else {
+        guard
+            let saved = try await poems.save(
+                id: id, profileID: profile.id, version: body.version, title: title, board: board, boardJSON: board.jsonText)
+        else {
             throw PoetryError.poemNotFound
         }
         return StoredPoemAnswer(poem: saved.poem, boardJSON: saved.boardJSON)
