@@ -910,6 +910,29 @@ def test_the_weather_says_why_it_is_missing_and_is_asked_again(yoga_server, brow
     check_console(browser, allow_provider_errors=True)
 
 
+def test_nothing_to_tap_moves_when_a_list_loads(yoga_server, browser):
+    # Issue 17: "Student types" sat below the roster, and the roster (or its empty box) pushed it down as it loaded,
+    # so a tap aimed at it right after opening the tab landed on nothing. Every tool of a list sits above the list.
+    tools = {"students": ["student-add", "types-open", "student-q", "student-order"],
+             "sessions": ["session-sort", "session-order", "export-sessions", "export-attendance"]}
+    where = lambda d, ids: d.execute_script(  # noqa: E731 (each tool's place on the page, and the top of its list)
+        "return arguments[0].map(i => { const r = document.getElementById(i).getBoundingClientRect();"
+        " return [i, Math.round(r.left + scrollX), Math.round(r.top + scrollY), Math.round(r.bottom + scrollY)]; })", ids)
+    top = lambda d, id: d.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().top + scrollY", id)  # noqa: E731
+    placed = {}
+    for tab, ids in tools.items():
+        open_yoga(browser, yoga_server, f"#{tab}")
+        wait(browser, lambda d: shown(d, f"{tab[:-1]}-empty"), f"the empty {tab} list did not show")
+        placed[tab] = where(browser, ids)
+        below = [i for i, _, _, bottom in placed[tab] if bottom > top(browser, f"{tab[:-1]}-empty")]
+        assert not below, f"{below} sit below the {tab} list, which moves them as it loads"
+    for name in ("Ada Lovelace", "Grace Hopper", "Marco Rossi"):
+        add_student(browser, name)
+    open_yoga(browser, yoga_server, "#students")
+    wait(browser, lambda d: roster_names(d) == ["Ada Lovelace", "Grace Hopper", "Marco Rossi"], "the roster did not load")
+    assert where(browser, tools["students"]) == placed["students"], "the roster's tools moved when it filled"
+
+
 def test_student_types_rename_by_enter_or_leaving_and_refuse_a_duplicate(yoga_server, browser):
     # First #class: a first visit straight to #students can get the default types twice (a server race).
     open_yoga(browser, yoga_server)
