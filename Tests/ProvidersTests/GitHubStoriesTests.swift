@@ -29,7 +29,7 @@ import Testing
             switch (repo, path) {
             case ("notes", "README.md"): return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "Just notes.")))
             case ("slow", _):
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: .seconds(30))
                 return Response(status: .ok)
             case (_, "README.md"): return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: readme)))
             case ("pub", "story.json"): return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: Self.story)))
@@ -45,7 +45,7 @@ import Testing
 
     @Test func importsTaggedStoriesAndSaysWhyOthersWereNot() async throws {
         try await withFakeGitHub { base in
-            let github = GitHubStories(apiURL: base, rawURL: base, token: "secret", fetcher: JSONFetcher(timeout: .seconds(4)))
+            let github = GitHubStories(apiURL: base, rawURL: base, token: "secret", fetcher: JSONFetcher(timeout: .seconds(10)))
             let outcomes = try await github.stories(of: "ada")
             var found: [String] = []
             var skipped: [String: String] = [:]

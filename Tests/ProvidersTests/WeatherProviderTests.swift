@@ -28,7 +28,7 @@ import Weather
             let latitude = request.uri.queryParameters.get("latitude") ?? request.uri.queryParameters.get("lat") ?? ""
             switch Double(latitude).map(Int.init) {
             case 1:
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: .seconds(30))
                 return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: good)))
             case 2: return Response(status: .internalServerError)
             case 3: return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<html>busy</html>")))
@@ -93,10 +93,10 @@ import Weather
                 OpenWeatherMapWeather(baseURL: base, key: "good-key", fetcher: fetcher), latitude: latitude)
             let answers = await [openMeteo, openWeatherMap]
             #expect(answers == [true, true])
-            // A 1 s deadline (Deadline does not wait for the cancelled request), against a service that takes 10 s. The
-            // rest is the test process's own scheduling: worst seen 3.35 s, in the full swift test run with the
-            // migration-history test's PostgreSQL work beside it.
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // A 1 s deadline (Deadline does not wait for the cancelled request), against a service that takes 30 s. The
+            // rest is the test process's own scheduling: worst seen 7.3 s, with browser suites running beside the full
+            // swift test run; half the slow answer still tells the two apart.
+            #expect(ContinuousClock.now - started < .seconds(15))
         }
     }
 
