@@ -1,7 +1,7 @@
 // YogiYogini, Class tab: the check-in panels (near you, saved, typed, or "repeat last time"), loaded by
 // class.js when one is opened; the running class stays in class.js.
 import { toast } from '../js/api.js';
-import { $, txt, show, err, make, span, listen, click, say, busy } from './dom.js';
+import { $, txt, show, err, make, span, checkRow, listen, click, say, busy } from './dom.js';
 import { call, loadStudents } from './store.js';
 import { formatDistance, matches, debounce, proposeRegulars, plural } from './logic.js';
 import { checkIn, mode, open } from './class.js';
@@ -232,18 +232,7 @@ export async function openRepeat(last) {
       students.filter((s) => s.active),
     );
     $('repeat-list').replaceChildren(
-      ...people.map((p) =>
-        make(
-          'li',
-          {},
-          make(
-            'label',
-            { className: 'yg-check' },
-            make('input', { type: 'checkbox', value: p.id, checked: p.checked }),
-            make('span', {}, p.name, p.times ? span('yg-muted', ` · ${plural(p.times, 'time')}`) : null),
-          ),
-        ),
-      ),
+      ...people.map((p) => checkRow(p.id, p.checked, p.name, p.times ? span('yg-muted', ` · ${plural(p.times, 'time')}`) : null)),
     );
     show('repeat-empty', !people.length);
   } catch (error) {

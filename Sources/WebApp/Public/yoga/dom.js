@@ -25,6 +25,10 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A row to tick in a list of people: a checkbox with `value`, labelled by what follows. */
+export const checkRow = (value, checked, ...label) =>
+  make('li', {}, make('label', { className: 'yg-check' }, make('input', { type: 'checkbox', value, checked }), make('span', {}, ...label)));
+
 /** A polite announcement for screen readers. */
 export const say = (message) => announce('yg-announce', message);
 

@@ -7,6 +7,7 @@ import {
   err,
   make,
   span,
+  checkRow,
   listen,
   click,
   say,
@@ -139,18 +140,7 @@ async function openEdit() {
   $('edit-end').value = toLocalInput(s.ended_at);
   const people = [...roster].sort((a, b) => Number(here.has(b.id)) - Number(here.has(a.id)) || Number(b.active) - Number(a.active));
   $('edit-attendees').replaceChildren(
-    ...people.map((p) =>
-      make(
-        'li',
-        {},
-        make(
-          'label',
-          { className: 'yg-check' },
-          make('input', { type: 'checkbox', value: p.id, checked: here.has(p.id) }),
-          make('span', {}, p.name, p.active ? null : span('yg-muted', ' (not active)')),
-        ),
-      ),
-    ),
+    ...people.map((p) => checkRow(p.id, here.has(p.id), p.name, p.active ? null : span('yg-muted', ' (not active)'))),
   );
   const former = s.attendees.filter((a) => !a.id).map((a) => a.name);
   show('edit-former', former.length);
