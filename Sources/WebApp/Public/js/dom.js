@@ -44,6 +44,31 @@ export function confirmDialog({ title, text, ok = 'Delete', cancel = 'Keep it' }
   });
 }
 
+/**
+ * Copies text to the clipboard; resolves whether it worked. Where the Clipboard API refuses, the old way: a hidden
+ * text box selected and copied, which takes the focus, so it goes back to `returnTo` (what had it before).
+ */
+export async function copyText(text, returnTo = document.activeElement) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = make('textarea', { className: 'visually-hidden', readonly: true, 'aria-hidden': 'true' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    returnTo?.focus?.();
+    return ok;
+  }
+}
+
 /** Marks a control busy while `work` runs, so a double tap cannot send twice. */
 export async function busy(button, work) {
   if (button.disabled) return undefined;

@@ -7,8 +7,9 @@ import { Board, DEFAULT_SCALE, FONTS, withAPIKeys } from './board.js';
 import { Tray } from './tray.js';
 import { WordSets } from './wordsets.js';
 import { Saver, SCOPE, isTemp, pendingPoems } from './save.js';
-import { $, announce, confirmDialog, make, stylesheet, wordLength } from './dom.js';
+import { $, announce, confirmDialog, make, stylesheet } from './dom.js';
 import { formatDateTime } from '../js/time.js';
+import { characterCount } from '../js/format.js';
 
 // The modules and styles loaded on demand are kept by the service worker from the first visit, for offline use.
 navigator.serviceWorker?.ready.then(
@@ -428,7 +429,7 @@ function placeWord(word, at = null) {
 function addWord(raw) {
   const word = String(raw).trim();
   const data = board.data;
-  if (!word || wordLength(word) > 40) return 'A word has 1 to 40 characters.';
+  if (!word || characterCount(word) > 40) return 'A word has 1 to 40 characters.';
   if (data.magnets.length >= 400) return 'A board holds at most 400 magnets.';
   const set = currentSet();
   const known = (set && set.words.includes(word)) || data.extra_words.includes(word);

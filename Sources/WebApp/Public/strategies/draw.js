@@ -1,7 +1,7 @@
 // Oblique Strategies: the draw view: the card, its buttons, the draw settings and the shuffle. A draw asks the
 // server (which records it in the history); without the server, a card is drawn from the deck held in memory.
 import { api, toast } from '../js/api.js';
-import { make, busy } from '../js/dom.js';
+import { make, busy, copyText } from '../js/dom.js';
 import { send } from '../js/sync.js';
 import { plural } from '../js/format.js';
 import { viewPath } from '../js/router.js';
@@ -217,30 +217,9 @@ async function shareCard() {
       if (error && error.name === 'AbortError') return; // the person closed the share sheet
     }
   }
-  const copied = await copyText(own ? card.strategy : url);
+  const copied = await copyText(own ? card.strategy : url, ui.share);
   if (copied) toast(own ? 'Card copied' : 'Link copied');
   else toast(own ? card.strategy : `Copy this link: ${url}`, { timeout: 10000 });
-}
-
-async function copyText(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = make('textarea', { className: 'visually-hidden', readonly: true, 'aria-hidden': 'true' });
-    area.value = text;
-    document.body.append(area);
-    area.select();
-    let ok = false;
-    try {
-      ok = document.execCommand('copy');
-    } catch {
-      ok = false;
-    }
-    area.remove();
-    ui.share.focus();
-    return ok;
-  }
 }
 
 // ---------- A card by its URL ----------

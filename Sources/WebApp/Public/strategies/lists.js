@@ -1,21 +1,11 @@
 // Oblique Strategies: the pure part of the views that load when first shown (All, Mine, History), tested with
 // node's runner (tests/js/strategies-logic.test.mjs): counting a card's characters, the All view's grouping and
 // search, and the notes waiting on the device. Kept apart from logic.js, which comes with the page.
-import { plural } from '../js/format.js';
+import { characterCount, plural } from '../js/format.js';
 import { SCOPE, fold, sameText } from './logic.js';
 
 export const MAX_LENGTH = 280; // an own card, as the server counts it
 export const NOTE_MAX = 500; // a note on a draw
-
-const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
-
-/** Characters as a person counts them (grapheme clusters), like the server. */
-export function characterCount(text) {
-  if (!segmenter) return [...text].length;
-  let count = 0;
-  for (const _ of segmenter.segment(text)) count += 1;
-  return count;
-}
 
 /** The counter under a card's text box: how many characters, and how many too many. */
 export function countLine(text) {
