@@ -303,12 +303,25 @@ def document_operations() -> dict[str, dict[str, bool]]:
 
 
 def page_routes_in_sources() -> set[str]:
-    """The non-API routes with a path parameter that Sources/WebApp registers (`router.get("/x/{id}")` …)."""
+    """The non-API routes with a path parameter that Sources/WebApp registers: on the router (`router.get("/x/{id}")`)
+    or in an app's page group, relative to its slug (`pages.get("{id}")` in the folder of the app whose entry says
+    `AppEntry(slug: "x"` is `/x/{id}`)."""
     found = set()
+    method = r"(?:get|head|put|post|patch|delete)"
     for source in WEB_SOURCES.rglob("*.swift"):
-        for match in re.finditer(r'\.(?:get|head|put|post|patch|delete)\(\s*"(/[^"]*\{[^"]*)"', source.read_text(encoding="utf-8")):
+        for match in re.finditer(r'\.' + method + r'\(\s*"(/[^"]*\{[^"]*)"', source.read_text(encoding="utf-8")):
             if not match.group(1).startswith("/api/"):
                 found.add(match.group(1))
+    for folder in (p for p in WEB_SOURCES.iterdir() if p.is_dir()):
+        texts = [source.read_text(encoding="utf-8") for source in folder.glob("*.swift")]
+        slugs = {m.group(1) for text in texts for m in re.finditer(r'AppEntry\(\s*slug:\s*"([^"]+)"', text)}
+        if len(slugs) != 1:
+            continue
+        slug = slugs.pop()
+        for text in texts:
+            for match in re.finditer(r'\bpages\.' + method + r'\(\s*"([^"/][^"]*)"', text):
+                if "{" in match.group(1):
+                    found.add(f"/{slug}/{match.group(1)}")
     return found
 
 
