@@ -305,7 +305,8 @@ def write_queries(path: Path) -> None:
     queries = []
     for city in rng.sample(cities, min(2_000, len(cities))):
         name = city["name"].lower()
-        queries += [name[:n] for n in range(1, min(8, len(name)) + 1)]
+        # A prefix of punctuation alone ("'" of 's-Hertogenbosch) is no search: the API refuses it with a 400.
+        queries += [name[:n] for n in range(1, min(8, len(name)) + 1) if any(ch.isalnum() for ch in name[:n])]
     rng.shuffle(queries)
     path.write_text("".join(urllib.parse.quote(q) + "\n" for q in queries))
 
