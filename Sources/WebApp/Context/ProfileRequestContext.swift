@@ -10,6 +10,8 @@ struct ProfileRequestContext: ChildRequestContext, RemoteAddressRequestContext {
     let session: ProfileSession
     let remoteAddress: SocketAddress?
     let requestID: String
+    /// The parent's limit, so a profile route refuses the same bodies as any other.
+    let maxUploadSize: Int
 
     init(context: TroveRequestContext) throws {
         guard let profile = context.session.profile else { throw APIError.notFound("The profile") }
@@ -22,9 +24,8 @@ struct ProfileRequestContext: ChildRequestContext, RemoteAddressRequestContext {
         self.session = context.session
         self.remoteAddress = context.remoteAddress
         self.requestID = context.requestID
+        self.maxUploadSize = context.maxUploadSize
     }
-
-    var maxUploadSize: Int { 12 * 1024 * 1024 }
 }
 
 extension RouterMethods where Context == TroveRequestContext {
