@@ -933,6 +933,55 @@ def test_nothing_to_tap_moves_when_a_list_loads(yoga_server, browser):
     assert where(browser, tools["students"]) == placed["students"], "the roster's tools moved when it filled"
 
 
+# The browser's answer to "where am I?" held back until the test calls window.__releaseLocation() (on WebKit it wraps
+# the stand-in geolocation that allow_location installs, which runs first).
+HOLD_LOCATION = """
+(() => {
+  const geo = navigator.geolocation, held = [];
+  window.__releaseLocation = () => held.splice(0).forEach((answer) => answer());
+  Object.defineProperty(navigator, 'geolocation', {configurable: true, value: {
+    getCurrentPosition: (ok, fail, options) => { held.push(() => geo.getCurrentPosition(ok, fail, options)); },
+    watchPosition: (...args) => geo.watchPosition(...args), clearWatch: (id) => geo.clearWatch(id)}});
+})();
+"""
+
+
+def test_nothing_to_tap_in_check_in_moves_when_the_places_near_you_come(yoga_server, browser):
+    # Issue 17: "Nearest of your venues" and "Near you" came in above "Find a venue", "Your venues" and "Type a venue"
+    # once the location and the venue lookups answered, and pushed them down under a finger about to tap. The
+    # location is held back while the panel's tools are measured, then let through.
+    allow_location(browser, yoga_server)
+    browser_support.add_preload_script(browser, HOLD_LOCATION)
+    open_yoga(browser, yoga_server)
+    ok(browser, "POST", "/venues", {"name": "Sunrise Yoga Loft", "address": "Via Roma 3", "latitude": 43.7701, "longitude": 11.2501}, 201)
+    ok(browser, "POST", "/venues", {"name": "Riverside Hall", "address": "Lungarno 1"}, 201)
+    open_yoga(browser, yoga_server)
+    tap_id(browser, "checkin")
+    tools = ["#checkin-cancel", "#venue-q", "#typed > summary", "#checkin-panel a[href='#venues']"]
+    mine = ["#saved-list li:nth-child(1) .yg-item", "#saved-list li:nth-child(1) .yg-star",
+            "#saved-list li:nth-child(2) .yg-item", "#saved-list li:nth-child(2) .yg-star"]
+    where = lambda d, selectors: d.execute_script(  # noqa: E731 (each one's place and size on the page)
+        "return arguments[0].map(s => { const r = document.querySelector(s)?.getBoundingClientRect();"
+        " return r ? [s, Math.round(r.left + scrollX), Math.round(r.top + scrollY), Math.round(r.width), Math.round(r.height)] : [s]; })",
+        selectors)
+    at_once = where(browser, tools)  # right after the panel opens (her venues may still be coming)
+    wait(browser, lambda d: len(list_texts(d, "#saved-list li")) == 2, "her venues are not listed")
+    wait_for_layout(browser, "the check-in panel")
+    placed = where(browser, tools + mine)
+    assert text(browser, "locate-status") == "Finding where you are…", f"the top line reads {text(browser, 'locate-status')!r}"
+    browser.execute_script("window.__releaseLocation()")
+    wait(browser, lambda d: shown(d, "nearest") and text(d, "nearest-name") == "Sunrise Yoga Loft", "the nearest of her venues is not suggested")
+    wait(browser, lambda d: list_texts(d, "#nearby-list li") == ["Sunrise Yoga Loft", "Lotus Studio"], "the places near her are not listed")
+    wait_for_layout(browser, "the check-in panel")
+    now = where(browser, tools + mine)
+    moved = [f"{before} → {after}" for before, after in zip(at_once + placed, now[:len(tools)] + now) if before != after]
+    assert not moved, "what a finger may aim at moved when the answers came: " + "; ".join(moved)
+    assert text(browser, "locate-status") == "", "the suggestion replaces the line in place"
+    tap_id(browser, "nearest-checkin")
+    wait_in_session(browser, "Sunrise Yoga Loft")
+    check_console(browser)
+
+
 def test_student_types_rename_by_enter_or_leaving_and_refuse_a_duplicate(yoga_server, browser):
     # First #class: a first visit straight to #students can get the default types twice (a server race).
     open_yoga(browser, yoga_server)

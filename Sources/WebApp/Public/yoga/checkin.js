@@ -10,12 +10,23 @@ const PICK = 'Pick one of your venues or type one.';
 let position = null; // { lat, lon } once the browser told us
 let saved = []; // saved venues
 let lastSession = null; // the session "Repeat last time" repeats
+let savedLoaded = Promise.resolve(); // her venues, asked for as the panel opens
 let searchSeq = 0;
+let visits = 0; // times the panel was opened, so an answer for an earlier opening is left out
 const enc = encodeURIComponent;
 const here = () => `lat=${position.lat.toFixed(5)}&lon=${position.lon.toFixed(5)}`;
 
-function status(text) {
-  txt('locate-status', text);
+/** The place at the top of the panel (issue 17): a line saying what is being looked for, replaced in place by the
+ * nearest of her venues when `venue` is given. It keeps its height (yoga.css), so nothing below it moves. */
+function slot(text, venue = null, distance = null) {
+  txt('locate-status', venue ? '' : text);
+  if (venue) {
+    txt('nearest-name', venue.name);
+    txt('nearest-distance', Number.isFinite(distance) ? `(${formatDistance(distance)} away)` : '');
+    $('nearest-checkin').dataset.id = venue.id;
+  }
+  show('nearest', venue);
+  $('nearest-slot').classList.toggle('yg-found', !!venue);
 }
 
 /** A typed venue takes the device's position, when known, for its temperature. */
@@ -46,44 +57,70 @@ const typedEmpty = () => !$('typed-lat').value.trim() && !$('typed-lon').value.t
 export function openCheckin() {
   mode('checkin-panel');
   $('venue-q').value = '';
-  show('nearest', false);
+  slot('Finding where you are…');
   show('nearby', false);
   err('typed-error');
   $('checkin-heading').focus();
-  loadSaved();
-  status('Finding where you are…');
+  savedLoaded = loadSaved();
+  const visit = ++visits;
   navigator.geolocation.getCurrentPosition(
     (where) => {
       position = { lat: where.coords.latitude, lon: where.coords.longitude };
       if (!open('checkin-panel')) return;
       if ($('typed').open && typedEmpty()) fillHere();
-      searchNearby();
-      suggestNearest();
+      lookAround(visit);
     },
-    (error) => {
+    async (error) => {
       position = null;
       if (!open('checkin-panel')) return;
-      status(`${error.code === 1 ? 'Location is off' : 'Your location is unknown'}, so places near you cannot be found. ${PICK}`);
-      if (!saved.length) $('typed').open = true;
+      slot(`${error.code === 1 ? 'Location is off' : 'Your location is unknown'}, so places near you cannot be found. ${PICK}`);
+      await savedLoaded;
+      if (!saved.length && open('checkin-panel')) $('typed').open = true;
     },
     { timeout: 15000, maximumAge: 300000 },
   );
 }
 
-async function searchNearby() {
+/** Once her position is known: the nearest of her venues takes the place at the top as soon as it is found; without
+ * one, that place says what the search near her found. */
+async function lookAround(visit) {
+  slot('Looking for venues near you…');
+  const nearest = suggestNearest(visit);
+  const found = await searchNearby(true);
+  if (!(await nearest) && visit === visits && open('checkin-panel')) slot(found ?? PICK); // null: typing overtook it
+}
+
+/** Places near her (named like the search field's words, if any) into "Near you", below her own venues, and shown
+ * only once those are in, so that list never pushes hers. The first search, as the panel opens, tells the place at
+ * the top what it found (its answer, or null when a later search overtook it); later ones, made by typing, say it
+ * in "Near you". */
+async function searchNearby(first = false) {
   const q = $('venue-q').value.trim();
   const seq = ++searchSeq;
-  status(q ? `Searching for “${q}” near you…` : 'Looking for yoga places near you…');
+  if (!first) {
+    txt('nearby-state', q ? `Searching for “${q}” near you…` : 'Looking for yoga places near you…');
+    show('nearby');
+  }
   try {
-    const body = await call('GET', `/venues/search?${here()}${q ? `&q=${enc(q)}` : ''}`);
-    if (seq !== searchSeq || !open('checkin-panel')) return;
+    const [body] = await Promise.all([call('GET', `/venues/search?${here()}${q ? `&q=${enc(q)}` : ''}`), savedLoaded]);
+    if (seq !== searchSeq || !open('checkin-panel')) return null;
     renderNearby(body);
-    status(body.venues.length ? '' : `No ${q ? `place called “${q}”` : 'yoga places'} found near you. ${PICK}`);
+    const none = `No ${q ? `place called “${q}”` : 'yoga places'} found near you.`;
+    txt('nearby-state', body.venues.length ? '' : none);
+    show('nearby', body.venues.length || !first);
+    if (!body.venues.length) return `${none} ${PICK}`;
+    return saved.length
+      ? 'None of your venues is near here. Pick one of them, a place near you (below), or type one.'
+      : 'Pick a place near you (below), or type a venue.';
   } catch (error) {
-    if (seq !== searchSeq) return;
-    show('nearby', false);
-    status(error.status === 503 ? `Places near you cannot be searched right now. ${PICK}` : error.message);
-    if (!saved.length) $('typed').open = true;
+    if (seq !== searchSeq) return null;
+    const why = error.status === 503 ? 'Places near you cannot be searched right now.' : error.message;
+    $('nearby-list').replaceChildren();
+    txt('nearby-state', why);
+    show('nearby', !first);
+    await savedLoaded;
+    if (first && !saved.length && open('checkin-panel')) $('typed').open = true;
+    return error.status === 503 ? `${why} ${PICK}` : why;
   }
 }
 
@@ -120,7 +157,6 @@ function renderNearby({ provider, venues }) {
       ),
     ),
   );
-  show('nearby', venues.length);
   $('nearby-credit').replaceChildren(
     provider === 'foursquare'
       ? 'Powered by Foursquare'
@@ -128,16 +164,15 @@ function renderNearby({ provider, venues }) {
   );
 }
 
-async function suggestNearest() {
+/** The nearest of her venues (within 2 km) into the place at the top; the venue, or null when there is none. */
+async function suggestNearest(visit) {
   try {
     const { venue, distance_m: distance } = await call('GET', `/venues/nearest?${here()}`);
-    if (!venue || !open('checkin-panel')) return;
-    txt('nearest-name', venue.name);
-    txt('nearest-distance', Number.isFinite(distance) ? `(${formatDistance(distance)} away)` : '');
-    $('nearest-checkin').dataset.id = venue.id;
-    show('nearest');
+    if (!venue || visit !== visits || !open('checkin-panel')) return null;
+    slot('', venue, distance);
+    return venue;
   } catch {
-    /* a suggestion only */
+    return null; /* a suggestion only */
   }
 }
 
@@ -177,6 +212,7 @@ function renderSaved() {
     ),
   );
   show('saved-empty', !shown.length);
+  show('saved-manage', saved.length); // nothing to rename or delete yet
   txt('saved-empty', saved.length ? 'None of your venues matches.' : 'No saved venues yet. A venue you check in at is kept here.');
 }
 
