@@ -48,6 +48,7 @@ enum JSONBody {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let readable = type as? any JSONReadable.Type, let value = JSONReader.read(readable, from: data) as? T { return value }
         do {
             return try decoder.decode(type, from: data)
         } catch let error as DecodingError {

@@ -14,10 +14,28 @@ struct PoemsAPIController {
         let board: Board
     }
 
-    struct SaveBody: Decodable {
+    struct SaveBody: JSONReadable {
         let version: Int
         let title: String?
         let board: Board
+
+        init(reading reader: inout JSONReader) throws(JSONReader.GiveUp) {
+            var version: Int?
+            var title: String??
+            var board: Board?
+            try reader.object { reader, key throws(JSONReader.GiveUp) in
+                switch key {
+                case "version": try Board.once(&version, try reader.integer())
+                case "title": try Board.once(&title, try reader.null() ? nil : try reader.string())
+                case "board": try Board.once(&board, try Board(reading: &reader))
+                default: try reader.skip()
+                }
+            }
+            guard let version, let board else { throw JSONReader.GiveUp() }
+            self.version = version
+            self.title = title ?? nil
+            self.board = board
+        }
     }
 
     /// `api`: the group at `/api/v1/poetry`.

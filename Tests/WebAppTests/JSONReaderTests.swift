@@ -1,0 +1,104 @@
+import Foundation
+import MagneticPoetry
+import Testing
+
+@testable import WebApp
+
+/// The hand-read JSON must give what JSONDecoder gives, or give up and leave the body to it.
+@Suite struct JSONReaderTests {
+    typealias SaveBody = PoemsAPIController.SaveBody
+
+    static let plain = """
+        {"version": 7, "title": "Moon", "board": {"word_set_id": "nature", "font": "serif", "font_scale": 1.25,
+         "magnets": [{"id": "m1", "word": "moon", "x": 0.5, "y": 1, "rotation": -12.5, "z": 3},
+                     {"z": 0, "rotation": 0, "y": 0.000001, "x": 0, "word": "déjà vu", "id": "m2"}],
+         "extra_words": ["déjà vu", "北京"], "aspect": 0.75}}
+        """
+
+    /// Bodies the reader reads: each gives JSONDecoder's value.
+    static let read: [String] = [
+        plain,
+        // No title, no aspect, no magnets; whitespace anywhere JSON allows it.
+        #" { "version" : 1 , "board" : { "word_set_id" : "x" , "font" : "sans" , "font_scale" : 1 , "magnets" : [ ] , "extra_words" : [ ] } } "#,
+        // A null title and aspect; members the body does not use (of every kind) are skipped.
+        #"{"version":1,"title":null,"extra":{"a":[1,true,false,null,"s\"q"]},"board":{"word_set_id":"x","font":"mono","font_scale":2,"magnets":[],"extra_words":[],"aspect":null,"wordSetId":"old"}}"#,
+        // Numbers in every form JSON writes them.
+        #"{"version":-0,"board":{"word_set_id":"x","font":"sans","font_scale":5E-1,"magnets":[{"id":"a","word":"b","x":1e-2,"y":0.25e+0,"rotation":-180,"z":100000}],"extra_words":[]}}"#,
+    ]
+
+    @Test(arguments: read)
+    func readsWhatJSONDecoderReads(body: String) throws {
+        let data = Data(body.utf8)
+        let expected = try JSONDecoder().decode(SaveBody.self, from: data)
+        let value = try #require(JSONReader.read(SaveBody.self, from: data), "the reader gave up on \(body)")
+        #expect(value.version == expected.version)
+        #expect(value.title == expected.title)
+        #expect(value.board == expected.board)
+        #expect(value.board.aspect == expected.board.aspect)
+    }
+
+    /// Bodies the reader leaves to JSONDecoder: what it reads them as, or its error, is the answer.
+    static let givenUp: [String] = [
+        "", "   ", "null", "[]", #"{"version":1}"#,
+        // Escapes, and a control character (invalid JSON).
+        plain.replacingOccurrences(of: "Moon", with: #"Mo\"on"#),
+        plain.replacingOccurrences(of: "Moon", with: #"Mo\u00f6n"#),
+        plain.replacingOccurrences(of: "Moon", with: "Mo\non"),
+        // A repeated member.
+        plain.replacingOccurrences(of: #""version": 7,"#, with: #""version": 7, "version": 8,"#),
+        // Numbers JSON does not write, or an integer with a fraction or out of range.
+        plain.replacingOccurrences(of: #""x": 0.5"#, with: #""x": .5"#),
+        plain.replacingOccurrences(of: #""x": 0.5"#, with: #""x": 05"#),
+        plain.replacingOccurrences(of: #""x": 0.5"#, with: #""x": 1."#),
+        plain.replacingOccurrences(of: #""x": 0.5"#, with: #""x": 1e999"#),
+        plain.replacingOccurrences(of: #""z": 3"#, with: #""z": 3.0"#),
+        plain.replacingOccurrences(of: #""z": 3"#, with: #""z": 1e2"#),
+        plain.replacingOccurrences(of: #""z": 3"#, with: #""z": 99999999999999999999"#),
+        // A wrong type, a missing member, an unknown font, a null where a value is needed.
+        plain.replacingOccurrences(of: #""word": "moon""#, with: #""word": 5"#),
+        plain.replacingOccurrences(of: #""rotation": -12.5, "#, with: ""),
+        plain.replacingOccurrences(of: #""serif""#, with: #""comic""#),
+        plain.replacingOccurrences(of: #""font_scale": 1.25"#, with: #""font_scale": null"#),
+        // The keys boards were saved with before snake_case.
+        #"{"version":1,"board":{"wordSetId":"x","font":"sans","fontScale":1,"magnets":[],"extraWords":[]}}"#,
+        // An unused member with an escape JSON does not have, a \u escape, or nested deeper than the reader goes.
+        plain.replacingOccurrences(of: #""version": 7,"#, with: #""version": 7, "unused": "a\xb","#),
+        plain.replacingOccurrences(of: #""version": 7,"#, with: #""version": 7, "unused": "a\u0041","#),
+        plain.replacingOccurrences(
+            of: #""version": 7,"#,
+            with: #""version": 7, "unused": \#(String(repeating: "[", count: 40) + String(repeating: "]", count: 40)),"#),
+        // Broken syntax, text after the end, invalid UTF-8.
+        String(plain.dropLast()), plain + "x", plain.replacingOccurrences(of: #""北京""#, with: #""北京","#),
+        plain.replacingOccurrences(of: #""version": 7,"#, with: #""version": 7, "unused": tru,"#),
+    ]
+
+    @Test(arguments: givenUp)
+    func leavesTheRestToJSONDecoder(body: String) {
+        #expect(JSONReader.read(SaveBody.self, from: Data(body.utf8)) == nil)
+    }
+
+    @Test func givesUpOnInvalidUTF8() {
+        var bytes = Array(Self.plain.utf8)
+        bytes[bytes.firstIndex(of: UInt8(ascii: "M"))!] = 0xFF
+        #expect(JSONReader.read(SaveBody.self, from: Data(bytes)) == nil)
+    }
+
+    /// Through `JSONBody`, a body the reader gave up on still reads (the old keys) or gets JSONDecoder's error.
+    @Test func jsonBodyFallsBackToJSONDecoder() throws {
+        let legacy = #"{"version":1,"board":{"wordSetId":"x","font":"sans","fontScale":1,"magnets":[],"extraWords":[]}}"#
+        #expect(try JSONBody.decode(SaveBody.self, from: Data(legacy.utf8)).board.wordSetId == "x")
+        let missing = Self.plain.replacingOccurrences(of: #""rotation": -12.5, "#, with: "")
+        #expect {
+            try JSONBody.decode(SaveBody.self, from: Data(missing.utf8))
+        } throws: { error in
+            guard case .invalid(let message) = error as? JSONBodyError else { return false }
+            return message == "'board.magnets.[0].rotation' is required."
+        }
+        #expect {
+            try JSONBody.decode(SaveBody.self, from: Data("{".utf8))
+        } throws: { error in
+            guard case .malformed = error as? JSONBodyError else { return false }
+            return true
+        }
+    }
+}
