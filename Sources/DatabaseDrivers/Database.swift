@@ -41,23 +41,19 @@ public final class Database: Sendable {
             throw .unwritableFolder(folder)
         }
         guard FileManager.default.isWritableFile(atPath: folder) else { throw .unwritableFolder(folder) }
-        let connection: SQLiteConnection
+        let writer: SQLiteWriter
         do {
-            connection = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
+            writer = try SQLiteWriter(path: url.path, logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
             throw .cannotOpen(path, String(describing: error))
         }
-        let sql = connection.sql(queryLogLevel: .trace)
         do {
-            // Foreign keys are off by default in SQLite; WAL lets readers run beside the writer;
-            // the busy timeout turns contention from another process into an error instead of a hang.
-            for pragma in [
-                "PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL",
-            ] {
-                try await sql.raw(SQLQueryString(pragma)).run()
+            // Foreign keys are off by default in SQLite; WAL lets readers run beside the writer.
+            for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"] {
+                try await writer.raw(SQLQueryString(pragma)).run()
             }
         } catch {
-            try? await connection.close()
+            writer.close()
             throw .cannotOpen(path, String(describing: error))
         }
         var readers: [SQLiteConnection] = []
@@ -73,18 +69,18 @@ public final class Database: Sendable {
             }
         } catch {
             for reader in readers { try? await reader.close() }
-            try? await connection.close()
+            writer.close()
             throw .cannotOpen(path, String(describing: error))
         }
         let opened = readers
-        let database = SQLiteConnections(base: sql, readers: opened.map { $0.sql(queryLogLevel: .trace) })
+        let database = SQLiteConnections(base: writer, readers: opened.map { $0.sql(queryLogLevel: .trace) })
         return Database(sql: database, kind: .sqlite) {
             for reader in opened { try? await reader.close() }
-            try await connection.close()
+            writer.close()
         }
     }
 
-    /// One reader per core: SQLite's queries run on NIO's thread pool, which has a thread per core.
+    /// One reader per core: SQLite's reads run on NIO's thread pool, which has a thread per core.
     static let sqliteReaders = max(2, System.coreCount)
 
     private static func openPostgres(url: String, location: DatabaseLocation, logger: Logger) async throws(DatabaseConfigurationError)

@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import PostgresKit
 import SQLiteKit
+import VaporCSQLite
 
 /// A query that failed for a reason outside the request: the database cannot be reached, or its disk refuses
 /// to write. The request may succeed when tried again later, so the HTTP layer answers 503, not 500.
@@ -26,6 +27,9 @@ public enum DatabaseOutage: Equatable, Sendable {
         case let error as SQLiteError:
             guard let outage = Self.sqlite(error.reason) else { return nil }
             self = outage
+        case let error as SQLiteFailure:
+            guard let outage = Self.sqlite(primaryCode: error.primaryCode) else { return nil }
+            self = outage
         case is ConnectionPoolTimeoutError, is ConnectionPoolError, is NIOConnectionError, is ChannelError:
             self = .unreachable
         case let error as IOError where [ECONNREFUSED, ECONNRESET, EPIPE, ETIMEDOUT, EHOSTUNREACH].contains(error.errnoCode):
@@ -48,6 +52,17 @@ public enum DatabaseOutage: Equatable, Sendable {
             }
         default:
             return nil
+        }
+    }
+
+    /// The writer's errors (`SQLiteWriter`) by their result code, as the readers' below by SQLiteNIO's reason.
+    private static func sqlite(primaryCode: Int32) -> DatabaseOutage? {
+        switch primaryCode {
+        case SQLITE_FULL: .full
+        case SQLITE_READONLY: .readOnly
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy
+        case SQLITE_IOERR, SQLITE_CANTOPEN: .diskError
+        default: nil
         }
     }
 

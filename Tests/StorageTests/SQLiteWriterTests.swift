@@ -1,0 +1,120 @@
+import DatabaseDrivers
+import Foundation
+import Logging
+import NIOPosix
+import SQLKit
+import Testing
+
+/// The connection that runs SQLite's statements in the calling task (`SQLiteWriter`): its values, its kept
+/// statements, and how it waits for another process holding the database.
+@Suite struct SQLiteWriterTests {
+    static func withFile<R>(_ body: (String) async throws -> R) async throws -> R {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trove-writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder.appendingPathComponent("test.sqlite").path)
+    }
+
+    static func open(_ path: String, busyTimeout: Duration = .seconds(5)) throws -> SQLiteWriter {
+        try SQLiteWriter(
+            path: path, busyTimeout: busyTimeout, logger: Logger(label: "test"), eventLoop: MultiThreadedEventLoopGroup.singleton.any())
+    }
+
+    @Test func valuesOfEveryKindComeBackAsTheyWent() async throws {
+        try await Self.withFile { path in
+            let db = try Self.open(path)
+            defer { db.close() }
+            try await db.raw("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)").run()
+            let text = "déjà vu 北京 \"quoted\"\nline"
+            try await db.insert(into: "t").columns("i", "r", "s", "b", "n")
+                .values(SQLBind(Int64.min), SQLBind(0.1), SQLBind(text), SQLBind(Data([0, 1, 255])), SQLLiteral.null).run()
+            let row = try #require(try await db.select().columns("i", "r", "s", "b", "n").from("t").first())
+            #expect(row.allColumns == ["i", "r", "s", "b", "n"])
+            #expect(try row.decode(column: "i", as: Int64.self) == Int64.min)
+            #expect(try row.decode(column: "r", as: Double.self) == 0.1)
+            #expect(try row.decode(column: "s", as: String.self) == text)
+            #expect(try row.decode(column: "b", as: Data.self) == Data([0, 1, 255]))
+            #expect(try row.decodeNil(column: "n"))
+            #expect(try row.decode(column: "n", as: String?.self) == nil)
+            #expect(!row.contains(column: "missing"))
+            #expect(throws: (any Error).self) { try row.decode(column: "missing", as: Int.self) }
+        }
+    }
+
+    @Test func aKeptStatementTakesNewValuesEachTimeAndManyStatementsStillRun() async throws {
+        try await Self.withFile { path in
+            let db = try Self.open(path)
+            defer { db.close() }
+            try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)").run()
+            for id in 1...50 {
+                try await db.insert(into: "t").columns("id", "v").values(SQLBind(id), SQLBind("v\(id)")).run()
+            }
+            for id in [7, 3, 50] {
+                let row = try await db.select().column("v").from("t").where("id", .equal, SQLBind(id)).first()
+                #expect(try row?.decode(column: "v", as: String.self) == "v\(id)")
+            }
+            // More distinct statements than are kept: the kept ones are let go and every statement still answers.
+            for limit in 1...250 {
+                let rows = try await db.select().column("id").from("t").orderBy("id").limit(limit).all()
+                #expect(rows.count == min(limit, 50))
+            }
+            // A failed statement (a constraint) leaves the kept one ready for the next values.
+            await #expect(throws: SQLiteFailure.self) {
+                try await db.insert(into: "t").columns("id", "v").values(SQLBind(1), SQLBind("again")).run()
+            }
+            try await db.insert(into: "t").columns("id", "v").values(SQLBind(51), SQLBind("v51")).run()
+            #expect(try await db.select().column("id").from("t").all().count == 51)
+        }
+    }
+
+    @Test func aStatementWaitsWithoutBlockingWhileAnotherConnectionWrites() async throws {
+        try await Self.withFile { path in
+            let db = try Self.open(path)
+            let other = try Self.open(path)
+            defer {
+                db.close()
+                other.close()
+            }
+            try await db.raw("PRAGMA journal_mode = WAL").run()
+            try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run()
+            try await other.raw("BEGIN IMMEDIATE").run()
+            try await other.raw("INSERT INTO t (id) VALUES (1)").run()
+            let started = ContinuousClock.now
+            let write = Task { try await db.raw("INSERT INTO t (id) VALUES (2)").run() }
+            try await Task.sleep(for: .milliseconds(300))
+            try await other.raw("COMMIT").run()
+            try await write.value
+            #expect(ContinuousClock.now - started >= .milliseconds(300))
+            #expect(try await db.select().column("id").from("t").all().count == 2)
+        }
+    }
+
+    @Test func aDatabaseHeldBeyondTheBusyTimeoutIsAnOutage() async throws {
+        try await Self.withFile { path in
+            let db = try Self.open(path, busyTimeout: .milliseconds(100))
+            let other = try Self.open(path)
+            defer {
+                db.close()
+                other.close()
+            }
+            try await db.raw("PRAGMA journal_mode = WAL").run()
+            try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run()
+            try await other.raw("BEGIN IMMEDIATE").run()
+            await #expect {
+                try await db.raw("INSERT INTO t (id) VALUES (1)").run()
+            } throws: { error in
+                DatabaseOutage(error) == .busy
+            }
+            try await other.raw("ROLLBACK").run()
+            try await db.raw("INSERT INTO t (id) VALUES (1)").run()
+        }
+    }
+
+    @Test func aDatabaseThatCannotBeOpenedSaysWhy() throws {
+        #expect {
+            try Self.open("/proc/no-such-folder/test.sqlite")
+        } throws: { error in
+            DatabaseOutage(error) == .diskError && "\(error)".contains("unable to open")
+        }
+    }
+}
