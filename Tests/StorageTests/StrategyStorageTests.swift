@@ -1,6 +1,7 @@
 import DatabaseDrivers
 import Foundation
 import ObliqueStrategies
+import SQLKit
 import Storage
 import TestSupport
 import Testing
@@ -112,6 +113,10 @@ import Testing
             }
             let history = try await repository.history(profileID: profile.id)
             #expect(history.count == 50)
+            // Trimmed in the table, not only in what is shown (the database's trigger does it).
+            let stored = try await database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                .from("strategy_draws").where("profile_id", .equal, profile.id).first()?.decode(column: "n", as: Int.self)
+            #expect(stored == 50)
             #expect(history.first?.drawnAt == start.addingTimeInterval(54))
             #expect(history.last?.drawnAt == start.addingTimeInterval(5))
             let noted = try await repository.setNote(profileID: profile.id, entryID: history[0].id, note: "Used it for the chorus")

@@ -41,6 +41,34 @@ public enum StrategyMigrations {
                 .column("card_id", type: .bigint, .notNull, .references("strategy_cards", "id", onDelete: .cascade))
                 .primaryKey("profile_id", "card_id")
                 .run()
-        }
+        },
+        Migration(version: 1001, name: "strategies: the database keeps each profile's latest 50 draws") { db in
+            // Every guest's draw is recorded, so this is the deck's busiest write: one INSERT whose trigger trims
+            // the history, instead of an INSERT and a DELETE sent one after the other.
+            let trim = """
+                DELETE FROM strategy_draws WHERE profile_id = NEW.profile_id AND id NOT IN (
+                    SELECT id FROM strategy_draws WHERE profile_id = NEW.profile_id
+                    ORDER BY drawn_at DESC, id DESC LIMIT \(StrategyProfileRepository.historyLength));
+                """
+            if db.dialect.name == "sqlite" {
+                try await db.raw(
+                    SQLQueryString("CREATE TRIGGER strategy_draws_trim AFTER INSERT ON strategy_draws BEGIN \(unsafeRaw: trim) END")
+                ).run()
+            } else {
+                try await db.raw(
+                    SQLQueryString(
+                        """
+                        CREATE FUNCTION strategy_draws_trim() RETURNS trigger LANGUAGE plpgsql AS $$
+                        BEGIN \(unsafeRaw: trim) RETURN NULL; END $$
+                        """)
+                ).run()
+                try await db.raw(
+                    """
+                    CREATE TRIGGER strategy_draws_trim AFTER INSERT ON strategy_draws
+                    FOR EACH ROW EXECUTE FUNCTION strategy_draws_trim()
+                    """
+                ).run()
+            }
+        },
     ]
 }

@@ -106,13 +106,9 @@ public struct StrategyProfileRepository: Sendable {
         public let note: String?
     }
 
-    /// Records a draw and keeps only the latest `historyLength` of the profile.
+    /// Records a draw; the database keeps only the profile's latest `historyLength` (a trigger, migration 1001).
     public func recordDraw(profileID: String, cardID: Int, at date: Date = Date()) async throws {
-        // Two statements, not a transaction of four: every guest's draw is recorded, so this is the deck's
-        // busiest write. A draw left untrimmed by a crash between them is trimmed by the next, and the
-        // history never shows more than `historyLength` anyway.
         try await Self.insertDraw.run([profileID, cardID, date.millisecondsSince1970], on: database)
-        try await Self.trimDraws.run([profileID, profileID], on: database)
     }
 
     /// A draw from an imported history (an account export), with its note, as it was drawn.
@@ -123,17 +119,6 @@ public struct StrategyProfileRepository: Sendable {
 
     static let insertDraw = PreparedQuery(isRead: false) { database, values in
         database.insert(into: "strategy_draws").columns("profile_id", "card_id", "drawn_at").values(values).insert
-    }
-
-    static let trimDraws = PreparedQuery(isRead: false) { database, values in
-        database.delete(from: "strategy_draws").where("profile_id", .equal, values[0])
-            .where(
-                "id", .notIn,
-                SQLSubquery.select { latest in
-                    latest.column("id").from("strategy_draws").where("profile_id", .equal, values[1])
-                        .orderBy("drawn_at", .descending).orderBy("id", .descending).limit(historyLength)
-                }
-            ).delete
     }
 
     public func history(profileID: String) async throws -> [HistoryEntry] {
