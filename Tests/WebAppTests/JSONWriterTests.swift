@@ -3,7 +3,9 @@ import Foundation
 import MagneticPoetry
 import ObliqueStrategies
 import Testing
+import YogiYogini
 
+@testable import Storage
 @testable import WebApp
 
 /// The hand-written JSON must say exactly what JSONEncoder says.
@@ -59,6 +61,27 @@ import Testing
             answer.write(to: &writer)
             let encoded = try JSONEncoder().encode(answer)
             #expect(try parsed(Data(writer.bytes)) == parsed(encoded))
+        }
+    }
+
+    @Test func writesTheRunningClassAsJSONResponsesEncoderDoes() throws {
+        let started = Date(timeIntervalSince1970: 1_800_000_000.75)
+        let classes = [
+            YogaClassRepository.RunningClass(
+                venueID: "v1", place: VenuePlace(name: "Studio \"Om\"", address: "1 Main St\n", latitude: 51.5, longitude: -0.125),
+                startedAt: started, attendees: [.init(studentID: "s1", name: "Ada"), .init(studentID: nil, name: "A drop-in")],
+                temperatureCelsius: 21.5, notes: "Hips\tand shoulders"),
+            YogaClassRepository.RunningClass(
+                venueID: nil, place: VenuePlace(name: "Park", address: "", latitude: nil, longitude: nil), startedAt: started,
+                attendees: [], temperatureCelsius: nil, notes: ""),
+        ]
+        let answers =
+            classes.map { YogaClassAPIController.ClassAnswer(class: ClassJSON($0, now: started.addingTimeInterval(125))) }
+            + [YogaClassAPIController.ClassAnswer(class: nil)]
+        for answer in answers {
+            var writer = JSONWriter()
+            answer.write(to: &writer)
+            #expect(try parsed(Data(writer.bytes)) == parsed(try JSONResponse.encoder.encode(answer)))
         }
     }
 

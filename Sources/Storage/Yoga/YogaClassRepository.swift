@@ -1,4 +1,5 @@
 import Accounts
+import DatabaseDrivers
 import Foundation
 import SQLKit
 import YogiYogini
@@ -47,13 +48,11 @@ public struct YogaClassRepository: Sendable {
     /// Adds and removes attendees (roster ids, checked by the caller) and replaces the notes when given.
     public func change(add: [String], remove: [String], notes: String?, profileID: String) async throws -> RunningClass {
         try await database.transaction { db in
-            guard let row = try await db.select().column("attendee_ids").from("yoga_classes").where("profile_id", .equal, profileID).first()
-            else { throw YogaError.noClass }
+            guard let row = try await Self.attendeesQuery.first([profileID], on: db) else { throw YogaError.noClass }
             let removing = Set(remove)
             let ids = Self.unique(Self.ids(try row.decode(column: "attendee_ids", as: String.self)) + add).filter { !removing.contains($0) }
-            var update = db.update("yoga_classes").set("attendee_ids", to: SQLBind(ids.joined(separator: ",")))
-            if let notes { update = update.set("notes", to: SQLBind(notes)) }
-            try await update.where("profile_id", .equal, profileID).run()
+            let joined = ids.joined(separator: ",")
+            try await Self.changeQuery.run(notes.map { [profileID, joined, $0] } ?? [profileID, joined], on: db)
             return try await Self.current(profileID: profileID, on: db)!
         }
     }
@@ -84,21 +83,39 @@ public struct YogaClassRepository: Sendable {
         }
     }
 
+    // The class is read and changed on every tap of a live class: these statements' texts are written once (see
+    // `PreparedQuery`).
+    static let attendeesQuery = PreparedQuery(isRead: true) { database, values in
+        database.select().column("attendee_ids").from("yoga_classes").where("profile_id", .equal, values[0]).select
+    }
+
+    /// Values: the profile, the attendees' ids joined, and the notes when they change.
+    static let changeQuery = PreparedQuery(isRead: false) { database, values in
+        var update = database.update("yoga_classes").set("attendee_ids", to: values[1])
+        if values.count > 2 { update = update.set("notes", to: values[2]) }
+        return update.where("profile_id", .equal, values[0]).update
+    }
+
+    static let classQuery = PreparedQuery(isRead: true) { database, values in
+        database.select()
+            .columns(
+                "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "temperature_c", "notes", "attendee_ids"
+            )
+            .from("yoga_classes").where("profile_id", .equal, values[0]).select
+    }
+
+    /// Values: the profile, then the students' ids.
+    static let studentNamesQuery = PreparedQuery(isRead: true) { database, values in
+        database.select().columns("id", "name").from("yoga_students").where("profile_id", .equal, values[0])
+            .where("id", .in, SQLGroupExpression(Array(values.dropFirst()))).select
+    }
+
     static func current(profileID: String, on db: any SQLDatabase) async throws -> RunningClass? {
-        guard
-            let row = try await db.select()
-                .columns(
-                    "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "temperature_c", "notes",
-                    "attendee_ids"
-                )
-                .from("yoga_classes").where("profile_id", .equal, profileID).first()
-        else { return nil }
+        guard let row = try await classQuery.first([profileID], on: db) else { return nil }
         let ids = ids(try row.decode(column: "attendee_ids", as: String.self))
         var names: [String: String] = [:]
         if !ids.isEmpty {
-            for student in try await db.select().columns("id", "name").from("yoga_students").where("profile_id", .equal, profileID)
-                .where("id", .in, SQLBind.group(ids)).all()
-            {
+            for student in try await studentNamesQuery.all([profileID] + ids, on: db) {
                 names[try student.decode(column: "id", as: String.self)] = try student.decode(column: "name", as: String.self)
             }
         }

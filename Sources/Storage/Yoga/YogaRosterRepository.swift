@@ -1,4 +1,5 @@
 import Accounts
+import DatabaseDrivers
 import Foundation
 import SQLKit
 import YogiYogini
@@ -117,9 +118,15 @@ public struct YogaRosterRepository: Sendable {
     /// Which of `ids` are not this profile's students.
     public func unknownStudents(_ ids: [String], profileID: String) async throws -> [String] {
         guard !ids.isEmpty else { return [] }
-        let found = try await database.select().column("id").from("yoga_students").where("profile_id", .equal, profileID)
-            .where("id", .in, SQLBind.group(Array(Set(ids)))).all().map { try $0.decode(column: "id", as: String.self) }
+        let found = try await Self.studentIDsQuery.all([profileID] + Array(Set(ids)), on: database)
+            .map { try $0.decode(column: "id", as: String.self) }
         return ids.filter { !found.contains($0) }
+    }
+
+    /// Values: the profile, then the ids to look for. Asked on every change of a live class's attendance.
+    static let studentIDsQuery = PreparedQuery(isRead: true) { database, values in
+        database.select().column("id").from("yoga_students").where("profile_id", .equal, values[0])
+            .where("id", .in, SQLGroupExpression(Array(values.dropFirst()))).select
     }
 
     // MARK: Student types

@@ -1,3 +1,5 @@
+import Foundation
+
 /// JSON text written by hand, for the few answers too hot for JSONEncoder: City Roulette's city lists,
 /// where JSONEncoder spent about 20 µs per city (most of a nearby search). Answers that adopt
 /// `JSONWritable` go through it; every other answer keeps using JSONEncoder.
@@ -89,6 +91,21 @@ struct JSONWriter {
             bytes.append(contentsOf: value.description.utf8)
         }
         needsComma = true
+    }
+
+    /// A number, or null without one.
+    mutating func number(_ value: Double?) {
+        if let value { number(value) } else { null() }
+    }
+
+    /// A string, or null without one.
+    mutating func string(_ text: String?) {
+        if let text { string(text) } else { null() }
+    }
+
+    /// A date as JSONResponse's encoder writes it (ISO 8601, whole seconds, UTC).
+    mutating func date(_ value: Date) {
+        string(value.formatted(.iso8601))
     }
 
     mutating func integer(_ value: Int) {

@@ -24,8 +24,15 @@ struct YogaClassAPIController {
             .post("end", use: end)
     }
 
-    struct ClassAnswer: APIAnswer {
+    struct ClassAnswer: APIAnswer, JSONWritable {
         @Nullable var `class`: ClassJSON?
+
+        func write(to writer: inout JSONWriter) {
+            writer.object { w in
+                w.key("class")
+                if let running = `class` { running.write(to: &w) } else { w.null() }
+            }
+        }
     }
 
     @Sendable func current(_ request: Request, context: TroveRequestContext) async throws -> ClassAnswer {
