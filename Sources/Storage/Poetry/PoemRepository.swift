@@ -76,16 +76,25 @@ public struct PoemRepository: Sendable {
         id: String, profileID: String, version: Int, title: String, board: Board, boardJSON: String? = nil, at date: Date = Date()
     ) async throws -> (poem: Poem, boardJSON: String)? {
         let boardJSON = try boardJSON ?? Self.json(board)
-        let updated = try await database.update("poetry_poems")
-            .set("title", to: title).set("board_json", to: boardJSON).set("word_set_id", to: board.wordSetId)
-            .set("version", to: SQLBinaryExpression(SQLColumn("version"), .add, SQLLiteral.numeric("1")))
-            .set("updated_at", to: date.millisecondsSince1970)
-            .where("id", .equal, id).where("profile_id", .equal, profileID).where("version", .equal, version)
-            .returning(Self.summaryColumns.map { SQLColumn($0) })
-            .first()
+        let updated = try await Self.saveQuery.first(
+            [title, boardJSON, board.wordSetId, date.millisecondsSince1970, id, profileID, version], on: database)
         if let updated { return (try Self.poem(updated, board: board), boardJSON) }
         guard let current = try await find(id: id, profileID: profileID) else { return nil }
         throw PoetryError.versionConflict(current: current.version)
+    }
+
+    /// A save is Poetry's busiest write (every move of a magnet): its text is written once (see `PreparedQuery`).
+    /// Values: title, board, word set, time; then the poem, its profile and the version the save was made from.
+    static let saveQuery = PreparedQuery(isRead: false) { database, values in
+        let nextVersion: any SQLExpression = SQLBinaryExpression(SQLColumn("version"), .add, SQLLiteral.numeric("1"))
+        let returned: [any SQLExpression] = summaryColumns.map { SQLColumn($0) }
+        var update: SQLUpdateBuilder = database.update("poetry_poems")
+        update = update.set("title", to: values[0]).set("board_json", to: values[1]).set("word_set_id", to: values[2])
+        update = update.set("version", to: nextVersion).set("updated_at", to: values[3])
+        update = update.where("id", .equal, values[4]).where("profile_id", .equal, values[5]).where("version", .equal, values[6])
+        var statement = update.update
+        statement.returning = SQLReturning(returned)
+        return statement
     }
 
     public func delete(id: String, profileID: String) async throws -> Bool {
