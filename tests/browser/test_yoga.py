@@ -964,7 +964,10 @@ def test_nothing_to_tap_in_check_in_moves_when_the_places_near_you_come(yoga_ser
         "return arguments[0].map(s => { const r = document.querySelector(s)?.getBoundingClientRect();"
         " return r ? [s, Math.round(r.left + scrollX), Math.round(r.top + scrollY), Math.round(r.width), Math.round(r.height)] : [s]; })",
         selectors)
-    at_once = where(browser, tools)  # right after the panel opens (her venues may still be coming)
+    # Right after the panel is drawn (her venues may still be coming); under load WebKit draws it a little after the tap.
+    drawn = lambda d: all(len(r) == 5 and r[3] > 0 for r in where(d, tools))  # noqa: E731
+    wait(browser, drawn, "the check-in panel did not open")
+    at_once = where(browser, tools)
     wait(browser, lambda d: len(list_texts(d, "#saved-list li")) == 2, "her venues are not listed")
     wait_for_layout(browser, "the check-in panel")
     placed = where(browser, tools + mine)
