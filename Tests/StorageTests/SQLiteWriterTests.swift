@@ -67,10 +67,13 @@ import Testing
         }
     }
 
-    @Test func aStatementWaitsWithoutBlockingWhileAnotherConnectionWrites() async throws {
-        try await Self.withFile { path in
-            let db = try Self.open(path)
-            let other = try Self.open(path)
+    /// Two connections to one WAL database with a table `t`, the second holding the write lock (`BEGIN IMMEDIATE`).
+    static func withTheLockHeldByAnother(busyTimeout: Duration, _ body: (SQLiteWriter, SQLiteWriter) async throws -> Void)
+        async throws
+    {
+        try await withFile { path in
+            let db = try open(path, busyTimeout: busyTimeout)
+            let other = try open(path)
             defer {
                 db.close()
                 other.close()
@@ -78,6 +81,12 @@ import Testing
             try await db.raw("PRAGMA journal_mode = WAL").run()
             try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run()
             try await other.raw("BEGIN IMMEDIATE").run()
+            try await body(db, other)
+        }
+    }
+
+    @Test func aStatementWaitsWithoutBlockingWhileAnotherConnectionWrites() async throws {
+        try await Self.withTheLockHeldByAnother(busyTimeout: .seconds(5)) { db, other in
             try await other.raw("INSERT INTO t (id) VALUES (1)").run()
             let started = ContinuousClock.now
             let write = Task { try await db.raw("INSERT INTO t (id) VALUES (2)").run() }
@@ -90,16 +99,7 @@ import Testing
     }
 
     @Test func aDatabaseHeldBeyondTheBusyTimeoutIsAnOutage() async throws {
-        try await Self.withFile { path in
-            let db = try Self.open(path, busyTimeout: .milliseconds(100))
-            let other = try Self.open(path)
-            defer {
-                db.close()
-                other.close()
-            }
-            try await db.raw("PRAGMA journal_mode = WAL").run()
-            try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run()
-            try await other.raw("BEGIN IMMEDIATE").run()
+        try await Self.withTheLockHeldByAnother(busyTimeout: .milliseconds(100)) { db, other in
             await #expect {
                 try await db.raw("INSERT INTO t (id) VALUES (1)").run()
             } throws: { error in
