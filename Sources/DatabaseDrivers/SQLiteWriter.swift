@@ -56,8 +56,7 @@ public final class SQLiteWriter: SQLDatabase, Sendable {
     public func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let (sql, binds) = serialize(query)
         if logger.logLevel <= .trace { logger.trace("\(sql) \(binds)") }
-        let encoder = SQLiteDataEncoder()
-        let values = try binds.map { try encoder.encode($0) }
+        let values = try binds.map { try Self.encoder.encode($0) }
         let deadline = ContinuousClock.now + busyTimeout
         var pause = Duration.milliseconds(1)
         while true {
@@ -90,6 +89,11 @@ public final class SQLiteWriter: SQLDatabase, Sendable {
     deinit {
         close()
     }
+
+    /// Made once: each holds a JSONEncoder or JSONDecoder (for values it cannot convert directly), and making one per
+    /// statement or per column was work on every write.
+    private static let encoder = SQLiteDataEncoder()
+    fileprivate static let decoder = SQLiteDataDecoder()
 
     /// Kept statements beyond this many are all let go (a statement's text is mostly fixed; a list's length can
     /// vary it).
@@ -227,6 +231,6 @@ struct SQLiteResultRow: SQLRow, Sendable {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         guard let offset = columns.offsets[column] else { throw SQLiteFailure(code: SQLITE_ERROR, message: "no column '\(column)'") }
-        return try SQLiteDataDecoder().decode(D.self, from: values[offset])
+        return try SQLiteWriter.decoder.decode(D.self, from: values[offset])
     }
 }

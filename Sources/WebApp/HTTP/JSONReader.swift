@@ -119,6 +119,12 @@ struct JSONReader {
         return value
     }
 
+    /// Keeps a member's value read for the first time; a repeated member is JSONDecoder's to judge.
+    static func once<T>(_ slot: inout T?, _ value: T) throws(GiveUp) {
+        guard slot == nil else { throw GiveUp() }
+        slot = value
+    }
+
     /// Reads `null` if it comes next, and says whether it did.
     mutating func null() throws(GiveUp) -> Bool {
         guard try peek() == UInt8(ascii: "n") else { return false }

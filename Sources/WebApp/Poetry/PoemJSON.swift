@@ -80,32 +80,26 @@ extension Board: JSONReadable {
         var aspect: Double??
         try reader.object { reader, key throws(JSONReader.GiveUp) in
             switch key {
-            case "word_set_id": try Self.once(&wordSetId, try reader.string())
+            case "word_set_id": try JSONReader.once(&wordSetId, try reader.string())
             case "font":
                 guard let value = Font(rawValue: try reader.string()) else { throw JSONReader.GiveUp() }
-                try Self.once(&font, value)
-            case "font_scale": try Self.once(&fontScale, try reader.double())
+                try JSONReader.once(&font, value)
+            case "font_scale": try JSONReader.once(&fontScale, try reader.double())
             case "magnets":
                 var read: [Magnet] = []
                 try reader.array { reader throws(JSONReader.GiveUp) in read.append(try Magnet(reading: &reader)) }
-                try Self.once(&magnets, read)
+                try JSONReader.once(&magnets, read)
             case "extra_words":
                 var read: [String] = []
                 try reader.array { reader throws(JSONReader.GiveUp) in read.append(try reader.string()) }
-                try Self.once(&extraWords, read)
-            case "aspect": try Self.once(&aspect, try reader.null() ? nil : try reader.double())
+                try JSONReader.once(&extraWords, read)
+            case "aspect": try JSONReader.once(&aspect, try reader.null() ? nil : try reader.double())
             default: try reader.skip()
             }
         }
         guard let wordSetId, let font, let fontScale, let magnets, let extraWords else { throw JSONReader.GiveUp() }
         self.init(wordSetId: wordSetId, font: font, fontScale: fontScale, magnets: magnets, extraWords: extraWords)
         self.aspect = aspect ?? nil
-    }
-
-    /// A member read for the first time; a repeated one is JSONDecoder's to judge.
-    static func once<T>(_ slot: inout T?, _ value: T) throws(JSONReader.GiveUp) {
-        guard slot == nil else { throw JSONReader.GiveUp() }
-        slot = value
     }
 }
 
@@ -119,12 +113,12 @@ extension Board.Magnet {
         var z: Int?
         try reader.object { reader, key throws(JSONReader.GiveUp) in
             switch key {
-            case "id": try Board.once(&id, try reader.string())
-            case "word": try Board.once(&word, try reader.string())
-            case "x": try Board.once(&x, try reader.double())
-            case "y": try Board.once(&y, try reader.double())
-            case "rotation": try Board.once(&rotation, try reader.double())
-            case "z": try Board.once(&z, try reader.integer())
+            case "id": try JSONReader.once(&id, try reader.string())
+            case "word": try JSONReader.once(&word, try reader.string())
+            case "x": try JSONReader.once(&x, try reader.double())
+            case "y": try JSONReader.once(&y, try reader.double())
+            case "rotation": try JSONReader.once(&rotation, try reader.double())
+            case "z": try JSONReader.once(&z, try reader.integer())
             default: try reader.skip()
             }
         }

@@ -25,9 +25,9 @@ struct PoemsAPIController {
             var board: Board?
             try reader.object { reader, key throws(JSONReader.GiveUp) in
                 switch key {
-                case "version": try Board.once(&version, try reader.integer())
-                case "title": try Board.once(&title, try reader.null() ? nil : try reader.string())
-                case "board": try Board.once(&board, try Board(reading: &reader))
+                case "version": try JSONReader.once(&version, try reader.integer())
+                case "title": try JSONReader.once(&title, try reader.null() ? nil : try reader.string())
+                case "board": try JSONReader.once(&board, try Board(reading: &reader))
                 default: try reader.skip()
                 }
             }
