@@ -24,6 +24,7 @@ public final class SQLiteWriter: SQLDatabase, Sendable {
     public var queryLogLevel: Logger.Level? { .trace }
     private let connection: Mutex<Connection>
     private let busyTimeout: Duration
+    private let checkpointer: SQLiteCheckpointer
 
     /// The open handle and its kept statements, only touched under the lock.
     private final class Connection {
@@ -35,8 +36,11 @@ public final class SQLiteWriter: SQLDatabase, Sendable {
         }
     }
 
-    /// Opens (creating if needed) the database file at `path`.
-    public init(path: String, busyTimeout: Duration = .seconds(5), logger: Logger, eventLoop: any EventLoop) throws {
+    /// Opens (creating if needed) the database file at `path`. Its log is checkpointed in the background once it
+    /// holds `checkpointPages` pages (`SQLiteCheckpointer`).
+    public init(
+        path: String, busyTimeout: Duration = .seconds(5), checkpointPages: Int32 = 1000, logger: Logger, eventLoop: any EventLoop
+    ) throws {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let code = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
@@ -47,6 +51,8 @@ public final class SQLiteWriter: SQLDatabase, Sendable {
         }
         // SQLite's own busy handler would sleep in this thread; a busy statement comes back here instead.
         sqlite_nio_sqlite3_busy_timeout(handle, 0)
+        checkpointer = SQLiteCheckpointer(path: path, pages: checkpointPages, logger: logger)
+        checkpointer.watch(handle)
         connection = Mutex(Connection(handle: handle))
         self.busyTimeout = busyTimeout
         self.logger = logger
@@ -84,7 +90,11 @@ public final class SQLiteWriter: SQLDatabase, Sendable {
             sqlite_nio_sqlite3_close_v2(connection.handle)
             connection.handle = nil
         }
+        checkpointer.close()
     }
+
+    /// Returns once the background checkpoints asked for so far have run (for tests).
+    public func finishCheckpoints() { checkpointer.finish() }
 
     deinit {
         close()

@@ -117,4 +117,28 @@ import Testing
             DatabaseOutage(error) == .diskError && "\(error)".contains("unable to open")
         }
     }
+
+    @Test func theLogIsCopiedIntoTheDatabaseFileInTheBackground() async throws {
+        try await Self.withFile { path in
+            let db = try SQLiteWriter(
+                path: path, checkpointPages: 10, logger: Logger(label: "test"), eventLoop: MultiThreadedEventLoopGroup.singleton.any())
+            defer { db.close() }
+            try await db.raw("PRAGMA journal_mode = WAL").run()
+            try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB)").run()
+            // 40 rows of 8 KB: about 80 pages, all in the log until a checkpoint copies them.
+            for id in 1...40 {
+                try await db.insert(into: "t").columns("id", "v").values(SQLBind(id), SQLBind(Data(repeating: UInt8(id), count: 8192)))
+                    .run()
+            }
+            // SQLite's own checkpoint is off: only the background one can have grown the file.
+            db.finishCheckpoints()
+            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+            #expect(size >= 40 * 8192)
+            // The log was copied whole, so the next write starts it again from its beginning.
+            try await db.insert(into: "t").columns("id", "v").values(SQLBind(41), SQLBind(Data([1]))).run()
+            let log = try #require(try await db.raw("PRAGMA wal_checkpoint(PASSIVE)").first())
+            #expect(try log.decode(column: "log", as: Int.self) < 10)
+            #expect(try await db.select().column("id").from("t").all().count == 41)
+        }
+    }
 }
