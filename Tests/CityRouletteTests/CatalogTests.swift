@@ -56,6 +56,15 @@ func testCatalog() -> CityCatalog {
         #expect(throws: CityError.self) { try catalog.nearby(latitude: 0, longitude: 0, radiusKilometres: 10, limit: 501) }
     }
 
+    @Test func findsACityByItsIDInWhateverOrderTheCitiesCame() {
+        let inOrder = testCatalog()
+        let shuffled = CityCatalog(cities: inOrder.cities.reversed(), alternateNames: inOrder.cities.map { _ in [] }, countries: [])
+        for catalog in [inOrder, shuffled] {
+            for id in [100, 101, 102, 200, 201, 300, 301] { #expect(catalog.city(id: id)?.geonameid == id) }
+            for id in [0, 99, 103, 250, 302, Int.max] { #expect(catalog.city(id: id) == nil) }
+        }
+    }
+
     @Test func derivesCountryBoxesAndListsLargestCities() throws {
         let fiji = try #require(catalog.boundingBoxes["FJ"])
         #expect(fiji.west == 178.44 && fiji.east == -178.98)

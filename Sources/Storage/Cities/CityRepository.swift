@@ -102,6 +102,9 @@ public struct CityRepository: Sendable {
     public func allCities(pageSize: Int = 20_000) async throws -> (cities: [City], searchKeys: [[String]]) {
         var cities: [City] = []
         var keys: [[String]] = []
+        // A few hundred time zones for 235,000 cities: one string each instead of one per city (most are too long
+        // to be stored inline), about 10 MB of the resident catalog.
+        var timezones: [String: String] = [:]
         var after = 0
         while true {
             let rows = try await database.select()
@@ -110,6 +113,9 @@ public struct CityRepository: Sendable {
                 )
                 .from("cities").where("geonameid", .greaterThan, SQLBind(after)).orderBy("geonameid").limit(pageSize).all()
             for row in rows {
+                let timezone = try row.decode(column: "timezone", as: String.self)
+                let sharedTimezone = timezones[timezone] ?? timezone
+                timezones[timezone] = sharedTimezone
                 cities.append(
                     City(
                         geonameid: try row.decode(column: "geonameid", as: Int.self),
@@ -119,7 +125,7 @@ public struct CityRepository: Sendable {
                         latitude: try row.decode(column: "latitude", as: Double.self),
                         longitude: try row.decode(column: "longitude", as: Double.self),
                         population: try row.decode(column: "population", as: Int.self),
-                        timezone: try row.decode(column: "timezone", as: String.self)
+                        timezone: sharedTimezone
                     ))
                 let joined = try row.decode(column: "search_keys", as: String.self)
                 keys.append(joined.isEmpty ? [] : joined.split(separator: "\t").map(String.init))

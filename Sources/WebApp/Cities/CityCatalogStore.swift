@@ -4,6 +4,10 @@ import Logging
 import Storage
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Holds the in-memory city catalog (`ReloadableCache`). It is built from the database in the background when the
 /// server starts (the first city request waits for it), and rebuilt when another `trove import cities` lands: at
 /// most once a minute a request compares the import stamp.
@@ -25,17 +29,24 @@ final class CityCatalogStore: Sendable {
             if !current { logger.info("A new city import landed: rebuilding the catalog") }
             return current
         } load: {
-            let started = ContinuousClock.now
             let state = try await repository.importState()
-            let (cities, keys) = try await repository.allCities()
-            let countries = try await repository.allCountries()
-            let read = ContinuousClock.now - started
-            let catalog = await offEventLoops { CityCatalog(cities: cities, searchKeys: keys, countries: countries) }
-            logger.info(
-                "City catalog ready: \(cities.count) cities, \(countries.count) countries (read in \(read), ready in \(ContinuousClock.now - started))"
-            )
+            let catalog = try await Self.build(from: repository, logger: logger)
+            returnFreedMemory()
             return Loaded(catalog: catalog, state: state, build: UUID())
         }
+    }
+
+    /// The catalog from the database. What it is built from (1.4 million names) is let go when this returns.
+    private static func build(from repository: CityRepository, logger: Logger) async throws -> CityCatalog {
+        let started = ContinuousClock.now
+        let (cities, keys) = try await repository.allCities()
+        let countries = try await repository.allCountries()
+        let read = ContinuousClock.now - started
+        let catalog = await offEventLoops { CityCatalog(cities: cities, searchKeys: keys, countries: countries) }
+        logger.info(
+            "City catalog ready: \(cities.count) cities, \(countries.count) countries (read in \(read), ready in \(ContinuousClock.now - started))"
+        )
+        return catalog
     }
 
     /// Whether a catalog has been built (readiness: until then city requests wait).
@@ -61,4 +72,15 @@ final class CityCatalogStore: Sendable {
         mapPoints.withLock { $0 = (loaded.build, bytes, etag) }
         return (bytes, etag)
     }
+}
+
+/// Hands memory freed inside the allocator back to the system. Building the catalog allocates hundreds of
+/// megabytes of short-lived names and rows; glibc keeps much of what is freed in its heaps, where it stays
+/// resident. `malloc_trim` is glibc's (Swift's Glibc module does not declare it), so it is looked up.
+private func returnFreedMemory() {
+    #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    #endif
 }
