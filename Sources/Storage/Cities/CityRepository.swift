@@ -103,7 +103,7 @@ public struct CityRepository: Sendable {
         var cities: [City] = []
         var keys: [[String]] = []
         // A few hundred time zones for 235,000 cities: one string each instead of one per city (most are too long
-        // to be stored inline), about 10 MB of the resident catalog.
+        // to be stored inline, so each copy was an allocation kept as long as the catalog).
         var timezones: [String: String] = [:]
         var after = 0
         while true {
