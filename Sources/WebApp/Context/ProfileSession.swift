@@ -13,9 +13,8 @@ struct SessionStore: Sendable {
 
     /// The session the request's cookie names, from the cache or the database; nil without a valid one.
     func session(for request: Request, now: Date) async throws -> SessionRepository.Session? {
-        guard request.headers[.cookie] != nil, let id = request.cookies[ProfileSessions.cookieName]?.value,
-            ProfileSessions.looksLikeSessionID(id)
-        else { return nil }
+        guard let value = request.cookieValue(ProfileSessions.cookieName), ProfileSessions.looksLikeSessionID(value) else { return nil }
+        let id = String(value)
         if let cached = cache.session(id: id, now: now) {
             Telemetry.sessionLookup(cached: true)
             return cached

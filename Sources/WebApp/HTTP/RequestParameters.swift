@@ -48,3 +48,29 @@ extension Request {
         return ["1", "true", "yes"].contains(text.lowercased())
     }
 }
+
+extension Request {
+    /// The value of the cookie `name` (the first of that name), read in place from the Cookie header. Hummingbird's
+    /// `cookies` splits and copies every cookie to find one, on every request with a session (2–3% of a poem read).
+    func cookieValue(_ name: String) -> Substring? {
+        guard let header = headers[.cookie] else { return nil }
+        return Self.cookieValue(name, in: header)
+    }
+
+    static func cookieValue(_ name: String, in header: String) -> Substring? {
+        let bytes = header.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+            var nameStart = start
+            while nameStart < end, bytes[nameStart] == UInt8(ascii: " ") || bytes[nameStart] == UInt8(ascii: "\t") {
+                bytes.formIndex(after: &nameStart)
+            }
+            if let equals = bytes[nameStart..<end].firstIndex(of: UInt8(ascii: "=")), bytes[nameStart..<equals].elementsEqual(name.utf8) {
+                return Substring(bytes[bytes.index(after: equals)..<end])
+            }
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
+        }
+        return nil
+    }
+}

@@ -28,7 +28,7 @@ struct ProfileSessions: Sendable {
     func attach(to context: inout TroveRequestContext, request: Request) async throws -> Found {
         let now = Date()
         var current = try await store.session(for: request, now: now)
-        let hadStaleCookie = current == nil && request.cookies[Self.cookieName] != nil
+        let hadStaleCookie = current == nil && request.cookieValue(Self.cookieName) != nil
         // Sliding expiry, written at most about once a day per session rather than on every request.
         var extended: Date?
         if let session = current, session.expiresAt.timeIntervalSince(now) < store.lifetime - 24 * 60 * 60 {
@@ -67,8 +67,8 @@ struct ProfileSessions: Sendable {
     }
 
     /// Session ids are our own tokens; anything else is not looked up at all.
-    static func looksLikeSessionID(_ text: String) -> Bool {
-        text.count == 43
+    static func looksLikeSessionID(_ text: some StringProtocol) -> Bool {
+        text.utf8.count == 43
             && text.utf8.allSatisfy { $0 == 45 || $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
     }
 }
