@@ -27,9 +27,18 @@ public enum PoetryText {
     public static let nameLength = 1...60
     public static let maximumWordsPerSet = 300
 
+    /// Without whitespace or newlines at either end. Foundation's trim bridges every string to do it (5% of a poem
+    /// save, for its title), so a text that starts and ends with a visible ASCII character is kept as it is.
+    public static func trimmed(_ text: String) -> String {
+        if let first = text.utf8.first, let last = text.utf8.last, (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// A magnet's word, trimmed; 1 to 40 characters.
     public static func word(_ text: String) throws(PoetryError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmed(text)
         guard wordLength.contains(trimmed.count) else {
             throw .invalid("A word has 1 to 40 characters: '\(trimmed.prefix(50))' has \(trimmed.count).")
         }
@@ -39,7 +48,7 @@ public enum PoetryText {
     /// A word set's name and words, validated: trimmed, 1–300 words; a word given again (ignoring case) is dropped,
     /// as a person pasting a list expects, rather than refused.
     public static func wordSet(name: String, words: [String]) throws(PoetryError) -> (name: String, words: [String]) {
-        let trimmedName = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmedName = trimmed(name)
         guard nameLength.contains(trimmedName.count) else { throw .invalid("A word set's name has 1 to 60 characters.") }
         guard !words.isEmpty else { throw .invalid("A word set needs at least one word.") }
         guard words.count <= maximumWordsPerSet else { throw .invalid("A word set holds at most 300 words.") }

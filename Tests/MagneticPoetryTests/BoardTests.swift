@@ -87,6 +87,15 @@ import Testing
         #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "", words: ["a"]) }
         #expect(throws: PoetryError.self) { try PoetryText.wordSet(name: "K", words: []) }
     }
+
+    @Test(arguments: [
+        ("moon", "moon"), (" moon", "moon"), ("moon\n", "moon"), ("\tsea salt ", "sea salt"), ("\u{00A0}déjà\u{2003}", "déjà"),
+        ("été", "été"), ("", ""), ("   ", ""), ("a", "a"),
+    ])
+    func trimsWhitespaceAtEitherEndAsFoundationDoes(text: String, trimmed: String) {
+        #expect(PoetryText.trimmed(text) == trimmed)
+        #expect(PoetryText.trimmed(text) == text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 }
 
 @Suite struct PronunciationTests {

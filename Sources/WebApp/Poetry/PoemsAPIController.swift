@@ -179,7 +179,7 @@ struct PoemsAPIController {
     }
 
     static func title(_ text: String?) throws(PoetryError) -> String {
-        let title = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = PoetryText.trimmed(text ?? "")
         guard title.count <= 100 else { throw .invalid("A title has at most 100 characters.") }
         return title.isEmpty ? "Untitled poem" : title
     }
