@@ -5,6 +5,7 @@ import ObliqueStrategies
 import Testing
 import YogiYogini
 
+@testable import ChooseYourDestiny
 @testable import Storage
 @testable import WebApp
 
@@ -79,6 +80,22 @@ import YogiYogini
             classes.map { YogaClassAPIController.ClassAnswer(class: ClassJSON($0, now: started.addingTimeInterval(125))) }
             + [YogaClassAPIController.ClassAnswer(class: nil)]
         for answer in answers {
+            var writer = JSONWriter()
+            answer.write(to: &writer)
+            #expect(try parsed(Data(writer.bytes)) == parsed(try JSONResponse.encoder.encode(answer)))
+        }
+    }
+
+    @Test func writesATwineStepAsJSONResponsesEncoderDoes() throws {
+        let rendered = RenderedPassage(
+            passage: "The \"Gate\"", paragraphs: ["*Dark* night.", "Ünïcode — 北京\n"],
+            choices: [TwineChoice(text: "Open it", target: "Hall"), TwineChoice(text: "Back", target: "Road", kind: .back)],
+            state: ReaderState(), warnings: [], stopped: false)
+        let ending = RenderedPassage(passage: "End", paragraphs: [], choices: [], state: ReaderState(), warnings: ["w"], stopped: true)
+        let reading = TwineReading(seed: 7, choices: [0, 1], passage: "Gate", entry: ReaderState())
+        for passage in [rendered, ending] {
+            let answer = StoryPlayAPIController.PlayJSON(
+                passage, reading: reading, progress: ReadingProgress(path: ["Road", "Gate"], endingsFound: ["End"]))
             var writer = JSONWriter()
             answer.write(to: &writer)
             #expect(try parsed(Data(writer.bytes)) == parsed(try JSONResponse.encoder.encode(answer)))

@@ -16,7 +16,8 @@ struct StoryPlayAPIController {
             .post("{id}/play", use: move)
     }
 
-    struct PlayJSON: APIAnswer {
+    /// Written by hand (`JSONWritable`): JSONEncoder was 7% of a Twine step's samples.
+    struct PlayJSON: JSONWritable, APIAnswer {
         struct ChoiceJSON: Encodable {
             let index: Int
             let text: String
@@ -43,6 +44,36 @@ struct StoryPlayAPIController {
             stopped = rendered.stopped
             trail = progress.path
             endings_found = progress.endingsFound
+        }
+
+        func write(to writer: inout JSONWriter) {
+            writer.object { w in
+                w.key("step")
+                w.integer(step)
+                w.key("passage")
+                w.string(passage)
+                w.key("paragraphs")
+                w.array(paragraphs) { w, paragraph in w.string(paragraph) }
+                w.key("choices")
+                w.array(choices) { w, choice in
+                    w.object { w in
+                        w.key("index")
+                        w.integer(choice.index)
+                        w.key("text")
+                        w.string(choice.text)
+                        w.key("back")
+                        w.bool(choice.back)
+                    }
+                }
+                w.key("is_ending")
+                w.bool(is_ending)
+                w.key("stopped")
+                w.bool(stopped)
+                w.key("trail")
+                w.array(trail) { w, name in w.string(name) }
+                w.key("endings_found")
+                w.array(endings_found) { w, name in w.string(name) }
+            }
         }
     }
 
