@@ -3,7 +3,11 @@
 // when asked and allowed), the favourite star or "Add to my cities", the city's Wikipedia article where it has one,
 // and a small map.
 import { api, toast } from '../js/api.js';
-const send = (...args) => import('../js/sync.js').then((sync) => sync.send(...args));
+// The offline layer (js/sync.js) loads after the page, as on the cities page; it sends what waits and says so in the
+// header.
+const sync = () => import('../js/sync.js');
+setTimeout(sync, 3000);
+const send = (...args) => sync().then((s) => s.send(...args));
 import { $ } from '../js/dom.js';
 import { formatNumber } from '../js/format.js';
 import { distanceKm } from './geo.js';

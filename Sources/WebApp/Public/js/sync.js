@@ -173,6 +173,9 @@ export async function update() {
   const list = await all();
   count = list.length;
   scopes = new Set(list.map((e) => e.scope));
+  // The page keeps the indicator's line in its header from the start (the templates' `headerStatus`), so
+  // filling it in later moves nothing under a finger.
+  badge ??= document.getElementById('sync-status');
   if (!badge) {
     const header = document.querySelector('.site-header');
     if (!header) return;
