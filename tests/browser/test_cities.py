@@ -753,7 +753,7 @@ def test_street_map_tiles_that_cannot_load_fall_back_to_the_basemap_with_a_note(
     assert state["tiles"] == "failed" and state["basemap"] and "Florence" in state["labels"]
     assert close(canvas_colour(browser, 6, 6), css_colour(browser, "--cr-land")), "Trove's own map shows instead"
     assert shown(browser, "map-note")
-    assert browser.find_element(By.CSS_SELECTOR, "[data-osm-credit]").get_attribute("hidden") is not None, "no credit for tiles not shown"
+    assert not browser.find_element(By.CSS_SELECTOR, "[data-osm-credit]").is_displayed(), "no credit for tiles not shown"
     asked = browser.execute_script("return window.__tiles")
     assert 0 < len(asked) <= 12, f"only the tiles in view are asked for, no prefetching: {len(asked)}"
     assert all(re.search(r"/\d+/\d+/\d+\.png$", url) for url in asked), asked
@@ -762,6 +762,29 @@ def test_street_map_tiles_that_cannot_load_fall_back_to_the_basemap_with_a_note(
     tap(browser, browser.find_element(By.ID, "street"))
     wait(browser, lambda d: not map_state(d)["note"], "the note stayed with the street map off")
     assert browser.execute_script("return localStorage.getItem('trove.cities.street')") == "off"
+
+
+def test_the_list_stays_put_whatever_the_street_maps_tiles_do(cities_server, browser):
+    """The street map's credit keeps its line while the switch is on: a line that came as the tiles started to load
+    and went when they failed moved the list under a finger about to tap a city's name (a WebKit flake)."""
+    allow_location(browser, cities_server)
+    open_cities(browser, cities_server, street=True)
+    tap(browser, browser.find_element(By.ID, "around-me"))
+    wait_for_scene(browser, "Around you")
+    seen = {}
+    for state in ("loading", "failed", "ok", "failed"):
+        seen[state] = browser.execute_script(
+            "document.getElementById('map').cityMap.setTiles(arguments[0]);"
+            "const credit = document.querySelector('[data-osm-credit]');"
+            "return [document.getElementById('rows').getBoundingClientRect().top + scrollY,"
+            " getComputedStyle(credit).visibility === 'visible' && !credit.hidden]", state)
+    assert len({top for top, _ in seen.values()}) == 1, f"the list moved with the tiles' state: {seen}"
+    assert {state: credited for state, (_, credited) in seen.items()} == {"loading": True, "failed": False, "ok": True}, seen
+
+    # Turned off by the person, the credit's line goes: their own tap, not a surprise.
+    tap(browser, browser.find_element(By.ID, "street"))
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[data-osm-credit]").get_attribute("hidden") is not None,
+         "the credit stayed with the street map off")
 
 
 def test_a_city_opened_from_a_list_and_back_or_a_reload_find_the_list_as_it_was(cities_server, browser):

@@ -473,7 +473,12 @@ export function wireMapControls(root, map) {
   street.checked = wantsStreet();
   const url = map.canvas.dataset.tileUrl || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
   map.onTiles = (state) => {
-    if (credit) credit.hidden = state !== 'ok' && state !== 'loading';
+    // The credit keeps its line while the switch is on, shown or not: a line that came and went as tiles
+    // loaded or failed would move what is below under a finger about to tap it.
+    if (credit) {
+      credit.hidden = !street.checked;
+      credit.classList.toggle('is-unused', state !== 'ok' && state !== 'loading');
+    }
     if (note) {
       note.hidden = state !== 'failed' && !(street.checked && !navigator.onLine);
       note.textContent = navigator.onLine ? 'No street map (its tiles did not load): Trove’s own map.' : 'Offline: Trove’s own map.';
