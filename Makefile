@@ -133,8 +133,8 @@ test-deps:
 
 # The lint (Swift and JavaScript formatting, the architecture page), one build (swift build --build-tests) for
 # the tests and the trove binary, a throwaway PostgreSQL, the Swift suites, the JavaScript unit tests, a bounded
-# pass of each reliability suite, then the browser suite on Chromium and on WebKit (under Xvfb); PostgreSQL is
-# always stopped. See scripts/test.sh.
+# pass of each reliability suite, then the browser suite on Chromium and on WebKit (under Xvfb) at once;
+# PostgreSQL is always stopped. See scripts/test.sh.
 test:
 	scripts/test.sh all
 

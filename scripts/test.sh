@@ -6,7 +6,7 @@
 #                              PostgreSQL, run `swift test --skip-build`, the
 #                              JavaScript unit tests, a bounded pass of each
 #                              reliability suite, then the browser suite on
-#                              Chromium and on WebKit; always stop PostgreSQL.
+#                              Chromium and on WebKit at once; always stop PostgreSQL.
 #   scripts/test.sh swift      the Swift suites only (build must be done)
 #   scripts/test.sh browser    the browser suite only, both engines (build must be done)
 #   scripts/test.sh js         the JavaScript unit tests only (node --test)
@@ -36,12 +36,15 @@ esac
 SWIFT=${SWIFT:-swift}
 TROVE_BIN_DEFAULT="$ROOT/.build/debug/trove"
 
-say() { printf '\n==> %s\n' "$*" >&2; }
+# Each step's line says how long the run has taken so far (CI keeps to its time budget by these).
+say() { printf '\n==> [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 
 pg_dir=""
 # shellcheck disable=SC2317  # invoked by the EXIT trap
 cleanup() {
     local rc=$?
+    # The browser suites run in the background (run_browser_tests): an interrupted run stops them too.
+    jobs -p | xargs -r kill 2>/dev/null || true
     if [ -n "$pg_dir" ]; then
         say "stopping throwaway PostgreSQL"
         "$ROOT/scripts/postgres.sh" stop "$pg_dir" || echo "test.sh: could not stop PostgreSQL in $pg_dir" >&2
@@ -108,24 +111,33 @@ run_browser_tests() {
         record "browser tests (webkit)" 1
         return
     fi
-    # The same suite twice, one engine after the other (tests/browser/README.md).
-    say "browser tests (pytest, headless Chromium, TROVE_BIN=$bin)"
-    local rc=0
-    TROVE_BIN="$bin" TROVE_BROWSER=chromium "$ROOT/.venv/bin/pytest" -q tests/browser || rc=$?
-    # pytest exits 5 when it collected no test: that is a failure here too.
-    record "browser tests (chromium)" "$rc"
-
-    say "browser tests (pytest, WebKitGTK's MiniBrowser under Xvfb, TROVE_BIN=$bin)"
-    rc=0
     if ! command -v xvfb-run >/dev/null 2>&1; then
         echo "test.sh: xvfb-run is missing (run scripts/install-test-deps.sh)" >&2
-        rc=1
-    else
-        # A screen large enough for the tallest viewport a test asks for (375x1100) plus the window's toolbar.
-        TROVE_BIN="$bin" TROVE_BROWSER=webkit xvfb-run -a -s "-screen 0 1920x1200x24" \
-            "$ROOT/.venv/bin/pytest" -q tests/browser || rc=$?
+        record "browser tests (webkit)" 1
+        return
     fi
-    record "browser tests (webkit)" "$rc"
+    # The same suite on both engines (tests/browser/README.md), at the same time: each spends most of its time
+    # waiting on its browser, so the two together take about 35 minutes where one after the other took 47 (CI's
+    # time budget). Each engine's output goes to its own file, printed when both are done.
+    local logs chromium_rc=0 webkit_rc=0
+    logs=$(mktemp -d /tmp/trove-browser-logs.XXXXXX)
+    say "browser tests on headless Chromium and on WebKitGTK's MiniBrowser under Xvfb, at once (TROVE_BIN=$bin)"
+    TROVE_BIN="$bin" TROVE_BROWSER=chromium "$ROOT/.venv/bin/pytest" -q tests/browser >"$logs/chromium" 2>&1 &
+    local chromium_pid=$!
+    # A screen large enough for the tallest viewport a test asks for (375x1100) plus the window's toolbar.
+    TROVE_BIN="$bin" TROVE_BROWSER=webkit xvfb-run -a -s "-screen 0 1920x1200x24" \
+        "$ROOT/.venv/bin/pytest" -q tests/browser >"$logs/webkit" 2>&1 &
+    local webkit_pid=$!
+    wait "$chromium_pid" || chromium_rc=$?
+    say "browser tests (pytest, headless Chromium): its output"
+    cat "$logs/chromium" >&2
+    # pytest exits 5 when it collected no test: that is a failure here too.
+    record "browser tests (chromium)" "$chromium_rc"
+    wait "$webkit_pid" || webkit_rc=$?
+    say "browser tests (pytest, WebKitGTK's MiniBrowser under Xvfb): its output"
+    cat "$logs/webkit" >&2
+    record "browser tests (webkit)" "$webkit_rc"
+    rm -rf "$logs"
 }
 
 # The reliability suites of tests/reliability, one pytest run each. `quick` (in make test) bounds them: the
