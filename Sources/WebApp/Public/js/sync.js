@@ -173,18 +173,10 @@ export async function update() {
   const list = await all();
   count = list.length;
   scopes = new Set(list.map((e) => e.scope));
-  // The page keeps the indicator's line in its header from the start (the templates' `headerStatus`), so
-  // filling it in later moves nothing under a finger.
+  // The page serves the indicator's empty line in its header (Templates/sync-status.mustache), so filling it
+  // in later moves nothing under a finger.
   badge ??= document.getElementById('sync-status');
-  if (!badge) {
-    const header = document.querySelector('.site-header');
-    if (!header) return;
-    badge = document.createElement('p');
-    badge.id = 'sync-status';
-    badge.className = 'sync-status';
-    badge.setAttribute('role', 'status');
-    header.querySelector('nav')?.before(badge);
-  }
+  if (!badge) return;
   const line = waitingLine(count);
   if (badge.textContent !== line) badge.textContent = line;
   badge.classList.toggle('is-waiting', count > 0);
