@@ -255,7 +255,14 @@ def map_pixels(driver) -> dict:
           }
           dots[c.name] = {x, y, rgb: [data[at], data[at + 1], data[at + 2]], near};
         });
-        return {inked, dots, width: canvas.clientWidth, height: canvas.clientHeight, worldPoints: map.world.length / 2};
+        // The selection's colour as the canvas paints it, and whether a frame is still to be painted (the pixels
+        // then show an older state than map.screen() places).
+        const probe = document.createElement('canvas').getContext('2d');
+        probe.fillStyle = getComputedStyle(canvas).getPropertyValue('--cr-sel').trim();
+        probe.fillRect(0, 0, 1, 1);
+        const selection = [...probe.getImageData(0, 0, 1, 1).data].slice(0, 3);
+        return {inked, dots, width: canvas.clientWidth, height: canvas.clientHeight, worldPoints: map.world.length / 2,
+                painted: !map.frame, selection};
         """
     )
 
@@ -592,8 +599,9 @@ def test_pulling_the_list_down_refreshes_the_weather(cities_server, browser, ope
 
 def test_the_map_draws_the_cities_and_selection_links_map_and_list(cities_server, browser):
     around_me(browser, cities_server)
-    wait(browser, lambda d: map_pixels(d)["worldPoints"] == len(CITIES_FIXTURE), "the world's city dots never loaded")
-    first = map_pixels(browser)
+    # Read once the map has painted what it holds: a frame still to come would show an older picture.
+    first = wait(browser, lambda d: (p := map_pixels(d))["worldPoints"] == len(CITIES_FIXTURE) and p["painted"] and p,
+                 "the world's city dots never loaded")
     assert first["inked"] > 200, f"the map looks blank ({first['inked']} inked pixels)"
     inside = [n for n, dot in first["dots"].items() if 0 <= dot["x"] <= first["width"] and 0 <= dot["y"] <= first["height"]]
     assert set(inside) == set(CITIES_NEARBY), f"the map starts fitted to the results; inside: {inside}"
@@ -606,17 +614,18 @@ def test_the_map_draws_the_cities_and_selection_links_map_and_list(cities_server
     wait(browser, lambda d: "is-selected" in row(d, "Fiesole").get_attribute("class"), "tapping the dot did not highlight the row")
     assert "Fiesole" in browser.find_element(By.ID, "map-status").text and "14,000" in browser.find_element(By.ID, "map-status").text
     # The map paints the selection in its next frame, which a loaded machine may take a while to give it.
-    wait(browser, lambda d: map_pixels(d)["dots"]["Fiesole"]["rgb"] != first["dots"]["Fiesole"]["rgb"],
-         "tapping the dot did not mark it on the map")
-    selected = map_pixels(browser)["dots"]["Fiesole"]["rgb"]
+    close = lambda a, b: sum(abs(x - y) for x, y in zip(a, b)) <= 24  # noqa: E731 (antialiasing)
+    selected = first["selection"]
+    assert not close(first["dots"]["Fiesole"]["rgb"], selected), "Fiesole's dot wore the selection's colour before the tap"
+    wait(browser, lambda d: close(map_pixels(d)["dots"]["Fiesole"]["rgb"], selected), "tapping the dot did not mark it on the map")
 
     # Selecting a row highlights its dot: the selection colour moves there.
     tap(browser, row(browser, "Scandicci").find_element(By.CSS_SELECTOR, ".cr-where"))
     assert "is-selected" in row(browser, "Scandicci").get_attribute("class")
     assert "is-selected" not in row(browser, "Fiesole").get_attribute("class")
-    close = lambda a, b: sum(abs(x - y) for x, y in zip(a, b)) <= 24  # noqa: E731 (antialiasing)
     wait(browser, lambda d: any(close(c, selected) for c in map_pixels(d)["dots"]["Scandicci"]["near"]),
          "the row's city is not highlighted on the map")
+    assert not close(map_pixels(browser)["dots"]["Fiesole"]["rgb"], selected), "Fiesole still wears the selection"
     assert "Scandicci" in browser.find_element(By.ID, "map-status").text
 
     # Zooming out changes the picture and shows more of the world.
