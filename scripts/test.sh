@@ -117,8 +117,8 @@ run_browser_tests() {
         return
     fi
     # The same suite on both engines (tests/browser/README.md), at the same time: each spends much of its time
-    # waiting on its browser, so the two together took 37-40 minutes where one after the other took 47 (CI's
-    # time budget). Each engine's output goes to its own file, printed when both are done.
+    # waiting on its browser, so the two together take about 28 minutes (CI's time budget). Each engine's output
+    # goes to its own file, printed when both are done.
     local logs chromium_rc=0 webkit_rc=0
     logs=$(mktemp -d /tmp/trove-browser-logs.XXXXXX)
     say "browser tests on headless Chromium and on WebKitGTK's MiniBrowser under Xvfb, at once (TROVE_BIN=$bin)"
