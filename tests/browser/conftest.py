@@ -600,11 +600,11 @@ class TroveWebKit(webdriver.WebKitGTK):
             "XDG_DATA_HOME": str(self.trove_home / "data"),
             "XDG_CACHE_HOME": str(self.trove_home / "cache"),
             "GTK_A11Y": "none",
+            # Xvfb has no GPU: WebKitGTK's composited layers would go through Mesa's software OpenGL, a quarter of
+            # the WebKit suite's time (test_poetry.py: 506 s with, 371 s without, Chromium running beside both).
+            # Layout, hit-testing and painting are WebKit's own either way.
+            "WEBKIT_DISABLE_COMPOSITING_MODE": "1",
         })
-        # Xvfb has no GPU: WebKitGTK's composited layers go through Mesa's software OpenGL, a quarter of the WebKit
-        # suite's time (test_poetry.py: 506 s with, 371 s without, Chromium running beside both). Layout, hit-testing
-        # and painting are WebKit's own either way.
-        env["WEBKIT_DISABLE_COMPOSITING_MODE"] = "1"
         env.pop("WAYLAND_DISPLAY", None)
         # Now and then WebKitWebDriver never gets its MiniBrowser going and never answers the new session (seen
         # twice in full runs: the whole suite waited for ever). Its driver is stopped after 60 s and started again.
