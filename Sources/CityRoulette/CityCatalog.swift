@@ -97,8 +97,11 @@ public struct CityCatalog: Sendable {
 
     public struct SearchResult: Sendable, Equatable {
         public let city: City
-        /// The alternate name that matched, when it was not the city's own name.
+        /// The alternate name that matched (its key), when it was not the city's own name.
         public let matchedName: String?
+        /// Which of the city's names matched: 0 its own, from 1 its alternates in the order of its search keys
+        /// (and of the spellings stored with them), so the name as written can be looked up.
+        public let matchedNamePosition: Int
     }
 
     /// Cities whose name, a word of it, or an alternate name starts with the query: whole-name matches
@@ -110,7 +113,7 @@ public struct CityCatalog: Sendable {
         guard query.count <= 200 else { throw .invalidQuery("That is too long for a city's name.") }
         return names.search(key, limit: limit).map { match in
             let city = cities[match.cityIndex]
-            return SearchResult(city: city, matchedName: match.alternate ? match.key : nil)
+            return SearchResult(city: city, matchedName: match.alternate ? match.key : nil, matchedNamePosition: match.name)
         }
     }
 

@@ -18,16 +18,27 @@ public struct NameIndex: Sendable {
         public let tier: Int
         /// Whether it was an alternate name that matched rather than the city's own.
         public let alternate: Bool
+        /// Which of the city's names matched: its position in the list the builder was given, the city's own
+        /// name 0, its alternates from 1 (so the name as written can be read without matching keys again).
+        public let name: Int
     }
 
     struct Entry: Sendable {
         /// The key is `bytes[start ..< start + length]`.
         let start: Int32
         let length: UInt16
-        /// 0: the key is the whole primary name; 1: a word of the primary name; 2: an alternate name; 3: a word of one.
-        let kind: UInt8
+        /// The kind in the low two bits, the name's position (`Match.name`) above them: one field, so an entry
+        /// stays 12 bytes.
+        let tag: UInt16
         let city: Int32
+
+        /// 0: the key is the whole primary name; 1: a word of the primary name; 2: an alternate name; 3: a word of one.
+        var kind: UInt8 { UInt8(tag & 3) }
+        var name: Int { Int(tag >> 2) }
     }
+
+    /// A city's names past this many are not indexed (GeoNames' largest city has a few hundred).
+    public static let maximumNames = 1 << 14
 
     /// Collects the keys; `build` sorts them into an index.
     public struct Builder {
@@ -38,12 +49,13 @@ public struct NameIndex: Sendable {
 
         /// Adds a city's keys: `primary` is its normalized name; `alternates` its other normalized names.
         public mutating func add(cityIndex: Int, primary: String, alternates: some Sequence<String>) {
-            add(primary, cityIndex: cityIndex, alternate: false)
-            for key in alternates { add(key, cityIndex: cityIndex, alternate: true) }
+            add(primary, cityIndex: cityIndex, name: 0)
+            for (offset, key) in alternates.enumerated() { add(key, cityIndex: cityIndex, name: offset + 1) }
         }
 
-        private mutating func add(_ key: String, cityIndex: Int, alternate: Bool) {
-            guard !key.isEmpty, key.utf8.count <= Int(UInt16.max) else { return }
+        private mutating func add(_ key: String, cityIndex: Int, name: Int) {
+            guard !key.isEmpty, key.utf8.count <= Int(UInt16.max), name < NameIndex.maximumNames else { return }
+            let alternate = name > 0
             let start = bytes.count
             bytes.append(contentsOf: key.utf8)
             // Each word tail is a suffix of the key's bytes: no copy.
@@ -51,9 +63,11 @@ public struct NameIndex: Sendable {
             for (position, byte) in key.utf8.enumerated() where position == 0 || byte == UInt8(ascii: " ") {
                 let tailStart = position == 0 ? 0 : position + 1
                 guard tailStart < key.utf8.count else { continue }
-                let kind = UInt8((alternate ? 2 : 0) + (offset == 0 ? 0 : 1))
+                let kind = (alternate ? 2 : 0) + (offset == 0 ? 0 : 1)
                 entries.append(
-                    Entry(start: Int32(start + tailStart), length: UInt16(key.utf8.count - tailStart), kind: kind, city: Int32(cityIndex)))
+                    Entry(
+                        start: Int32(start + tailStart), length: UInt16(key.utf8.count - tailStart), tag: UInt16(name << 2 | kind),
+                        city: Int32(cityIndex)))
                 offset += 1
             }
         }
@@ -82,7 +96,7 @@ public struct NameIndex: Sendable {
             unsorted.sorted { left, right in
                 let order = Self.compare(buffer, left, right)
                 if order != 0 { return order < 0 }
-                return left.city != right.city ? left.city < right.city : left.kind < right.kind
+                return left.city != right.city ? left.city < right.city : left.tag < right.tag
             }
         }
         var answers: [[UInt8]: [Int32]] = [:]
@@ -109,7 +123,8 @@ public struct NameIndex: Sendable {
                 cityIndex: Int(entry.city),
                 key: String(decoding: bytes[Int(entry.start)..<Int(entry.start) + Int(entry.length)], as: UTF8.self),
                 tier: Self.tier(entry, queryLength: query.count) >> 1,
-                alternate: entry.kind >= 2
+                alternate: entry.kind >= 2,
+                name: entry.name
             )
         }
     }

@@ -95,46 +95,17 @@ public enum SearchKey {
         return (keys, spellings)
     }
 
-    /// Which of a city's spellings a match on `key` (a key or a word tail of one) came from.
-    public static func spelling(matching key: String, keys: [String], spellings: [String]) -> String? {
-        spelling(matching: key, joinedKeys: keys.joined(separator: "\t"), joinedSpellings: spellings.joined(separator: "\t"))
-    }
-
-    /// The same for the keys and spellings as stored, each list joined with tabs; read byte by byte, without
-    /// splitting either list into strings (a large city has hundreds of names: splitting them for each search
-    /// result made a name search 25 times slower than a nearby search; docs/BENCHMARKS.md).
-    public static func spelling(matching key: String, joinedKeys: String, joinedSpellings: String) -> String? {
-        let target = Array(key.utf8)
-        guard !target.isEmpty else { return nil }
-        let tab = UInt8(ascii: "\t")
-        let space = UInt8(ascii: " ")
-        var keys = joinedKeys
-        let position: Int? = keys.withUTF8 { bytes in
-            var start = 0
-            var field = 0
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != tab { end += 1 }
-                let length = end - start
-                if length == target.count, bytes[start..<end].elementsEqual(target) { return field }
-                if length > target.count, bytes[end - target.count - 1] == space,
-                    bytes[(end - target.count)..<end].elementsEqual(target)
-                {
-                    return field
-                }
-                start = end + 1
-                field += 1
-            }
-            return nil
-        }
-        guard let position else { return nil }
+    /// The name at `position` (0 the city's own) of a city's names as stored, joined with tabs; read without
+    /// splitting the list (a large city has hundreds of names).
+    public static func spelling(at position: Int, joinedSpellings: String) -> String? {
+        guard position >= 0 else { return nil }
         var spellings = joinedSpellings
         return spellings.withUTF8 { bytes -> String? in
             var start = 0
             var field = 0
             while start <= bytes.count {
                 var end = start
-                while end < bytes.count, bytes[end] != tab { end += 1 }
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\t") { end += 1 }
                 if field == position { return String(decoding: bytes[start..<end], as: UTF8.self) }
                 start = end + 1
                 field += 1

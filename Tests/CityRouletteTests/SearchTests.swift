@@ -140,22 +140,24 @@ import Testing
         }
     }
 
-    @Test func theSpellingOfAMatchIsFoundInTheStoredListsByKeyOrByWordTail() {
-        let keys = "sant julia de loria\tsan julia de loria\tsant zhulia"
+    @Test func aMatchSaysWhichNameItWasAndThatNameIsReadFromTheStoredList() {
+        var builder = NameIndex.Builder()
+        builder.add(cityIndex: 0, primary: "sant julia de loria", alternates: ["san julia de loria", "sant zhulia"])
+        builder.add(cityIndex: 1, primary: "zhulia", alternates: [])
+        let index = builder.build(rank: [0, 1], maximumLimit: 10)
+        func position(_ query: String) -> [Int] { index.search(query, limit: 10).filter { $0.cityIndex == 0 }.map(\.name) }
+        #expect(position("sant julia") == [0])
+        #expect(position("loria") == [0], "the own name's word beats an alternate's")
+        #expect(position("san julia") == [1])
+        #expect(position("zhulia") == [2], "a word of the second alternate")
+        #expect(index.search("zhulia", limit: 10).map(\.name) == [0, 2])
+
         let spellings = "Sant Julià de Lòria\tSan Julia de Loria\tСант Жулиа"
-        func spelling(_ key: String) -> String? { SearchKey.spelling(matching: key, joinedKeys: keys, joinedSpellings: spellings) }
-        #expect(spelling("sant julia de loria") == "Sant Julià de Lòria")
-        #expect(spelling("loria") == "Sant Julià de Lòria", "the first name the tail ends")
-        #expect(spelling("san julia de loria") == "San Julia de Loria")
-        #expect(spelling("zhulia") == "Сант Жулиа")
-        #expect(spelling("oria") == nil, "a tail starts a word")
-        #expect(spelling("julia") == nil, "a tail runs to the end of the name")
-        #expect(spelling("") == nil)
-        #expect(SearchKey.spelling(matching: "a", joinedKeys: "", joinedSpellings: "") == nil)
-        // The list form gives the same answers.
-        #expect(
-            SearchKey.spelling(
-                matching: "loria", keys: keys.components(separatedBy: "\t"), spellings: spellings.components(separatedBy: "\t"))
-                == "Sant Julià de Lòria")
+        #expect(SearchKey.spelling(at: 0, joinedSpellings: spellings) == "Sant Julià de Lòria")
+        #expect(SearchKey.spelling(at: 1, joinedSpellings: spellings) == "San Julia de Loria")
+        #expect(SearchKey.spelling(at: 2, joinedSpellings: spellings) == "Сант Жулиа")
+        #expect(SearchKey.spelling(at: 3, joinedSpellings: spellings) == nil)
+        #expect(SearchKey.spelling(at: -1, joinedSpellings: spellings) == nil)
+        #expect(SearchKey.spelling(at: 0, joinedSpellings: "") == "")
     }
 }

@@ -67,6 +67,11 @@ import Testing
             #expect(try names(firenze) == ["Florence"])
             // The name that matched, as written.
             #expect((try firenze.json()["cities"] as? [[String: Any]])?.first?["matched_name"] as? String == "Firenze")
+            // A later alternate, and a later word of one.
+            for (query, spelling) in [("%D1%84%D0%BB%D0%BE%D1%80", "Флоренция"), ("vieille", "Andorre-la-Vieille")] {
+                let found = try await client.execute(uri: "/api/v1/cities/search?q=\(query)", method: .get)
+                #expect((try found.json()["cities"] as? [[String: Any]])?.first?["matched_name"] as? String == spelling, "\(query)")
+            }
             #expect(
                 try names(try await client.execute(uri: "/api/v1/cities/search?q=julia%20de%20lo", method: .get)) == ["Sant Julià de Lòria"]
             )

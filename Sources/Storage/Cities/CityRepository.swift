@@ -136,18 +136,21 @@ public struct CityRepository: Sendable {
         return (cities, keys)
     }
 
-    /// For a few cities, which of their names as written gave each matched key (see `SearchKey.spelling`).
-    public func spellings(matching keys: [Int: String]) async throws -> [Int: String] {
-        guard !keys.isEmpty else { return [:] }
-        let rows = try await database.select().columns("geonameid", "search_keys", "spellings").from("cities")
-            .where("geonameid", .in, SQLBind.group(Array(keys.keys))).all()
+    /// Values: the cities' ids.
+    static let spellingsQuery = PreparedQuery(isRead: true) { database, values in
+        database.select().columns("geonameid", "spellings").from("cities").where("geonameid", .in, SQLGroupExpression(values)).select
+    }
+
+    /// For a few cities, one of their names as written each: `positions` maps a city's id to the name's
+    /// position in its list (`CityCatalog.SearchResult.matchedNamePosition`).
+    public func spellings(at positions: [Int: Int]) async throws -> [Int: String] {
+        guard !positions.isEmpty else { return [:] }
+        let rows = try await Self.spellingsQuery.all(Array(positions.keys), on: database)
         var result: [Int: String] = [:]
         for row in rows {
             let id = try row.decode(column: "geonameid", as: Int.self)
-            if let key = keys[id],
-                let spelling = SearchKey.spelling(
-                    matching: key, joinedKeys: try row.decode(column: "search_keys", as: String.self),
-                    joinedSpellings: try row.decode(column: "spellings", as: String.self))
+            if let position = positions[id],
+                let spelling = SearchKey.spelling(at: position, joinedSpellings: try row.decode(column: "spellings", as: String.self))
             {
                 result[id] = spelling
             }

@@ -146,8 +146,9 @@ struct CitiesAPIController {
         let found = try catalog.search(query, limit: limit)
         // The index holds folded keys ("firenze"); show the name as written ("Firenze").
         let matched = Dictionary(
-            found.compactMap { result in result.matchedName.map { (result.city.geonameid, $0) } }, uniquingKeysWith: { first, _ in first })
-        let spellings = try await cities.spellings(matching: matched)
+            found.compactMap { result in result.matchedName.map { _ in (result.city.geonameid, result.matchedNamePosition) } },
+            uniquingKeysWith: { first, _ in first })
+        let spellings = try await cities.spellings(at: matched)
         let results = found.map { result in
             var json = CityJSON(result.city, catalog: catalog)
             json.matched_name = .some(result.matchedName.map { spellings[result.city.geonameid] ?? $0 })
