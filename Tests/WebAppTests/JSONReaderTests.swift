@@ -1,3 +1,4 @@
+import ChooseYourDestiny
 import Foundation
 import MagneticPoetry
 import Testing
@@ -100,5 +101,49 @@ import Testing
             guard case .malformed = error as? JSONBodyError else { return false }
             return true
         }
+    }
+}
+
+/// A Twine reader's place as stored: read by hand as JSONDecoder reads it, or left to it.
+@Suite struct TwineReadingJSONTests {
+    static let places: [TwineReading] = [
+        TwineReading(seed: 0, choices: [], passage: "Start", entry: ReaderState(history: ["Start"])),
+        TwineReading(
+            seed: .max, choices: [0, 2, 1], passage: "Déjà vu 北京",
+            entry: ReaderState(
+                variables: [
+                    "gold": .number(12), "ratio": .number(-0.125), "big": .number(1e300), "name": .string("Ada"), "met": .bool(true),
+                    "lost": .bool(false), "nothing": .undefined,
+                    "bag": .list([.string("key"), .number(3), .list([.bool(true), .list([])]), .undefined]),
+                ],
+                history: ["Start", "Hall", "Déjà vu 北京"], seed: 1 << 63)),
+        // JSONEncoder escapes these; the reader leaves them to JSONDecoder, which reads them.
+        TwineReading(
+            seed: 7, choices: [1], passage: "A/B", entry: ReaderState(variables: ["quote": .string("say \"hi\"\n")], history: ["A/B"])),
+    ]
+
+    @Test(arguments: places)
+    func readsWhatJSONDecoderReads(place: TwineReading) throws {
+        let stored = String(decoding: try JSONEncoder().encode(place), as: UTF8.self)
+        #expect(TwineReading.stored(stored) == place)
+        if !stored.contains("\\") {
+            #expect(JSONReader.read(TwineReading.self, from: stored) == place, "read by hand: \(stored)")
+        }
+    }
+
+    @Test func aPlaceNeitherReadsIsNone() {
+        let good = #"{"seed":0,"choices":[1],"passage":"Hall","entry":{"variables":{"a":1},"history":["Start"],"seed":0}}"#
+        #expect(JSONReader.read(TwineReading.self, from: good)?.entry.variables["a"] == .number(1))
+        for broken in [
+            "", "{}", String(good.dropLast()), good.replacingOccurrences(of: #""choices":[1]"#, with: #""choices":[1.5]"#),
+            good.replacingOccurrences(of: #""seed":0,"c"#, with: #""seed":-1,"c"#),
+            good.replacingOccurrences(of: #""a":1"#, with: #""a":1,"a":2"#),
+            good.replacingOccurrences(of: #""a":1"#, with: #""a":{"b":1}"#),
+            good.replacingOccurrences(of: #""a":1"#, with: #""a":\#(String(repeating: "[", count: 40) + String(repeating: "]", count: 40))"#),
+        ] {
+            #expect(JSONReader.read(TwineReading.self, from: broken) == nil, "\(broken)")
+        }
+        #expect(TwineReading.stored("{}") == nil)
+        #expect(TwineReading.stored(good.replacingOccurrences(of: #""a":1"#, with: #""a":{"b":1}"#)) == nil)
     }
 }

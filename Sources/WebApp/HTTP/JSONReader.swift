@@ -1,7 +1,8 @@
 import Foundation
 
-/// JSON read by hand, for the few request bodies too hot for JSONDecoder: a poem's board, sent on every move of a
-/// magnet, where JSONDecoder took a third of a save's time (docs/BENCHMARKS.md).
+/// JSON read by hand, for the few bodies too hot for JSONDecoder: a poem's board, sent on every move of a magnet,
+/// where JSONDecoder took a third of a save's time, and a Twine reader's place, read for every passage shown
+/// (docs/BENCHMARKS.md).
 ///
 /// It reads only the plain shape its reader expects. Anything else (an escape in a string, a number where text was
 /// expected, a key missing or repeated) makes it give up, and `JSONBody` hands the body to JSONDecoder, which reads
@@ -16,7 +17,16 @@ struct JSONReader {
 
     /// The body read as `type`, or nil when its reader gave up.
     static func read<T: JSONReadable>(_ type: T.Type, from data: Data) -> T? {
-        var reader = JSONReader(bytes: [UInt8](data))
+        read(type, bytes: [UInt8](data))
+    }
+
+    /// JSON text read as `type`, or nil when its reader gave up.
+    static func read<T: JSONReadable>(_ type: T.Type, from text: String) -> T? {
+        read(type, bytes: Array(text.utf8))
+    }
+
+    private static func read<T: JSONReadable>(_ type: T.Type, bytes: [UInt8]) -> T? {
+        var reader = JSONReader(bytes: bytes)
         do throws(GiveUp) {
             let value = try T(reading: &reader)
             reader.skipWhitespace()
@@ -126,6 +136,34 @@ struct JSONReader {
         return value
     }
 
+    /// A whole number from 0 to `UInt64.max`, written without a fraction or an exponent.
+    mutating func unsignedInteger() throws(GiveUp) -> UInt64 {
+        skipWhitespace()
+        let start = index
+        try integerDigits()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { throw GiveUp() }
+        var value: UInt64 = 0
+        for position in start..<index {
+            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
+            guard !overflowTimes, !overflowSum else { throw GiveUp() }
+            value = sum
+        }
+        return value
+    }
+
+    mutating func bool() throws(GiveUp) -> Bool {
+        switch try peek() {
+        case UInt8(ascii: "t"):
+            try word("true")
+            return true
+        case UInt8(ascii: "f"):
+            try word("false")
+            return false
+        default: throw GiveUp()
+        }
+    }
+
     /// Keeps a member's value read for the first time; a repeated member is JSONDecoder's to judge.
     static func once<T>(_ slot: inout T?, _ value: T) throws(GiveUp) {
         guard slot == nil else { throw GiveUp() }
@@ -148,7 +186,7 @@ struct JSONReader {
     }
 
     /// Nesting deeper than this is left to JSONDecoder (and so is never a deep recursion here).
-    private static let maximumDepth = 32
+    static let maximumDepth = 32
 
     private mutating func skip(depth: Int) throws(GiveUp) {
         guard depth < Self.maximumDepth else { throw GiveUp() }
@@ -217,8 +255,8 @@ struct JSONReader {
         return byte
     }
 
-    /// The next byte that is not whitespace, left to read.
-    private mutating func peek() throws(GiveUp) -> UInt8 {
+    /// The next byte that is not whitespace, left to read: what kind of value comes next.
+    mutating func peek() throws(GiveUp) -> UInt8 {
         skipWhitespace()
         guard index < bytes.count else { throw GiveUp() }
         return bytes[index]

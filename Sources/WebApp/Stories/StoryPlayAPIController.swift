@@ -82,7 +82,7 @@ struct StoryPlayAPIController {
         let (id, interpreter) = try await interactiveStory(context)
         let profile = try await context.session.requireProfile()
         if let place = try await stories.twinePlace(storyID: id, profileID: profile.id),
-            let reading = try? JSONDecoder().decode(TwineReading.self, from: Data(place.reading.utf8))
+            let reading = TwineReading.stored(place.reading)
         {
             let rendered = await offEventLoops { interpreter.current(reading) }
             return PlayJSON(rendered, reading: reading, progress: place.progress)
@@ -106,7 +106,7 @@ struct StoryPlayAPIController {
         var reading = interpreter.start().reading
         var progress = ReadingProgress(path: [reading.passage], endingsFound: [])
         if let place = try await stories.twinePlace(storyID: id, profileID: profile.id),
-            let kept = try? JSONDecoder().decode(TwineReading.self, from: Data(place.reading.utf8))
+            let kept = TwineReading.stored(place.reading)
         {
             reading = kept
             progress = place.progress
