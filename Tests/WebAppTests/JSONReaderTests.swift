@@ -139,7 +139,8 @@ import Testing
             good.replacingOccurrences(of: #""seed":0,"c"#, with: #""seed":-1,"c"#),
             good.replacingOccurrences(of: #""a":1"#, with: #""a":1,"a":2"#),
             good.replacingOccurrences(of: #""a":1"#, with: #""a":{"b":1}"#),
-            good.replacingOccurrences(of: #""a":1"#, with: #""a":\#(String(repeating: "[", count: 40) + String(repeating: "]", count: 40))"#),
+            good.replacingOccurrences(
+                of: #""a":1"#, with: #""a":\#(String(repeating: "[", count: 40) + String(repeating: "]", count: 40))"#),
         ] {
             #expect(JSONReader.read(TwineReading.self, from: broken) == nil, "\(broken)")
         }

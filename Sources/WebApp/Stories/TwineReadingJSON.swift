@@ -41,7 +41,9 @@ extension ReaderState {
             case "variables":
                 var read: [String: TwineValue] = [:]
                 try reader.object { reader, name throws(JSONReader.GiveUp) in
-                    guard read.updateValue(try TwineValue(reading: &reader, depth: 0), forKey: name) == nil else { throw JSONReader.GiveUp() }
+                    guard read.updateValue(try TwineValue(reading: &reader, depth: 0), forKey: name) == nil else {
+                        throw JSONReader.GiveUp()
+                    }
                 }
                 try JSONReader.once(&variables, read)
             case "history":
