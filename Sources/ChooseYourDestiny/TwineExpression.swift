@@ -60,10 +60,10 @@ enum TwineLexer {
         let chars = Array(source.unicodeScalars)
         var tokens: [TwineToken] = []
         var i = 0
-        func isWord(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" }
+        func isWord(_ c: Unicode.Scalar) -> Bool { c.isAlphabetic || ("0"..."9").contains(c) || c == "_" }
         while i < chars.count {
             let c = chars[i]
-            if c.properties.isWhitespace {
+            if c.isWhitespace {
                 i += 1
                 continue
             }
@@ -107,7 +107,7 @@ enum TwineLexer {
                 i = j + 1
                 continue
             }
-            if c == "$" || (c == "_" && i + 1 < chars.count && (chars[i + 1].properties.isAlphabetic || chars[i + 1] == "_")) {
+            if c == "$" || (c == "_" && i + 1 < chars.count && (chars[i + 1].isAlphabetic || chars[i + 1] == "_")) {
                 var j = i + 1
                 while j < chars.count, isWord(chars[j]) { j += 1 }
                 let name = TwineMarkup.string(chars[(i + 1)..<j])
@@ -122,7 +122,7 @@ enum TwineLexer {
                 while j < chars.count, chars[j] == " " { j += 1 }
                 let start = j
                 while j < chars.count, isWord(chars[j]) || chars[j] == "-" { j += 1 }
-                if j > start, j < chars.count, chars[j] == ":", chars[start].properties.isAlphabetic {
+                if j > start, j < chars.count, chars[j] == ":", chars[start].isAlphabetic {
                     tokens.append(.macro(TwineExpression.fold(TwineMarkup.string(chars[start..<j]))))
                     i = j + 1
                     continue

@@ -238,7 +238,7 @@ extension TwineRun {
         var j = i + 1
         let closing = j < to && s[j] == "/"
         if closing { j += 1 }
-        guard j < to, s[j].properties.isAlphabetic else { return nil }
+        guard j < to, s[j].isAlphabetic else { return nil }
         var k = j
         while k < to, TwineMarkup.isWord(s[k]) || s[k] == "-" { k += 1 }
         let tag = TwineMarkup.string(s[j..<k]).lowercased()

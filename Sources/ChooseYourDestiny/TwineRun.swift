@@ -574,7 +574,7 @@ enum TwineText {
         var scheme = 0
         for c in target.unicodeScalars {
             if c == ":" { return scheme > 0 && target.unicodeScalars.dropFirst(scheme).starts(with: "://".unicodeScalars) }
-            guard c.isASCII, c.properties.isAlphabetic || (scheme > 0 && (("0"..."9").contains(c) || c == "+" || c == "." || c == "-"))
+            guard c.isASCII, c.isAlphabetic || (scheme > 0 && (("0"..."9").contains(c) || c == "+" || c == "." || c == "-"))
             else { return false }
             scheme += 1
         }

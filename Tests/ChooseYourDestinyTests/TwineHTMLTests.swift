@@ -146,3 +146,14 @@ enum TwineSamples {
         #expect(throws: StoryError.self) { try StoryIntake.accept("<html>no story</html>", format: .twineHTML) }
     }
 }
+
+@Suite struct ScalarClassTests {
+    /// The lexers' quick answers for ASCII must be Unicode's.
+    @Test func theQuickAnswersAreUnicodes() {
+        let scalars = (0...0x7F).compactMap(Unicode.Scalar.init) + ["é", "ß", "北", "Ж", "\u{A0}", "\u{85}", "\u{2003}", "١", "_", "😀"]
+        for c in scalars {
+            #expect(c.isAlphabetic == c.properties.isAlphabetic, "\(c.value)")
+            #expect(c.isWhitespace == c.properties.isWhitespace, "\(c.value)")
+        }
+    }
+}
