@@ -41,9 +41,9 @@ public final class Database: Sendable {
             throw .unwritableFolder(folder)
         }
         guard FileManager.default.isWritableFile(atPath: folder) else { throw .unwritableFolder(folder) }
-        let writer: SQLiteWriter
+        let writer: InlineSQLiteConnection
         do {
-            writer = try SQLiteWriter(path: url.path, logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any())
+            writer = try InlineSQLiteConnection(path: url.path, logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
             throw .cannotOpen(path, String(describing: error))
         }
@@ -57,6 +57,7 @@ public final class Database: Sendable {
             throw .cannotOpen(path, String(describing: error))
         }
         var readers: [SQLiteConnection] = []
+        var quickReaders: [InlineSQLiteConnection] = []
         do {
             // Read-only so that a statement sent to a reader by mistake fails instead of writing outside the
             // writer's turn.
@@ -66,16 +67,22 @@ public final class Database: Sendable {
                 for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA query_only = ON"] {
                     try await reader.sql().raw(SQLQueryString(pragma)).run()
                 }
+                quickReaders.append(
+                    try InlineSQLiteConnection(
+                        path: url.path, readOnly: true, logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any()))
             }
         } catch {
             for reader in readers { try? await reader.close() }
+            for reader in quickReaders { reader.close() }
             writer.close()
             throw .cannotOpen(path, String(describing: error))
         }
         let opened = readers
-        let database = SQLiteConnections(base: writer, readers: opened.map { $0.sql(queryLogLevel: .trace) })
+        let quick = quickReaders
+        let database = SQLiteConnections(base: writer, readers: opened.map { $0.sql(queryLogLevel: .trace) }, quickReaders: quick)
         return Database(sql: database, kind: .sqlite) {
             for reader in opened { try? await reader.close() }
+            for reader in quick { reader.close() }
             writer.close()
         }
     }

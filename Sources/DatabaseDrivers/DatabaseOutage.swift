@@ -55,7 +55,7 @@ public enum DatabaseOutage: Equatable, Sendable {
         }
     }
 
-    /// The writer's errors (`SQLiteWriter`) by their result code, as the readers' below by SQLiteNIO's reason.
+    /// The writer's errors (`InlineSQLiteConnection`) by their result code, as the readers' below by SQLiteNIO's reason.
     private static func sqlite(primaryCode: Int32) -> DatabaseOutage? {
         switch primaryCode {
         case SQLITE_FULL: .full

@@ -6,7 +6,7 @@ import VaporCSQLite
 /// Copies the writer's write-ahead log back into the database file, on a thread of its own.
 ///
 /// SQLite checkpoints by itself in the connection whose commit takes the log past 1,000 pages. The writer's
-/// statements run in the calling task, on an event loop (`SQLiteWriter`), so that commit copied up to 4 MB and
+/// statements run in the calling task, on an event loop (`InlineSQLiteConnection`), so that commit copied up to 4 MB and
 /// synced the file while every request of the loop waited: a poem save's p99 was 3.2 times its p50. The writer's
 /// WAL hook asks for a checkpoint here instead, at the same size. It is PASSIVE, as SQLite's own: it copies what no
 /// reader still needs and never waits for, or holds up, the writer or a reader.

@@ -6,24 +6,30 @@ import Synchronization
 /// readers that SELECTs share.
 ///
 /// `withSession` holds the writer's turn for its whole closure, so a transaction's statements never
-/// interleave with another request's; inside it the closure talks to the writer directly. A SELECT outside a
-/// session (or a read `PreparedQuery`) goes to the next reader and waits for nobody: in WAL mode a reader sees every committed write and
+/// interleave with another request's; inside it the closure talks to the writer directly. A read `PreparedQuery`
+/// outside a session goes to the next quick reader (`InlineSQLiteConnection`, run in the calling task), any other
+/// SELECT to the next of SQLiteNIO's readers; neither waits for anybody: in WAL mode a reader sees every committed write and
 /// is never blocked by the writer. (Readers on the writer's own connection would be worse than slow: an
 /// implicit transaction commits only when the connection's last statement ends, so an answered write could
 /// still be uncommitted while another request's read was running.)
 struct SQLiteConnections: ForwardingSQLDatabase {
     let base: any SQLDatabase
     let readers: [any SQLDatabase]
+    /// For a `PreparedQuery`'s read: short, by key, run in the calling task with its statement kept.
+    let quickReaders: [any SQLDatabase]
     let mutex = AsyncMutex()
     private let turn = ReaderTurn()
 
-    init(base: any SQLDatabase, readers: [any SQLDatabase] = []) {
+    init(base: any SQLDatabase, readers: [any SQLDatabase] = [], quickReaders: [any SQLDatabase] = []) {
         self.base = base
         self.readers = readers
+        self.quickReaders = quickReaders
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        if !readers.isEmpty, query is SQLSelect || (query as? PreparedStatement)?.isRead == true {
+        if !quickReaders.isEmpty, (query as? PreparedStatement)?.isRead == true {
+            try await quickReaders[turn.next(of: quickReaders.count)].execute(sql: query, onRow)
+        } else if !readers.isEmpty, query is SQLSelect || (query as? PreparedStatement)?.isRead == true {
             try await readers[turn.next(of: readers.count)].execute(sql: query, onRow)
         } else {
             try await mutex.withLock { try await base.execute(sql: query, onRow) }

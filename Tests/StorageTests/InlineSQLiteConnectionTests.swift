@@ -5,9 +5,9 @@ import NIOPosix
 import SQLKit
 import Testing
 
-/// The connection that runs SQLite's statements in the calling task (`SQLiteWriter`): its values, its kept
+/// The connection that runs SQLite's statements in the calling task (`InlineSQLiteConnection`): its values, its kept
 /// statements, and how it waits for another process holding the database.
-@Suite struct SQLiteWriterTests {
+@Suite struct InlineSQLiteConnectionTests {
     static func withFile<R>(_ body: (String) async throws -> R) async throws -> R {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trove-writer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -15,8 +15,8 @@ import Testing
         return try await body(folder.appendingPathComponent("test.sqlite").path)
     }
 
-    static func open(_ path: String, busyTimeout: Duration = .seconds(5)) throws -> SQLiteWriter {
-        try SQLiteWriter(
+    static func open(_ path: String, busyTimeout: Duration = .seconds(5)) throws -> InlineSQLiteConnection {
+        try InlineSQLiteConnection(
             path: path, busyTimeout: busyTimeout, logger: Logger(label: "test"), eventLoop: MultiThreadedEventLoopGroup.singleton.any())
     }
 
@@ -68,7 +68,9 @@ import Testing
     }
 
     /// Two connections to one WAL database with a table `t`, the second holding the write lock (`BEGIN IMMEDIATE`).
-    static func withTheLockHeldByAnother(busyTimeout: Duration, _ body: (SQLiteWriter, SQLiteWriter) async throws -> Void)
+    static func withTheLockHeldByAnother(
+        busyTimeout: Duration, _ body: (InlineSQLiteConnection, InlineSQLiteConnection) async throws -> Void
+    )
         async throws
     {
         try await withFile { path in
@@ -110,6 +112,38 @@ import Testing
         }
     }
 
+    /// A quick reader sees each write once it is committed, keeps reading while the writer holds its lock, and
+    /// writes nothing.
+    @Test func aReadOnlyConnectionReadsCommittedWritesAndRefusesToWrite() async throws {
+        try await Self.withFile { path in
+            let writer = try Self.open(path)
+            try await writer.raw("PRAGMA journal_mode = WAL").run()
+            try await writer.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)").run()
+            let reader = try InlineSQLiteConnection(
+                path: path, readOnly: true, logger: Logger(label: "test"), eventLoop: MultiThreadedEventLoopGroup.singleton.any())
+            defer {
+                reader.close()
+                writer.close()
+            }
+            func values() async throws -> [String] {
+                try await reader.select().column("v").from("t").orderBy("id").all().map { try $0.decode(column: "v", as: String.self) }
+            }
+            try await writer.insert(into: "t").columns("id", "v").values(SQLBind(1), SQLBind("one")).run()
+            #expect(try await values() == ["one"])
+            try await writer.raw("BEGIN IMMEDIATE").run()
+            try await writer.insert(into: "t").columns("id", "v").values(SQLBind(2), SQLBind("two")).run()
+            #expect(try await values() == ["one"], "not before the commit, and without waiting for it")
+            try await writer.raw("COMMIT").run()
+            #expect(try await values() == ["one", "two"])
+            await #expect {
+                try await reader.insert(into: "t").columns("id", "v").values(SQLBind(3), SQLBind("three")).run()
+            } throws: { error in
+                DatabaseOutage(error) == .readOnly
+            }
+            #expect(try await values() == ["one", "two"])
+        }
+    }
+
     @Test func aDatabaseThatCannotBeOpenedSaysWhy() throws {
         #expect {
             try Self.open("/proc/no-such-folder/test.sqlite")
@@ -120,7 +154,7 @@ import Testing
 
     @Test func theLogIsCopiedIntoTheDatabaseFileInTheBackground() async throws {
         try await Self.withFile { path in
-            let db = try SQLiteWriter(
+            let db = try InlineSQLiteConnection(
                 path: path, checkpointPages: 10, logger: Logger(label: "test"), eventLoop: MultiThreadedEventLoopGroup.singleton.any())
             defer { db.close() }
             try await db.raw("PRAGMA journal_mode = WAL").run()

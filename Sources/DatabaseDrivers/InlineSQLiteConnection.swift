@@ -6,25 +6,30 @@ import SQLiteKit
 import Synchronization
 import VaporCSQLite
 
-/// SQLite's writer connection, whose statements run in the task that asks for them, each prepared once and kept.
+/// A SQLite connection whose statements run in the task that asks for them, each prepared once and kept: the
+/// writer, and the quick readers that answer `PreparedQuery`'s reads.
 ///
 /// Every write waits for the writer's turn (`SQLiteConnections`). Through SQLiteNIO each statement of a turn went to
 /// its thread pool and back, and each of those hops waited behind every other request for the core: under load the
 /// turn grew with the queue, and the writes were limited by it while the CPU was partly idle (docs/BENCHMARKS.md). A
-/// write on pages in memory takes microseconds, so it runs here, at once. What is waited for is waited for
-/// without blocking: when another process holds the database (a `trove import`, a backup), the statement is tried
-/// again after a short sleep until the busy timeout. The readers stay on SQLiteNIO's threads, several at once.
+/// write on pages in memory takes microseconds, so it runs here, at once. So does a read by key (a poem, a reader's
+/// place, a few cities' names): through the pool, its two hops and preparing its statement anew cost more than the
+/// read (a poem read 20% faster here, a city search 35%). Longer reads (a list, an export, the catalog's 235,000
+/// cities) stay on SQLiteNIO's threads, several at once, so that none holds up the requests of an event loop.
+/// What is waited for is waited for without blocking: when another process holds the database (a `trove import`,
+/// a backup), the statement is tried again after a short sleep until the busy timeout.
 ///
 /// The same SQLite as SQLiteNIO's (its `VaporCSQLite`), not the system's: two SQLite libraries in one process would
 /// each release the other's POSIX locks on the file.
-public final class SQLiteWriter: SQLDatabase, Sendable {
+public final class InlineSQLiteConnection: SQLDatabase, Sendable {
     public let logger: Logger
     public let eventLoop: any EventLoop
     public var dialect: any SQLDialect { SQLiteDialect() }
     public var queryLogLevel: Logger.Level? { .trace }
     private let connection: Mutex<Connection>
     private let busyTimeout: Duration
-    private let checkpointer: SQLiteCheckpointer
+    /// The writer's; a reader has none.
+    private let checkpointer: SQLiteCheckpointer?
 
     /// The open handle and its kept statements, only touched under the lock.
     private final class Connection {
@@ -38,11 +43,14 @@ public final class SQLiteWriter: SQLDatabase, Sendable {
 
     /// Opens (creating if needed) the database file at `path`. Its log is checkpointed in the background once it
     /// holds `checkpointPages` pages (`SQLiteCheckpointer`).
+    /// `readOnly` opens a reader instead, for short reads (`PreparedQuery`'s), which then run in the calling task too.
     public init(
-        path: String, busyTimeout: Duration = .seconds(5), checkpointPages: Int32 = 1000, logger: Logger, eventLoop: any EventLoop
+        path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5), checkpointPages: Int32 = 1000, logger: Logger,
+        eventLoop: any EventLoop
     ) throws {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE
+        let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let code = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "out of memory"
@@ -51,8 +59,8 @@ public final class SQLiteWriter: SQLDatabase, Sendable {
         }
         // SQLite's own busy handler would sleep in this thread; a busy statement comes back here instead.
         sqlite_nio_sqlite3_busy_timeout(handle, 0)
-        checkpointer = SQLiteCheckpointer(path: path, pages: checkpointPages, logger: logger)
-        checkpointer.watch(handle)
+        checkpointer = readOnly ? nil : SQLiteCheckpointer(path: path, pages: checkpointPages, logger: logger)
+        checkpointer?.watch(handle)
         connection = Mutex(Connection(handle: handle))
         self.busyTimeout = busyTimeout
         self.logger = logger
@@ -90,11 +98,11 @@ public final class SQLiteWriter: SQLDatabase, Sendable {
             sqlite_nio_sqlite3_close_v2(connection.handle)
             connection.handle = nil
         }
-        checkpointer.close()
+        checkpointer?.close()
     }
 
     /// Returns once the background checkpoints asked for so far have run (for tests).
-    public func finishCheckpoints() { checkpointer.finish() }
+    public func finishCheckpoints() { checkpointer?.finish() }
 
     deinit {
         close()
@@ -241,6 +249,6 @@ struct SQLiteResultRow: SQLRow, Sendable {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         guard let offset = columns.offsets[column] else { throw SQLiteFailure(code: SQLITE_ERROR, message: "no column '\(column)'") }
-        return try SQLiteWriter.decoder.decode(D.self, from: values[offset])
+        return try InlineSQLiteConnection.decoder.decode(D.self, from: values[offset])
     }
 }
