@@ -13,11 +13,12 @@ import Testing
             try await sql.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)").run()
             for id in 1...20 {
                 try await sql.insert(into: "notes").columns("id", "text").values(SQLBind(id), SQLBind("note \(id)")).run()
-                // Several reads in a row: each reader in turn must already see the row.
+                // Several reads in a row: each reader in turn, SQLiteNIO's and the quick ones, must already see the row.
                 for _ in 0..<4 {
                     let count = try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all)).from("notes")
                         .first()?.decode(column: "COUNT(*)", as: Int.self)
                     #expect(count == id)
+                    #expect(try await Self.noteQuery.first([id], on: sql)?.decode(column: "text", as: String.self) == "note \(id)")
                 }
             }
         }
@@ -42,10 +43,51 @@ import Testing
             // The writer is held by the transaction; a read answers anyway, without the uncommitted row.
             let during = try await sql.select().column("id").from("notes").all()
             #expect(during.isEmpty)
+            #expect(try await Self.idQuery.first([1], on: sql) == nil)
             release.continuation.yield()
             try await transaction.value
             let after = try await sql.select().column("id").from("notes").all()
             #expect(after.count == 1)
+            #expect(try await Self.idQuery.first([1], on: sql) != nil)
+        }
+    }
+
+    /// Reads by key, which the quick readers answer.
+    static let noteQuery = PreparedQuery(isRead: true) { database, values in
+        database.select().column("text").from("notes").where("id", .equal, values[0]).select
+    }
+    static let idQuery = PreparedQuery(isRead: true) { database, values in
+        database.select().column("id").from("notes").where("id", .equal, values[0]).select
+    }
+
+    /// The writer's turn: transactions of many tasks at once run one after another, none lost or interleaved.
+    @Test func concurrentTransactionsTakeTheWriterInTurn() async throws {
+        try await TestDatabase.with(.sqlite, migrate: false) { database in
+            let sql = database.sql
+            try await sql.raw("CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)").run()
+            try await sql.raw("INSERT INTO counter (id, n) VALUES (1, 0)").run()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<50 {
+                    group.addTask {
+                        try await sql.withSession { connection in
+                            try await connection.raw("BEGIN").run()
+                            let n =
+                                try await connection.select().column("n").from("counter").first()?.decode(column: "n", as: Int.self) ?? -1
+                            await Task.yield()
+                            try await connection.update("counter").set("n", to: SQLBind(n + 1)).run()
+                            try await connection.raw("COMMIT").run()
+                        }
+                    }
+                    group.addTask { try await sql.insert(into: "counter").columns("n").values(SQLBind(-1)).run() }
+                }
+                try await group.waitForAll()
+            }
+            let n = try await sql.select().column("n").from("counter").where("id", .equal, SQLBind(1)).first()?.decode(
+                column: "n", as: Int.self)
+            #expect(n == 50)
+            let rows = try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all)).from("counter").first()?
+                .decode(column: "COUNT(*)", as: Int.self)
+            #expect(rows == 51)
         }
     }
 }
