@@ -122,34 +122,13 @@ struct JSONReader {
         skipWhitespace()
         let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
-        let start = index
-        try integerDigits()
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { throw GiveUp() }
-        var value = 0
-        for position in start..<index {
-            let digit = Int(bytes[position] - UInt8(ascii: "0"))
-            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowSum) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
-            guard !overflowTimes, !overflowSum else { throw GiveUp() }
-            value = sum
-        }
-        return value
+        return try wholeNumber(negative: negative)
     }
 
     /// A whole number from 0 to `UInt64.max`, written without a fraction or an exponent.
     mutating func unsignedInteger() throws(GiveUp) -> UInt64 {
         skipWhitespace()
-        let start = index
-        try integerDigits()
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { throw GiveUp() }
-        var value: UInt64 = 0
-        for position in start..<index {
-            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowSum) = times.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
-            guard !overflowTimes, !overflowSum else { throw GiveUp() }
-            value = sum
-        }
-        return value
+        return try wholeNumber(negative: false)
     }
 
     mutating func bool() throws(GiveUp) -> Bool {
@@ -226,6 +205,22 @@ struct JSONReader {
         guard index + count <= bytes.count else { throw GiveUp() }
         for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { throw GiveUp() }
         index += count
+    }
+
+    /// The digits of a whole number (its sign already read), within `T`.
+    private mutating func wholeNumber<T: FixedWidthInteger>(negative: Bool) throws(GiveUp) -> T {
+        let start = index
+        try integerDigits()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { throw GiveUp() }
+        var value: T = 0
+        for position in start..<index {
+            let digit = T(bytes[position] - UInt8(ascii: "0"))
+            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !overflowTimes, !overflowSum else { throw GiveUp() }
+            value = sum
+        }
+        return value
     }
 
     /// `0`, or a first digit other than 0 and any digits after it.
