@@ -127,6 +127,33 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func theTrimKeepsTheNewestFiftyByTimeThenOrderAndTouchesNoOtherProfile(kind: DatabaseKind) async throws {
+        try await TestDatabase.with(kind) { database in
+            try await TestDeck.importAll(into: database)
+            let cards = try await StrategyDeckRepository(database: database.sql).publishedCards()
+            let repository = StrategyProfileRepository(database: database.sql)
+            let profiles = ProfileRepository(database: database.sql)
+            let (busy, quiet) = (try await profiles.createGuest(), try await profiles.createGuest())
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            for index in 0..<3 {
+                try await repository.recordDraw(profileID: quiet.id, cardID: cards[0].id, at: start.addingTimeInterval(Double(index)))
+            }
+            // Four draws share each millisecond, as quick taps can: among equal times the later draw is the newer.
+            for index in 0..<70 {
+                try await repository.recordDraw(
+                    profileID: busy.id, cardID: cards[index % cards.count].id, at: start.addingTimeInterval(Double(index / 4)))
+            }
+            let kept = try await repository.history(profileID: busy.id)
+            #expect(kept.count == 50)
+            let stored = try await database.sql.select().column("card_id").from("strategy_draws")
+                .where("profile_id", .equal, busy.id).orderBy("id").all().map { try $0.decode(column: "card_id", as: Int.self) }
+            #expect(stored == (20..<70).map { cards[$0 % cards.count].id }, "the 20 oldest draws went, the newest 50 stayed")
+            #expect(kept.map(\.card.id) == stored.reversed())
+            #expect(try await repository.history(profileID: quiet.id).count == 3, "a profile under 50 keeps every draw")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func shuffleMemoryStartsANewRoundForTheExhaustedSet(kind: DatabaseKind) async throws {
         try await TestDatabase.with(kind) { database in
             try await TestDeck.importAll(into: database)

@@ -106,7 +106,7 @@ public struct StrategyProfileRepository: Sendable {
         public let note: String?
     }
 
-    /// Records a draw; the database keeps only the profile's latest `historyLength` (a trigger, migration 1001).
+    /// Records a draw; the database keeps only the profile's latest `historyLength` (a trigger: migrations 1001 and 1002).
     public func recordDraw(profileID: String, cardID: Int, at date: Date = Date()) async throws {
         try await Self.insertDraw.run([profileID, cardID, date.millisecondsSince1970], on: database)
     }
