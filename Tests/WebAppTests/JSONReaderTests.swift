@@ -148,3 +148,38 @@ import Testing
         #expect(TwineReading.stored(good.replacingOccurrences(of: #""a":1"#, with: #""a":{"b":1}"#)) == nil)
     }
 }
+
+/// Numbers: the reader's own reading (exact for short numbers) must give the very `Double` `strtod` gives.
+@Suite struct JSONReaderNumberTests {
+    struct Number: JSONReadable {
+        let value: Double
+        init(reading reader: inout JSONReader) throws(JSONReader.GiveUp) { value = try reader.double() }
+    }
+
+    static func read(_ text: String) -> Double? { JSONReader.read(Number.self, from: text)?.value }
+
+    @Test func readsEveryNumberAsStrtodDoes() throws {
+        let edges = [
+            "0", "-0", "0.1", "0.3", "-0.4375", "12", "1e22", "1e23", "1E-22", "1e-23", "123456789012345", "1234567890123456",
+            "999999999999999e22", "0.000000000000001", "9007199254740993", "5e-324", "1.7976931348623157e308", "2.2250738585072014e-308",
+            "0.1e1", "100e-2", "7e+0", "0.0000000000000000000001", "1.5e0300", "3.14159265358979",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        var random: [String] = []
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...17, using: &generator)
+            let text = String((0..<digits).map { _ in "0123456789".randomElement(using: &generator)! })
+            let point = Int.random(in: 0...digits, using: &generator)
+            var number = String(text.prefix(point).drop { $0 == "0" })
+            number = (number.isEmpty ? "0" : number) + (point < digits ? "." + text.dropFirst(point) : "")
+            if Bool.random(using: &generator) { number += "e\(Int.random(in: -30...30, using: &generator))" }
+            random.append(Bool.random(using: &generator) ? "-" + number : number)
+        }
+        for text in edges + random {
+            let expected = try #require(Double(text))
+            let value = try #require(Self.read(text), "the reader gave up on \(text)")
+            #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) against strtod's \(expected)")
+        }
+        #expect(Self.read("1e400") == nil, "not finite: JSONDecoder's to refuse")
+    }
+}
