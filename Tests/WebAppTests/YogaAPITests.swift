@@ -50,6 +50,23 @@ import Testing
                 client, .patch, "/api/v1/yoga/class", cookie, ["add": [ben], "remove": [ana], "notes": "Hip openers"])
             let attendees = (try changed.json()["class"] as? [String: Any])?["attendees"] as? [[String: Any]]
             #expect(attendees?.compactMap { $0["name"] as? String } == ["Ben"])
+            // The answer is made from what the change read: it is what the class reads as afterwards.
+            let read = try await client.execute(uri: "/api/v1/yoga/class", method: .get, headers: .session(cookie)).json()
+            let answered = try changed.json()
+            #expect((read["class"] as? [String: Any])?["notes"] as? String == "Hip openers")
+            #expect((answered["class"] as? [String: Any])?["notes"] as? String == "Hip openers")
+            // A stranger, or another instructor's student, among those added refuses the whole change.
+            let other = try await guest(client)
+            let theirs = try await addStudent(client, other, "Cleo")
+            for stranger in ["stranger", theirs] {
+                let refused = try await send(
+                    client, .patch, "/api/v1/yoga/class", cookie, ["add": [ana, stranger], "remove": [ben], "notes": "Changed"])
+                #expect(refused.status == .unprocessableContent && refused.errorCode == "not_on_roster", "\(refused.bodyText)")
+                let unchanged = try await client.execute(uri: "/api/v1/yoga/class", method: .get, headers: .session(cookie)).json()
+                let running = unchanged["class"] as? [String: Any]
+                #expect((running?["attendees"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Ben"])
+                #expect(running?["notes"] as? String == "Hip openers")
+            }
             _ = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["add": [ana]])
             let end = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"])
             #expect(end.status == .created)

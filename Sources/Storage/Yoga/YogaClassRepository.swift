@@ -45,15 +45,23 @@ public struct YogaClassRepository: Sendable {
         }
     }
 
-    /// Adds and removes attendees (roster ids, checked by the caller) and replaces the notes when given.
+    /// Adds and removes attendees and replaces the notes when given. An added id that is not one of the profile's
+    /// students is refused (`notOnRoster`), and nothing changes.
     public func change(add: [String], remove: [String], notes: String?, profileID: String) async throws -> RunningClass {
+        // Four statements in the writer's turn (a tap of a live class is the app's busiest write): the class, the
+        // names of its attendees and of those added (which is also the roster check), the update, and the answer
+        // made from what was read rather than read again.
         try await database.transaction { db in
-            guard let row = try await Self.attendeesQuery.first([profileID], on: db) else { throw YogaError.noClass }
+            guard let row = try await Self.classQuery.first([profileID], on: db) else { throw YogaError.noClass }
+            let stored = Self.ids(try row.decode(column: "attendee_ids", as: String.self))
+            let names = try await Self.names(Self.unique(stored + add), profileID: profileID, on: db)
+            let unknown = add.filter { names[$0] == nil }
+            guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
             let removing = Set(remove)
-            let ids = Self.unique(Self.ids(try row.decode(column: "attendee_ids", as: String.self)) + add).filter { !removing.contains($0) }
+            let ids = Self.unique(stored + add).filter { !removing.contains($0) }
             let joined = ids.joined(separator: ",")
             try await Self.changeQuery.run(notes.map { [profileID, joined, $0] } ?? [profileID, joined], on: db)
-            return try await Self.current(profileID: profileID, on: db)!
+            return try Self.runningClass(row, ids: ids, names: names, notes: notes)
         }
     }
 
@@ -85,9 +93,6 @@ public struct YogaClassRepository: Sendable {
 
     // The class is read and changed on every tap of a live class: these statements' texts are written once (see
     // `PreparedQuery`).
-    static let attendeesQuery = PreparedQuery(isRead: true) { database, values in
-        database.select().column("attendee_ids").from("yoga_classes").where("profile_id", .equal, values[0]).select
-    }
 
     /// Values: the profile, the attendees' ids joined, and the notes when they change.
     static let changeQuery = PreparedQuery(isRead: false) { database, values in
@@ -113,19 +118,28 @@ public struct YogaClassRepository: Sendable {
     static func current(profileID: String, on db: any SQLDatabase) async throws -> RunningClass? {
         guard let row = try await classQuery.first([profileID], on: db) else { return nil }
         let ids = ids(try row.decode(column: "attendee_ids", as: String.self))
+        return try runningClass(row, ids: ids, names: try await names(ids, profileID: profileID, on: db))
+    }
+
+    /// The names of those of `ids` who are the profile's students.
+    static func names(_ ids: [String], profileID: String, on db: any SQLDatabase) async throws -> [String: String] {
         var names: [String: String] = [:]
-        if !ids.isEmpty {
-            for student in try await studentNamesQuery.all([profileID] + ids, on: db) {
-                names[try student.decode(column: "id", as: String.self)] = try student.decode(column: "name", as: String.self)
-            }
+        guard !ids.isEmpty else { return names }
+        for student in try await studentNamesQuery.all([profileID] + ids, on: db) {
+            names[try student.decode(column: "id", as: String.self)] = try student.decode(column: "name", as: String.self)
         }
-        return RunningClass(
+        return names
+    }
+
+    /// A class row (`classQuery`'s) with these attendees, in this order; an id no longer on the roster is left out.
+    static func runningClass(_ row: any SQLRow, ids: [String], names: [String: String], notes: String? = nil) throws -> RunningClass {
+        RunningClass(
             venueID: try row.decodeNil(column: "venue_id") ? nil : row.decode(column: "venue_id", as: String.self),
             place: try YogaVenueRepository.place(row, name: "venue_name", address: "venue_address"),
             startedAt: Date(millisecondsSince1970: try row.decode(column: "started_at", as: Int64.self)),
             attendees: ids.compactMap { id in names[id].map { Attendee(studentID: id, name: $0) } },
             temperatureCelsius: try row.decodeNil(column: "temperature_c") ? nil : row.decode(column: "temperature_c", as: Double.self),
-            notes: try row.decode(column: "notes", as: String.self)
+            notes: try notes ?? row.decode(column: "notes", as: String.self)
         )
     }
 
