@@ -3,7 +3,7 @@ import Foundation
 /// What the reader carries from passage to passage: the story variables, the passages seen (oldest first, the
 /// current one last; Harlowe's `(history:)`, SugarCube's `visited()`), and the seed of `random`/`either`, so
 /// that replaying the same choices gives the same story.
-public struct ReaderState: Codable, Sendable, Equatable {
+public struct ReaderState: Codable, Sendable, Hashable {
     public var variables: [String: TwineValue]
     public var history: [String]
     public var seed: UInt64
@@ -96,6 +96,7 @@ public struct TwineInterpreter: Sendable {
     public static let includeDepthLimit = 40
 
     let extras: TwineExtras
+    let renderedPassages = RenderedPassages()
 
     public init(_ story: TwineStory) {
         self.story = story
@@ -115,6 +116,10 @@ public struct TwineInterpreter: Sendable {
     /// Enters `passage` with `state` (its history not yet holding `passage`), runs its macros, follows its
     /// `(goto:)`s.
     public func render(passage: String, state: ReaderState) -> RenderedPassage {
+        renderedPassages.passage(passage, state) { renderAnew(passage: passage, state: state) }
+    }
+
+    private func renderAnew(passage: String, state: ReaderState) -> RenderedPassage {
         var name = story.resolve(passage) ?? passage
         var state = state
         var warnings: [String] = []
@@ -223,4 +228,31 @@ public struct TwineInterpreter: Sendable {
         }
         return (reading, passages)
     }
+}
+
+/// Passages rendered lately, by passage and state. Rendering is pure, and a reader's passage is rendered again with
+/// the same state whenever it is reopened and when their next choice is taken (which renders the passage they are
+/// at, then the one it leads to). Bounded: when it holds `capacity` passages it starts again.
+final class RenderedPassages: @unchecked Sendable {
+    private struct Key: Hashable {
+        let passage: String
+        let state: ReaderState
+    }
+
+    static let capacity = 256
+    private let lock = NSLock()
+    private var kept: [Key: RenderedPassage] = [:]
+
+    func passage(_ passage: String, _ state: ReaderState, render: () -> RenderedPassage) -> RenderedPassage {
+        let key = Key(passage: passage, state: state)
+        if let found = lock.withLock({ kept[key] }) { return found }
+        let rendered = render()
+        lock.withLock {
+            if kept.count >= Self.capacity { kept.removeAll(keepingCapacity: true) }
+            kept[key] = rendered
+        }
+        return rendered
+    }
+
+    var count: Int { lock.withLock { kept.count } }
 }

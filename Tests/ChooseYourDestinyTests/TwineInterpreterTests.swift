@@ -377,6 +377,22 @@ extension TwineInterpreter {
         #expect(throws: TwinePlayError.self) { try story.choose(7, in: reading) }
     }
 
+    @Test func aPassageRenderedAgainWithTheSameStateIsTheKeptOneAndTheKeepIsBounded() throws {
+        let story = twine(.harlowe, Self.scored.story.passages.map { ($0.name, $0.text) })
+        let (reading, passage) = try story.walk(["Up", "Up"])
+        #expect(story.renderedPassages.count == 3, "Start, then Up twice with different scores")
+        #expect(story.current(reading) == passage)
+        #expect(story.renderedPassages.count == 3, "the same passage and state: the kept rendering")
+        var richer = reading
+        richer.entry.variables["score"] = .number(90)
+        #expect(story.current(richer).text.hasPrefix("Score 100."), "another state is rendered anew")
+        for seed in 0..<UInt64(RenderedPassages.capacity + 10) {
+            _ = story.render(passage: "Up", state: ReaderState(variables: ["score": .number(1)], seed: seed))
+        }
+        #expect(story.renderedPassages.count <= RenderedPassages.capacity)
+        #expect(story.current(reading) == passage, "rendered anew after the keep started again: the same passage")
+    }
+
     @Test func theReadingIsSavedAndResumed() throws {
         let story = Self.scored
         let (reading, passage) = try story.walk(["Up", "Up"])
