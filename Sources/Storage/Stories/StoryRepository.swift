@@ -260,7 +260,29 @@ public struct StoryRepository: Sendable {
         String(decoding: try! JSONEncoder().encode(list), as: UTF8.self)
     }
 
+    /// A list `text(_:)` wrote. Read for every passage a reader is shown, so the usual list, whose strings need no
+    /// escape (`["Dock","Warehouse"]`), is read here byte by byte; anything else (an escape, a space) is JSONDecoder's.
     static func list(_ text: String) -> [String] {
-        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+            let (quote, comma) = (UInt8(ascii: "\""), UInt8(ascii: ","))
+            guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
+            let end = bytes.count - 1
+            var items: [String] = []
+            var index = 1
+            while index < end {
+                guard bytes[index] == quote, let close = bytes[(index + 1)..<end].firstIndex(of: quote) else { return nil }
+                let item = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<close])
+                guard !item.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\\") }) else { return nil }
+                items.append(String(decoding: item, as: UTF8.self))
+                index = close + 1
+                if index < end {
+                    guard bytes[index] == comma, index + 1 < end else { return nil }
+                    index += 1
+                }
+            }
+            return items
+        }
+        if let plain, let plain { return plain }
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 }
