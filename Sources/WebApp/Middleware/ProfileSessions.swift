@@ -45,16 +45,18 @@ struct ProfileSessions: Sendable {
 
     /// The cookie the answer must carry: a new or ended session, a renewed expiry, or a stale cookie cleared.
     func writeCookie(to response: inout Response, found: Found, session: ProfileSession, request: Request) {
-        let secure = alwaysSecure || request.headers[.xForwardedProto] == "https"
+        // Most answers carry no cookie: the headers are looked at only when one is written.
+        var secure: Bool { alwaysSecure || request.headers[.xForwardedProto] == "https" }
         switch session.cookieChange {
         case .set(let id, let expires):
             response.setCookie(Self.cookie(value: id, expires: expires, secure: secure))
         case .clear:
             response.setCookie(Self.cookie(value: "", expires: Date(timeIntervalSince1970: 0), secure: secure))
         case nil:
-            // A response a shared cache may keep must not carry anyone's session cookie.
-            let sharedCacheable = response.headers[.cacheControl]?.contains("public") ?? false
-            if let extended = found.extended, let session = found.current, !sharedCacheable {
+            if let extended = found.extended, let session = found.current,
+                // A response a shared cache may keep must not carry anyone's session cookie.
+                !(response.headers[.cacheControl]?.contains("public") ?? false)
+            {
                 response.setCookie(Self.cookie(value: session.id, expires: extended, secure: secure))
             } else if found.hadStaleCookie {
                 response.setCookie(Self.cookie(value: "", expires: Date(timeIntervalSince1970: 0), secure: secure))
