@@ -53,12 +53,12 @@ public struct YogaClassRepository: Sendable {
         // made from what was read rather than read again.
         try await database.transaction { db in
             guard let row = try await Self.classQuery.first([profileID], on: db) else { throw YogaError.noClass }
-            let stored = Self.ids(try row.decode(column: "attendee_ids", as: String.self))
-            let names = try await Self.names(Self.unique(stored + add), profileID: profileID, on: db)
+            let everyone = Self.unique(Self.ids(try row.decode(column: "attendee_ids", as: String.self)) + add)
+            let names = try await Self.names(everyone, profileID: profileID, on: db)
             let unknown = add.filter { names[$0] == nil }
             guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
             let removing = Set(remove)
-            let ids = Self.unique(stored + add).filter { !removing.contains($0) }
+            let ids = everyone.filter { !removing.contains($0) }
             let joined = ids.joined(separator: ",")
             try await Self.changeQuery.run(notes.map { [profileID, joined, $0] } ?? [profileID, joined], on: db)
             return try Self.runningClass(row, ids: ids, names: names, notes: notes)
