@@ -91,7 +91,9 @@ final class KeptCompressions: Sendable {
 
     func gzipped(_ bytes: ByteBuffer, etag: String?) -> ByteBuffer {
         if let etag, let found = entries.withLock({ $0.first { $0.etag == etag }?.gzipped }) { return found }
-        let gzipped = ByteBuffer(bytes: Zlib.deflate(Array(bytes.readableBytesView), format: .gzip, level: etag == nil ? 4 : 6))
+        // An answer made for one request is compressed at level 2: half level 4's time for about 6% more bytes
+        // (a 9.6 KB nearby answer: 1,552 bytes against 1,467). An answer kept by its ETag is worth level 6.
+        let gzipped = ByteBuffer(bytes: Zlib.deflate(Array(bytes.readableBytesView), format: .gzip, level: etag == nil ? 2 : 6))
         if let etag {
             entries.withLock { entries in
                 entries.insert((etag, gzipped), at: 0)
