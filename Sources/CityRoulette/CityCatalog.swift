@@ -19,16 +19,24 @@ public struct CityCatalog: Sendable {
     public static let maximumLimit = 500
 
     /// `searchKeys[i]` are city i's normalized names, its own name first (see `SearchKey`), computed at
-    /// import so the start does not normalize a million names again.
-    public init(cities: [City], searchKeys: [[String]], countries: [Country]) {
+    /// import so the start does not normalize a million names again. `spellings`, when given, says how every
+    /// alternate name is written (`SearchKey.spellingRules`), city after city in one array: one small array per
+    /// city cost 10 MB of resident memory that the build let go but the process kept.
+    public init(cities: [City], searchKeys: [[String]], spellings: [SearchKey.Spelling] = [], countries: [Country]) {
         precondition(cities.count == searchKeys.count)
+        precondition(spellings.isEmpty || spellings.count == searchKeys.reduce(0) { $0 + max($1.count - 1, 0) })
         self.cities = cities
         self.countries = Dictionary(countries.map { ($0.iso, $0) }, uniquingKeysWith: { first, _ in first })
         var names = NameIndex.Builder()
         var byCountry: [String: [Int32]] = [:]
+        var spelled = 0
         for (index, city) in cities.enumerated() {
             let keys = searchKeys[index]
-            names.add(cityIndex: index, primary: keys.first ?? SearchKey.normalize(city.name), alternates: keys.dropFirst())
+            let alternates = max(keys.count - 1, 0)
+            names.add(
+                cityIndex: index, primary: keys.first ?? SearchKey.normalize(city.name), alternates: keys.dropFirst(),
+                spellings: spellings.isEmpty ? [] : spellings[spelled..<spelled + alternates])
+            spelled += alternates
             byCountry[city.countryCode, default: []].append(Int32(index))
         }
         for (code, members) in byCountry {
@@ -54,8 +62,11 @@ public struct CityCatalog: Sendable {
 
     /// For callers holding raw names: normalizes them here.
     public init(cities: [City], alternateNames: [[String]], countries: [Country]) {
-        let keys = zip(cities, alternateNames).map { city, names in SearchKey.keys(name: city.name, alternateNames: names) }
-        self.init(cities: cities, searchKeys: keys, countries: countries)
+        let named = zip(cities, alternateNames).map { city, names in SearchKey.keyedNames(name: city.name, alternateNames: names) }
+        self.init(
+            cities: cities, searchKeys: named.map(\.keys),
+            spellings: named.flatMap { SearchKey.spellingRules(keys: $0.keys, joinedSpellings: $0.spellings.joined(separator: "\t")) },
+            countries: countries)
     }
 
     public var isEmpty: Bool { cities.isEmpty }
@@ -102,6 +113,8 @@ public struct CityCatalog: Sendable {
         /// Which of the city's names matched: 0 its own, from 1 its alternates in the order of its search keys
         /// (and of the spellings stored with them), so the name as written can be looked up.
         public let matchedNamePosition: Int
+        /// The alternate name as written, when its key gives it; otherwise it is looked up by position.
+        public let matchedSpelling: String?
     }
 
     /// Cities whose name, a word of it, or an alternate name starts with the query: whole-name matches
@@ -113,7 +126,9 @@ public struct CityCatalog: Sendable {
         guard query.count <= 200 else { throw .invalidQuery("That is too long for a city's name.") }
         return names.search(key, limit: limit).map { match in
             let city = cities[match.cityIndex]
-            return SearchResult(city: city, matchedName: match.alternate ? match.key : nil, matchedNamePosition: match.name)
+            return SearchResult(
+                city: city, matchedName: match.alternate ? match.key : nil, matchedNamePosition: match.name,
+                matchedSpelling: match.alternate ? match.spelling : nil)
         }
     }
 

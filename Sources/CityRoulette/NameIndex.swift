@@ -21,24 +21,28 @@ public struct NameIndex: Sendable {
         /// Which of the city's names matched: its position in the list the builder was given, the city's own
         /// name 0, its alternates from 1 (so the name as written can be read without matching keys again).
         public let name: Int
+        /// The alternate name as written, when its key gives it (`SearchKey.Spelling`); otherwise nil, and the
+        /// database has it at position `name`.
+        public let spelling: String?
     }
 
     struct Entry: Sendable {
         /// The key is `bytes[start ..< start + length]`.
         let start: Int32
         let length: UInt16
-        /// The kind in the low two bits, the name's position (`Match.name`) above them: one field, so an entry
-        /// stays 12 bytes.
+        /// The kind in the low two bits, the spelling rule in the next two, the name's position (`Match.name`)
+        /// above them: one field, so an entry stays 12 bytes.
         let tag: UInt16
         let city: Int32
 
         /// 0: the key is the whole primary name; 1: a word of the primary name; 2: an alternate name; 3: a word of one.
         var kind: UInt8 { UInt8(tag & 3) }
-        var name: Int { Int(tag >> 2) }
+        var spelling: SearchKey.Spelling { SearchKey.Spelling(rawValue: UInt8(tag >> 2 & 3)) ?? .stored }
+        var name: Int { Int(tag >> 4) }
     }
 
-    /// A city's names past this many are not indexed (GeoNames' largest city has a few hundred).
-    public static let maximumNames = 1 << 14
+    /// A city's names past this many are not indexed (GeoNames' largest city has 228).
+    public static let maximumNames = 1 << 12
 
     /// Collects the keys; `build` sorts them into an index.
     public struct Builder {
@@ -47,15 +51,23 @@ public struct NameIndex: Sendable {
 
         public init() {}
 
-        /// Adds a city's keys: `primary` is its normalized name; `alternates` its other normalized names.
-        public mutating func add(cityIndex: Int, primary: String, alternates: some Sequence<String>) {
-            add(primary, cityIndex: cityIndex, name: 0)
-            for (offset, key) in alternates.enumerated() { add(key, cityIndex: cityIndex, name: offset + 1) }
+        /// Adds a city's keys: `primary` is its normalized name; `alternates` its other normalized names, and
+        /// `spellings` how each is written, when its key gives it (missing ones are `.stored`).
+        public mutating func add(
+            cityIndex: Int, primary: String, alternates: some Sequence<String>, spellings: ArraySlice<SearchKey.Spelling> = []
+        ) {
+            add(primary, cityIndex: cityIndex, name: 0, spelling: .stored)
+            for (offset, key) in alternates.enumerated() {
+                let spelling = offset < spellings.count ? spellings[spellings.startIndex + offset] : .stored
+                add(key, cityIndex: cityIndex, name: offset + 1, spelling: spelling)
+            }
         }
 
-        private mutating func add(_ key: String, cityIndex: Int, name: Int) {
+        private mutating func add(_ key: String, cityIndex: Int, name: Int, spelling: SearchKey.Spelling) {
             guard !key.isEmpty, key.utf8.count <= Int(UInt16.max), name < NameIndex.maximumNames else { return }
             let alternate = name > 0
+            // A zero byte (which no key holds) before each key: a word's entry finds its whole key by it.
+            bytes.append(0)
             let start = bytes.count
             bytes.append(contentsOf: key.utf8)
             // Each word tail is a suffix of the key's bytes: no copy.
@@ -66,7 +78,8 @@ public struct NameIndex: Sendable {
                 let kind = (alternate ? 2 : 0) + (offset == 0 ? 0 : 1)
                 entries.append(
                     Entry(
-                        start: Int32(start + tailStart), length: UInt16(key.utf8.count - tailStart), tag: UInt16(name << 2 | kind),
+                        start: Int32(start + tailStart), length: UInt16(key.utf8.count - tailStart),
+                        tag: UInt16(name << 4 | Int(spelling.rawValue) << 2 | kind),
                         city: Int32(cityIndex)))
                 offset += 1
             }
@@ -119,14 +132,25 @@ public struct NameIndex: Sendable {
         }
         return positions.map { position in
             let entry = entries[Int(position)]
+            let end = Int(entry.start) + Int(entry.length)
             return Match(
                 cityIndex: Int(entry.city),
-                key: String(decoding: bytes[Int(entry.start)..<Int(entry.start) + Int(entry.length)], as: UTF8.self),
+                key: String(decoding: bytes[Int(entry.start)..<end], as: UTF8.self),
                 tier: Self.tier(entry, queryLength: query.count) >> 1,
                 alternate: entry.kind >= 2,
-                name: entry.name
+                name: entry.name,
+                spelling: entry.kind >= 2 && entry.spelling != .stored
+                    ? SearchKey.spelling(ofKey: String(decoding: bytes[wholeKeyStart(entry)..<end], as: UTF8.self), by: entry.spelling)
+                    : nil
             )
         }
+    }
+
+    /// Where the key an entry is a word of starts (the entry's own start for a whole key).
+    private func wholeKeyStart(_ entry: Entry) -> Int {
+        var start = Int(entry.start)
+        while start > 0, bytes[start - 1] != 0 { start -= 1 }
+        return start
     }
 
     // MARK: - Ranking

@@ -114,6 +114,92 @@ public enum SearchKey {
         }
     }
 
+    /// How an alternate name as written follows from its key, when it does. Of GeoNames' 853,000 alternate names
+    /// (cities500) 62% are their key capitalized ("Firenze" from "firenze") and 18% the key itself, so a city search
+    /// shows most of the names it matched without reading them from the database (`NameIndex` keeps the rule).
+    public enum Spelling: UInt8, Sendable {
+        /// Only the database has it.
+        case stored = 0
+        /// The key itself.
+        case key = 1
+        /// The key with the first letter of each word in capitals.
+        case capitalized = 2
+    }
+
+    /// Which rule gives `spelling` (its UTF-8) from `key`, byte for byte.
+    public static func spellingRule(key: String, spelling: some Collection<UInt8>) -> Spelling {
+        if key.utf8.elementsEqual(spelling) { return .key }
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII, most keys, compared in place: a catalog build checks 853,000 names.
+            guard key.utf8.count == spelling.count else { return .stored }
+            var startOfWord = true
+            for (letter, written) in zip(key.utf8, spelling) {
+                guard written == capital(letter, startOfWord: startOfWord) else { return .stored }
+                startOfWord = letter == UInt8(ascii: " ")
+            }
+            return .capitalized
+        }
+        return capitalized(key).utf8.elementsEqual(spelling) ? .capitalized : .stored
+    }
+
+    /// Each alternate's rule, one for each key after the city's own: `joinedSpellings` holds the city's names as
+    /// written, joined with tabs, in the order of `keys` (as `keyedNames` gives them and the database stores
+    /// them); `.stored` where one is missing. Read in place: no name is copied.
+    public static func spellingRules(keys: [String], joinedSpellings: String) -> [Spelling] {
+        guard keys.count > 1 else { return [] }
+        var joined = joinedSpellings
+        var rules: [Spelling] = []
+        rules.reserveCapacity(keys.count - 1)
+        joined.withUTF8 { bytes in
+            var start = 0
+            var field = 0
+            while start <= bytes.count, field < keys.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\t") { end += 1 }
+                if field > 0 { rules.append(spellingRule(key: keys[field], spelling: UnsafeBufferPointer(rebasing: bytes[start..<end]))) }
+                start = end + 1
+                field += 1
+            }
+        }
+        while rules.count < keys.count - 1 { rules.append(.stored) }
+        return rules
+    }
+
+    /// The name as written, when `rule` gives it.
+    public static func spelling(ofKey key: String, by rule: Spelling) -> String? {
+        switch rule {
+        case .stored: nil
+        case .key: key
+        case .capitalized: capitalized(key)
+        }
+    }
+
+    private static func capitalized(_ key: String) -> String {
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            var startOfWord = true
+            return String(
+                decoding: key.utf8.map { letter in
+                    defer { startOfWord = letter == UInt8(ascii: " ") }
+                    return capital(letter, startOfWord: startOfWord)
+                }, as: UTF8.self)
+        }
+        // By scalar (a key's words start with a letter; the marks after it stay as they are): by Character it took
+        // four times as long.
+        var result = ""
+        result.reserveCapacity(key.utf8.count)
+        var startOfWord = true
+        for scalar in key.unicodeScalars {
+            if startOfWord { result += scalar.properties.uppercaseMapping } else { result.unicodeScalars.append(scalar) }
+            startOfWord = scalar == " "
+        }
+        return result
+    }
+
+    /// An ASCII letter of a key as `capitalized` writes it.
+    private static func capital(_ letter: UInt8, startOfWord: Bool) -> UInt8 {
+        startOfWord && letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z") ? letter - 0x20 : letter
+    }
+
     /// The key and every tail of it that starts a word: "san jose del monte" → also "jose del monte",
     /// "del monte", "monte". Searching prefixes of these finds a name by any of its words.
     public static func wordTails(of key: String) -> [Substring] {

@@ -62,7 +62,10 @@ let folder = URL(fileURLWithPath: options.geonames)
 let (catalog, buildSeconds): (CityCatalog, Double) = try {
     let cities = try GeoNamesData.cities(from: Data(contentsOf: folder.appendingPathComponent("\(options.dataset).json")))
     let countries = try GeoNamesData.countries(from: Data(contentsOf: folder.appendingPathComponent("countries.json")))
-    return timed { CityCatalog(cities: cities.map(\.city), searchKeys: cities.map(\.searchKeys), countries: countries) }
+    let spellings = cities.flatMap { SearchKey.spellingRules(keys: $0.searchKeys, joinedSpellings: $0.spellings.joined(separator: "\t")) }
+    return timed {
+        CityCatalog(cities: cities.map(\.city), searchKeys: cities.map(\.searchKeys), spellings: spellings, countries: countries)
+    }
 }()
 
 let points: [(latitude: Double, longitude: Double)] = try String(contentsOfFile: options.points, encoding: .utf8)

@@ -28,6 +28,47 @@ import Testing
             ])
         #expect(SearchKey.wordTails(of: "york").map(String.init) == ["york"])
     }
+
+    @Test(arguments: [
+        ("firenze", "Firenze", SearchKey.Spelling.capitalized),
+        ("new york", "New York", .capitalized),
+        ("флоренция", "Флоренция", .capitalized),
+        ("los angeles", "los angeles", .key),
+        ("москва", "москва", .key),
+        ("sao paulo", "São Paulo", .stored),
+        ("new york", "New york", .stored),
+        ("new york", "NEW YORK", .stored),
+        ("new york", "New-York", .stored),
+        ("st john s", "St. John's", .stored),
+        ("firenze", "Firenze ", .stored),
+        ("a", "A", .capitalized),
+        ("1st avenue", "1st Avenue", .capitalized),
+        // Equal as Swift strings (canonically), but not byte for byte: the bytes stored are what is shown.
+        ("caf\u{E9}", "caf\u{65}\u{301}", .stored),
+    ])
+    func tellsHowANameAsWrittenFollowsFromItsKey(_ key: String, _ spelling: String, _ rule: SearchKey.Spelling) {
+        #expect(SearchKey.spellingRule(key: key, spelling: spelling.utf8) == rule)
+        if rule != .stored { #expect(SearchKey.spelling(ofKey: key, by: rule) == spelling) }
+    }
+
+    @Test func everyRuleGivesBackTheNameItWasFoundFor() {
+        let names = [
+            "Firenze", "Florenz", "Флоренция", "東京", "Saint-Étienne", "Ærøskøbing", "ǆungla", "ßtadt", "İstanbul", "istanbul",
+            "Nueva York", "los Angeles", "Los angeles", "Ｔｏｋｙｏ", "Rome", "roma", "ROMA",
+        ]
+        let named = SearchKey.keyedNames(name: "City", alternateNames: names)
+        let rules = SearchKey.spellingRules(keys: named.keys, joinedSpellings: named.spellings.joined(separator: "\t"))
+        #expect(rules.count == named.keys.count - 1)
+        for (rule, (key, spelling)) in zip(rules, zip(named.keys, named.spellings).dropFirst()) where rule != .stored {
+            #expect(SearchKey.spelling(ofKey: key, by: rule) == spelling, "\(spelling)")
+        }
+        #expect(rules.filter { $0 != .stored }.count >= 5)
+        // Spellings missing from the stored list count as stored; more than there are keys are left.
+        #expect(SearchKey.spellingRules(keys: ["rome", "roma", "rom"], joinedSpellings: "Rome\tRoma") == [.capitalized, .stored])
+        #expect(SearchKey.spellingRules(keys: ["rome", "roma"], joinedSpellings: "Rome\troma\tRom") == [.key])
+        #expect(SearchKey.spellingRules(keys: ["rome", "roma"], joinedSpellings: "") == [.stored])
+        #expect(SearchKey.spellingRules(keys: ["rome"], joinedSpellings: "Rome").isEmpty)
+    }
 }
 
 @Suite struct CitySearchTests {
@@ -78,7 +119,33 @@ import Testing
         let found = try catalog.search("firenze", limit: 5)
         #expect(found.map(\.city.name) == ["Florence"])
         #expect(found.first?.matchedName == "firenze")
+        #expect(found.first?.matchedNamePosition == 1)
         #expect(try catalog.search("florence", limit: 5).first?.matchedName == nil)
+    }
+
+    @Test func givesTheNameAsWrittenWhenItsKeyDoes() throws {
+        // Capitalized, and as the key is.
+        #expect(try catalog.search("firen", limit: 5).first?.matchedSpelling == "Firenze")
+        let lower = CityCatalog(cities: [catalog.cities[0]], alternateNames: [["fiorenza", "Fiorènza"]], countries: [])
+        #expect(try lower.search("fiorenza", limit: 5).first?.matchedSpelling == "fiorenza")
+        // The same key written with an accent: the first spelling is the one kept.
+        #expect(try lower.search("fiorenza", limit: 5).first?.matchedNamePosition == 1)
+        // A later word of an alternate gives the whole name, not the word.
+        let byWord = try catalog.search("yor", limit: 5).first { $0.city.geonameid == 6 }
+        #expect(byWord?.matchedName == nil, "New York City's own name matches first")
+        let alternateWord = CityCatalog(cities: [catalog.cities[5]], alternateNames: [["Big Apple", "Gotham"]], countries: [])
+        let apple = try #require(try alternateWord.search("apple", limit: 5).first)
+        #expect(apple.matchedName == "apple" && apple.matchedSpelling == "Big Apple" && apple.matchedNamePosition == 1)
+        // A name its key does not give is left to the database (by position).
+        let accented = CityCatalog(
+            cities: [catalog.cities[1]],
+            alternateNames: [["Ilha de Santa Catarina", "Florianopolis Desterro", "Nossa Senhora do Desterro"]], countries: [])
+        let desterro = try #require(try accented.search("desterro", limit: 5).first)
+        #expect(desterro.matchedSpelling == "Florianopolis Desterro" && desterro.matchedNamePosition == 2)
+        let senhora = try #require(
+            try CityCatalog(cities: [catalog.cities[1]], alternateNames: [["São José do Desterro"]], countries: []).search("jose", limit: 5)
+                .first)
+        #expect(senhora.matchedSpelling == nil && senhora.matchedNamePosition == 1 && senhora.matchedName == "jose do desterro")
     }
 
     @Test func oneCharacterFindsTooAndLimitsHold() throws {

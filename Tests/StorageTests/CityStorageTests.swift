@@ -20,9 +20,14 @@ import Testing
             #expect(reported.last == cities.count)
             // Twice is the same as once.
             try await repository.importData(dataset: "cities500", cities: cities, countries: countries, now: Date().addingTimeInterval(1))
-            let (read, keys) = try await repository.allCities(pageSize: 5)
+            let (read, keys, spellings) = try await repository.allCities(pageSize: 5)
             #expect(read == cities.map(\.city))
             #expect(keys == cities.map(\.searchKeys))
+            #expect(
+                spellings
+                    == cities.flatMap {
+                        SearchKey.spellingRules(keys: $0.searchKeys, joinedSpellings: $0.spellings.joined(separator: "\t"))
+                    })
             #expect(read.first { $0.geonameid == TestCities.florenceID }?.latitude == 43.77925)
             #expect(try await repository.allCountries() == countries)
             let state = try #require(try await repository.importState())

@@ -65,6 +65,9 @@ public enum TestCities {
     /// The fixture as an in-memory catalog.
     public static func catalog(villages count: Int = 0) throws -> CityCatalog {
         let all = try cities() + villages(count)
-        return CityCatalog(cities: all.map(\.city), searchKeys: all.map(\.searchKeys), countries: try countries())
+        return CityCatalog(
+            cities: all.map(\.city), searchKeys: all.map(\.searchKeys),
+            spellings: all.flatMap { SearchKey.spellingRules(keys: $0.searchKeys, joinedSpellings: $0.spellings.joined(separator: "\t")) },
+            countries: try countries())
     }
 }

@@ -98,10 +98,14 @@ public struct CityRepository: Sendable {
         )
     }
 
-    /// Every city with its search keys, in id order, read in pages so no single result is huge.
-    public func allCities(pageSize: Int = 20_000) async throws -> (cities: [City], searchKeys: [[String]]) {
+    /// Every city with its search keys and how its alternate names are written (`SearchKey.spellingRules`; the
+    /// names themselves stay in the database), in id order, read in pages so no single result is huge.
+    public func allCities(pageSize: Int = 20_000) async throws -> (
+        cities: [City], searchKeys: [[String]], spellings: [SearchKey.Spelling]
+    ) {
         var cities: [City] = []
         var keys: [[String]] = []
+        var spellings: [SearchKey.Spelling] = []
         // A few hundred time zones for 235,000 cities: one string each instead of one per city (most are too long
         // to be stored inline, so each copy was an allocation kept as long as the catalog).
         var timezones: [String: String] = [:]
@@ -109,7 +113,8 @@ public struct CityRepository: Sendable {
         while true {
             let rows = try await database.select()
                 .columns(
-                    "geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys"
+                    "geonameid", "name", "country_code", "admin1_code", "latitude", "longitude", "population", "timezone", "search_keys",
+                    "spellings"
                 )
                 .from("cities").where("geonameid", .greaterThan, SQLBind(after)).orderBy("geonameid").limit(pageSize).all()
             for row in rows {
@@ -128,12 +133,17 @@ public struct CityRepository: Sendable {
                         timezone: sharedTimezone
                     ))
                 let joined = try row.decode(column: "search_keys", as: String.self)
-                keys.append(joined.isEmpty ? [] : joined.split(separator: "\t").map(String.init))
+                let cityKeys = joined.isEmpty ? [] : joined.split(separator: "\t").map(String.init)
+                keys.append(cityKeys)
+                if cityKeys.count > 1 {
+                    spellings += SearchKey.spellingRules(
+                        keys: cityKeys, joinedSpellings: try row.decode(column: "spellings", as: String.self))
+                }
             }
             guard rows.count == pageSize, let last = cities.last else { break }
             after = last.geonameid
         }
-        return (cities, keys)
+        return (cities, keys, spellings)
     }
 
     /// Values: the cities' ids.

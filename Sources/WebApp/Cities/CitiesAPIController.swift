@@ -144,14 +144,17 @@ struct CitiesAPIController {
         let limit = try request.queryInt("limit") ?? 20
         let catalog = try await store.catalog()
         let found = try catalog.search(query, limit: limit)
-        // The index holds folded keys ("firenze"); show the name as written ("Firenze").
-        let matched = Dictionary(
-            found.compactMap { result in result.matchedName.map { _ in (result.city.geonameid, result.matchedNamePosition) } },
+        // The index holds folded keys ("firenze"); show the name as written ("Firenze"): most follow from their
+        // key, the others are read.
+        let unspelled = Dictionary(
+            found.compactMap { result in
+                result.matchedName != nil && result.matchedSpelling == nil ? (result.city.geonameid, result.matchedNamePosition) : nil
+            },
             uniquingKeysWith: { first, _ in first })
-        let spellings = try await cities.spellings(at: matched)
+        let spellings = try await cities.spellings(at: unspelled)
         let results = found.map { result in
             var json = CityJSON(result.city, catalog: catalog)
-            json.matched_name = .some(result.matchedName.map { spellings[result.city.geonameid] ?? $0 })
+            json.matched_name = .some(result.matchedName.map { result.matchedSpelling ?? spellings[result.city.geonameid] ?? $0 })
             return json
         }
         return CitiesAnswer(cities: results)

@@ -39,10 +39,10 @@ final class CityCatalogStore: Sendable {
     /// The catalog from the database. What it is built from (1.4 million names) is let go when this returns.
     private static func build(from repository: CityRepository, logger: Logger) async throws -> CityCatalog {
         let started = ContinuousClock.now
-        let (cities, keys) = try await repository.allCities()
+        let (cities, keys, spellings) = try await repository.allCities()
         let countries = try await repository.allCountries()
         let read = ContinuousClock.now - started
-        let catalog = await offEventLoops { CityCatalog(cities: cities, searchKeys: keys, countries: countries) }
+        let catalog = await offEventLoops { CityCatalog(cities: cities, searchKeys: keys, spellings: spellings, countries: countries) }
         logger.info(
             "City catalog ready: \(cities.count) cities, \(countries.count) countries (read in \(read), ready in \(ContinuousClock.now - started))"
         )
