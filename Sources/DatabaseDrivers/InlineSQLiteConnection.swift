@@ -249,6 +249,14 @@ struct SQLiteResultRow: SQLRow, Sendable {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         guard let offset = columns.offsets[column] else { throw SQLiteFailure(code: SQLITE_ERROR, message: "no column '\(column)'") }
-        return try InlineSQLiteConnection.decoder.decode(D.self, from: values[offset])
+        // The usual columns directly: SQLiteDataDecoder looks up, for every value, whether the type converts itself
+        // (a dynamic cast to a protocol, through the runtime's conformance cache).
+        switch values[offset] {
+        case .text(let text) where D.self == String.self: return text as! D
+        case .integer(let number) where D.self == Int.self: return number as! D
+        case .integer(let number) where D.self == Int64.self: return Int64(number) as! D
+        case .float(let number) where D.self == Double.self: return number as! D
+        default: return try InlineSQLiteConnection.decoder.decode(D.self, from: values[offset])
+        }
     }
 }
