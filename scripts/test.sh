@@ -118,15 +118,15 @@ run_browser_tests() {
     fi
     # The same suite on both engines (tests/browser/README.md), at the same time: each spends much of its time
     # waiting on its browser, so the two together take about 28 minutes (CI's time budget). Each engine's output
-    # goes to its own file, printed when both are done.
+    # goes to its own file, printed when both are done, with the 15 slowest tests (where CI's time goes).
     local logs chromium_rc=0 webkit_rc=0
     logs=$(mktemp -d /tmp/trove-browser-logs.XXXXXX)
     say "browser tests on headless Chromium and on WebKitGTK's MiniBrowser under Xvfb, at once (TROVE_BIN=$bin)"
-    TROVE_BIN="$bin" TROVE_BROWSER=chromium "$ROOT/.venv/bin/pytest" -q tests/browser >"$logs/chromium" 2>&1 &
+    TROVE_BIN="$bin" TROVE_BROWSER=chromium "$ROOT/.venv/bin/pytest" -q --durations=15 tests/browser >"$logs/chromium" 2>&1 &
     local chromium_pid=$!
     # A screen large enough for the tallest viewport a test asks for (375x1100) plus the window's toolbar.
     TROVE_BIN="$bin" TROVE_BROWSER=webkit xvfb-run -a -s "-screen 0 1920x1200x24" \
-        "$ROOT/.venv/bin/pytest" -q tests/browser >"$logs/webkit" 2>&1 &
+        "$ROOT/.venv/bin/pytest" -q --durations=15 tests/browser >"$logs/webkit" 2>&1 &
     local webkit_pid=$!
     wait "$chromium_pid" || chromium_rc=$?
     say "browser tests (pytest, headless Chromium): its output"

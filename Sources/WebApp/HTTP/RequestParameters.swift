@@ -3,7 +3,7 @@ import Hummingbird
 /// Reading ids and query values, with a 400 that names the bad value instead of a 404 or a 500.
 extension Request {
     func queryInt(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
-        guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
+        guard let text = queryValue(name), !text.isEmpty else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw APIError.badRequest(
                 "The query parameter '\(name)' must be a whole number\(range == Int.min...Int.max ? "" : " from \(range.lowerBound) to \(range.upperBound)")."
@@ -13,7 +13,56 @@ extension Request {
     }
 
     func queryString(_ name: String) -> String? {
-        uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : $0 }
+        queryValue(name).flatMap { $0.isEmpty ? nil : String($0) }
+    }
+
+    /// The first value of the query parameter `name`, percent-decoded, as Hummingbird's `uri.queryParameters` reads
+    /// it (the name as sent, `+` left alone, a value that does not decode kept as sent), but found in place:
+    /// `queryParameters` splits and decodes the whole query again for each name it is asked for (a nearby search
+    /// asks for four: 5% of its time in perf).
+    func queryValue(_ name: String) -> Substring? {
+        guard let query = uri.query else { return nil }
+        return Self.queryValue(name, in: query)
+    }
+
+    static func queryValue(_ name: String, in query: String) -> Substring? {
+        var rest = query[...]
+        while !rest.isEmpty {
+            let end = rest.utf8.firstIndex(of: UInt8(ascii: "&")) ?? rest.endIndex
+            let pair = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.utf8.index(after: end)...]
+            let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+            guard pair.utf8[..<equals].elementsEqual(name.utf8) else { continue }
+            let value = equals == pair.endIndex ? pair[equals...] : pair[pair.utf8.index(after: equals)...]
+            guard value.utf8.contains(UInt8(ascii: "%")) else { return value }
+            return percentDecoded(value).map { $0[...] } ?? value
+        }
+        return nil
+    }
+
+    /// `%XX` sequences as bytes (invalid UTF-8 repaired); nil when a `%` is not followed by two hex digits.
+    private static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 
@@ -30,7 +79,7 @@ extension Parameters {
 extension Request {
     /// A finite decimal query value; anything else is a 400 naming the parameter.
     func queryDouble(_ name: String) throws -> Double? {
-        guard let text = uri.queryParameters.get(name), !text.isEmpty else { return nil }
+        guard let text = queryValue(name), !text.isEmpty else { return nil }
         guard let value = Double(text), value.isFinite else {
             throw APIError.badRequest("The query parameter '\(name)' must be a number.")
         }
@@ -44,7 +93,7 @@ extension Request {
 
     /// "1", "true" or "yes" are true; absent is false.
     func queryFlag(_ name: String) -> Bool {
-        guard let text = uri.queryParameters.get(name) else { return false }
+        guard let text = queryValue(name) else { return false }
         return ["1", "true", "yes"].contains(text.lowercased())
     }
 }
