@@ -1210,12 +1210,14 @@ def test_a_change_made_just_before_leaving_is_saved(server, browser):
     magnet = magnets(browser)[3]
     element = browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnet["id"]}"]')
     browser.execute_script("arguments[0].focus()", element)
-    before = [m for m in current_poem(browser)["board"]["magnets"] if m["id"] == magnet["id"]][0]
+    left = current_poem(browser)
+    before = [m for m in left["board"]["magnets"] if m["id"] == magnet["id"]][0]
     ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
     browser.get(server + "/")  # leave at once, well within the 300 ms before the debounced save
 
     def saved(d):
-        poem = get_json(d, f"{API}/poems/{get_json(d, f'{API}/poems')[0]['id']}")
+        # By its id: coming back may open another poem (the list's first).
+        poem = get_json(d, f"{API}/poems/{left['id']}")
         after = [m for m in poem["board"]["magnets"] if m["id"] == magnet["id"]][0]
         return after["y"] > before["y"] + 0.005
     if browser_support.WEBKIT:
@@ -1227,6 +1229,27 @@ def test_a_change_made_just_before_leaving_is_saved(server, browser):
         except AssertionError:
             open_poetry(browser, server)
     wait(browser, saved, "the nudge made just before leaving the page was lost")
+
+
+def test_a_start_while_a_change_waits_opens_the_poem_made_here(restartable_server, browser):
+    """While a change waits, a start reads the poem list this device kept. It must hold the poem made here: the copy
+    kept from before it said there were none, and the page made a new, empty poem instead of opening the person's
+    (found by a WebKit CI run of the test above, whose page came back while its nudge still waited)."""
+    with restartable_server() as base:
+        open_poetry(browser, base)  # no poem yet: the page makes one
+        put_words(browser, 2)
+        wait_saved(browser)
+    # The server is gone: a nudge waits in the outbox, and Poetry is opened again from the device, at no poem's address.
+    element = browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnets(browser)[0]["id"]}"]')
+    browser.execute_script("arguments[0].focus()", element)
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
+    wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") == "offline", "the nudge is not waiting")
+    browser.get(base + "/poetry")
+    state = lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state")  # noqa: E731
+    wait(browser, lambda d: state(d) in ("offline", "error", "saved"), "the page did not come back offline")
+    # The newest poem is the one made here: no new one. (Its board cannot open offline yet: a poem made on this page
+    # and never read back has no copy on the device, and the page says it could not load it.)
+    assert "tmp-" not in browser.execute_script("return location.hash"), "a new poem was made instead of opening the one made here"
 
 
 def test_a_save_that_meets_a_newer_version_wins_quietly(server, browser):

@@ -1,7 +1,7 @@
 // Magnetic Poetry at /poetry: the tray of unused words (tray.js; set and added words less those on the board) and
 // the board, the poem (board.js). Loaded from /api/v1/poetry; each change saves the board (save.js).
 import { toast } from '../js/api.js';
-import { read } from '../js/sync.js';
+import { keep, read } from '../js/sync.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
 import { Board, DEFAULT_SCALE, FONTS, withAPIKeys } from './board.js';
 import { Tray } from './tray.js';
@@ -264,6 +264,9 @@ function took(saved) {
 // ---------- Poems ----------
 
 function renderPoems() {
+  // The list as shown is the copy a start reads while changes wait (js/sync.js, read): the copy from before a poem
+  // was made here said there was none, and a start with a nudge waiting made a new, empty poem instead of opening it.
+  keep(`${API}/poems`, state.poems);
   const current = state.poem && state.poem.id;
   ui.poems.replaceChildren(
     ...state.poems.map((poem) =>
