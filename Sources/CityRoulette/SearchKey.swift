@@ -74,12 +74,8 @@ public enum SearchKey {
         }
     }
 
-    /// A city's keys: its own name's first, then each distinct alternate name's.
-    public static func keys(name: String, alternateNames: [String]) -> [String] {
-        keyedNames(name: name, alternateNames: alternateNames).keys
-    }
-
-    /// The keys with, for each, the name as written that gave it (the first one, when several fold alike).
+    /// A city's keys (its own name's first, then each distinct alternate name's) with, for each, the name as
+    /// written that gave it (the first one, when several fold alike).
     public static func keyedNames(name: String, alternateNames: [String]) -> (keys: [String], spellings: [String]) {
         let own = normalize(name)
         var seen: Set<String> = [own]
