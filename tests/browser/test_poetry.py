@@ -1240,16 +1240,42 @@ def test_a_start_while_a_change_waits_opens_the_poem_made_here(restartable_serve
         put_words(browser, 2)
         wait_saved(browser)
     # The server is gone: a nudge waits in the outbox, and Poetry is opened again from the device, at no poem's address.
-    element = browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnets(browser)[0]["id"]}"]')
+    nudged = magnets(browser)[0]
+    down = lambda magnet: (magnet["top"] - board_rect(browser)["top"]) / board_rect(browser)["height"]  # noqa: E731
+    before = down(nudged)
+    element = browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{nudged["id"]}"]')
     browser.execute_script("arguments[0].focus()", element)
     ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
     wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") == "offline", "the nudge is not waiting")
     browser.get(base + "/poetry")
     state = lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state")  # noqa: E731
     wait(browser, lambda d: state(d) in ("offline", "error", "saved"), "the page did not come back offline")
-    # The newest poem is the one made here: no new one. (Its board cannot open offline yet: a poem made on this page
-    # and never read back has no copy on the device, and the page says it could not load it.)
+    # The newest poem is the one made here: no new one.
     assert "tmp-" not in browser.execute_script("return location.hash"), "a new poem was made instead of opening the one made here"
+    # And it opens with no network, nudge and all: the device kept the poem as it was made and saved here (a poem
+    # made on the page and never read back had no copy, and the page said "Offline — could not load your poems").
+    wait(browser, lambda d: state(d) == "offline" and len(magnets(d)) == 2,
+         f"the poem did not open offline; the page says {browser.find_element(By.ID, 'save-state').text!r}")
+    still(browser)
+    moved = [m for m in magnets(browser) if m["id"] == nudged["id"]][0]
+    assert down(moved) > before, "the poem opened without the nudge that waits"
+
+
+def test_a_poem_saved_since_it_was_read_opens_offline_as_saved(restartable_server, browser):
+    """The device's copy of a poem follows its saves: it was the answer of the poem's last read, so a poem written on
+    after it was opened came back offline as it was then, and a save from there put the older board back."""
+    with restartable_server() as base:
+        open_poetry(browser, base)
+        put_words(browser, 2)
+        open_poetry(browser, base)  # read from the server: the device keeps this copy, two words
+        wait(browser, lambda d: len(magnets(d)) == 2, "the poem did not open again with its two words")
+        tile(browser).click()  # a third word, saved at once
+        wait(browser, lambda d: len(magnets(d)) == 3, "the tap did not put a third word on the board")
+        wait_saved(browser)
+    browser.get(base + "/poetry")
+    wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") in ("saved", "offline"),
+         f"the poem did not open offline; the page says {browser.find_element(By.ID, 'save-state').text!r}")
+    wait(browser, lambda d: len(magnets(d)) == 3, "the poem opened offline as it was read, without the word saved since")
 
 
 def test_a_save_that_meets_a_newer_version_wins_quietly(server, browser):

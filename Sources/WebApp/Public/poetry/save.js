@@ -2,7 +2,7 @@
 // Idempotency-Key (a newer save of a poem replaces a waiting one), so a poem written offline arrives exactly once.
 // A save unsent as the page goes away is sent with keepalive and kept to go through the outbox next time.
 import { api, toast } from '../js/api.js';
-import { send, all, waitingNow, update } from '../js/sync.js';
+import { send, all, waitingNow, update, keep, kept } from '../js/sync.js';
 
 export const SCOPE = 'poetry';
 // As js/sync-logic.js names records made on a device (that module loads with the outbox, on the first write).
@@ -42,10 +42,34 @@ export class Saver {
       if (detail.scopes.includes(SCOPE)) this.synced();
     });
     addEventListener('trove:sync-dropped', ({ detail }) => this.dropped(detail));
+    addEventListener('trove:sync-id', ({ detail }) => {
+      if (detail.scope === SCOPE) this.moveCopy(detail.temp, detail.id);
+    });
   }
 
   path(id = this.poem.id) {
     return `${this.base}/poems/${encodeURIComponent(id)}`;
+  }
+
+  // The device keeps a copy of each poem as last saved or queued here, the copy a start opens with no network or
+  // while changes wait (js/sync.js, read). Without it a poem made here and never read back could not open offline,
+  // and one saved since it was read opened as it was when read: an older board, which a later save then put back.
+
+  /** Keeps the server's answer to a save or a read as the device's copy. */
+  keepCopy(poem) {
+    return keep(this.path(poem.id), poem);
+  }
+
+  /** Keeps a save that waits in the outbox ({version, title, board}) over the copy it changes. */
+  async keepWritten(id, written) {
+    const path = this.path(id);
+    await keep(path, { ...(await kept(path)), ...written, id, updated_at: new Date().toISOString() });
+  }
+
+  /** A poem made here got its id from the server: its copy moves to the poem's address. */
+  async moveCopy(temp, id) {
+    const copy = await kept(this.path(temp));
+    if (copy) await keep(this.path(id), { ...copy, id });
   }
 
   /** Starts with another poem: nothing of the one before is pending any more (flush it first). */
@@ -83,7 +107,9 @@ export class Saver {
     this.dirty = false;
     this.running = (async () => {
       try {
-        const result = await this.put(poem);
+        const body = this.body();
+        const result = await this.put(poem, body);
+        await (result.queued ? this.keepWritten(poem.id, { version: poem.version, ...body }) : this.keepCopy(result.data));
         if (poem !== this.poem) return;
         if (result.queued) {
           this.queued = true;
@@ -106,8 +132,8 @@ export class Saver {
   }
 
   /** PUT through the outbox; a version conflict (sent at once) takes the server's version and sends again. */
-  async put(poem, attempt = 0) {
-    const { title, board } = this.body();
+  async put(poem, body, attempt = 0) {
+    const { title, board } = body;
     try {
       return await send('PUT', this.path(poem.id), { version: poem.version, title, board }, this.options(poem, title));
     } catch (error) {
@@ -115,7 +141,7 @@ export class Saver {
       poem.version = (await api('GET', this.path(poem.id))).version;
       if (!this.noted) toast('This poem was also changed somewhere else. Your version is kept.');
       this.noted = true;
-      return this.put(poem, attempt + 1);
+      return this.put(poem, body, attempt + 1);
     }
   }
 
@@ -128,7 +154,9 @@ export class Saver {
   async create(title, board) {
     if (!waitingNow(SCOPE)) {
       try {
-        return await api('POST', `${this.base}/poems`, { title, board });
+        const made = await api('POST', `${this.base}/poems`, { title, board });
+        await this.keepCopy(made);
+        return made;
       } catch (error) {
         if (error.status) throw error; // no answer: the outbox keeps it
       }
@@ -140,8 +168,9 @@ export class Saver {
       { title, board },
       { scope: SCOPE, creates: id, idFrom: 'id', label: `the new poem “${title}”` },
     );
-    if (result.data) return result.data;
-    return { id, title, version: 1, updated_at: new Date().toISOString(), has_background: false, public_id: null, board };
+    const made = result.data ?? { id, title, version: 1, updated_at: new Date().toISOString(), has_background: false, public_id: null, board };
+    await this.keepCopy(made);
+    return made;
   }
 
   /** The outbox sent Poetry's writes: the open poem takes the version the server has now. */
@@ -150,7 +179,10 @@ export class Saver {
     const poem = this.poem;
     const fresh = await api('GET', this.path(poem.id)).catch(() => null);
     if (!fresh || poem !== this.poem) return;
-    if (!this.running) poem.version = fresh.version;
+    if (!this.running) {
+      poem.version = fresh.version;
+      await this.keepCopy(fresh);
+    }
     this.onSaved(fresh);
     if (this.queued) {
       this.queued = false;
@@ -173,8 +205,9 @@ export class Saver {
       return this.saveNow();
     }
     const { scope, replace, label, resolves } = entry;
-    await send('PUT', entry.path, { ...entry.body, version: fresh.version }, { scope, replace, label, resolves }).catch((e) =>
-      toast(`Not saved: ${label}. ${e.message}`),
+    await send('PUT', entry.path, { ...entry.body, version: fresh.version }, { scope, replace, label, resolves }).then(
+      (result) => result.data && this.keepCopy(result.data),
+      (e) => toast(`Not saved: ${label}. ${e.message}`),
     );
   }
 
@@ -201,6 +234,7 @@ export class Saver {
       .then((response) => (response.ok ? response.json() : Promise.reject(response)))
       .then((saved) => {
         writeLeft(readLeft().filter((w) => w.key !== key));
+        this.keepCopy(saved);
         if (poem === this.poem) {
           poem.version = saved.version;
           this.onSaved(saved);
