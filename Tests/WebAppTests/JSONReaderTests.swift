@@ -183,3 +183,54 @@ import Testing
         #expect(Self.read("1e400") == nil, "not finite: JSONDecoder's to refuse")
     }
 }
+
+/// A yoga class's change (attendees added and removed, notes, the temperature): read by hand as JSONDecoder reads it.
+@Suite struct YogaChangeJSONTests {
+    typealias ChangeBody = YogaClassAPIController.ChangeBody
+
+    static let read: [String] = [
+        #"{"add":["s1","s2"]}"#,
+        #"{"remove":["s1"],"notes":"Hips, then rest.","temperature_c":21.5}"#,
+        #" { "add" : [ ] , "remove" : null , "notes" : null , "temperature_c" : null , "unused" : {"a":[1]} } "#,
+        #"{"temperature_c":-3}"#,
+        "{}",
+    ]
+
+    @Test(arguments: read)
+    func readsWhatJSONDecoderReads(body: String) throws {
+        let data = Data(body.utf8)
+        let expected = try JSONDecoder().decode(ChangeBody.self, from: data)
+        let value = try #require(JSONReader.read(ChangeBody.self, from: data), "the reader gave up on \(body)")
+        #expect(value.add == expected.add)
+        #expect(value.remove == expected.remove)
+        #expect(value.notes == expected.notes)
+        // Left out (keep it), null (clear it) and a number are three different changes.
+        #expect(value.temperature.map { $0 } == expected.temperature.map { $0 })
+        #expect((value.temperature == nil) == (expected.temperature == nil))
+    }
+
+    @Test(arguments: [
+        #"{"add":"s1"}"#, #"{"add":[1]}"#, #"{"notes":"a\nb"}"#, #"{"add":["a"],"add":["b"]}"#, #"{"temperature_c":"20"}"#,
+        "[]", "", #"{"add":["s1"]"#,
+    ])
+    func leavesTheRestToJSONDecoder(body: String) {
+        #expect(JSONReader.read(ChangeBody.self, from: Data(body.utf8)) == nil)
+    }
+
+    @Test func aLeftOutTemperatureIsNotANullOne() throws {
+        #expect(try #require(JSONReader.read(ChangeBody.self, from: #"{}"#)).temperature == nil)
+        let cleared = try #require(JSONReader.read(ChangeBody.self, from: #"{"temperature_c":null}"#))
+        #expect(cleared.temperature != nil && cleared.temperature! == nil)
+    }
+}
+
+@Suite struct JSONContentTypeTests {
+    @Test(arguments: [
+        ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON", true),
+        (" application/json ;charset=UTF-8", true), ("application/merge-patch+json", true), ("text/json", false),
+        ("application/jsonx", false), ("text/plain", false), ("", false), ("application/", false),
+    ])
+    func knowsAJSONBody(contentType: String, isJSON: Bool) {
+        #expect(JSONBody.isJSON(contentType) == isJSON)
+    }
+}

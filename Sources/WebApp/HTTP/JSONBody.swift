@@ -61,7 +61,10 @@ enum JSONBody {
         }
     }
 
+    /// `application/json` or `application/…+json`, in any case, with parameters (`; charset=utf-8`) or not.
     static func isJSON(_ contentType: String) -> Bool {
+        // What nearly every client sends, answered before splitting, trimming and lowercasing (1% of a yoga change).
+        if contentType == "application/json" { return true }
         let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }

@@ -87,7 +87,7 @@ struct YogaClassAPIController {
         }
     }
 
-    struct ChangeBody: Decodable {
+    struct ChangeBody: JSONReadable {
         let add: [String]?
         let remove: [String]?
         let notes: String?
@@ -96,6 +96,34 @@ struct YogaClassAPIController {
 
         enum CodingKeys: String, CodingKey {
             case add, remove, notes, temperature_c
+        }
+
+        /// As `init(from:)` reads it; anything else (an escape, a repeated member, a wrong type) is left to it.
+        init(reading reader: inout JSONReader) throws(JSONReader.GiveUp) {
+            var add: [String]??
+            var remove: [String]??
+            var notes: String??
+            var temperature: Double???
+            try reader.object { reader, key throws(JSONReader.GiveUp) in
+                switch key {
+                case "add": try JSONReader.once(&add, try Self.strings(&reader))
+                case "remove": try JSONReader.once(&remove, try Self.strings(&reader))
+                case "notes": try JSONReader.once(&notes, try reader.null() ? nil : try reader.string())
+                case "temperature_c": try JSONReader.once(&temperature, try reader.null() ? nil : try reader.double())
+                default: try reader.skip()
+                }
+            }
+            self.add = add ?? nil
+            self.remove = remove ?? nil
+            self.notes = notes ?? nil
+            self.temperature = temperature ?? nil
+        }
+
+        private static func strings(_ reader: inout JSONReader) throws(JSONReader.GiveUp) -> [String]? {
+            if try reader.null() { return nil }
+            var list: [String] = []
+            try reader.array { reader throws(JSONReader.GiveUp) in list.append(try reader.string()) }
+            return list
         }
 
         init(from decoder: any Decoder) throws {
