@@ -143,8 +143,9 @@ public struct YogaClassRepository: Sendable {
         )
     }
 
+    /// The ids in `attendee_ids`, split at its commas byte by byte: split by Character it was 2% of a yoga change.
     static func ids(_ text: String) -> [String] {
-        text.split(separator: ",").map(String.init)
+        text.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0)) }
     }
 
     static func unique(_ ids: [String]) -> [String] {
