@@ -38,6 +38,7 @@ export class Saver {
     this.running = null;
     this.queued = false; // the open poem's latest save waits in the outbox
     this.noted = false;
+    this.copying = Promise.resolve(); // the device's copies of poems, written in order (inOrder)
     addEventListener('trove:synced', ({ detail }) => {
       if (detail.scopes.includes(SCOPE)) this.synced();
     });
@@ -54,22 +55,31 @@ export class Saver {
   // The device keeps a copy of each poem as last saved or queued here, the copy a start opens with no network or
   // while changes wait (js/sync.js, read). Without it a poem made here and never read back could not open offline,
   // and one saved since it was read opened as it was when read: an older board, which a later save then put back.
+  // The copies are written one after another, in the order of the saves, and no save waits for its copy.
+
+  /** Runs `work` after the copies asked for before it. */
+  inOrder(work) {
+    this.copying = this.copying.then(work).catch(() => {});
+    return this.copying;
+  }
 
   /** Keeps the server's answer to a save or a read as the device's copy. */
   keepCopy(poem) {
-    return keep(this.path(poem.id), poem);
+    return this.inOrder(() => keep(this.path(poem.id), poem));
   }
 
   /** Keeps a save that waits in the outbox ({version, title, board}) over the copy it changes. */
-  async keepWritten(id, written) {
+  keepWritten(id, written) {
     const path = this.path(id);
-    await keep(path, { ...(await kept(path)), ...written, id, updated_at: new Date().toISOString() });
+    return this.inOrder(async () => keep(path, { ...(await kept(path)), ...written, id, updated_at: new Date().toISOString() }));
   }
 
   /** A poem made here got its id from the server: its copy moves to the poem's address. */
-  async moveCopy(temp, id) {
-    const copy = await kept(this.path(temp));
-    if (copy) await keep(this.path(id), { ...copy, id });
+  moveCopy(temp, id) {
+    return this.inOrder(async () => {
+      const copy = await kept(this.path(temp));
+      if (copy) await keep(this.path(id), { ...copy, id });
+    });
   }
 
   /** Starts with another poem: nothing of the one before is pending any more (flush it first). */
@@ -109,7 +119,8 @@ export class Saver {
       try {
         const body = this.body();
         const result = await this.put(poem, body);
-        await (result.queued ? this.keepWritten(poem.id, { version: poem.version, ...body }) : this.keepCopy(result.data));
+        if (result.queued) this.keepWritten(poem.id, { version: poem.version, ...body });
+        else this.keepCopy(result.data);
         if (poem !== this.poem) return;
         if (result.queued) {
           this.queued = true;
@@ -155,7 +166,7 @@ export class Saver {
     if (!waitingNow(SCOPE)) {
       try {
         const made = await api('POST', `${this.base}/poems`, { title, board });
-        await this.keepCopy(made);
+        this.keepCopy(made);
         return made;
       } catch (error) {
         if (error.status) throw error; // no answer: the outbox keeps it
@@ -169,7 +180,7 @@ export class Saver {
       { scope: SCOPE, creates: id, idFrom: 'id', label: `the new poem “${title}”` },
     );
     const made = result.data ?? { id, title, version: 1, updated_at: new Date().toISOString(), has_background: false, public_id: null, board };
-    await this.keepCopy(made);
+    this.keepCopy(made);
     return made;
   }
 
@@ -181,7 +192,7 @@ export class Saver {
     if (!fresh || poem !== this.poem) return;
     if (!this.running) {
       poem.version = fresh.version;
-      await this.keepCopy(fresh);
+      this.keepCopy(fresh);
     }
     this.onSaved(fresh);
     if (this.queued) {
