@@ -179,7 +179,15 @@ export class Saver {
       { title, board },
       { scope: SCOPE, creates: id, idFrom: 'id', label: `the new poem “${title}”` },
     );
-    const made = result.data ?? { id, title, version: 1, updated_at: new Date().toISOString(), has_background: false, public_id: null, board };
+    const made = result.data ?? {
+      id,
+      title,
+      version: 1,
+      updated_at: new Date().toISOString(),
+      has_background: false,
+      public_id: null,
+      board,
+    };
     this.keepCopy(made);
     return made;
   }
