@@ -681,6 +681,48 @@ def test_making_renaming_and_deleting_a_word_set_keeps_picker_tray_and_board_tog
     assert_no_console_errors(browser)
 
 
+
+def test_a_poem_on_a_word_set_made_here_opens_offline_on_that_set(restartable_server, browser):
+    """The word sets' list kept on the device follows the sets made here: the copy from before a set was made said it
+    did not exist, and its poem, opened offline, was moved onto a built-in set (its words kept as added words)."""
+    with restartable_server() as base:
+        open_poetry(browser, base)
+        tap(browser, browser.find_element(By.CSS_SELECTOR, "#wordsets-panel > summary"))
+        browser.find_element(By.ID, "new-set-name").send_keys("Kitchen")
+        type_text(browser, browser.find_element(By.ID, "new-set-words"), "spoon", Keys.ENTER, "fork")
+        tap(browser, browser.find_element(By.ID, "new-set-create"))
+        wait(browser, lambda d: sorted(tray_words(d)) == ["fork", "spoon"], "the new set is not in the tray")
+        kitchen = [s for s in word_sets(browser) if not s["built_in"]][0]
+        tile(browser, "spoon").click()
+        wait(browser, lambda d: [m["word"] for m in magnets(d)] == ["spoon"], "spoon did not go on the board")
+        wait(browser, lambda d: current_poem(d)["board"]["word_set_id"] == kitchen["id"], "the board on the new set was not saved")
+        wait_saved(browser)
+    browser.get(base + "/poetry")
+    wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true",
+         f"the poem did not open offline; the page says {browser.find_element(By.ID, 'save-state').text!r}")
+    assert Select(browser.find_element(By.ID, "wordset")).first_selected_option.get_attribute("value") == kitchen["id"], \
+        "the poem opened offline on another word set"
+    assert sorted(tray_words(browser)) == ["fork"], "the tray does not hold the set's words"
+    assert [m["word"] for m in magnets(browser)] == ["spoon"]
+    # Opening it changed nothing: no save of a board moved to another set waits to be sent.
+    time.sleep(0.5)
+    assert browser.find_element(By.ID, "sync-status").text == "All saved", "opening the poem offline changed it"
+    toasts = browser.execute_script("return [...document.querySelectorAll('.toast')].map(t => t.textContent).join(' ')")
+    assert "is gone" not in toasts, toasts
+    # A set made offline waits on the device with its poem; opened again offline, the poem is still on it.
+    tap(browser, browser.find_element(By.CSS_SELECTOR, "#wordsets-panel > summary"))
+    browser.find_element(By.ID, "new-set-name").send_keys("Garden")
+    type_text(browser, browser.find_element(By.ID, "new-set-words"), "rake")
+    tap(browser, browser.find_element(By.ID, "new-set-create"))
+    wait(browser, lambda d: tray_words(d) == ["rake"], "the set made offline is not in the tray")
+    garden = Select(browser.find_element(By.ID, "wordset")).first_selected_option.get_attribute("value")
+    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text != "All saved", "the new set does not wait")
+    browser.get(base + "/poetry")
+    wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "the poem did not open offline again")
+    assert Select(browser.find_element(By.ID, "wordset")).first_selected_option.get_attribute("value") == garden, \
+        "the poem on the set made offline opened on another set"
+    assert tray_words(browser) == ["rake"]
+
 # ---------- Words on the board ----------
 
 def test_adding_rotating_deleting_with_undo(server, browser):

@@ -399,7 +399,10 @@ function forgetUndo(id) {
 addEventListener('trove:sync-id', ({ detail }) => {
   if (detail.scope !== SCOPE) return;
   for (const poem of state.poems) if (poem.id === detail.temp) poem.id = detail.id;
-  for (const set of sets.list) if (set.id === detail.temp) set.id = detail.id;
+  if (sets.find(detail.temp)) {
+    sets.find(detail.temp).id = detail.id;
+    sets.keepList();
+  }
   if (board.data && board.data.word_set_id === detail.temp) board.data.word_set_id = detail.id;
   if (state.poem && state.poem.id === detail.temp) {
     const steps = storedUndo()[detail.temp];

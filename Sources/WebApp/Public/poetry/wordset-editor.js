@@ -165,6 +165,7 @@ class Editor {
       );
       const set = result.data || { id, name, words, built_in: false };
       this.sets.list.push(set);
+      this.sets.keepList();
       this.render();
       this.form.reset();
       toast(result.data ? `“${set.name}” is ready, with ${plural(set.words.length, 'word')}.` : `“${set.name}”: ${WAITS}`);
@@ -188,6 +189,7 @@ class Editor {
       if (result.queued) toast(WAITS);
       const before = { ...set, words: [...set.words] };
       Object.assign(set, saved);
+      this.sets.keepList();
       this.render();
       const details = this.ownList.querySelector(`[data-set="${CSS.escape(set.id)}"]`);
       if (details) {
@@ -260,6 +262,7 @@ class Editor {
       }
     }
     this.sets.list = this.sets.list.filter((s) => s !== set);
+    this.sets.keepList();
     this.render();
     $('wordsets-panel').querySelector('summary').focus();
     this.sets.onDeleted(set);

@@ -1,7 +1,7 @@
 // Magnetic Poetry: the word sets, built in and the person's own. Fills the word set picker; the
 // "Word sets" panel that edits them (wordset-editor.js) loads the first time it is opened.
 import { toast } from '../js/api.js';
-import { read } from '../js/sync.js';
+import { read, keep } from '../js/sync.js';
 import { $, make, stylesheet } from './dom.js';
 import { plural } from '../js/format.js';
 
@@ -25,6 +25,15 @@ export class WordSets {
   async load() {
     const list = await read(this.base, 'poetry');
     this.list = Array.isArray(list) ? list : [];
+  }
+
+  /**
+   * Keeps the list as it is now, after every change made here: it is the copy a start reads while changes wait or
+   * with no network (js/sync.js, read). The copy from before a set was made said it did not exist, and a poem on
+   * that set, opened offline, was moved onto a built-in set.
+   */
+  keepList() {
+    keep(this.base, this.list);
   }
 
   find(id) {
