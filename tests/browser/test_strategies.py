@@ -523,6 +523,23 @@ def test_after_one_visit_the_page_works_offline(strategies_restartable, browser)
     assert browser.find_element(By.ID, "offline-note").is_displayed()
 
 
+
+def test_a_favourite_added_online_is_listed_offline(strategies_restartable, browser):
+    """The Favourites view offline shows the list the device kept: it must hold a favourite added (and sent) since
+    the list was last read, not only the list as it was then."""
+    with strategies_restartable() as base:
+        assert visit_and_wait_until_kept(browser, base) is True
+        text = draw_by_tapping(browser)
+        wait_for_one_favourite_button(browser)
+        browser.find_element(By.ID, "fav-add").click()
+        wait(browser, lambda d: [c["strategy"] for c in fetch_json(d, "/api/v1/strategies/favourites")] == [text],
+             "the favourite did not reach the server")
+    browser.get(base + "/strategies")
+    wait(browser, lambda d: d.find_elements(By.ID, "draw") and card_text(d) == PROMPT, "offline, the page did not load")
+    browser.find_element(By.ID, "tab-favourites").click()
+    listed = lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#favourites-list li")]  # noqa: E731
+    wait(browser, lambda d: any(text in item for item in listed(d)), f"offline, the Favourites view lists {listed(browser)}")
+
 def visit_and_wait_until_kept(browser, base: str):
     """Open the page and wait until the service worker has kept the page, its assets and the deck."""
     open_strategies(browser, base)

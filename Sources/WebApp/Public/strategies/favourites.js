@@ -3,7 +3,7 @@
 // device's outbox with its Idempotency-Key and sent once when it is back (the last change of a card wins).
 import { toast, undoable } from '../js/api.js';
 import { make } from '../js/dom.js';
-import { all, read, send, waiting } from '../js/sync.js';
+import { all, keep, read, send, waiting } from '../js/sync.js';
 import { API, SCOPE, mergeFavourites, waitingFavourites, legacyFavourites } from './logic.js';
 import { ui, state, say, isNetworkError, findKnownCard, cardButton } from './page.js';
 import { updateCardButtons } from './draw.js';
@@ -15,6 +15,7 @@ let seq = 0;
 let queue = Promise.resolve(); // one change at a time, in the order they were made
 
 const path = (id) => `${API}/${id}/favourite`;
+const LIST = `${API}/favourites`;
 const remember = (id, on) => changes.set(id, { on, seq: ++seq });
 
 function apply(card, on) {
@@ -23,6 +24,9 @@ function apply(card, on) {
   if (state.favourites) {
     state.favourites = state.favourites.filter((item) => item.id !== card.id);
     if (on) state.favourites.unshift(card);
+    // The copy a start reads with no network follows the changes made here: it was the list as last read, and a
+    // favourite added since (and sent) was missing from the Favourites view offline.
+    keep(LIST, state.favourites);
   }
   updateCardButtons();
   if (state.view === 'favourites') renderFavourites();
@@ -143,7 +147,7 @@ export function removeFavourite(card) {
 /** The favourites: the server's (or the device's copy offline), with the changes not sent yet on top. */
 export async function loadFavourites() {
   const since = seq;
-  const [cards, entries] = await Promise.all([read(`${API}/favourites`), all()]);
+  const [cards, entries] = await Promise.all([read(LIST), all()]);
   const waitingNow = waitingFavourites(entries);
   const { ids, list } = mergeFavourites(cards, { waiting: waitingNow, leaving, changes, since, find: findKnownCard });
   state.favIDs = ids;
