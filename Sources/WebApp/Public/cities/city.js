@@ -108,18 +108,33 @@ $('how-far').addEventListener('click', () => {
 
 // ---------- Favourite / Add to my cities ----------
 
+const COLLECTION = `${API}/collection`;
+
+/**
+ * The collection's copy on this device (what My cities shows with no network, js/sync.js read) follows a change made
+ * here: read again once the server has it, or changed in place (`change`) while it waits. It was the collection as
+ * last read, without a city added or starred here since.
+ */
+async function followCollection(sent, change = (cities) => cities) {
+  const s = await sync();
+  if (!sent.queued) return s.read(COLLECTION, 'cities').catch(() => {});
+  const mine = await s.kept(COLLECTION);
+  if (mine?.cities) await s.keep(COLLECTION, { ...mine, cities: change(mine.cities) });
+}
+
 const star = $('favourite');
 star.addEventListener('click', async () => {
   const on = star.getAttribute('aria-pressed') !== 'true';
   star.disabled = true;
   try {
     // The last star wins; without the server it waits on this device (js/sync.js).
-    const sent = await send(on ? 'PUT' : 'DELETE', `${API}/collection/${id}/favourite`, undefined, {
+    const sent = await send(on ? 'PUT' : 'DELETE', `${COLLECTION}/${id}/favourite`, undefined, {
       label: `the star of ${data.name}`,
       scope: 'cities',
       replace: `cities:favourite:${id}`,
     });
     star.setAttribute('aria-pressed', String(on));
+    followCollection(sent, (cities) => cities.map((c) => (c.geonameid === id ? { ...c, favourite: on } : c)));
     toast(
       (on ? `${data.name} is a favourite.` : `${data.name} is no longer a favourite.`) +
         (sent.queued ? ' Saved on this device until the connection is back.' : ''),
@@ -137,11 +152,12 @@ $('add').addEventListener('click', async (e) => {
   try {
     const sent = await send(
       'POST',
-      `${API}/collection/import`,
+      `${COLLECTION}/import`,
       { cities: [{ geonameid: id, favourite: false }] },
       { label: `adding ${data.name} to your cities`, scope: 'cities' },
     );
     add.hidden = true;
+    followCollection(sent);
     star.setAttribute('aria-pressed', 'false');
     star.hidden = false;
     star.focus();
