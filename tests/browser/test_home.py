@@ -9,7 +9,7 @@ import urllib.request
 from urllib.parse import urlparse
 
 import pytest
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -32,8 +32,17 @@ def path_of(driver) -> str:
 
 
 def wait_for_path(driver, path: str, timeout: float = 10) -> None:
+    """Wait until the page at `path` is the one shown. WebKit may report a navigation's new URL while the page before
+    is still the document (a CI run read the sign-in page's "Sign in" as the app's header): the document's own
+    location is asked too, once it has loaded."""
+    def arrived(d) -> bool:
+        try:
+            return path_of(d) == path and d.execute_script(
+                "return location.pathname === arguments[0] && document.readyState !== 'loading'", path)
+        except WebDriverException:  # the page went away as the script ran: not yet
+            return False
     try:
-        WebDriverWait(driver, timeout).until(lambda d: path_of(d) == path)
+        WebDriverWait(driver, timeout).until(arrived)
     except TimeoutException:
         raise AssertionError(f"expected to end on {path}, still on {driver.current_url}") from None
 

@@ -46,7 +46,8 @@ def test_a_guest_signing_in_is_told_what_comes_along_and_returns_to_the_app_with
     submit_form_of(browser, "username")
     wait_for_path(browser, "/yoga")
     assert urlparse(browser.current_url) == here, f"returned to {browser.current_url}, not {here.geturl()}"
-    assert browser.find_element(By.ID, "account-link").get_attribute("textContent").strip() == username
+    wait(browser, lambda d: d.find_element(By.ID, "account-link").get_attribute("textContent").strip() == username,
+         f"back in the app, the header reads {browser.find_element(By.ID, 'account-link').get_attribute('textContent').strip()!r}")
     _, students = call(browser, "GET", "/api/v1/yoga/students")
     assert [s["name"] for s in students["students"]] == ["Asha"], students
     assert_no_console_errors(browser)
