@@ -27,6 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import urllib3
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.remote.webelement import WebElement
@@ -659,6 +660,12 @@ def _prepare(driver) -> None:
     # A WebDriver call the browser never answers fails its test after two minutes instead of holding the run (by
     # default the client waits for ever).
     driver.command_executor.client_config.timeout = 120
+    # urllib3 sends a request again, up to three times, when its answer times out: a browser that hung in a CI run held
+    # its test for eight minutes, not two (and a command sent twice is not the same command). Only a connection that
+    # could not be made is tried again now. (Selenium offers no setting for it; its pool is urllib3's own.)
+    pool = driver.command_executor._conn
+    pool.connection_pool_kw["retries"] = urllib3.Retry(connect=3, read=0)
+    pool.clear()
 
 
 def _new_driver(width: int, height: int):
