@@ -399,8 +399,9 @@ function forgetUndo(id) {
 addEventListener('trove:sync-id', ({ detail }) => {
   if (detail.scope !== SCOPE) return;
   for (const poem of state.poems) if (poem.id === detail.temp) poem.id = detail.id;
-  if (sets.find(detail.temp)) {
-    sets.find(detail.temp).id = detail.id;
+  const set = sets.find(detail.temp);
+  if (set) {
+    set.id = detail.id;
     sets.keepList();
   }
   if (board.data && board.data.word_set_id === detail.temp) board.data.word_set_id = detail.id;
