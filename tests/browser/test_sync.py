@@ -267,8 +267,21 @@ open.onsuccess = () => {
 
 def test_a_city_added_and_starred_on_its_card_is_in_my_cities_offline(cities_restartable, browser):
     """My cities offline is the collection's copy on the device: it follows a city added and starred on the city's
-    card (it was the collection as last read, without them)."""
-    from test_cities import IDS, import_cities, names, open_cities, starred, wait_for_scene
+    card, sent at once (it was the collection as last read, without them) or waiting on the device (the copy is
+    changed, not replaced: the cities read before stay); once the server is back, what waited reaches it."""
+    from test_cities import IDS, collection, import_cities, names, open_cities, starred, wait_for_scene
+    card_ready = "return document.getElementById('city')?.dataset.ready === 'true'"
+    my_cities_ready = "return document.getElementById('cities')?.dataset.ready === 'true'"
+
+    def add_and_star(name: str, when: str) -> None:
+        tap(browser, browser.find_element(By.ID, "add"))
+        favourite = browser.find_element(By.ID, "favourite")
+        wait(browser, lambda d: favourite.is_displayed(), f"{when}, Add to my cities did not offer the star")
+        tap(browser, favourite)
+        wait(browser, lambda d: favourite.get_attribute("aria-pressed") == "true", f"{when}, the star did not turn on")
+        wait(browser, lambda d: d.execute_async_script(KEPT_COLLECTION_HAS_STARRED, name),
+             f"{when}, the device's copy of the collection never took {name}, starred")
+
     with cities_restartable() as base:
         open_cities(browser, base)
         import_cities(browser, ["Florence"])
@@ -276,19 +289,28 @@ def test_a_city_added_and_starred_on_its_card_is_in_my_cities_offline(cities_res
         tap(browser, browser.find_element(By.ID, "browse"))  # the collection read (Florence) and kept on the device
         wait_for_scene(browser, "My cities")
         kept_for_offline(browser, "/cities")
+        browser.get(f"{base}/cities/{IDS['Prato']}")  # kept for later, offline
+        wait(browser, lambda d: d.execute_script(card_ready), "no card")
+        kept_for_offline(browser, f"/cities/{IDS['Prato']}")
         browser.get(f"{base}/cities/{IDS['Fiesole']}")
-        wait(browser, lambda d: d.execute_script("return document.getElementById('city').dataset.ready === 'true'"), "no card")
-        tap(browser, browser.find_element(By.ID, "add"))
-        favourite = browser.find_element(By.ID, "favourite")
-        wait(browser, lambda d: favourite.is_displayed(), "Add to my cities did not offer the star")
-        tap(browser, favourite)
-        wait(browser, lambda d: favourite.get_attribute("aria-pressed") == "true", "the star did not turn on")
-        wait(browser, lambda d: d.execute_async_script(KEPT_COLLECTION_HAS_STARRED, "Fiesole"),
-             "the device's copy of the collection never took the starred city")
+        wait(browser, lambda d: d.execute_script(card_ready), "no card")
+        add_and_star("Fiesole", "online")
 
-    open_offline(browser, base, "/cities#browse", "return document.getElementById('cities')?.dataset.ready === 'true'")
+    open_offline(browser, base, "/cities#browse", my_cities_ready)
     wait_for_scene(browser, "My cities")
     assert names(browser) == ["Fiesole", "Florence"] and starred(browser, "Fiesole"), f"offline, My cities shows {names(browser)}"
+
+    open_offline(browser, base, f"/cities/{IDS['Prato']}", card_ready)
+    add_and_star("Prato", "offline")
+    open_offline(browser, base, "/cities#browse", my_cities_ready)
+    wait_for_scene(browser, "My cities")
+    assert sorted(names(browser)) == ["Fiesole", "Florence", "Prato"] and starred(browser, "Prato"), \
+        f"offline, My cities shows {names(browser)}"
+
+    with cities_restartable():
+        wait(browser, lambda d: indicator(d) == "All saved", f"back online, the outbox did not empty: {indicator(browser)!r}", timeout=60)
+        assert {c["name"]: c["favourite"] for c in collection(browser)} == {"Fiesole": True, "Prato": True, "Florence": False}
+
 
 def test_signing_out_sends_what_waits_then_empties_the_device(yoga_restartable, browser):
     with yoga_restartable() as base:

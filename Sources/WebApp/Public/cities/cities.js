@@ -8,7 +8,7 @@ navigator.serviceWorker?.ready.then(
   ({ active }) =>
     active?.postMessage({
       type: 'trove:keep',
-      urls: ['./commit.js', './place.js', './coords.js', './plan.js', './gestures.js', './tiles.js'].map(
+      urls: ['./commit.js', './collection.js', './place.js', './coords.js', './plan.js', './gestures.js', './tiles.js'].map(
         (p) => new URL(p, import.meta.url).pathname,
       ),
     }),

@@ -10,6 +10,7 @@ setTimeout(sync, 3000);
 const send = (...args) => sync().then((s) => s.send(...args));
 import { $ } from '../js/dom.js';
 import { formatNumber } from '../js/format.js';
+import { COLLECTION, followCollection } from './collection.js';
 import { distanceKm } from './geo.js';
 import { formatLocalTime } from './clock.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
@@ -108,19 +109,18 @@ $('how-far').addEventListener('click', () => {
 
 // ---------- Favourite / Add to my cities ----------
 
-const COLLECTION = `${API}/collection`;
-
-/**
- * The collection's copy on this device (what My cities shows with no network, js/sync.js read) follows a change made
- * here: read again once the server has it, or changed in place (`change`) while it waits. It was the collection as
- * last read, without a city added or starred here since.
- */
-async function followCollection(sent, change = (cities) => cities) {
-  const s = await sync();
-  if (!sent.queued) return s.read(COLLECTION, 'cities').catch(() => {});
-  const mine = await s.kept(COLLECTION);
-  if (mine?.cities) await s.keep(COLLECTION, { ...mine, cities: change(mine.cities) });
-}
+/** This city as My cities lists it, for the collection's copy while an add waits (collection.js). */
+const keptRow = () => ({
+  geonameid: id,
+  name: data.name,
+  country_code: data.countryCode,
+  country_name: data.country,
+  latitude,
+  longitude,
+  population: Number(data.population) || 0,
+  timezone: timeZone,
+  favourite: false,
+});
 
 const star = $('favourite');
 star.addEventListener('click', async () => {
@@ -134,7 +134,7 @@ star.addEventListener('click', async () => {
       replace: `cities:favourite:${id}`,
     });
     star.setAttribute('aria-pressed', String(on));
-    followCollection(sent, (cities) => cities.map((c) => (c.geonameid === id ? { ...c, favourite: on } : c)));
+    sync().then((s) => followCollection(s, sent, (mine) => mine?.map((c) => (c.geonameid === id ? { ...c, favourite: on } : c))));
     toast(
       (on ? `${data.name} is a favourite.` : `${data.name} is no longer a favourite.`) +
         (sent.queued ? ' Saved on this device until the connection is back.' : ''),
@@ -157,7 +157,7 @@ $('add').addEventListener('click', async (e) => {
       { label: `adding ${data.name} to your cities`, scope: 'cities' },
     );
     add.hidden = true;
-    followCollection(sent);
+    sync().then((s) => followCollection(s, sent, (mine) => mine && [...mine.filter((c) => c.geonameid !== id), keptRow()]));
     star.setAttribute('aria-pressed', 'false');
     star.hidden = false;
     star.focus();

@@ -3,10 +3,10 @@
 import { toast } from '../js/api.js';
 import { confirmDialog } from '../js/dom.js';
 import { plural } from '../js/format.js';
-import { keep, kept, read, send } from '../js/sync.js';
+import * as sync from '../js/sync.js';
+import { COLLECTION as collection, followCollection } from './collection.js';
 import { describePlan, importPlan } from './plan.js';
 
-const collection = '/api/v1/cities/collection';
 const later = ' It reaches your collection when the connection is back.';
 
 export async function commit(view, state) {
@@ -16,18 +16,17 @@ export async function commit(view, state) {
     const text = describePlan(plan);
     if (text && !(await confirmDialog({ title: `Import ${plural(state.size, 'city', 'cities')}?`, text, ok: 'Import', cancel: 'Not yet' })))
       return;
-    const sent = await send('POST', `${collection}/import`, state.payload(), { label: 'the imported cities', scope: 'cities' });
+    const sent = await sync.send('POST', `${collection}/import`, state.payload(), { label: 'the imported cities', scope: 'cities' });
     state.markSaved();
+    const cities = await followCollection(sync, sent, (mine) => {
+      const have = new Set(mine?.map((c) => c.geonameid));
+      return mine && [...mine, ...state.myOrder().filter((r) => !have.has(r.geonameid))];
+    });
     if (sent.queued) {
-      const mine = (await kept(collection))?.cities ?? [];
-      const have = new Set(mine.map((c) => c.geonameid));
-      const cities = [...mine, ...state.myOrder().filter((r) => !have.has(r.geonameid))].map((c, i) => ({ ...c, position: i }));
-      await keep(collection, { cities });
       toast(`Kept on this device: ${plural(state.size, 'city', 'cities')} to import.${later}`);
-      view.onCommitted(cities.length, true);
+      view.onCommitted(cities?.length ?? state.size, true);
     } else {
       const result = sent.data;
-      read(collection, 'cities').catch(() => {});
       toast(
         `Imported ${plural(result.imported, 'city', 'cities')}` +
           (plan.replaced ? ` (${plan.added} new, ${plan.replaced} replaced)` : '') +
@@ -38,11 +37,9 @@ export async function commit(view, state) {
     return;
   }
   // The whole collection is replaced: the last save wins.
-  const sent = await send('PUT', collection, state.payload(), { label: 'your cities', scope: 'cities', replace: 'cities:collection' });
+  const sent = await sync.send('PUT', collection, state.payload(), { label: 'your cities', scope: 'cities', replace: 'cities:collection' });
   state.markSaved();
-  const cities = sent.queued ? state.myOrder().map((r, i) => ({ ...r, position: i })) : sent.data.cities;
-  if (sent.queued) await keep(collection, { cities });
-  else read(collection, 'cities').catch(() => {});
+  const cities = (await followCollection(sync, sent, () => state.myOrder())) ?? sent.data.cities;
   toast(
     sent.queued
       ? `Saved on this device: ${plural(cities.length, 'city', 'cities')}.${later}`
