@@ -984,6 +984,9 @@ def test_a_poem_written_offline_reaches_the_server_exactly_once(restartable_serv
         assert stored["title"] == "Written offline"
         assert sorted(m["word"] for m in stored["board"]["magnets"]) == sorted(words)
         wait(browser, lambda d: new["id"] in d.execute_script("return location.hash"), "the address still names the temporary id")
+        # Its copy on the device moved to the poem's address: none is left under the temporary id.
+        wait(browser, lambda d: (ids := set(kept_poems(d))) >= {new["id"]} and not any(i.startswith("tmp-") for i in ids),
+             f"the device's copies of poems are {sorted(kept_poems(browser))}")
         # A reload (and the outbox sent again, if anything waited) adds nothing.
         browser.refresh()
         wait_settled(browser, "the page did not come back")
@@ -1318,6 +1321,72 @@ def test_a_poem_saved_since_it_was_read_opens_offline_as_saved(restartable_serve
     wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") in ("saved", "offline"),
          f"the poem did not open offline; the page says {browser.find_element(By.ID, 'save-state').text!r}")
     wait(browser, lambda d: len(magnets(d)) == 3, "the poem opened offline as it was read, without the word saved since")
+
+
+# The device's copies of poems (js/sync.js: IndexedDB 'trove-sync', store 'copies'), by poem id.
+KEPT_POEMS = """
+const done = arguments[0];
+const open = indexedDB.open('trove-sync');
+open.onerror = () => done({});
+open.onsuccess = () => {
+  const t = open.result.transaction('copies');
+  const keys = t.objectStore('copies').getAllKeys(), values = t.objectStore('copies').getAll();
+  t.oncomplete = () => {
+    open.result.close();
+    const poems = {};
+    keys.result.forEach((key, i) => { if (/\\/poems\\/[^/]+$/.test(key)) poems[decodeURIComponent(key.split('/').pop())] = values.result[i]; });
+    done(poems);
+  };
+};
+"""
+
+
+def kept_poems(driver) -> dict:
+    return driver.execute_async_script(KEPT_POEMS)
+
+
+def test_a_poem_published_here_opens_offline_published_and_a_deleted_one_keeps_no_copy(restartable_server, browser):
+    """The device's copy of a poem follows what is changed online only (its background, its publishing), and goes
+    with the poem when it is deleted. It was the poem as last read or saved: offline, a poem published since opened
+    as unpublished, and a deleted poem stayed on the device, to be opened from its old address."""
+    picture = Path(tempfile.mkdtemp(prefix="poetry-bg-")) / "fridge.png"
+    picture.write_bytes(png_bytes())
+    with restartable_server() as base:
+        open_poetry(browser, base)
+        put_words(browser, 2)
+        kept = current_poem(browser)
+        tap(browser, browser.find_element(By.ID, "new-poem"))
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 2, "'New poem' did not add a poem")
+        wait_settled(browser, "the new poem did not settle")
+        gone = [p["id"] for p in get_json(browser, f"{API}/poems") if p["id"] != kept["id"]][0]
+        wait(browser, lambda d: gone in kept_poems(d), "the new poem has no copy on the device")
+        tap(browser, browser.find_element(By.CSS_SELECTOR, f'#poems button[data-delete="{gone}"]'))
+        wait(browser, lambda d: d.find_element(By.ID, "confirm-ok").is_displayed(), "no confirmation before deleting a poem")
+        browser.find_element(By.ID, "confirm-ok").click()
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 1, "the deleted poem is still listed")
+        wait(browser, lambda d: gone not in kept_poems(d), "the deleted poem's copy stays on the device")
+        wait_settled(browser, "the poem left did not open")  # read from the server: a copy with no picture, no link
+
+        tap(browser, browser.find_element(By.CSS_SELECTOR, "#background-panel > summary"))
+        browser.find_element(By.ID, "background-input").send_keys(str(picture))
+        wait(browser, lambda d: d.find_element(By.ID, "board-bg").is_displayed(), "the background was not set")
+        open_sheet(browser, "share")
+        browser.find_element(By.ID, "open-publish").click()
+        wait(browser, lambda d: d.find_element(By.ID, "publish").is_displayed(), "the public link panel did not open")
+        tap(browser, browser.find_element(By.ID, "publish"))
+        link = browser.find_element(By.ID, "publish-link")
+        wait(browser, lambda d: "/poetry/p/" in (link.get_attribute("href") or ""), "publishing showed no link")
+        href = link.get_attribute("href")
+        wait(browser, lambda d: (c := kept_poems(d).get(kept["id"], {})).get("public_id") and c.get("has_background"),
+             f"the device's copy does not follow the picture and the publishing: {kept_poems(browser).get(kept['id'])}")
+
+    browser.get(base + "/poetry")
+    wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") in ("saved", "offline"),
+         f"the poem did not open offline; the page says {browser.find_element(By.ID, 'save-state').text!r}")
+    wait(browser, lambda d: len(magnets(d)) == 2, "the poem did not open offline with its words")
+    assert browser.find_element(By.ID, "publish-link").get_attribute("href") == href, "offline, the poem opened as unpublished"
+    assert browser.find_element(By.ID, "unpublish").get_attribute("hidden") is None, "offline, the poem offers to publish again"
+    assert browser.find_element(By.ID, "background-remove").get_attribute("hidden") is None, "offline, the poem has no background"
 
 
 def test_a_save_that_meets_a_newer_version_wins_quietly(server, browser):

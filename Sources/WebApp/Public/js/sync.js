@@ -92,6 +92,11 @@ export const keep = (key, data) =>
   tx('readwrite', ({ copies }) => {
     copies.put(data, key);
   }).catch(() => {});
+/** Lets go of the copy under `key`. */
+export const unkeep = (key) =>
+  tx('readwrite', ({ copies }) => {
+    copies.delete(key);
+  }).catch(() => {});
 /** The kept copy under `key`, or undefined. */
 export const kept = (key) => tx('readonly', ({ copies, req }) => req(copies.get(key))).catch(() => undefined);
 

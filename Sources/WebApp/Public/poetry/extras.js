@@ -67,6 +67,7 @@ export async function uploadBackground(c, file) {
       (response.status === 413 ? 'That picture is larger than 10 MB.' : 'That picture could not be used.');
     return;
   }
+  if (data && !c.saver.running) c.saver.keepCopy(data);
   if (c.state.poem !== poem) return;
   poem.has_background = true;
   if (data && typeof data.version === 'number' && !c.saver.running) c.saver.poem.version = poem.version = data.version;
@@ -74,10 +75,12 @@ export async function uploadBackground(c, file) {
   c.say('Background set');
 }
 
-/** After a 204 that may have raised the version. */
+/** After a 204 that may have raised the version; the poem as the server now has it is the device's copy. */
 async function refreshVersion(c, poem) {
   const fresh = await api('GET', c.poemPath(poem)).catch(() => null);
-  if (fresh && c.state.poem === poem && !c.saver.running) c.saver.poem.version = poem.version = fresh.version;
+  if (!fresh || c.saver.running) return;
+  c.saver.keepCopy(fresh);
+  if (c.state.poem === poem) c.saver.poem.version = poem.version = fresh.version;
 }
 
 export async function removeBackground(c) {
@@ -100,6 +103,7 @@ export async function publish(c) {
   await c.saver.flush();
   if (isTemp(poem.id) || waitingNow(SCOPE)) return toast('This poem is not on Trove yet. Publish it once you are back online.');
   const saved = await api('POST', `${c.poemPath(poem)}/publish`);
+  if (!c.saver.running) c.saver.keepCopy(saved);
   poem.public_id = saved.public_id;
   if (typeof saved.version === 'number' && !c.saver.running) c.saver.poem.version = poem.version = saved.version;
   c.showPublished();
@@ -136,6 +140,7 @@ export async function deletePoem(c, id) {
     if (error.status !== 404) return c.fail(error);
   }
   c.state.poems = c.state.poems.filter((p) => p.id !== id);
+  c.saver.dropCopy(id);
   c.forgetUndo(id);
   if (c.state.poem && c.state.poem.id === id) {
     c.state.poem = null;

@@ -2,7 +2,7 @@
 // Idempotency-Key (a newer save of a poem replaces a waiting one), so a poem written offline arrives exactly once.
 // A save unsent as the page goes away is sent with keepalive and kept to go through the outbox next time.
 import { api, toast } from '../js/api.js';
-import { send, all, waitingNow, update, keep, kept } from '../js/sync.js';
+import { send, all, waitingNow, update, keep, kept, unkeep } from '../js/sync.js';
 
 export const SCOPE = 'poetry';
 // As js/sync-logic.js names records made on a device (that module loads with the outbox, on the first write).
@@ -55,7 +55,8 @@ export class Saver {
   // The device keeps a copy of each poem as last saved or queued here, the copy a start opens with no network or
   // while changes wait (js/sync.js, read). Without it a poem made here and never read back could not open offline,
   // and one saved since it was read opened as it was when read: an older board, which a later save then put back.
-  // The copies are written one after another, in the order of the saves, and no save waits for its copy.
+  // The copies are written one after another, in the order of the saves, and no save waits for its copy. The
+  // server's answer to a change made online only (a background, a publish) is kept the same way (extras.js).
 
   /** Runs `work` after the copies asked for before it. */
   inOrder(work) {
@@ -79,7 +80,13 @@ export class Saver {
     return this.inOrder(async () => {
       const copy = await kept(this.path(temp));
       if (copy) await keep(this.path(id), { ...copy, id });
+      await unkeep(this.path(temp));
     });
+  }
+
+  /** A deleted poem's copy goes with it. */
+  dropCopy(id) {
+    return this.inOrder(() => unkeep(this.path(id)));
   }
 
   /** Starts with another poem: nothing of the one before is pending any more (flush it first). */
