@@ -540,6 +540,39 @@ def test_a_favourite_added_online_is_listed_offline(strategies_restartable, brow
     listed = lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#favourites-list li")]  # noqa: E731
     wait(browser, lambda d: any(text in item for item in listed(d)), f"offline, the Favourites view lists {listed(browser)}")
 
+# The history kept on the device (js/sync.js: IndexedDB 'trove-sync', store 'copies'), or null.
+KEPT_HISTORY = """
+const done = arguments[0];
+const open = indexedDB.open('trove-sync');
+open.onerror = () => done(null);
+open.onsuccess = () => {
+  const get = open.result.transaction('copies').objectStore('copies').get('/api/v1/strategies/history');
+  get.onsuccess = () => { open.result.close(); done(get.result ?? null); };
+  get.onerror = () => done(null);
+};
+"""
+
+
+def test_a_note_saved_online_is_in_the_history_offline(strategies_restartable, browser):
+    """History offline shows the history the device kept: it must hold a note saved (and sent) since the history was
+    last read, not the draw as it was then, without its note."""
+    with strategies_restartable() as base:
+        assert visit_and_wait_until_kept(browser, base) is True
+        draw_by_tapping(browser)  # recorded in the history
+        open_tab(browser, "history")  # read, and kept on the device without a note
+        wait(browser, lambda d: history_notes(d) == [""], f"the draw is not in the history: {history_notes(browser)}")
+        note = browser.find_element(By.CSS_SELECTOR, "#history-list input[name=note]")
+        note.send_keys("Tried it on the bridge")
+        note.find_element(By.XPATH, "./ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text == "Saved", "no word that it was saved")
+        wait(browser, lambda d: [e.get("note") for e in d.execute_async_script(KEPT_HISTORY) or []] == ["Tried it on the bridge"],
+             "the device's copy of the history never took the note")
+    browser.get(base + "/strategies")
+    wait(browser, lambda d: d.find_elements(By.ID, "draw") and card_text(d) == PROMPT, "offline, the page did not load")
+    open_tab(browser, "history")
+    wait(browser, lambda d: history_notes(d) == ["Tried it on the bridge"], f"offline, the note reads {history_notes(browser)}")
+
+
 def visit_and_wait_until_kept(browser, base: str):
     """Open the page and wait until the service worker has kept the page, its assets and the deck."""
     open_strategies(browser, base)

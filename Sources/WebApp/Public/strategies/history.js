@@ -60,6 +60,9 @@ function item(entry) {
         },
       );
       input.value = sent.queued ? note : (sent.data && sent.data.note) || '';
+      // The history kept on the device (what opens offline) was read before this note: read it again. A note that
+      // waits is shown from the outbox (waitingNotes).
+      if (!sent.queued) read(PATH).catch(() => {});
       form.closest('li').dataset.note = input.value;
       status.textContent = (note ? 'Saved' : 'Note removed') + (sent.queued ? ' on this device until the connection is back' : '');
     } catch (failure) {
