@@ -1110,6 +1110,26 @@ def test_a_background_picture_is_shown_and_a_file_that_is_not_one_is_refused(ser
     assert_no_console_errors(browser)
 
 
+def set_background(driver) -> None:
+    """Gives the open poem a small picture as its background, from its panel, as a person does."""
+    picture = Path(tempfile.mkdtemp(prefix="poetry-bg-")) / "fridge.png"
+    picture.write_bytes(png_bytes())
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "#background-panel > summary"))
+    driver.find_element(By.ID, "background-input").send_keys(str(picture))
+    wait(driver, lambda d: d.find_element(By.ID, "board-bg").is_displayed(), "the background was not set")
+
+
+def publish(driver) -> str:
+    """Publishes the open poem from the Share sheet's "Public link…", as a person finds it; returns the link."""
+    open_sheet(driver, "share")
+    driver.find_element(By.ID, "open-publish").click()
+    wait(driver, lambda d: d.find_element(By.ID, "publish").is_displayed(), "the public link panel did not open")
+    tap(driver, driver.find_element(By.ID, "publish"))
+    link = driver.find_element(By.ID, "publish-link")
+    wait(driver, lambda d: link.is_displayed() and "/poetry/p/" in (link.get_attribute("href") or ""), "publishing showed no link")
+    return link.get_attribute("href")
+
+
 def test_publishing_gives_a_read_only_page_and_unpublishing_withdraws_it(server, browser):
     open_poetry(browser, server)
     put_words(browser, 4)
@@ -1118,20 +1138,8 @@ def test_publishing_gives_a_read_only_page_and_unpublishing_withdraws_it(server,
     title.send_keys("Fridge <b>song</b>")
     wait_saved(browser)
     words = sorted(m["word"] for m in magnets(browser))
-    picture = Path(tempfile.mkdtemp(prefix="poetry-bg-")) / "fridge.png"
-    picture.write_bytes(png_bytes())
-    tap(browser, browser.find_element(By.CSS_SELECTOR, "#background-panel > summary"))
-    browser.find_element(By.ID, "background-input").send_keys(str(picture))
-    wait(browser, lambda d: d.find_element(By.ID, "board-bg").is_displayed(), "the background was not set")
-
-    # From the Share sheet's "Public link…", as a person finds it.
-    open_sheet(browser, "share")
-    browser.find_element(By.ID, "open-publish").click()
-    wait(browser, lambda d: d.find_element(By.ID, "publish").is_displayed(), "the public link panel did not open")
-    tap(browser, browser.find_element(By.ID, "publish"))
-    link = browser.find_element(By.ID, "publish-link")
-    wait(browser, lambda d: link.is_displayed() and "/poetry/p/" in link.get_attribute("href"), "publishing showed no link")
-    url = link.get_attribute("href")
+    set_background(browser)
+    url = publish(browser)
     assert url.startswith(server + "/poetry/p/")
 
     browser.get(url)
@@ -1349,8 +1357,6 @@ def test_a_poem_published_here_opens_offline_published_and_a_deleted_one_keeps_n
     """The device's copy of a poem follows what is changed online only (its background, its publishing), and goes
     with the poem when it is deleted. It was the poem as last read or saved: offline, a poem published since opened
     as unpublished, and a deleted poem stayed on the device, to be opened from its old address."""
-    picture = Path(tempfile.mkdtemp(prefix="poetry-bg-")) / "fridge.png"
-    picture.write_bytes(png_bytes())
     with restartable_server() as base:
         open_poetry(browser, base)
         put_words(browser, 2)
@@ -1367,16 +1373,8 @@ def test_a_poem_published_here_opens_offline_published_and_a_deleted_one_keeps_n
         wait(browser, lambda d: gone not in kept_poems(d), "the deleted poem's copy stays on the device")
         wait_settled(browser, "the poem left did not open")  # read from the server: a copy with no picture, no link
 
-        tap(browser, browser.find_element(By.CSS_SELECTOR, "#background-panel > summary"))
-        browser.find_element(By.ID, "background-input").send_keys(str(picture))
-        wait(browser, lambda d: d.find_element(By.ID, "board-bg").is_displayed(), "the background was not set")
-        open_sheet(browser, "share")
-        browser.find_element(By.ID, "open-publish").click()
-        wait(browser, lambda d: d.find_element(By.ID, "publish").is_displayed(), "the public link panel did not open")
-        tap(browser, browser.find_element(By.ID, "publish"))
-        link = browser.find_element(By.ID, "publish-link")
-        wait(browser, lambda d: "/poetry/p/" in (link.get_attribute("href") or ""), "publishing showed no link")
-        href = link.get_attribute("href")
+        set_background(browser)
+        href = publish(browser)
         wait(browser, lambda d: (c := kept_poems(d).get(kept["id"], {})).get("public_id") and c.get("has_background"),
              f"the device's copy does not follow the picture and the publishing: {kept_poems(browser).get(kept['id'])}")
 
