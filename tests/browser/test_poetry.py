@@ -1335,6 +1335,7 @@ def test_a_poem_saved_since_it_was_read_opens_offline_as_saved(restartable_serve
 KEPT_POEMS = """
 const done = arguments[0];
 const open = indexedDB.open('trove-sync');
+open.onupgradeneeded = () => open.transaction.abort();  // no database yet: do not make an empty one
 open.onerror = () => done({});
 open.onsuccess = () => {
   const t = open.result.transaction('copies');

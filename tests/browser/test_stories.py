@@ -629,6 +629,7 @@ def outbox(driver) -> list[dict]:
         """
         const done = arguments[arguments.length - 1];
         const open = indexedDB.open('trove-sync');
+        open.onupgradeneeded = () => open.transaction.abort();  // no database yet: do not make an empty one
         open.onerror = () => done([]);
         open.onsuccess = () => {
           const db = open.result;

@@ -544,6 +544,7 @@ def test_a_favourite_added_online_is_listed_offline(strategies_restartable, brow
 KEPT_HISTORY = """
 const done = arguments[0];
 const open = indexedDB.open('trove-sync');
+open.onupgradeneeded = () => open.transaction.abort();  // no database yet: do not make an empty one
 open.onerror = () => done(null);
 open.onsuccess = () => {
   const get = open.result.transaction('copies').objectStore('copies').get('/api/v1/strategies/history');
