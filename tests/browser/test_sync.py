@@ -253,14 +253,16 @@ def test_city_roulette_stars_removes_and_saves_offline_then_syncs(cities_restart
 
 
 
-# Whether the collection's copy on the device (js/sync.js: IndexedDB 'trove-sync', store 'copies') has the city starred.
-KEPT_COLLECTION_HAS_STARRED = """
-const [name, done] = arguments;
+# Whether the collection's copy on the device (js/sync.js: IndexedDB 'trove-sync', store 'copies') has the city
+# (starred, when asked).
+KEPT_COLLECTION_HAS = """
+const [name, starred, done] = arguments;
 const open = indexedDB.open('trove-sync');
+open.onupgradeneeded = () => open.transaction.abort();  // no database yet: do not make an empty one
 open.onerror = () => done(false);
 open.onsuccess = () => {
   const get = open.result.transaction('copies').objectStore('copies').get('/api/v1/cities/collection');
-  get.onsuccess = () => { open.result.close(); done(!!get.result && get.result.cities.some(c => c.name === name && c.favourite)); };
+  get.onsuccess = () => { open.result.close(); done(!!get.result && get.result.cities.some(c => c.name === name && (c.favourite || !starred))); };
   get.onerror = () => done(false);
 };
 """
@@ -279,7 +281,7 @@ def test_a_city_added_and_starred_on_its_card_is_in_my_cities_offline(cities_res
         wait(browser, lambda d: favourite.is_displayed(), f"{when}, Add to my cities did not offer the star")
         tap(browser, favourite)
         wait(browser, lambda d: favourite.get_attribute("aria-pressed") == "true", f"{when}, the star did not turn on")
-        wait(browser, lambda d: d.execute_async_script(KEPT_COLLECTION_HAS_STARRED, name),
+        wait(browser, lambda d: d.execute_async_script(KEPT_COLLECTION_HAS, name, True),
              f"{when}, the device's copy of the collection never took {name}, starred")
 
     with cities_restartable() as base:
@@ -310,6 +312,34 @@ def test_a_city_added_and_starred_on_its_card_is_in_my_cities_offline(cities_res
     with cities_restartable():
         wait(browser, lambda d: indicator(d) == "All saved", f"back online, the outbox did not empty: {indicator(browser)!r}", timeout=60)
         assert {c["name"]: c["favourite"] for c in collection(browser)} == {"Fiesole": True, "Prato": True, "Florence": False}
+
+
+def test_an_import_made_offline_joins_the_cities_collected_before_in_my_cities_offline(cities_restartable, browser):
+    """An Import that waits is added to the device's copy of the collection, which opening the scene keeps. The scene
+    used to read the collection without keeping it, so with no copy the import became the whole copy, and My cities
+    offline lost the cities collected before."""
+    from test_cities import allow_location, commit_button, import_cities, names, open_cities, wait_for_scene
+    with cities_restartable() as base:
+        open_cities(browser, base)
+        import_cities(browser, ["Prato"])  # collected before, not around here
+        allow_location(browser, base)
+        open_cities(browser, base)
+        tap(browser, browser.find_element(By.ID, "around-me"))
+        wait_for_scene(browser, "Around you")
+        around = names(browser)
+        assert "Prato" not in around, around
+        wait(browser, lambda d: d.execute_async_script(KEPT_COLLECTION_HAS, "Prato", False),
+             "opening the scene did not keep the collection on the device")
+        kept_for_offline(browser, "/cities")
+
+    tap(browser, commit_button(browser))
+    wait(browser, lambda d: "Kept on this device" in d.find_element(By.CSS_SELECTOR, ".toast-region").text, "no word that it was kept")
+    open_offline(browser, base, "/cities#browse", "return document.getElementById('cities')?.dataset.ready === 'true'")
+    wait_for_scene(browser, "My cities")
+    assert sorted(names(browser)) == sorted(around + ["Prato"]), f"offline, My cities shows {names(browser)}"
+
+    with cities_restartable():
+        wait(browser, lambda d: indicator(d) == "All saved", f"back online, the outbox did not empty: {indicator(browser)!r}", timeout=60)
 
 
 def test_signing_out_sends_what_waits_then_empties_the_device(yoga_restartable, browser):

@@ -75,11 +75,27 @@ function openScene(view, kind, cities, labels, push = true, kept = null) {
   if (scene.state.kind === 'import') markCollected();
 }
 
-/** Marks the cities of an import that are already in the collection (the device's copy offline). */
+/**
+ * Marks the cities of an import that are already in the collection (the device's copy offline). An Import made later
+ * without the server adds to that copy (collection.js), so where the device has none yet, this answer becomes it,
+ * once the offline layer has loaded after the page (it is not part of the first view's weight): with no copy, the
+ * import alone would stand for the whole collection.
+ */
 async function markCollected() {
   const state = scene.state;
   const url = `${API}/collection`;
   const data = await api('GET', url)
+    .then((answer) => {
+      const keepIfNone = async (s) => (await s.kept(url)) === undefined && !(await s.waiting('cities')) && s.keep(url, answer);
+      setTimeout(
+        () =>
+          sync()
+            .then(keepIfNone)
+            .catch(() => {}),
+        3000,
+      );
+      return answer;
+    })
     .catch((error) => (error.status === 0 ? sync().then((s) => s.read(url, 'cities')) : null))
     .catch(() => null);
   if (data && scene.state === state) scene.setStored(new Map(data.cities.map((c) => [c.geonameid, c.favourite])));
