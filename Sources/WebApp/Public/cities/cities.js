@@ -3,10 +3,10 @@ import { api } from '../js/api.js';
 // The offline layer (js/sync.js) loads after the page; it sends what waits and shows the indicator. The mark tells
 // the browser tests' weight budget where the first view ends.
 const sync = () => import('../js/sync.js');
-setTimeout(() => {
+const afterFirstView = new Promise((resolve) => setTimeout(resolve, 3000)).then(() => {
   performance.mark('trove:after-first-view');
-  sync();
-}, 3000);
+  return sync();
+});
 // The modules loaded on demand are kept by the service worker from the first visit, for offline use.
 navigator.serviceWorker?.ready.then(
   ({ active }) =>
@@ -91,13 +91,7 @@ async function markCollected() {
   const data = await api('GET', url)
     .then((answer) => {
       const keepIfNone = async (s) => (await s.kept(url)) === undefined && !(await s.waiting('cities')) && s.keep(url, answer);
-      setTimeout(
-        () =>
-          sync()
-            .then(keepIfNone)
-            .catch(() => {}),
-        3000,
-      );
+      afterFirstView.then(keepIfNone).catch(() => {});
       return answer;
     })
     .catch((error) => (error.status === 0 ? sync().then((s) => s.read(url, 'cities')) : null))
