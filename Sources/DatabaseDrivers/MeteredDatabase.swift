@@ -5,7 +5,7 @@ import SQLKit
 /// Every query's time and failures, for `/metrics`: `trove_db_query_duration_seconds` and
 /// `trove_db_query_errors_total`, each by `kind` (sqlite, postgres) and `op` (read: a SELECT or a read prepared
 /// query; write: anything else). Wraps the database the repositories use, and the connection a transaction holds.
-struct MeteredDatabase: ForwardingSQLDatabase {
+struct MeteredDatabase: ForwardingSQLDatabase, BatchedTransactions {
     let base: any SQLDatabase
     private let reads: CoreMetrics.Timer
     private let writes: CoreMetrics.Timer
@@ -46,5 +46,13 @@ struct MeteredDatabase: ForwardingSQLDatabase {
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         let metered = self
         return try await base.withSession { connection in try await closure(MeteredDatabase(base: connection, from: metered)) }
+    }
+
+    var batchesTransactions: Bool { (base as? any BatchedTransactions)?.batchesTransactions ?? false }
+
+    func inBatch<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        guard let batched = base as? any BatchedTransactions else { preconditionFailure("check batchesTransactions first") }
+        let metered = self
+        return try await batched.inBatch { connection in try await body(MeteredDatabase(base: connection, from: metered)) }
     }
 }

@@ -90,4 +90,68 @@ import Testing
             #expect(rows == 51)
         }
     }
+
+    /// Writes share commits (`GroupCommit`): each is answered only once committed, so every reader sees it at once.
+    @Test func everyWriteAnsweredIsCommittedWhenWritesShareACommit() async throws {
+        try await TestDatabase.with(.sqlite, migrate: false) { database in
+            let sql = database.sql
+            try await sql.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)").run()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in 1...200 {
+                    group.addTask {
+                        if id.isMultiple(of: 2) {
+                            try await sql.insert(into: "notes").columns("id", "text").values(SQLBind(id), SQLBind("note \(id)")).run()
+                        } else {
+                            try await sql.transaction { connection in
+                                try await connection.insert(into: "notes").columns("id", "text").values(SQLBind(id), SQLBind("draft")).run()
+                                try await connection.update("notes").set("text", to: SQLBind("note \(id)")).where("id", .equal, SQLBind(id))
+                                    .run()
+                            }
+                        }
+                        #expect(try await Self.noteQuery.first([id], on: sql)?.decode(column: "text", as: String.self) == "note \(id)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// A write that fails, alone or as a transaction, takes nothing with it: the writes sharing its commit land, and
+    /// nothing of its own does.
+    @Test func aFailedWriteInASharedCommitFailsAlone() async throws {
+        try await TestDatabase.with(.sqlite, migrate: false) { database in
+            let sql = database.sql
+            try await sql.raw("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)").run()
+            try await sql.insert(into: "notes").columns("id", "text").values(SQLBind(0), SQLBind("taken")).run()
+            struct Refused: Error {}
+            let failures = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for id in 1...90 {
+                    group.addTask {
+                        do {
+                            switch id % 3 {
+                            case 0:  // a constraint the statement breaks
+                                try await sql.insert(into: "notes").columns("id", "text").values(SQLBind(0), SQLBind("again \(id)")).run()
+                            case 1:  // a transaction that gives up after writing
+                                try await sql.transaction { connection in
+                                    try await connection.insert(into: "notes").columns("id", "text").values(SQLBind(id), SQLBind("x")).run()
+                                    throw Refused()
+                                }
+                            default:
+                                try await sql.insert(into: "notes").columns("id", "text").values(SQLBind(id), SQLBind("kept")).run()
+                                return false
+                            }
+                            return false
+                        } catch {
+                            return true
+                        }
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(failures == 60)
+            let rows = try await sql.select().column("id").column("text").from("notes").orderBy("id").all()
+            let kept = try rows.map { try $0.decode(column: "text", as: String.self) }
+            #expect(kept == ["taken"] + Array(repeating: "kept", count: 30))
+        }
+    }
 }

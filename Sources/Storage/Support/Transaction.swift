@@ -8,6 +8,10 @@ extension SQLDatabase {
     /// as an account import uses them all), `body` joins that transaction instead of starting another.
     public func transaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         if let running = self as? TransactionConnection { return try await body(running) }
+        // SQLite's writer: a savepoint in the writes that share the next commit (`GroupCommit`).
+        if let batched = self as? any BatchedTransactions, batched.batchesTransactions {
+            return try await batched.inBatch { connection in try await body(TransactionConnection(base: connection)) }
+        }
         return try await withSession { connection in
             // IMMEDIATE takes SQLite's write lock up front, so two writers wait instead of failing mid-way.
             let begin = connection.dialect.name == "sqlite" ? "BEGIN IMMEDIATE" : "BEGIN"
