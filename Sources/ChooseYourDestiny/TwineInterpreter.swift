@@ -186,6 +186,11 @@ public struct TwineInterpreter: Sendable {
         render(passage: reading.passage, state: reading.entry)
     }
 
+    /// The passage the reader is at when it was rendered lately with the same state, else nil (no rendering).
+    public func keptCurrent(_ reading: TwineReading) -> RenderedPassage? {
+        renderedPassages.kept(reading.passage, reading.entry)
+    }
+
     /// Takes choice `index` of the current passage. A back choice rewinds one step.
     public func choose(_ index: Int, in reading: TwineReading) throws(TwinePlayError) -> (reading: TwineReading, passage: RenderedPassage) {
         try choose(index, in: reading, at: current(reading))
@@ -242,6 +247,11 @@ final class RenderedPassages: @unchecked Sendable {
     static let capacity = 256
     private let lock = NSLock()
     private var kept: [Key: RenderedPassage] = [:]
+
+    func kept(_ passage: String, _ state: ReaderState) -> RenderedPassage? {
+        let key = Key(passage: passage, state: state)
+        return lock.withLock { kept[key] }
+    }
 
     func passage(_ passage: String, _ state: ReaderState, render: () -> RenderedPassage) -> RenderedPassage {
         let key = Key(passage: passage, state: state)

@@ -383,9 +383,12 @@ extension TwineInterpreter {
         #expect(story.renderedPassages.count == 3, "Start, then Up twice with different scores")
         #expect(story.current(reading) == passage)
         #expect(story.renderedPassages.count == 3, "the same passage and state: the kept rendering")
+        #expect(story.keptCurrent(reading) == passage)
         var richer = reading
         richer.entry.variables["score"] = .number(90)
+        #expect(story.keptCurrent(richer) == nil, "asking for a kept one renders nothing")
         #expect(story.current(richer).text.hasPrefix("Score 100."), "another state is rendered anew")
+        #expect(story.keptCurrent(richer)?.text.hasPrefix("Score 100.") == true)
         for seed in 0..<UInt64(RenderedPassages.capacity + 10) {
             _ = story.render(passage: "Up", state: ReaderState(variables: ["score": .number(1)], seed: seed))
         }

@@ -2,6 +2,7 @@ import ChooseYourDestiny
 import Foundation
 import Hummingbird
 import Storage
+import Synchronization
 
 /// `/api/v1/stories/{id}/play`: a Twine story that keeps variables, read one step at a time through the
 /// interpreter. The reader's place (the interpreter's reading: seed, choices taken, state) is saved per profile
@@ -84,6 +85,8 @@ struct StoryPlayAPIController {
         if let place = try await stories.twinePlace(storyID: id, profileID: profile.id),
             let reading = TwineReading.stored(place.reading)
         {
+            // A passage rendered lately is kept (`RenderedPassages`): handing it over needs no other thread.
+            if let kept = interpreter.keptCurrent(reading) { return PlayJSON(kept, reading: reading, progress: place.progress) }
             let rendered = await offEventLoops { interpreter.current(reading) }
             return PlayJSON(rendered, reading: reading, progress: place.progress)
         }
@@ -156,19 +159,23 @@ struct StoryPlayAPIController {
     }
 }
 
-/// Parsed Twine stories, one per story and version, so a step does not read the whole file again.
-actor TwineInterpreters {
-    private var kept: [String: (version: Date, interpreter: TwineInterpreter)] = [:]
+/// Parsed Twine stories, one per story and version, so a step does not read the whole file again. A lock, not an
+/// actor: every step asks, and a kept one is handed over without a hop. Two first steps of one version at once may
+/// both parse it; the later one is kept.
+final class TwineInterpreters: Sendable {
+    private let kept = Mutex<[String: (version: Date, interpreter: TwineInterpreter)]>([:])
 
     func interpreter(storyID: String, version: Date, html load: @Sendable () async throws -> String) async throws -> TwineInterpreter {
-        if let entry = kept[storyID], entry.version == version { return entry.interpreter }
+        if let entry = kept.withLock({ $0[storyID] }), entry.version == version { return entry.interpreter }
         let html = try await load()
         let story = try await offEventLoops { () throws -> TwineStory in
             do { return try TwineHTML.read(html) } catch { throw StoryError.unreadable(String(describing: error)) }
         }
         let interpreter = TwineInterpreter(story)
-        if kept.count >= 100 { kept.removeAll() }
-        kept[storyID] = (version, interpreter)
+        kept.withLock { kept in
+            if kept.count >= 100 { kept.removeAll() }
+            kept[storyID] = (version, interpreter)
+        }
         return interpreter
     }
 }
