@@ -254,12 +254,11 @@ final class RenderedPassages: @unchecked Sendable {
     }
 
     func passage(_ passage: String, _ state: ReaderState, render: () -> RenderedPassage) -> RenderedPassage {
-        let key = Key(passage: passage, state: state)
-        if let found = lock.withLock({ kept[key] }) { return found }
+        if let found = kept(passage, state) { return found }
         let rendered = render()
         lock.withLock {
             if kept.count >= Self.capacity { kept.removeAll(keepingCapacity: true) }
-            kept[key] = rendered
+            kept[Key(passage: passage, state: state)] = rendered
         }
         return rendered
     }

@@ -14,8 +14,9 @@ public protocol BatchedTransactions: SQLDatabase {
 ///
 /// A write's own statement takes microseconds; its commit (appending the pages to the write-ahead log, and the
 /// lock SQLite takes for it) cost about as much again. So a write joins the open transaction (beginning one when
-/// none is open; a transaction joins it as a savepoint) and waits for its commit, which runs as a task of its own once the requests already waiting to
-/// run have had their turn: under load, the writes that arrived together share one commit. No write is answered
+/// none is open; a transaction joins it as a savepoint) and waits for its commit, which runs as a task of its own
+/// once the requests already waiting to run have had their turn: under load, the writes that arrived together
+/// share one commit. No write is answered
 /// before its commit, so an acknowledged write is as durable as one committed alone; a crash before the commit
 /// loses only writes nobody was told about.
 ///

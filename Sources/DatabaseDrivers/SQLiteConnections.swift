@@ -6,8 +6,8 @@ import Synchronization
 /// readers that SELECTs share.
 ///
 /// A write of one statement joins the open transaction and returns once it is committed (`GroupCommit`).
-/// `withSession` commits that transaction first, then holds the writer's turn for its whole closure, so a transaction's statements never
-/// interleave with another request's; inside it the closure talks to the writer directly. A read `PreparedQuery`
+/// `withSession` commits that transaction first, then holds the writer's turn for its whole closure, so its
+/// statements never interleave with another request's; inside it the closure talks to the writer directly. A read `PreparedQuery`
 /// outside a session goes to the next quick reader (`InlineSQLiteConnection`, run in the calling task), any other
 /// SELECT to the next of SQLiteNIO's readers; neither waits for anybody: in WAL mode a reader sees every committed write and
 /// is never blocked by the writer. (Readers on the writer's own connection would be worse than slow: an
