@@ -574,6 +574,44 @@ def test_a_note_saved_online_is_in_the_history_offline(strategies_restartable, b
     wait(browser, lambda d: history_notes(d) == ["Tried it on the bridge"], f"offline, the note reads {history_notes(browser)}")
 
 
+def history_rows(driver) -> list[tuple[str, bool]]:
+    """The History view's rows: each one's card and whether it takes a note (a draw that waits to be sent does not)."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#history-list li')].map(li => [li.querySelector('.os-item span').textContent,"
+        " !!li.querySelector('input[name=note]')])")
+
+
+def test_draws_made_since_the_history_was_read_are_in_it_offline(strategies_restartable, browser):
+    """History offline shows the history the device kept: it must hold the draws made online since it was read, and
+    list a draw made offline (waiting to be sent) on top; back online, that draw joins the history and takes a note."""
+    with strategies_restartable() as base:
+        assert visit_and_wait_until_kept(browser, base) is True
+        first = draw_by_tapping(browser)
+        open_tab(browser, "history")  # read, and kept on the device with one draw
+        wait(browser, lambda d: history_notes(d) == [""], f"the draw is not in the history: {history_notes(browser)}")
+        open_tab(browser, "draw")
+        second = draw_by_tapping(browser)
+        wait(browser, lambda d: len(d.execute_async_script(KEPT_HISTORY) or []) == 2,
+             "the device's copy of the history never took the draw made after it was read")
+        assert [e["card"]["strategy"] for e in browser.execute_async_script(KEPT_HISTORY)] == [second, first]
+    browser.get(base + "/strategies")
+    wait(browser, lambda d: d.find_elements(By.ID, "draw") and card_text(d) == PROMPT, "offline, the page did not load")
+    offline = draw_by_tapping(browser)
+    wait(browser, lambda d: d.find_element(By.ID, "offline-note").is_displayed(), "no notice that the card was drawn offline")
+    open_tab(browser, "history")
+    wait(browser, lambda d: history_rows(d) == [[offline, False], [second, True], [first, True]],
+         f"offline, History lists {history_rows(browser)}")
+    assert "joins your history when the connection is back" in browser.find_element(By.ID, "history-list").text
+
+    with strategies_restartable():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the draw was never sent: {sync_indicator(browser)!r}", timeout=30)
+        # The view is read again: the draw is the server's now, and takes a note.
+        wait(browser, lambda d: history_rows(d) == [[offline, True], [second, True], [first, True]],
+             f"back online, History lists {history_rows(browser)}")
+        assert [e["card"]["strategy"] for e in fetch_json(browser, "/api/v1/strategies/history")] == [offline, second, first]
+
+
 def visit_and_wait_until_kept(browser, base: str):
     """Open the page and wait until the service worker has kept the page, its assets and the deck."""
     open_strategies(browser, base)

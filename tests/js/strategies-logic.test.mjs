@@ -30,6 +30,7 @@ import {
   matchesSearch,
   allCountLine,
   waitingNotes,
+  waitingDraws,
   withNotes,
   MAX_LENGTH,
 } from '../../Sources/WebApp/Public/strategies/lists.js';
@@ -259,4 +260,21 @@ test('notes waiting in the outbox replace the server’s in the history', () => 
     withNotes(history, notes).map((e) => e.note),
     ['second', null, 'kept'],
   );
+});
+
+test('draws made offline wait in the outbox to join the history, newest first', () => {
+  assert.deepEqual(
+    waitingDraws([
+      entry('POST', '/api/v1/strategies/history', { body: { card_id: 3, drawn_at: '2026-11-28T10:00:00Z' } }),
+      entry('PATCH', '/api/v1/strategies/history/5', { body: { note: 'a note' } }),
+      entry('POST', '/api/v1/strategies/mine', { body: { strategy: 'x' } }),
+      entry('POST', '/api/v1/strategies/history', { body: { card_id: 9, drawn_at: '2026-11-28T11:30:00Z' } }),
+      entry('POST', '/api/v1/strategies/history', { scope: 'poetry', body: { card_id: 4, drawn_at: '2026-11-28T12:00:00Z' } }),
+    ]),
+    [
+      { card_id: 9, drawn_at: '2026-11-28T11:30:00Z' },
+      { card_id: 3, drawn_at: '2026-11-28T10:00:00Z' },
+    ],
+  );
+  assert.deepEqual(waitingDraws([]), []);
 });

@@ -2,12 +2,13 @@
 // server (which records it in the history); without the server, a card is drawn from the deck held in memory.
 import { api, toast } from '../js/api.js';
 import { make, busy, copyText } from '../js/dom.js';
-import { send } from '../js/sync.js';
+import { kept, read, send } from '../js/sync.js';
 import { plural } from '../js/format.js';
 import { viewPath } from '../js/router.js';
 import {
   API,
   SCOPE,
+  HISTORY,
   readSettings,
   settingsSummary,
   drawQuery as queryFor,
@@ -153,9 +154,11 @@ export async function drawCard() {
       const result = await api('POST', `${API}/shuffle/draw${drawQuery()}`);
       showCard(result.card);
       showShuffle(result);
+      keepHistoryFresh();
       if (result.reshuffled) toast('Every card had been drawn, so the deck was shuffled again.');
     } else {
       showCard(await api('POST', `${API}/random${drawQuery()}`)); // POST: a draw is recorded in the history
+      keepHistoryFresh();
     }
   } catch (error) {
     if (isNetworkError(error)) {
@@ -177,13 +180,22 @@ export async function drawCard() {
   }
 }
 
+// The history kept on the device (what History opens with offline) was read before this draw: once the draws
+// stop for a moment it is read again, so that a draw made online is in it. A device that never opened History
+// keeps no copy, and reads nothing here.
+let freshening = 0;
+function keepHistoryFresh() {
+  clearTimeout(freshening);
+  freshening = setTimeout(async () => {
+    if ((await kept(HISTORY)) !== undefined) read(HISTORY).catch(() => {});
+  }, 1000);
+}
+
 /** A draw made offline joins the history when the connection returns, at the time it was made. */
 function recordOfflineDraw(card) {
   if (!Number.isInteger(card.id)) return; // a card written offline has the device's id until it syncs
   const drawnAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'); // whole seconds, as the API reads them
-  send('POST', `${API}/history`, { card_id: card.id, drawn_at: drawnAt }, { label: `the draw “${card.strategy}”`, scope: SCOPE }).catch(
-    () => {},
-  ); // a refusal (the card withdrawn meanwhile) loses only a history line
+  send('POST', HISTORY, { card_id: card.id, drawn_at: drawnAt }, { label: `the draw “${card.strategy}”`, scope: SCOPE }).catch(() => {}); // a refusal (the card withdrawn meanwhile) loses only a history line
 }
 
 /** Offline: a uniformly random card from the chosen set, out of the deck held in memory. */

@@ -1,30 +1,63 @@
 // Oblique Strategies: History, the last draws with a note on each. A note saved without the server waits in the
-// device's outbox (js/sync.js) and is sent once it is back; the last note of a draw wins.
+// device's outbox (js/sync.js) and is sent once it is back; the last note of a draw wins. A draw made without the
+// server waits there too, and is listed on top until it is sent (it can take a note once it has joined).
 import { $, make } from '../js/dom.js';
 import { all, read, send } from '../js/sync.js';
 import { formatDateTime } from '../js/time.js';
-import { API, SCOPE } from './logic.js';
-import { NOTE_MAX, noteProblem, waitingNotes, withNotes } from './lists.js';
-import { ui, isNetworkError, cardButton } from './page.js';
-
-const PATH = `${API}/history`;
+import { HISTORY as PATH, SCOPE } from './logic.js';
+import { NOTE_MAX, noteProblem, waitingDraws, waitingNotes, withNotes } from './lists.js';
+import { ui, state, isNetworkError, cardButton, findKnownCard, loadDeck, loadMine } from './page.js';
 
 export async function enter() {
   const empty = $('history-empty');
+  const outbox = await all();
+  const drawn = await waitingRows(waitingDraws(outbox));
+  let entries = [];
+  let problem = '';
   try {
-    const [entries, outbox] = await Promise.all([read(PATH), all()]);
-    empty.hidden = entries.length > 0;
-    empty.textContent = 'Nothing drawn yet.';
-    const shown = withNotes(entries, waitingNotes(outbox));
-    // Shown again with nothing changed: the rows stay, so a note being typed or a button under a finger stays too.
-    const key = (list) => JSON.stringify(list.map((entry) => [String(entry.id), entry.note || '']));
-    if (key(shown) === key([...ui.historyList.children].map((li) => ({ id: li.dataset.entry, note: li.dataset.note })))) return;
-    ui.historyList.replaceChildren(...shown.map(item));
+    entries = await read(PATH);
   } catch (error) {
-    empty.hidden = false;
-    empty.textContent = isNetworkError(error) ? 'Your history needs a connection.' : error.message;
+    if (!isNetworkError(error)) problem = error.message;
+    else problem = drawn.length ? 'The rest of your history needs a connection.' : 'Your history needs a connection.';
   }
+  empty.textContent = problem || 'Nothing drawn yet.';
+  empty.hidden = !problem && entries.length + drawn.length > 0;
+  if (problem && !drawn.length) return;
+  const shown = withNotes(entries, waitingNotes(outbox));
+  // Shown again with nothing changed: the rows stay, so a note being typed or a button under a finger stays too.
+  const rows = [
+    ...drawn.map(({ draw }) => [`waiting ${draw.drawn_at} ${draw.card_id}`, '']),
+    ...shown.map((e) => [String(e.id), e.note || '']),
+  ];
+  const listed = [...ui.historyList.children].map((li) => [li.dataset.entry, li.dataset.note]);
+  if (JSON.stringify(rows) === JSON.stringify(listed)) return;
+  ui.historyList.replaceChildren(...drawn.map(waitingItem), ...shown.map(item));
 }
+
+/** The waiting draws with their cards: from the deck or the own cards the device has (a card unknown is left out). */
+async function waitingRows(draws) {
+  if (!draws.length) return [];
+  if (draws.some((draw) => !findKnownCard(draw.card_id))) await Promise.all([loadDeck(), loadMine()].map((p) => p.catch(() => {})));
+  return draws.map((draw) => ({ draw, card: findKnownCard(draw.card_id) })).filter((row) => row.card);
+}
+
+function waitingItem({ draw, card }) {
+  return make(
+    'li',
+    { dataset: { entry: `waiting ${draw.drawn_at} ${draw.card_id}`, note: '' } },
+    make('time', { className: 'os-muted', datetime: draw.drawn_at, text: formatDateTime(draw.drawn_at) }),
+    cardButton(card),
+    make('p', {
+      className: 'os-muted',
+      text: 'Drawn offline: it joins your history when the connection is back, and can take a note then.',
+    }),
+  );
+}
+
+// What waited reached the server: History, if it is shown, is read again.
+addEventListener('trove:synced', ({ detail }) => {
+  if (detail.scopes.includes(SCOPE) && state.view === 'history') enter().catch(() => {});
+});
 
 function item(entry) {
   const id = `note-${entry.id}`;

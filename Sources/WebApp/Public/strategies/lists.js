@@ -2,7 +2,7 @@
 // node's runner (tests/js/strategies-logic.test.mjs): counting a card's characters, the All view's grouping and
 // search, and the notes waiting on the device. Kept apart from logic.js, which comes with the page.
 import { characterCount, plural } from '../js/format.js';
-import { SCOPE, fold, sameText } from './logic.js';
+import { HISTORY, SCOPE, fold, sameText } from './logic.js';
 
 export const MAX_LENGTH = 280; // an own card, as the server counts it
 export const NOTE_MAX = 500; // a note on a draw
@@ -59,7 +59,7 @@ export function allCountLine(total, shown, query) {
 
 // ---------- History ----------
 
-const NOTE = /^\/api\/v1\/strategies\/history\/(\d+)$/;
+const NOTE = /^\/api\/v1\/strategies\/history\/(\d+)$/; // HISTORY/{id}
 
 /** The notes waiting in the outbox: history entry id → its note (null: removed); the last one wins. */
 export function waitingNotes(entries) {
@@ -69,6 +69,14 @@ export function waitingNotes(entries) {
     if (match) notes.set(Number(match[1]), entry.body?.note ?? null);
   }
   return notes;
+}
+
+/** The draws made offline that wait in the outbox to join the history ({card_id, drawn_at}), newest first. */
+export function waitingDraws(entries) {
+  return entries
+    .filter((entry) => entry.scope === SCOPE && entry.method === 'POST' && entry.path === HISTORY && entry.body)
+    .map((entry) => ({ card_id: entry.body.card_id, drawn_at: entry.body.drawn_at }))
+    .sort((a, b) => (a.drawn_at < b.drawn_at ? 1 : a.drawn_at > b.drawn_at ? -1 : 0));
 }
 
 /** The history with the notes not sent yet in place of the server's. */

@@ -5,6 +5,7 @@ import { plural } from '../js/format.js';
 
 export const API = '/api/v1/strategies';
 export const SCOPE = 'strategies'; // this app's writes in the shared outbox (js/sync.js)
+export const HISTORY = `${API}/history`; // the draws recorded, newest first
 
 // ---------- Text ----------
 
