@@ -92,20 +92,21 @@ public struct Board: Codable, Sendable, Equatable {
         }
         var board = self
         board.extraWords = try extraWords.map { word throws(PoetryError) in try PoetryText.word(word) }
-        let allowed = Set(wordSet.words).union(board.extraWords)
+        let extras = board.extraWords.isEmpty ? [] : Set(board.extraWords)
         var ids: Set<String> = []
+        ids.reserveCapacity(magnets.count)
         for (index, magnet) in magnets.enumerated() {
-            let name = "Magnet \(index + 1)"
-            guard (1...40).contains(magnet.id.count) else { throw .invalid("\(name) needs an id of 1 to 40 characters.") }
-            guard ids.insert(magnet.id).inserted else { throw .invalid("\(name)'s id '\(magnet.id)' is used twice.") }
-            guard allowed.contains(magnet.word) else {
-                throw .invalid("\(name)'s word '\(magnet.word.prefix(40))' is neither in the word set nor added to the board.")
+            func name() -> String { "Magnet \(index + 1)" }
+            guard (1...40).contains(magnet.id.count) else { throw .invalid("\(name()) needs an id of 1 to 40 characters.") }
+            guard ids.insert(magnet.id).inserted else { throw .invalid("\(name())'s id '\(magnet.id)' is used twice.") }
+            guard wordSet.wordLookup.contains(magnet.word) || extras.contains(magnet.word) else {
+                throw .invalid("\(name())'s word '\(magnet.word.prefix(40))' is neither in the word set nor added to the board.")
             }
             guard (0...1).contains(magnet.x), (0...1).contains(magnet.y) else {
-                throw .invalid("\(name) is outside the board (x and y run from 0 to 1).")
+                throw .invalid("\(name()) is outside the board (x and y run from 0 to 1).")
             }
-            guard (-180...180).contains(magnet.rotation) else { throw .invalid("\(name)'s rotation must be from -180 to 180 degrees.") }
-            guard (0...100_000).contains(magnet.z) else { throw .invalid("\(name)'s z must be from 0 to 100000.") }
+            guard (-180...180).contains(magnet.rotation) else { throw .invalid("\(name())'s rotation must be from -180 to 180 degrees.") }
+            guard (0...100_000).contains(magnet.z) else { throw .invalid("\(name())'s z must be from 0 to 100000.") }
         }
         return board
     }

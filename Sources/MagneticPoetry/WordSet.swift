@@ -6,6 +6,8 @@ public struct WordSet: Codable, Sendable, Equatable {
     public let name: String
     public let builtIn: Bool
     public let words: [String]
+    /// The words, to check a board's magnets against: made once per set, not once per save.
+    let wordLookup: Set<String>
 
     enum CodingKeys: String, CodingKey {
         case id, name
@@ -18,6 +20,14 @@ public struct WordSet: Codable, Sendable, Equatable {
         self.name = name
         self.builtIn = builtIn
         self.words = words
+        wordLookup = Set(words)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+            builtIn: try container.decode(Bool.self, forKey: .builtIn), words: try container.decode([String].self, forKey: .words))
     }
 }
 
