@@ -195,7 +195,8 @@ function keepHistoryFresh() {
 function recordOfflineDraw(card) {
   if (!Number.isInteger(card.id)) return; // a card written offline has the device's id until it syncs
   const drawnAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'); // whole seconds, as the API reads them
-  send('POST', HISTORY, { card_id: card.id, drawn_at: drawnAt }, { label: `the draw “${card.strategy}”`, scope: SCOPE }).catch(() => {}); // a refusal (the card withdrawn meanwhile) loses only a history line
+  // A refusal (the card withdrawn meanwhile) loses only a history line.
+  send('POST', HISTORY, { card_id: card.id, drawn_at: drawnAt }, { label: `the draw “${card.strategy}”`, scope: SCOPE }).catch(() => {});
 }
 
 /** Offline: a uniformly random card from the chosen set, out of the deck held in memory. */
