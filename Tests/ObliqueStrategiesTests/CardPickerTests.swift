@@ -71,6 +71,16 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(changes >= 25, "the card changed on only \(changes) of 29 days")
     }
 
+    /// The page chooses the card of the day the same way without the server (strategies/logic.js); its test
+    /// (tests/js/strategies-logic.test.mjs) pins these same cards.
+    @Test func theCardOfTheDayIsPinnedForThePageToMatch() {
+        let utc = TimeZone(identifier: "UTC")!
+        let noon = { (day: Int) in Date(timeIntervalSince1970: Double(day) * 86_400 + 43_200) }
+        #expect(CardPicker.cardOfTheDay(from: deck, on: noon(20_785), in: utc)?.id == 12)  // 2026-11-28
+        #expect(CardPicker.cardOfTheDay(from: deck, on: noon(20_786), in: utc)?.id == 16)
+        #expect(CardPicker.cardOfTheDay(from: deck, on: noon(1), in: utc)?.id == 6)
+    }
+
     @Test func theDayFollowsTheTimeZone() {
         // 23:30 UTC is already the next day in Tokyo.
         let lateUTC = Date(timeIntervalSince1970: 86_400 * 20_000 + 23.5 * 3_600)

@@ -612,6 +612,24 @@ def test_draws_made_since_the_history_was_read_are_in_it_offline(strategies_rest
         assert [e["card"]["strategy"] for e in fetch_json(browser, "/api/v1/strategies/history")] == [offline, second, first]
 
 
+def test_the_card_of_the_day_is_the_same_offline(strategies_restartable, browser):
+    """Today without the server shows the card the server chose for today, chosen on the device from the deck it
+    keeps, not a note that it needs a connection."""
+    today = lambda d: d.find_element(By.ID, "today-text").text  # noqa: E731
+    with strategies_restartable() as base:
+        assert visit_and_wait_until_kept(browser, base) is True
+        open_strategies(browser, base)  # now through the worker, which keeps today.js when it first loads
+        open_tab(browser, "today")
+        wait(browser, lambda d: today(d) in DECK, f"Today reads {today(browser)!r}")
+        chosen = today(browser)
+    browser.get(base + "/strategies")
+    wait(browser, lambda d: d.find_elements(By.ID, "draw") and card_text(d) == PROMPT, "offline, the page did not load")
+    open_tab(browser, "today")
+    wait(browser, lambda d: today(d) == chosen, f"offline, Today reads {today(browser)!r}, not {chosen!r}")
+    browser.find_element(By.ID, "today-show").click()
+    wait(browser, lambda d: card_text(d) == chosen, "offline, Show it did not put the card of the day on the draw view")
+
+
 def visit_and_wait_until_kept(browser, base: str):
     """Open the page and wait until the service worker has kept the page, its assets and the deck."""
     open_strategies(browser, base)

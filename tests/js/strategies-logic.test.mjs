@@ -16,6 +16,9 @@ import {
   drawQuery,
   drawPool,
   pickFrom,
+  splitMix64,
+  dayNumber,
+  cardOfTheDay,
   emptyDeckMessage,
   shuffleLine,
   waitingFavourites,
@@ -277,4 +280,27 @@ test('draws made offline wait in the outbox to join the history, newest first', 
     ],
   );
   assert.deepEqual(waitingDraws([]), []);
+});
+
+test('the card of the day is the one the server chooses (CardPickerTests pins the same cards)', () => {
+  // splitMix64 as ObliqueStrategies' CardPicker computes it, on 64-bit words (a negative day wraps around).
+  assert.equal(splitMix64(0), 16294208416658607535n);
+  assert.equal(splitMix64(-1), 16490336266968443936n);
+  assert.equal(splitMix64(20785), 527933253063149331n);
+  // The calendar day where the device is: noon UTC is the same day from Los Angeles to Tokyo.
+  assert.equal(dayNumber(new Date('2026-11-28T12:00:00Z')), 20785);
+  assert.equal(dayNumber(new Date(2026, 10, 28, 0, 30)), 20785);
+  assert.equal(dayNumber(new Date(2026, 10, 28, 23, 30)), 20785);
+  const deck = Array.from({ length: 20 }, (_, i) => ({
+    id: i + 1,
+    edition: i < 10 ? 1 : 2,
+    cardnumber: (i % 10) + 1,
+    strategy: `Card ${i + 1}`,
+  }));
+  const extra = [ownCard(99, 'Mine'), { id: 500, edition: 100, cardnumber: 1, strategy: 'Extra' }];
+  const on = (y, m, d) => cardOfTheDay([...extra, ...deck].reverse(), new Date(y, m - 1, d, 9)).id;
+  assert.equal(on(2026, 11, 28), 12);
+  assert.equal(on(2026, 11, 29), 16);
+  assert.equal(on(1970, 1, 2), 6);
+  assert.equal(cardOfTheDay(extra, new Date()), null);
 });

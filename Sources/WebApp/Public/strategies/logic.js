@@ -100,6 +100,28 @@ export function drawPool(deck, mine, settings) {
 /** One card of `pool`, uniformly, for a random 32-bit number; null for an empty pool. */
 export const pickFrom = (pool, random32) => (pool.length ? pool[Math.floor((random32 / 2 ** 32) * pool.length)] : null);
 
+// The card of the day as the server chooses it (ObliqueStrategies' CardPicker.cardOfTheDay), so that Today
+// shows the same card without the server: the cards of editions 1 to 4 in (edition, number, id) order, the one at
+// splitMix64(day) modulo their count, where day counts the calendar days since 1970-01-01 in the person's zone.
+const MASK = (1n << 64n) - 1n;
+export function splitMix64(value) {
+  let z = (BigInt.asUintN(64, BigInt(value)) + 0x9e3779b97f4a7c15n) & MASK;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+  return z ^ (z >> 31n);
+}
+
+/** Days since 1970-01-01 of the calendar date `date` falls on where the device is. */
+export const dayNumber = (date) => Math.floor((date.getTime() / 1000 - date.getTimezoneOffset() * 60) / 86_400);
+
+export function cardOfTheDay(deck, date) {
+  const cards = deck
+    .filter((card) => card.edition >= 1 && card.edition <= 4)
+    .sort((a, b) => a.edition - b.edition || a.cardnumber - b.cardnumber || a.id - b.id);
+  if (!cards.length) return null;
+  return cards[Number(splitMix64(dayNumber(date)) % BigInt(cards.length))];
+}
+
 /** Why nothing could be drawn. */
 export function emptyDeckMessage(source, message) {
   if (source === 'mine') return 'You have no cards of your own yet. Write one under “Mine”.';
