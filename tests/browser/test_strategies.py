@@ -612,13 +612,20 @@ def test_draws_made_since_the_history_was_read_are_in_it_offline(strategies_rest
         assert [e["card"]["strategy"] for e in fetch_json(browser, "/api/v1/strategies/history")] == [offline, second, first]
 
 
-def test_the_card_of_the_day_is_the_same_offline(strategies_restartable, browser):
-    """Today without the server shows the card the server chose for today, chosen on the device from the deck it
-    keeps, not a note that it needs a connection."""
+def test_the_card_of_the_day_and_the_ranking_are_there_offline(strategies_restartable, browser):
+    """Without the server, Today shows the card the server chose for today (chosen on the device from the deck it
+    keeps), and Popular the ranking last read, not notes that they need a connection."""
     today = lambda d: d.find_element(By.ID, "today-text").text  # noqa: E731
+    popular = lambda d: [li.find_element(By.CSS_SELECTOR, ".os-item span").text for li in d.find_elements(By.CSS_SELECTOR, "#popular-list li")]  # noqa: E731
     with strategies_restartable() as base:
         assert visit_and_wait_until_kept(browser, base) is True
-        open_strategies(browser, base)  # now through the worker, which keeps today.js when it first loads
+        open_strategies(browser, base)  # now through the worker, which keeps each view's module when it first loads
+        favourite = draw_by_tapping(browser)
+        wait_for_one_favourite_button(browser)
+        browser.find_element(By.ID, "fav-add").click()
+        wait(browser, lambda d: favourite_buttons(d) == (False, True), "the favourite did not show")
+        open_tab(browser, "popular")
+        wait(browser, lambda d: popular(d) == [favourite], f"Popular lists {popular(browser)}")
         open_tab(browser, "today")
         wait(browser, lambda d: today(d) in DECK, f"Today reads {today(browser)!r}")
         chosen = today(browser)
@@ -628,6 +635,8 @@ def test_the_card_of_the_day_is_the_same_offline(strategies_restartable, browser
     wait(browser, lambda d: today(d) == chosen, f"offline, Today reads {today(browser)!r}, not {chosen!r}")
     browser.find_element(By.ID, "today-show").click()
     wait(browser, lambda d: card_text(d) == chosen, "offline, Show it did not put the card of the day on the draw view")
+    open_tab(browser, "popular")
+    wait(browser, lambda d: popular(d) == [favourite], f"offline, Popular lists {popular(browser)}")
 
 
 def visit_and_wait_until_kept(browser, base: str):
