@@ -10,12 +10,13 @@ import { ui, state, isNetworkError, cardButton, findKnownCard, loadDeck, loadMin
 
 export async function enter() {
   const empty = $('history-empty');
+  const reading = read(PATH); // at once: the outbox and the waiting draws' cards are read meanwhile
   const outbox = await all();
   const drawn = await waitingRows(waitingDraws(outbox));
   let entries = [];
   let problem = '';
   try {
-    entries = await read(PATH);
+    entries = await reading;
   } catch (error) {
     if (!isNetworkError(error)) problem = error.message;
     else problem = drawn.length ? 'The rest of your history needs a connection.' : 'Your history needs a connection.';
@@ -25,10 +26,7 @@ export async function enter() {
   if (problem && !drawn.length) return;
   const shown = withNotes(entries, waitingNotes(outbox));
   // Shown again with nothing changed: the rows stay, so a note being typed or a button under a finger stays too.
-  const rows = [
-    ...drawn.map(({ draw }) => [`waiting ${draw.drawn_at} ${draw.card_id}`, '']),
-    ...shown.map((e) => [String(e.id), e.note || '']),
-  ];
+  const rows = [...drawn.map(({ draw }) => [waitingKey(draw), '']), ...shown.map((e) => [String(e.id), e.note || ''])];
   const listed = [...ui.historyList.children].map((li) => [li.dataset.entry, li.dataset.note]);
   if (JSON.stringify(rows) === JSON.stringify(listed)) return;
   ui.historyList.replaceChildren(...drawn.map(waitingItem), ...shown.map(item));
@@ -41,10 +39,13 @@ async function waitingRows(draws) {
   return draws.map((draw) => ({ draw, card: findKnownCard(draw.card_id) })).filter((row) => row.card);
 }
 
+// A waiting draw's row in place of an entry id, which it gets once sent.
+const waitingKey = (draw) => `waiting ${draw.drawn_at} ${draw.card_id}`;
+
 function waitingItem({ draw, card }) {
   return make(
     'li',
-    { dataset: { entry: `waiting ${draw.drawn_at} ${draw.card_id}`, note: '' } },
+    { dataset: { entry: waitingKey(draw), note: '' } },
     make('time', { className: 'os-muted', datetime: draw.drawn_at, text: formatDateTime(draw.drawn_at) }),
     cardButton(card),
     make('p', {
