@@ -1,3 +1,4 @@
+import Accounts
 import CityRoulette
 import Foundation
 import MagneticPoetry
@@ -80,6 +81,20 @@ import YogiYogini
             classes.map { YogaClassAPIController.ClassAnswer(class: ClassJSON($0, now: started.addingTimeInterval(125))) }
             + [YogaClassAPIController.ClassAnswer(class: nil)]
         for answer in answers {
+            var writer = JSONWriter()
+            answer.write(to: &writer)
+            #expect(try parsed(Data(writer.bytes)) == parsed(try JSONResponse.encoder.encode(answer)))
+        }
+    }
+
+    @Test func writesAProfileAsJSONResponsesEncoderDoes() throws {
+        let created = Date(timeIntervalSince1970: 1_800_000_000.75)
+        let profiles = [
+            Profile(id: "p1", username: "ada \"the\" lovelace", createdAt: created),
+            Profile(id: "p2", username: nil, createdAt: created),
+        ]
+        for profile in profiles {
+            let answer = AccountAPIController.ProfileBody(profile)
             var writer = JSONWriter()
             answer.write(to: &writer)
             #expect(try parsed(Data(writer.bytes)) == parsed(try JSONResponse.encoder.encode(answer)))

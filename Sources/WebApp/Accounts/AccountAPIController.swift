@@ -21,7 +21,9 @@ struct AccountAPIController {
         let password: String
     }
 
-    struct ProfileBody: APIAnswer {
+    /// Written by hand (`JSONWritable`): `account/me` answers it on every page a signed-in person opens, where
+    /// JSONEncoder was 7% of the request.
+    struct ProfileBody: APIAnswer, JSONWritable {
         struct Item: Encodable {
             let id: String
             let username: String?
@@ -33,6 +35,25 @@ struct AccountAPIController {
 
         init(_ profile: Profile) {
             self.profile = Item(id: profile.id, username: profile.username, is_guest: profile.isGuest, created_at: profile.createdAt)
+        }
+
+        /// JSONEncoder's document: keys sorted, and no `username` for a guest.
+        func write(to writer: inout JSONWriter) {
+            writer.object { w in
+                w.key("profile")
+                w.object { w in
+                    w.key("created_at")
+                    w.date(profile.created_at)
+                    w.key("id")
+                    w.string(profile.id)
+                    w.key("is_guest")
+                    w.bool(profile.is_guest)
+                    if let username = profile.username {
+                        w.key("username")
+                        w.string(username)
+                    }
+                }
+            }
         }
     }
 
