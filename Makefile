@@ -122,8 +122,7 @@ import: migrate
 	$(TROVE) import pronunciations --from $(CMUDICT_FILE) --frequencies $(WORDFREQ_FILE) --everyday-words $(EVERYDAY_WORDS_FILE) $(DB_FLAGS)
 	$(TROVE) import cities --from $(GEONAMES_DIR) --dataset $(CITIES) $(DB_FLAGS)
 	$(TROVE) import basemap $(BASEMAP_FILE) $(DB_FLAGS)
-	for story in samples/stories/*/; do if [ -f "$$story/story.json" ]; then $(TROVE) import story "$$story" $(DB_FLAGS); fi; done
-	for story in samples/stories/*/story.html; do $(TROVE) import story "$$story" $(DB_FLAGS); done
+	for story in samples/stories/*/; do $(TROVE) import story "$$story" $(DB_FLAGS); done
 
 run: import
 	$(TROVE) serve $(SERVE_FLAGS)

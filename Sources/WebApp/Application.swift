@@ -19,6 +19,7 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
     do {
         let applied = try await Migrator(database: database.sql, migrations: TroveApps.migrations).migrate()
         if !applied.isEmpty { logger.info("Applied \(applied.count) migration(s)") }
+        await DataSetNotice.log(TroveApps.all.flatMap { $0.dataSets }, database: database.sql, logger: logger)
         let router = try await buildRouter(configuration, database: database, logger: logger)
         return Application(
             router: router,

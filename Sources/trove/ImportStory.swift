@@ -7,7 +7,7 @@ struct ImportStory: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "story",
         abstract:
-            "Import a story: a story.json, a Twee file (.twee, .tw), a published Twine 2 story (.html), or a folder with story.json and its pictures."
+            "Import a story: a story.json, a Twee file (.twee, .tw), a published Twine 2 story (.html), or a folder holding one of them (story.json, story.html, story.twee) and its pictures."
     )
 
     @Argument(help: "The file or folder.")
@@ -21,7 +21,9 @@ struct ImportStory: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             throw CleanExit.failure("There is no file or folder '\(path)'.")
         }
-        let file = isFolder.boolValue ? url.appendingPathComponent("story.json") : url
+        guard let file = isFolder.boolValue ? Self.storyFile(in: url) : url else {
+            throw CleanExit.failure("'\(path)' holds none of \(Self.folderStoryFiles.joined(separator: ", ")).")
+        }
         guard let data = FileManager.default.contents(atPath: file.path) else { throw CleanExit.failure("Cannot read '\(file.path)'.") }
         let format: StoryIntake.Format =
             switch file.pathExtension.lowercased() {
@@ -58,6 +60,14 @@ struct ImportStory: AsyncParsableCommand {
             "Imported \"\(accepted.story.name)\" as \(accepted.id): \(accepted.story.chapters.count) chapters"
                 + (pictures.map { ", \($0.count) pictures" } ?? "") + ".")
         for warning in accepted.warnings { print("  warning: \(warning)") }
+    }
+
+    /// The names a story takes in a folder, in the order they are looked for: one loop over `samples/stories/*/`
+    /// imports Trove's own stories and the Twine ones alike (docs/DEPLOY.md, `make import`).
+    static let folderStoryFiles = ["story.json", "story.html", "story.twee", "story.tw"]
+
+    static func storyFile(in folder: URL) -> URL? {
+        folderStoryFiles.map { folder.appendingPathComponent($0) }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// The folder's pictures by file name (the story names them "resources/<name>").

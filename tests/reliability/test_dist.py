@@ -5,6 +5,7 @@ reads off it: /metrics in the Prometheus text format, parsed by Prometheus' own 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -54,7 +55,11 @@ def test_the_dist_folder_runs_from_anywhere():
         database.parent.mkdir()
         trove = str(installed / "trove")
         run_trove(trove, "migrate", "--database", str(database))
-        run_trove(trove, "import", "story", str(installed / "samples" / "stories" / "gull-rock"), "--database", str(database))
+        # docs/DEPLOY.md's loop: every sample folder, Trove's own stories and the Twine ones alike.
+        samples = sorted((installed / "samples" / "stories").iterdir())
+        assert len(samples) >= 4 and any((folder / "story.html").exists() for folder in samples)
+        for folder in samples:
+            run_trove(trove, "import", "story", str(folder), "--database", str(database))
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         log_path = work / "serve.log"
@@ -64,6 +69,12 @@ def test_the_dist_folder_runs_from_anywhere():
                 for page in PAGES:
                     status, body = get(base + page)
                     assert status == 200 and body, f"{page}: {status}"
+                status, body = get(base + "/api/v1/stories")
+                assert status == 200 and len(json.loads(body)["stories"]) == len(samples), body[:300]
+                # This database has none of the data sets: the log names each, with the command that loads it.
+                log_text = log_path.read_text()
+                for command in ("strategies", "pronunciations", "cities", "basemap"):
+                    assert f"Run `trove import {command}` (docs/DEPLOY.md)" in log_text, f"no notice for {command}"
                 status, body = get(base + "/static/dist-marker.txt")
                 assert (status, body) == (200, b"read from beside the executable"), "served from the build folder, not the copy"
                 before = strategies_requests(base)
@@ -78,7 +89,8 @@ def test_the_dist_folder_runs_from_anywhere():
                 assert any(s.name.endswith("_bucket") and s.labels.get("http_route") == "/strategies" for s in durations)
             finally:
                 stop(process)
-        report(f"dist: the folder copied elsewhere served {len(PAGES)} pages from cwd /, resources read beside the executable; "
+        report(f"dist: the folder copied elsewhere imported its {len(samples)} sample stories and named the 4 data sets not "
+               f"imported; it served {len(PAGES)} pages from cwd /, resources read beside the executable; "
                "/metrics parsed by prometheus_client, counters moving with requests")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -23,6 +23,8 @@ protocol TroveApp: Sendable {
     /// SQL conditions on an abandoned guest profile `p` that keep it: content of the guest's that others may be
     /// reading (a published poem's link). See `ProfileRepository.deleteAbandonedGuests`.
     static var guestContent: [String] { get }
+    /// The data sets a `trove import …` loads that it reads; the server names any that is missing when it starts.
+    static var dataSets: [ImportedDataSet] { get }
 
     /// Builds the app from what the apps share.
     init(_ shared: AppServices) async throws
@@ -37,6 +39,7 @@ protocol TroveApp: Sendable {
 extension TroveApp {
     static var templateDirectory: URL? { nil }
     static var guestContent: [String] { [] }
+    static var dataSets: [ImportedDataSet] { [] }
     var readiness: [ReadinessCheck] { [] }
 }
 

@@ -10,6 +10,13 @@ struct CitiesApp: TroveApp {
     static let entry = AppEntry(slug: "cities", name: "City Roulette", description: "Collect the world's cities, with their weather.")
     static let migrations = CityMigrations.all
     static let templates = ["cities", "city", "country"]
+    static let dataSets = [
+        ImportedDataSet(
+            name: "GeoNames' cities", command: "trove import cities", without: "City Roulette finds no cities", table: "cities"),
+        ImportedDataSet(
+            name: "the offline basemap", command: "trove import basemap",
+            without: "City Roulette's map shows no land or borders where the street map cannot be fetched", table: "city_basemaps"),
+    ]
 
     let shared: AppServices
     let store: CityCatalogStore

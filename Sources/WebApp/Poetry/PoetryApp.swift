@@ -8,6 +8,11 @@ struct PoetryApp: TroveApp {
     static let entry = AppEntry(slug: "poetry", name: "Magnetic Poetry", description: "Drag word magnets into a poem.")
     static let migrations = PoetryMigrations.all
     static let templates = ["poetry", "poetry-public"]
+    static let dataSets = [
+        ImportedDataSet(
+            name: "the pronunciation dictionary", command: "trove import pronunciations",
+            without: "Magnetic Poetry finds no rhymes, syllables or words to suggest", table: "pronunciations")
+    ]
     static let guestContent = [PoemRepository.publishedByGuest]
 
     let wordSets: WordSetRepository

@@ -10,6 +10,11 @@ struct StrategiesApp: TroveApp {
         slug: "strategies", name: "Oblique Strategies", description: "Draw one of Eno and Schmidt's cards to get unstuck.")
     static let migrations = StrategyMigrations.all
     static let templates = ["strategies", "strategy-card"]
+    static let dataSets = [
+        ImportedDataSet(
+            name: "the Oblique Strategies deck", command: "trove import strategies", without: "there are no cards to draw",
+            table: "strategy_sections")
+    ]
 
     let api: StrategiesAPIController
     let profileAPI: StrategiesProfileAPIController
