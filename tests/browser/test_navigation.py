@@ -438,3 +438,79 @@ def test_yogiyogini_views_and_a_session_are_urls(yoga_server, browser):
     browser.back()
     browser.back()
     expect(browser, yoga_view, "students", "Back to the deep link")
+
+
+# ---------- Back over dialogs and sheets ----------
+
+def open_layers(driver) -> list[str]:
+    """The dialogs and poetry sheets open on the page, by id."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('dialog[open], .pm-sheet:not([hidden])')].map(e => e.id)")
+
+
+def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, browser):
+    """As a phone's Back does: an open dialog is one step, closed without leaving its view; one closed by its own
+    button leaves no step behind; a dialog that opens as another closes is one step; a reload drops it."""
+    fresh(browser, yoga_server + "/yoga#class")
+    expect(browser, yoga_view, "class", "opening /yoga#class")
+    tap(browser, browser.find_element(By.ID, "tab-students"))
+    expect(browser, yoga_view, "students", "the Students tab")
+
+    tap(browser, browser.find_element(By.ID, "student-add"))
+    wait(browser, lambda d: open_layers(d) == ["student-dialog"], "Add student did not open its dialog")
+    browser.find_element(By.ID, "student-name").send_keys("Ada")
+    browser.back()
+    wait(browser, lambda d: open_layers(d) == [], "Back did not close the dialog")
+    expect(browser, yoga_view, "students", "Back with the dialog open")
+    browser.back()
+    expect(browser, yoga_view, "class", "the next Back")
+
+    browser.forward()
+    expect(browser, yoga_view, "students", "Forward")
+    tap(browser, browser.find_element(By.ID, "student-add"))
+    wait(browser, lambda d: open_layers(d) == ["student-dialog"], "Add student did not open its dialog")
+    tap(browser, browser.find_element(By.ID, "student-cancel"))
+    wait(browser, lambda d: open_layers(d) == [], "Cancel did not close the dialog")
+    browser.back()
+    expect(browser, yoga_view, "class", "Back after Cancel, one step")
+
+    browser.forward()
+    expect(browser, yoga_view, "students", "Forward")
+    tap(browser, browser.find_element(By.ID, "student-add"))
+    wait(browser, lambda d: open_layers(d) == ["student-dialog"], "Add student did not open its dialog")
+    browser.refresh()
+    expect(browser, yoga_view, "students", "a reload with the dialog open")
+    assert open_layers(browser) == []
+    browser.back()
+    expect(browser, yoga_view, "class", "Back after the reload")
+
+    ok(browser, "POST", "/api/v1/yoga/class", {"venue": {"name": "Community Hall", "address": "Via Verdi 1"}, "attendees": []}, 201)
+    browser.refresh()
+    wait(browser, lambda d: d.find_element(By.ID, "end-class").is_displayed(), "the running class is not shown")
+    tap(browser, browser.find_element(By.ID, "end-class"))
+    wait(browser, lambda d: open_layers(d) == ["end-dialog"], "End class did not ask")
+    tap(browser, browser.find_element(By.ID, "end-discard"))
+    wait(browser, lambda d: open_layers(d) == ["confirm-dialog"], "Discard did not ask to confirm")
+    browser.back()
+    wait(browser, lambda d: open_layers(d) == [], "Back did not close the confirmation")
+    expect(browser, yoga_view, "class", "Back on the confirmation")
+    assert browser.find_element(By.ID, "end-class").is_displayed(), "Back discarded the class"
+    assert ok(browser, "GET", "/api/v1/yoga/class")["class"] is not None
+
+
+def test_back_closes_the_open_poetry_sheet(server, browser):
+    fresh(browser, server + "/poetry")
+    wait(browser, poetry_view, "the poetry page never showed a poem")
+    first = poetry_view(browser)
+    tap(browser, browser.find_element(By.ID, "new-poem"))
+    wait(browser, lambda d: poetry_view(d) not in ("", first), "New poem did not open a new poem")
+    poem = poetry_view(browser)
+
+    tap(browser, browser.find_element(By.CSS_SELECTOR, "[data-sheet='sheet-words']"))
+    tap(browser, browser.find_element(By.CSS_SELECTOR, "[data-sheet='sheet-style']"))
+    wait(browser, lambda d: open_layers(d) == ["sheet-style"], "Font did not take the Words sheet's place")
+    browser.back()
+    wait(browser, lambda d: open_layers(d) == [], "Back did not close the sheet")
+    expect(browser, poetry_view, poem, "Back with a sheet open")
+    browser.back()
+    expect(browser, poetry_view, first, "the next Back")

@@ -30,6 +30,8 @@ const CACHED_API = new Set(['/api/v1/strategies', '/api/v1/strategies/editions']
 const SHELL_ASSETS = [
   'css/app.css',
   'js/shell.js',
+  'js/next.js', // shell.js imports it
+  'js/layers.js', // loaded with the first dialog, which may open offline
   'js/api.js',
   'js/toast.js',
   'css/toast.css',

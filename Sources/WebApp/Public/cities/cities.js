@@ -23,6 +23,7 @@ import { formatNumber } from '../js/format.js';
 import { forgetScene, readScene, storeScene } from './logic.js';
 import { SceneView } from './scene.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
+import { showModal } from '../js/dom.js';
 
 const API = '/api/v1/cities';
 const root = $('cities');
@@ -166,7 +167,7 @@ function confirmLeave() {
     ? 'Your stars and deletions here are not in your collection yet. Leave them behind?'
     : 'Your changes to your cities are not saved yet. Leave them unsaved?';
   dialog.returnValue = '';
-  dialog.showModal();
+  showModal(dialog);
   return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'leave'), { once: true }));
 }
 

@@ -1,6 +1,7 @@
 // Sign up, sign in, and the account page (sign out, download and bring in data, delete profile).
 import { api, request, toast } from './api.js';
 import { safeNext } from './next.js';
+import { showModal } from './dom.js';
 
 const errorBox = document.getElementById('form-error');
 
@@ -244,7 +245,7 @@ if (deleteButton) {
   deleteButton.addEventListener('click', () => {
     if (deleteDialog && typeof deleteDialog.showModal === 'function') {
       deleteDialog.returnValue = '';
-      deleteDialog.showModal();
+      showModal(deleteDialog);
     } else if (window.confirm('Delete your profile and everything saved in it? This cannot be undone.')) {
       deleteProfile(deleteButton);
     }

@@ -26,6 +26,12 @@ export function announce(regionId, message) {
   }, 50);
 }
 
+/** `dialog.showModal()`, which Back closes (./layers.js). */
+export function showModal(dialog) {
+  dialog.showModal();
+  import('./layers.js').then((layers) => layers.track(dialog));
+}
+
 /**
  * Asks a yes/no question in the page's confirm dialog; resolves true for the OK button.
  * Cancel has the focus, so Enter never destroys by accident.
@@ -39,7 +45,7 @@ export function confirmDialog({ title, text, ok = 'Delete', cancel = 'Keep it' }
   dialog.returnValue = '';
   return new Promise((resolve) => {
     dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
-    dialog.showModal();
+    showModal(dialog);
     $('confirm-cancel').focus();
   });
 }

@@ -34,7 +34,7 @@ function decode(part) {
 }
 
 /** how: 'start', 'push', 'replace' or 'pop'; data: what go() kept with the entry (null if the app made none). */
-export function createRouter({ onView, home = '', win = globalThis.window } = {}) {
+export function createRouter({ onView, home = '', win = globalThis.window, layers = () => globalThis.troveLayers /* ./layers.js */ } = {}) {
   const { history, location } = win;
   let depth = 0;
   let current = null;
@@ -47,6 +47,7 @@ export function createRouter({ onView, home = '', win = globalThis.window } = {}
     if (onView) onView(view, how, (history.state && history.state.data) ?? null);
   };
   const onPop = () => {
+    if (layers()?.popping()) return;
     const state = history.state;
     if (state && typeof state.troveDepth === 'number') depth = state.troveDepth;
     else {
@@ -69,6 +70,7 @@ export function createRouter({ onView, home = '', win = globalThis.window } = {}
       else keep();
       win.addEventListener('popstate', onPop);
       win.addEventListener('hashchange', onPop);
+      if (history.state?.troveLayer) history.back(); // reloaded with a dialog open
       show('start');
     },
     /** {replace}: the same entry; {quiet}: no onView; {data}: kept with the entry. */
@@ -77,14 +79,16 @@ export function createRouter({ onView, home = '', win = globalThis.window } = {}
       if (next === current && !replace && data === undefined) return;
       if (!replace) depth += 1;
       const state = { troveDepth: depth, data: data ?? null };
-      history[replace ? 'replaceState' : 'pushState'](state, '', url(next));
+      const write = (spent) => history[replace || spent ? 'replaceState' : 'pushState'](state, '', url(next));
+      if (layers()) layers().write(write);
+      else write();
       current = next;
       if (!quiet && onView) onView(next, replace ? 'replace' : 'push', state.data);
     },
     remember: keep,
     /** The in-app Back: the previous view, or `home` in place of this one when it is the app's first entry. */
     back(fallback = home || '') {
-      if (depth > 0) history.back();
+      if (depth > 0) history.go(-1 - (layers()?.openCount() ?? 0));
       else this.go(fallback, { replace: true });
     },
   };

@@ -461,13 +461,19 @@ const leaveSet = setChange('leaveSet');
 
 const sheetButtons = [...document.querySelectorAll('.pm-bar [data-sheet]')];
 
+let sheetLayer = null; // Back closes an open sheet (../js/layers.js)
+
 function openSheet(id) {
+  let shown = false;
   for (const button of sheetButtons) {
     const open = button.dataset.sheet === id && button.getAttribute('aria-expanded') !== 'true';
+    shown ||= open;
     button.setAttribute('aria-expanded', String(open));
     $(button.dataset.sheet).hidden = !open;
     if (open) $(button.dataset.sheet).querySelector('input, select, button:not([data-close])')?.focus({ preventScroll: true });
   }
+  if (!shown) return closeSheets();
+  sheetLayer ??= import('../js/layers.js').then((m) => sheetLayer && m.openLayer({ close: closeSheets, isOpen: () => !!sheetLayer }));
 }
 
 function closeSheets() {
@@ -475,6 +481,8 @@ function closeSheets() {
     button.setAttribute('aria-expanded', 'false');
     $(button.dataset.sheet).hidden = true;
   }
+  sheetLayer?.then((l) => l?.closed());
+  sheetLayer = null;
 }
 
 /** Opens a panel below the board (word sets, the public link) and scrolls to it. */

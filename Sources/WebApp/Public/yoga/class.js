@@ -6,6 +6,7 @@ import { toast } from '../js/api.js';
 import { $, txt, show, err, make, span, listen, click, say, busy, formatTime, confirmDialog } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
 import { formatClock, elapsedAt, formatDuration, debounce, createLongPress, plural, parseTemperature, temperatureValue } from './logic.js';
+import { showModal } from '../js/dom.js';
 
 const PANELS = ['class-loading', 'class-idle', 'checkin-panel', 'repeat-panel', 'class-live'];
 let klass = null; // the running class, or null
@@ -320,7 +321,7 @@ function openEndDialog() {
     `${klass.venue.name} · ${plural(klass.attendees.length, 'student')} · ${formatDuration(seconds)}. Save it to your sessions, or discard it?`,
   );
   err('end-error');
-  $('end-dialog').showModal();
+  showModal($('end-dialog'));
   $('end-save').focus();
 }
 

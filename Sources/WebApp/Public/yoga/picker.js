@@ -3,11 +3,12 @@ import { $, txt, show, err, make, span, listen, say, busy } from './dom.js';
 import { state, loadStudents } from './store.js';
 import { matches, pickerStudents, plural } from './logic.js';
 import { running, patch, refocus } from './class.js';
+import { showModal } from '../js/dom.js';
 
 export async function openPicker() {
   $('picker-q').value = '';
   err('picker-error');
-  $('picker-dialog').showModal();
+  showModal($('picker-dialog'));
   $('picker-list').replaceChildren(make('li', { className: 'yg-muted', text: 'Loading…' }));
   try {
     await loadStudents();

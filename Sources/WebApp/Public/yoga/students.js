@@ -20,6 +20,7 @@ import { call, state, on, temperature, loadStudents, loadTypes, studentsChanged,
 import { plural, formatDuration } from './logic.js';
 import { sendAsLeaving } from './local.js';
 import { sortStudents, filterStudents, defaultOrder, localDate } from './lists.js';
+import { showModal } from '../js/dom.js';
 
 const view = { sort: 'name', order: 'asc' };
 const ORDER = {
@@ -108,7 +109,7 @@ async function openStudent(student) {
   if (student) $('student-page-link').href = `#student/${encodeURIComponent(student.id)}`;
   err('student-error');
   joinedError();
-  $('student-dialog').showModal();
+  showModal($('student-dialog'));
   $('student-name').focus();
 }
 
@@ -319,7 +320,7 @@ async function refreshAll(focusID) {
 
 async function openTypes() {
   err('types-error');
-  $('types-dialog').showModal();
+  showModal($('types-dialog'));
   await renderTypes(true);
   $('type-name').focus();
 }

@@ -1,0 +1,82 @@
+// Back over an open dialog or sheet, as on a phone. Opening one pushes an entry at the same address (its state's
+// `troveLayer` counts the layers open); Back closes the newest layer instead of leaving the view; a layer closed
+// any other way takes its entry off again. Loaded when the first layer opens (dom.js's showModal), so it weighs
+// nothing on a page's first view; the router reads `openCount` as `globalThis.troveLayers`.
+
+const level = (history) => history.state?.troveLayer ?? 0;
+
+/** The layers of one window (`win`: what it uses of a window, for the unit tests). */
+export function createLayers(win = globalThis) {
+  const open = []; // {close, isOpen}, the newest last
+  let listening = false;
+  let popPending = false; // a history.go() of ours whose popstate has not come yet
+  let scrolling = null; // the view entry's scroll restoration, 'manual' while layers are above it
+  const afterPop = []; // what waits for it: the router's entry for a view opened meanwhile
+
+  /** Makes the entries agree with the open layers: back over closed ones' entries, or one entry for new ones. */
+  function settle() {
+    const entries = level(win.history);
+    if (!listening) win.addEventListener('popstate', onPop);
+    listening = true;
+    if (entries > open.length) {
+      popPending = true;
+      win.history.go(open.length - entries);
+    } else if (entries < open.length) {
+      // Stepping back to the view must not scroll it to where it was when the layer opened.
+      if (entries === 0) (scrolling = win.history.scrollRestoration), (win.history.scrollRestoration = 'manual');
+      win.history.pushState({ ...win.history.state, troveLayer: open.length }, '', win.location.href);
+    }
+  }
+
+  function restoreScroll() {
+    if (scrolling && level(win.history) === 0) (win.history.scrollRestoration = scrolling), (scrolling = null);
+  }
+
+  function onPop() {
+    if (!popPending) while (open.length > level(win.history)) open.pop().close(); // the person's Back
+    popPending = false;
+    for (const write of afterPop.splice(0)) write();
+    settle(); // our own step back done, or Forward onto a closed layer's entry (nothing to reopen there)
+    restoreScroll();
+  }
+
+  function openLayer(layer) {
+    open.push(layer);
+    if (!popPending) settle();
+    return {
+      closed() {
+        const index = open.indexOf(layer);
+        if (index < 0) return; // Back closed it
+        open.splice(index, 1);
+        if (!popPending) settle();
+      },
+    };
+  }
+
+  return {
+    /** A layer opens: `close()` closes it on Back, `isOpen()` says whether it is; call `closed()` once it closes. */
+    openLayer,
+    /** An open <dialog>: Back closes it as its Cancel would. */
+    track(dialog) {
+      if (!dialog.open) return;
+      const layer = openLayer({ close: () => dialog.close(), isOpen: () => dialog.open });
+      dialog.addEventListener('close', () => layer.closed(), { once: true });
+    },
+    /** How many layers are open (not counting one closing, whose entry is on its way off). */
+    openCount: () => open.filter((layer) => layer.isOpen()).length,
+    /**
+     * Writes the router's entry for a new view (`write(spent)`): after our step back over a closed layer's entry when
+     * one is under way, or in place of that entry (`spent`) when the layer closed and its close event is still to come.
+     */
+    write(write) {
+      if (popPending) afterPop.push(() => write(false));
+      else write(level(win.history) > this.openCount());
+      restoreScroll();
+    },
+    /** Whether a popstate is our own step back (the router does not show a view for it). */
+    popping: () => popPending,
+  };
+}
+
+export const layers = (globalThis.troveLayers = createLayers());
+export const { openLayer, track } = layers;
