@@ -448,6 +448,11 @@ def open_layers(driver) -> list[str]:
         "return [...document.querySelectorAll('dialog[open], .pm-sheet:not([hidden])')].map(e => e.id)")
 
 
+def layers_settled(driver) -> bool:
+    """The entry of a dialog closed by its own button is gone (a person's next Back comes later than this)."""
+    return driver.execute_script("return !history.state?.troveLayer")
+
+
 def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, browser):
     """As a phone's Back does: an open dialog is one step, closed without leaving its view; one closed by its own
     button leaves no step behind; a dialog that opens as another closes is one step; a reload drops it."""
@@ -470,7 +475,7 @@ def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, brows
     tap(browser, browser.find_element(By.ID, "student-add"))
     wait(browser, lambda d: open_layers(d) == ["student-dialog"], "Add student did not open its dialog")
     tap(browser, browser.find_element(By.ID, "student-cancel"))
-    wait(browser, lambda d: open_layers(d) == [], "Cancel did not close the dialog")
+    wait(browser, lambda d: open_layers(d) == [] and layers_settled(d), "Cancel did not close the dialog and its entry")
     browser.back()
     expect(browser, yoga_view, "class", "Back after Cancel, one step")
 
@@ -483,6 +488,14 @@ def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, brows
     assert open_layers(browser) == []
     browser.back()
     expect(browser, yoga_view, "class", "Back after the reload")
+
+    tap(browser, browser.find_element(By.ID, "checkin"))  # the check-in panel is a step of Back too
+    wait(browser, lambda d: d.find_element(By.ID, "checkin-panel").is_displayed(), "Check in did not open its panel")
+    browser.back()
+    wait(browser, lambda d: not d.find_element(By.ID, "checkin-panel").is_displayed(), "Back did not close the check-in")
+    expect(browser, yoga_view, "class", "Back during the check-in")
+    assert browser.find_element(By.ID, "checkin").is_displayed(), "Back did not return to the idle class"
+    assert hash_of(browser) == "#class"
 
     ok(browser, "POST", "/api/v1/yoga/class", {"venue": {"name": "Community Hall", "address": "Via Verdi 1"}, "attendees": []}, 201)
     browser.refresh()

@@ -43,8 +43,10 @@ export function fakeWindow(href) {
         win.traverse(1);
       },
       go(step) {
-        if (win.queued) win.queued.push(step);
-        else win.traverse(step);
+        if (!win.queued) win.traverse(step);
+        else if (win.oneAtATime)
+          win.queued.splice(0, Infinity, step); // WebKit: a later go() cancels one not yet run
+        else win.queued.push(step);
       },
     },
     addEventListener(type, listener) {
@@ -78,8 +80,9 @@ export function fakeWindow(href) {
     /** history.go() as browsers run it, later: `queued = []` holds the steps until `flush()`. */
     queued: null,
     flush() {
-      for (const step of win.queued.splice(0)) win.traverse(step);
+      while (win.queued.length) win.traverse(win.queued.shift());
     },
+    oneAtATime: false,
     entries,
     get index() {
       return index;

@@ -35,7 +35,8 @@ function fakeDialog() {
 /** What dom.js's showModal does, once layers.js is loaded. */
 function showModal(layers, dialog) {
   dialog.showModal();
-  layers.track(dialog);
+  const layer = layers.track(dialog);
+  dialog.addEventListener('close', () => layer.closed());
 }
 
 function page(href = 'https://trove.test/yoga#students') {
@@ -159,6 +160,21 @@ test('the in-app Back after a dialog closes goes to the previous view, once', ()
   dialog.close(); // "Leave without saving?" answered Leave: the close event comes, then the app goes back
   dialog.fireClose();
   router.back();
+  assert.equal(router.view, 'students');
+  assert.equal(win.index, 0);
+});
+
+test("the in-app Back as its dialog closes waits for the dialog's step, as WebKit runs one history.go() at a time", () => {
+  const { win, router, layers } = page();
+  router.go('student/7');
+  win.queued = [];
+  win.oneAtATime = true;
+  const dialog = fakeDialog();
+  showModal(layers, dialog);
+  dialog.close(); // "Leave without saving?" answered Leave, then the app goes back at once
+  dialog.fireClose();
+  router.back();
+  win.flush();
   assert.equal(router.view, 'students');
   assert.equal(win.index, 0);
 });

@@ -108,7 +108,7 @@ async function showView(view, how, data) {
       router.go(hash, { quiet: true }); // stay until the person says otherwise
       if (await confirmLeave()) {
         leaving = true;
-        history.back();
+        router.back();
       }
       return;
     }

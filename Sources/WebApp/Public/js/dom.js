@@ -26,10 +26,11 @@ export function announce(regionId, message) {
   }, 50);
 }
 
-/** `dialog.showModal()`, which Back closes (./layers.js). */
+/** `dialog.showModal()`, which Back closes (./layers.js); call it before adding the page's own close listener. */
 export function showModal(dialog) {
   dialog.showModal();
-  import('./layers.js').then((layers) => layers.track(dialog));
+  const layer = import('./layers.js').then((layers) => layers.track(dialog));
+  dialog.addEventListener('close', () => layer.then((l) => l?.closed()), { once: true });
 }
 
 /**
@@ -44,8 +45,8 @@ export function confirmDialog({ title, text, ok = 'Delete', cancel = 'Keep it' }
   $('confirm-cancel').textContent = cancel;
   dialog.returnValue = '';
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
     showModal(dialog);
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
     $('confirm-cancel').focus();
   });
 }

@@ -35,7 +35,7 @@ export function createLayers(win = globalThis) {
   function onPop() {
     if (!popPending) while (open.length > level(win.history)) open.pop().close(); // the person's Back
     popPending = false;
-    for (const write of afterPop.splice(0)) write();
+    for (const step of afterPop.splice(0)) step();
     settle(); // our own step back done, or Forward onto a closed layer's entry (nothing to reopen there)
     restoreScroll();
   }
@@ -56,22 +56,17 @@ export function createLayers(win = globalThis) {
   return {
     /** A layer opens: `close()` closes it on Back, `isOpen()` says whether it is; call `closed()` once it closes. */
     openLayer,
-    /** An open <dialog>: Back closes it as its Cancel would. */
-    track(dialog) {
-      if (!dialog.open) return;
-      const layer = openLayer({ close: () => dialog.close(), isOpen: () => dialog.open });
-      dialog.addEventListener('close', () => layer.closed(), { once: true });
-    },
+    /** An open <dialog>, which Back closes as its Cancel would (dom.js's showModal calls `closed()`). */
+    track: (dialog) => dialog.open && openLayer({ close: () => dialog.close(), isOpen: () => dialog.open }),
     /** How many layers are open (not counting one closing, whose entry is on its way off). */
     openCount: () => open.filter((layer) => layer.isOpen()).length,
     /**
-     * Writes the router's entry for a new view (`write(spent)`): after our step back over a closed layer's entry when
-     * one is under way, or in place of that entry (`spent`) when the layer closed and its close event is still to come.
+     * Runs `step` (the router's history change) now, or after our step back over a closed layer's entry: a second
+     * history.go() before the first has run cancels it in WebKit.
      */
-    write(write) {
-      if (popPending) afterPop.push(() => write(false));
-      else write(level(win.history) > this.openCount());
-      restoreScroll();
+    after(step) {
+      if (popPending) afterPop.push(step);
+      else step(), restoreScroll();
     },
     /** Whether a popstate is our own step back (the router does not show a view for it). */
     popping: () => popPending,

@@ -46,6 +46,7 @@ export function createRouter({ onView, home = '', win = globalThis.window, layer
     current = view;
     if (onView) onView(view, how, (history.state && history.state.data) ?? null);
   };
+  const later = (step) => (layers() ? layers().after(step) : step());
   const onPop = () => {
     if (layers()?.popping()) return;
     const state = history.state;
@@ -79,16 +80,16 @@ export function createRouter({ onView, home = '', win = globalThis.window, layer
       if (next === current && !replace && data === undefined) return;
       if (!replace) depth += 1;
       const state = { troveDepth: depth, data: data ?? null };
-      const write = (spent) => history[replace || spent ? 'replaceState' : 'pushState'](state, '', url(next));
-      if (layers()) layers().write(write);
-      else write();
+      // A view opened as its dialog closes takes the dialog's entry, or Back would step onto it first.
+      const spent = () => (history.state?.troveLayer ?? 0) > (layers()?.openCount() ?? 0);
+      later(() => history[replace || spent() ? 'replaceState' : 'pushState'](state, '', url(next)));
       current = next;
       if (!quiet && onView) onView(next, replace ? 'replace' : 'push', state.data);
     },
     remember: keep,
     /** The in-app Back: the previous view, or `home` in place of this one when it is the app's first entry. */
     back(fallback = home || '') {
-      if (depth > 0) history.go(-1 - (layers()?.openCount() ?? 0));
+      if (depth > 0) later(() => history.go(-1 - (layers()?.openCount() ?? 0)));
       else this.go(fallback, { replace: true });
     },
   };

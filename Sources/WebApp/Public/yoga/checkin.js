@@ -4,7 +4,8 @@ import { toast } from '../js/api.js';
 import { $, txt, show, err, make, span, checkRow, listen, click, say, busy } from './dom.js';
 import { call, loadStudents } from './store.js';
 import { formatDistance, matches, debounce, proposeRegulars, plural } from './logic.js';
-import { checkIn, mode, open } from './class.js';
+import { checkIn, mode, open, showIdle } from './class.js';
+import { openLayer } from '../js/layers.js';
 
 const PICK = 'Pick one of your venues or type one.';
 let position = null; // { lat, lon } once the browser told us
@@ -54,8 +55,24 @@ function useMyLocation() {
 }
 const typedEmpty = () => !$('typed-lat').value.trim() && !$('typed-lon').value.trim();
 
+/** While a check-in panel is open, Back closes it as its Cancel does (../js/layers.js). */
+let layer = null;
+function panelOpened() {
+  const isOpen = () => open('checkin-panel') || open('repeat-panel');
+  if (layer || !isOpen()) return;
+  layer = openLayer({ close: () => showIdle(), isOpen });
+  const watch = new MutationObserver(() => {
+    if (isOpen()) return;
+    watch.disconnect();
+    layer.closed(); // checked in, cancelled, or closed by Back
+    layer = null;
+  });
+  for (const id of ['checkin-panel', 'repeat-panel']) watch.observe($(id), { attributeFilter: ['hidden'] });
+}
+
 export function openCheckin() {
   mode('checkin-panel');
+  panelOpened();
   $('venue-q').value = '';
   slot('Finding where you are…');
   show('nearby', false);
@@ -254,6 +271,7 @@ export async function openRepeat(last) {
   lastSession = last;
   const { venue } = lastSession;
   mode('repeat-panel');
+  panelOpened();
   txt('repeat-name', venue.name);
   txt('repeat-address', venue.address || '');
   err('repeat-error');
