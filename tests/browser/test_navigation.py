@@ -453,6 +453,18 @@ def layers_settled(driver) -> bool:
     return driver.execute_script("return !history.state?.troveLayer")
 
 
+def open_add_student(driver) -> None:
+    tap(driver, driver.find_element(By.ID, "student-add"))
+    wait(driver, lambda d: open_layers(d) == ["student-dialog"], "Add student did not open its dialog")
+
+
+def add_student_again(driver) -> None:
+    """Forward to the Students tab from the Class tab, and Add student."""
+    driver.forward()
+    expect(driver, yoga_view, "students", "Forward")
+    open_add_student(driver)
+
+
 def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, browser):
     """As a phone's Back does: an open dialog is one step, closed without leaving its view; one closed by its own
     button leaves no step behind; a dialog that opens as another closes is one step; a reload drops it."""
@@ -461,8 +473,7 @@ def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, brows
     tap(browser, browser.find_element(By.ID, "tab-students"))
     expect(browser, yoga_view, "students", "the Students tab")
 
-    tap(browser, browser.find_element(By.ID, "student-add"))
-    wait(browser, lambda d: open_layers(d) == ["student-dialog"], "Add student did not open its dialog")
+    open_add_student(browser)
     browser.find_element(By.ID, "student-name").send_keys("Ada")
     browser.back()
     wait(browser, lambda d: open_layers(d) == [], "Back did not close the dialog")
@@ -470,19 +481,13 @@ def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, brows
     browser.back()
     expect(browser, yoga_view, "class", "the next Back")
 
-    browser.forward()
-    expect(browser, yoga_view, "students", "Forward")
-    tap(browser, browser.find_element(By.ID, "student-add"))
-    wait(browser, lambda d: open_layers(d) == ["student-dialog"], "Add student did not open its dialog")
+    add_student_again(browser)
     tap(browser, browser.find_element(By.ID, "student-cancel"))
     wait(browser, lambda d: open_layers(d) == [] and layers_settled(d), "Cancel did not close the dialog and its entry")
     browser.back()
     expect(browser, yoga_view, "class", "Back after Cancel, one step")
 
-    browser.forward()
-    expect(browser, yoga_view, "students", "Forward")
-    tap(browser, browser.find_element(By.ID, "student-add"))
-    wait(browser, lambda d: open_layers(d) == ["student-dialog"], "Add student did not open its dialog")
+    add_student_again(browser)
     browser.refresh()
     expect(browser, yoga_view, "students", "a reload with the dialog open")
     assert open_layers(browser) == []
