@@ -73,5 +73,5 @@ export function createLayers(win = globalThis) {
   };
 }
 
-export const layers = (globalThis.troveLayers = createLayers());
-export const { openLayer, track } = layers;
+globalThis.troveLayers = createLayers();
+export const { openLayer, track } = globalThis.troveLayers;
