@@ -453,6 +453,13 @@ def layers_settled(driver) -> bool:
     return driver.execute_script("return !history.state?.troveLayer")
 
 
+def back_over_layer(driver) -> None:
+    """Back, once the open layer's entry is there: layers.js loads with the first layer and then pushes it, which a
+    busy machine can hold back longer than a test takes to press Back."""
+    wait(driver, lambda d: not layers_settled(d), "the open layer pushed no entry for Back to take")
+    driver.back()
+
+
 def open_add_student(driver) -> None:
     tap(driver, driver.find_element(By.ID, "student-add"))
     wait(driver, lambda d: open_layers(d) == ["student-dialog"], "Add student did not open its dialog")
@@ -475,7 +482,7 @@ def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, brows
 
     open_add_student(browser)
     browser.find_element(By.ID, "student-name").send_keys("Ada")
-    browser.back()
+    back_over_layer(browser)
     wait(browser, lambda d: open_layers(d) == [], "Back did not close the dialog")
     expect(browser, yoga_view, "students", "Back with the dialog open")
     browser.back()
@@ -488,6 +495,7 @@ def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, brows
     expect(browser, yoga_view, "class", "Back after Cancel, one step")
 
     add_student_again(browser)
+    wait(browser, lambda d: not layers_settled(d), "the dialog pushed no entry")  # so the reload is on its entry
     browser.refresh()
     expect(browser, yoga_view, "students", "a reload with the dialog open")
     assert open_layers(browser) == []
@@ -496,7 +504,7 @@ def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, brows
 
     tap(browser, browser.find_element(By.ID, "checkin"))  # the check-in panel is a step of Back too
     wait(browser, lambda d: d.find_element(By.ID, "checkin-panel").is_displayed(), "Check in did not open its panel")
-    browser.back()
+    back_over_layer(browser)
     wait(browser, lambda d: not d.find_element(By.ID, "checkin-panel").is_displayed(), "Back did not close the check-in")
     expect(browser, yoga_view, "class", "Back during the check-in")
     assert browser.find_element(By.ID, "checkin").is_displayed(), "Back did not return to the idle class"
@@ -509,7 +517,7 @@ def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, brows
     wait(browser, lambda d: open_layers(d) == ["end-dialog"], "End class did not ask")
     tap(browser, browser.find_element(By.ID, "end-discard"))
     wait(browser, lambda d: open_layers(d) == ["confirm-dialog"], "Discard did not ask to confirm")
-    browser.back()
+    back_over_layer(browser)
     wait(browser, lambda d: open_layers(d) == [], "Back did not close the confirmation")
     expect(browser, yoga_view, "class", "Back on the confirmation")
     assert browser.find_element(By.ID, "end-class").is_displayed(), "Back discarded the class"
@@ -527,8 +535,34 @@ def test_back_closes_the_open_poetry_sheet(server, browser):
     tap(browser, browser.find_element(By.CSS_SELECTOR, "[data-sheet='sheet-words']"))
     tap(browser, browser.find_element(By.CSS_SELECTOR, "[data-sheet='sheet-style']"))
     wait(browser, lambda d: open_layers(d) == ["sheet-style"], "Font did not take the Words sheet's place")
-    browser.back()
+    back_over_layer(browser)
     wait(browser, lambda d: open_layers(d) == [], "Back did not close the sheet")
     expect(browser, poetry_view, poem, "Back with a sheet open")
     browser.back()
     expect(browser, poetry_view, first, "the next Back")
+
+
+def more_menu_open(driver) -> bool:
+    return driver.execute_script("return document.getElementById('tab-more').getAttribute('aria-expanded') === 'true'")
+
+
+def test_back_closes_the_strategies_more_menu(strategies_server, browser):
+    fresh(browser, strategies_server + "/strategies#all")
+    expect(browser, strategies_view, "all", "opening /strategies#all")
+    strategies_tab(browser, "favourites")
+    expect(browser, strategies_view, "favourites", "the Favourites tab")
+
+    tap(browser, browser.find_element(By.ID, "tab-more"))
+    wait(browser, more_menu_open, "'More' did not open its menu")
+    back_over_layer(browser)
+    wait(browser, lambda d: not more_menu_open(d), "Back did not close the 'More' menu")
+    expect(browser, strategies_view, "favourites", "Back with the menu open")
+
+    # Closed by choosing a tab in it, the menu leaves no step behind: Back goes to the view before.
+    strategies_tab(browser, "today")
+    expect(browser, strategies_view, "today", "Today, chosen in 'More'")
+    wait(browser, layers_settled, "the menu's entry stayed after a tab in it was chosen")
+    browser.back()
+    expect(browser, strategies_view, "favourites", "Back from Today")
+    browser.back()
+    expect(browser, strategies_view, "all", "the next Back")

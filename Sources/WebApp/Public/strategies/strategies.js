@@ -61,9 +61,19 @@ routeWith((hash) => {
   }
 });
 
+let menuLayer = null; // Back closes the open "More" menu (../js/layers.js)
+const menuOpen = () => ui.tabs.classList.contains('is-open');
+
 function setMenu(open) {
+  const opening = open && !menuOpen();
   ui.tabs.classList.toggle('is-open', open);
   ui.more.setAttribute('aria-expanded', String(open));
+  if (opening) {
+    menuLayer ??= import('../js/layers.js').then((m) => menuLayer && m.openLayer({ close: () => setMenu(false), isOpen: menuOpen }));
+  } else if (!open && menuLayer) {
+    menuLayer.then((layer) => layer?.closed());
+    menuLayer = null;
+  }
 }
 
 function showView(name) {
@@ -99,7 +109,7 @@ function unavailable(name) {
 
 for (const name of VIEWS) $(`tab-${name}`).addEventListener('click', () => goTo(name));
 ui.more.addEventListener('click', () => {
-  const open = !ui.tabs.classList.contains('is-open');
+  const open = !menuOpen();
   setMenu(open);
   if (open) $(`tab-${MORE.includes(state.view) ? state.view : MORE[0]}`).focus();
 });
@@ -107,7 +117,7 @@ document.addEventListener('click', (event) => {
   if (!ui.tabs.contains(event.target)) setMenu(false);
 });
 ui.tabs.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && ui.tabs.classList.contains('is-open')) {
+  if (event.key === 'Escape' && menuOpen()) {
     event.preventDefault();
     setMenu(false);
     ui.more.focus();
