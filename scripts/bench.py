@@ -99,6 +99,12 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far, user and system (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 # ---------- Tools ----------
 
 def ensure_wrk() -> None:
@@ -460,10 +466,15 @@ class Row:
         self.name, self.kind, self.path, self.cookie, self.lua, self.args = name, kind, path, cookie, lua, args
         self.headers, self.before = headers, before
 
-    def wrk(self, base: str, seconds: float, connections: int = 64) -> dict:
+    def wrk(self, base: str, seconds: float, connections: int = 64, pid: int | None = None) -> dict:
+        """wrk's figures; with the server's `pid`, also its CPU time per request (`cpu_us`)."""
         if self.before:
             self.before()
-        return wrk(base, self.path, self.cookie, seconds, self.lua, self.args, connections, self.headers)
+        began = cpu_seconds(pid) if pid else 0.0
+        result = wrk(base, self.path, self.cookie, seconds, self.lua, self.args, connections, self.headers)
+        if pid and result["requests"]:
+            result["cpu_us"] = 1e6 * (cpu_seconds(pid) - began) / result["requests"]
+        return result
 
 
 def wrk(base: str, path: str, cookie: str | None, seconds: float, lua: Path | None, lua_args: tuple = (),
@@ -528,7 +539,8 @@ def http_rows(fx: dict, workdir: Path, points: Path, queries: Path) -> list[Row]
     ]
 
 
-def http_runs(base: str, bare: str, rows: list[Row]) -> dict:
+def http_runs(base: str, bare: str, rows: list[Row], pid: int, bare_pid: int) -> dict:
+    """Each row's figures; `pid` and `bare_pid` are the servers', for their CPU time per request."""
     health = Row("GET /health", "health", "/health")
     say("HTTP warm-up")
     for row in rows:
@@ -539,11 +551,12 @@ def http_runs(base: str, bare: str, rows: list[Row]) -> dict:
         floors: list[dict] = []
         for round_number in range(1, ROUNDS + 1):
             say(f"HTTP round {round_number} of {ROUNDS} (attempt {attempt})")
-            floors.append(health.wrk(bare, DURATION))
+            floors.append(health.wrk(bare, DURATION, pid=bare_pid))
             for row in rows:
-                results[row.name].append(row.wrk(base, DURATION))
-            controls.append(health.wrk(base, DURATION))
+                results[row.name].append(row.wrk(base, DURATION, pid=pid))
+            controls.append(health.wrk(base, DURATION, pid=pid))
         baseline = statistics.median(r["rps"] for r in results["GET /health"])
+        baseline_cpu = statistics.median(r["cpu_us"] for r in results["GET /health"])
         control = statistics.median(r["rps"] for r in controls) / baseline
         if abs(control - 1) <= CONTROL_TOLERANCE or attempt == ATTEMPTS:
             break
@@ -559,13 +572,16 @@ def http_runs(base: str, bare: str, rows: list[Row]) -> dict:
             "kind": row.kind,
             "rps": rps,
             "ratio": rps / baseline,
+            "cpu_us": statistics.median(r["cpu_us"] for r in runs),
             "p50": statistics.median(r["p50"] for r in runs),
             "p99": statistics.median(r["p99"] for r in runs),
             "errors": sum(r["non_2xx"] + r["socket_errors"] for r in runs) + light[row.name]["non_2xx"] + light[row.name]["socket_errors"],
             "light_p99": light[row.name]["p99"],
         }
+    for row in table.values():
+        row["cpu_ratio"] = baseline_cpu / row["cpu_us"]
     floor = {"rps": statistics.median(r["rps"] for r in floors), "p50": statistics.median(r["p50"] for r in floors),
-             "p99": statistics.median(r["p99"] for r in floors)}
+             "p99": statistics.median(r["p99"] for r in floors), "cpu_us": statistics.median(r["cpu_us"] for r in floors)}
     floor["health_ratio"] = baseline / floor["rps"]
     every = [*floors, *controls, *light.values(), *(r for runs in results.values() for r in runs)]
     return {"endpoints": table, "control": control, "control_ok": abs(control - 1) <= CONTROL_TOLERANCE, "floor": floor,
@@ -760,18 +776,22 @@ def render(results: dict) -> str:
         "",
         f"Goals (issue 24): Trove's `/health` ≥ {HEALTH_TO_BARE}× the bare route; reads ≥ {READ_RATIO}× `/health`, "
         f"writes ≥ {WRITE_RATIO}×; p99 ≤ {TAIL_TO_MEDIAN:g}× p50 at 64 connections for every row; p99 < "
-        f"{LIGHT_READ_P99_MS:g} ms at {LIGHT_CONNECTIONS} connections ({LIGHT_DURATION} s each) for the reads.",
+        f"{LIGHT_READ_P99_MS:g} ms at {LIGHT_CONNECTIONS} connections ({LIGHT_DURATION} s each) for the reads. "
+        "Server CPU is the server's CPU time (user and system, from /proc) over the requests wrk counted; its ratio "
+        "is `/health`'s CPU per request over the row's, which neither the machine's other tenants nor wrk's own "
+        "limits move much (the goals are judged on requests/s, as the issue asks).",
         "",
-        f"| Endpoint | Kind | Requests/s | Ratio to /health | p50 ms | p99 ms | p99/p50 | p99 ms at {LIGHT_CONNECTIONS} connections | Errors | Goals |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        f"| Endpoint | Kind | Requests/s | Ratio to /health | Server CPU µs a request | CPU ratio to /health | p50 ms | p99 ms | p99/p50 | p99 ms at {LIGHT_CONNECTIONS} connections | Errors | Goals |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     floor = http["floor"]
     lines.append(f"| `GET /health` of a bare Hummingbird route (`trove-bare`: same body, same runtime set-up) | floor | "
-                 f"{floor['rps']:,.0f} | {1 / floor['health_ratio']:.2f} | {floor['p50']:.2f} | {floor['p99']:.2f} | "
+                 f"{floor['rps']:,.0f} | {1 / floor['health_ratio']:.2f} | {floor['cpu_us']:.1f} | – | {floor['p50']:.2f} | {floor['p99']:.2f} | "
                  f"{floor['p99'] / floor['p50']:.1f} | – | – | "
                  f"Trove's /health ≥ {HEALTH_TO_BARE}× it ({floor['health_ratio']:.2f}): {goal(floor['health_ratio'] >= HEALTH_TO_BARE)} |")
     for name, row in http["endpoints"].items():
-        lines.append(f"| `{name}` | {row['kind']} | {row['rps']:,.0f} | {row['ratio']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | "
+        lines.append(f"| `{name}` | {row['kind']} | {row['rps']:,.0f} | {row['ratio']:.2f} | {row['cpu_us']:.1f} | "
+                     f"{row['cpu_ratio']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | "
                      f"{row['p99'] / row['p50']:.1f} | {row['light_p99']:.2f} | {row['errors']} | {row_goals(row)} |")
     lines += ["", "### Allocations per request (libc, while wrk loads one endpoint)", ""]
     allocations = results.get("allocations") or {"unavailable": "not measured"}
@@ -922,7 +942,7 @@ def main() -> None:
         fx = fixtures(server.base, workdir)
         results["memory"] = memory_run(server, fx, workdir, points, queries)
         rows = http_rows(fx, workdir, points, queries)
-        results["http"] = http_runs(server.base, bare.base, rows)
+        results["http"] = http_runs(server.base, bare.base, rows, server.process.pid, bare.process.pid)
         results["start"]["rss_after_http_mb"] = server.rss()
         results["allocations"] = allocation_runs(server, bare, rows, workdir)
     finally:
