@@ -1408,6 +1408,49 @@ def test_a_save_that_meets_a_newer_version_wins_quietly(server, browser):
     assert after["y"] > original["y"], "this page's later save did not win"
 
 
+
+def test_a_poem_changed_elsewhere_meanwhile_is_shown_before_the_next_change_saves_over_it(server, browser):
+    """A page left open (a laptop) while the poem is written on elsewhere (a phone): coming back to it shows the poem as
+    it is now, so a nudge there saves on top of the phone's work instead of putting the laptop's old board back."""
+    open_poetry(browser, server)
+    put_words(browser, 2)
+    wait_saved(browser)
+    poem = current_poem(browser)
+    # The other device moves the first magnet to the bottom and renames the poem.
+    board = poem["board"]
+    first = board["magnets"][0]["id"]
+    moved = {**board, "magnets": [{**m, "y": 0.9} if m["id"] == first else m for m in board["magnets"]]}
+    status, body = call(browser, "PUT", f"{API}/poems/{poem['id']}", {"version": poem["version"], "title": "Written on the phone", "board": moved})
+    assert status == 200, body
+    assert browser.find_element(By.ID, "poem-title").get_attribute("value") != "Written on the phone"
+
+    browser.execute_script("dispatchEvent(new Event('focus'))")  # the person comes back to this window
+    wait(browser, lambda d: d.find_element(By.ID, "poem-title").get_attribute("value") == "Written on the phone",
+         "coming back did not show the version saved elsewhere")
+    assert "Undo" in browser.execute_script("return [...document.querySelectorAll('.toast-action')].map(b => b.textContent).join(' ')")
+    still(browser)
+    shown = {m["id"]: m for m in magnets(browser)}
+    assert shown[first]["top"] > board_rect(browser)["top"] + 0.6 * board_rect(browser)["height"], "the magnet moved elsewhere is not where it was put"
+
+    # A nudge here now saves on top of that version: nothing of the phone's is lost, and no conflict was met.
+    other = [m["id"] for m in board["magnets"] if m["id"] != first][0]
+    browser.execute_script("arguments[0].focus()", browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{other}"]'))
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
+    wait_saved(browser)
+    stored = get_json(browser, f"{API}/poems/{poem['id']}")
+    assert stored["title"] == "Written on the phone"
+    assert stored["version"] == poem["version"] + 2, f"the nudge met a conflict or was not saved: {stored['version']}"
+    assert [m for m in stored["board"]["magnets"] if m["id"] == first][0]["y"] == 0.9, "the phone's move was undone"
+    toasts = browser.execute_script("return [...document.querySelectorAll('.toast')].map(t => t.textContent).join(' ')")
+    assert "changed somewhere else" in toasts and "Your version is kept" not in toasts, toasts
+
+    # Undo goes back past the nudge to the board this page showed before, if that is what the person wants.
+    for _ in range(2):
+        ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    first_y = lambda d: [m for m in get_json(d, f"{API}/poems/{poem['id']}")["board"]["magnets"] if m["id"] == first][0]["y"]  # noqa: E731
+    wait(browser, lambda d: first_y(d) == board["magnets"][0]["y"], "two Undos did not bring back the board this page showed")
+
+
 # The page's own writes (those with an Idempotency-Key: the outbox's, and a save sent as the page goes) fail as with
 # no network while window.__troveOffline is set; the test's requests (`call`, no key) still reach the server, as
 # another device's would. Every toast and save state the page shows is kept, even one gone before the test looks.

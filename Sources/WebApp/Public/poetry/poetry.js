@@ -26,6 +26,7 @@ navigator.serviceWorker?.ready.then(
         './spelling.js',
         './sets.js',
         './wordset-editor.js',
+        './refresh.js',
       ].map((path) => new URL(path, import.meta.url).pathname),
     }),
   () => {},
@@ -134,6 +135,11 @@ const context = () => ({
   renderPoems,
   forgetUndo,
   openNewest,
+  sets,
+  remember,
+  undo,
+  sync,
+  took,
 });
 const saver = new Saver({
   base: API,
@@ -595,9 +601,21 @@ document.addEventListener('keydown', (e) => {
   undo();
 });
 
+// Coming back: the open poem as another tab or device left it meanwhile (refresh.js).
+const refresh = () =>
+  board.data &&
+  !saver.dirty &&
+  !saver.running &&
+  import('./refresh.js')
+    .then(
+      (m) => m.refresh(context()),
+      () => {},
+    )
+    .catch(fail);
 addEventListener('pagehide', () => saver.leaving());
+addEventListener('focus', refresh);
 document.addEventListener('visibilitychange', () =>
-  document.visibilityState === 'hidden' ? saver.leaving() : saver.dirty && saver.saveNow(),
+  document.visibilityState === 'hidden' ? saver.leaving() : saver.dirty ? saver.saveNow() : refresh(),
 );
 
 /** The app's column fills the screen below the header: tray, board and bar all in view. */
