@@ -48,4 +48,35 @@ public enum CityCollection {
         }
         return shown
     }
+
+    /// The collection after saving `shown` from a scene opened on `base` (the collection as it was then), when
+    /// `existing` (the collection now) changed meanwhile on another device: what the scene changed wins, what it did
+    /// not touch follows `existing`. A city added there is kept (after the scene's, in its order), one deleted there
+    /// stays deleted unless its star was changed here, and a star set there stays unless this scene changed it.
+    public static func saving(_ shown: [CollectedCity], base: [CollectedCity], existing: [CollectedCity]) throws(CityError)
+        -> [CollectedCity]
+    {
+        _ = try saving(shown)
+        let before = Dictionary(base.map { ($0.geonameid, $0.favourite) }, uniquingKeysWith: { first, _ in first })
+        let now = Dictionary(existing.map { ($0.geonameid, $0.favourite) }, uniquingKeysWith: { first, _ in first })
+        var result: [CollectedCity] = []
+        for city in shown {
+            guard let was = before[city.geonameid] else {
+                result.append(city)  // added here
+                continue
+            }
+            let starredHere = city.favourite != was
+            if let there = now[city.geonameid] {
+                result.append(starredHere ? city : CollectedCity(geonameid: city.geonameid, favourite: there))
+            } else if starredHere {
+                result.append(city)  // deleted there, but changed here: the change is kept
+            }
+        }
+        let listed = Set(shown.map(\.geonameid))
+        result += existing.filter { before[$0.geonameid] == nil && !listed.contains($0.geonameid) }  // added there
+        guard result.count <= maximumSize else {
+            throw .invalidCollection("A collection holds at most \(maximumSize) cities.")
+        }
+        return result
+    }
 }

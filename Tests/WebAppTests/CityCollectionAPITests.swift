@@ -62,6 +62,54 @@ import Testing
         }
     }
 
+    /// A browse scene opened on a laptop while a phone adds a city, deletes one and stars one: the laptop's Save
+    /// (with the collection it was opened on as `base`) keeps the phone's changes and its own; without `base` the save
+    /// is the plain one, and a bad `base` writes nothing.
+    @Test(arguments: DatabaseKind.allCases)
+    func aSaveFromAStaleSceneKeepsWhatThePhoneChanged(kind: DatabaseKind) async throws {
+        try await withCityApp(kind, villages: 6) { client, _ in
+            let cookie = try await guest(client)
+            let ids = Array(900_001...900_006)
+            _ = try await client.execute(
+                uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
+                body: body(["cities": items(ids.prefix(4), favourite: false)]))
+            let base = items(ids.prefix(4), favourite: false)
+            // The phone: adds 5, deletes 3, stars 1.
+            _ = try await client.execute(
+                uri: "/api/v1/cities/collection/import", method: .post, headers: .json(cookie: cookie),
+                body: body(["cities": items([900_005], favourite: false) + items([900_001], favourite: true)]))
+            let phone = try await collection(client, cookie).filter { $0["geonameid"] as? Int != 900_003 }.map {
+                ["geonameid": $0["geonameid"] as! Int, "favourite": $0["favourite"] as! Bool]
+            }
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/cities/collection", method: .put, headers: .json(cookie: cookie), body: body(["cities": phone])
+                ).status == .ok)
+
+            // The laptop, from the scene it opened before: deletes 2, stars 4, adds 6.
+            let laptop =
+                items([900_001, 900_003], favourite: false) + items([900_004], favourite: true) + items([900_006], favourite: false)
+            let bad = try await client.execute(
+                uri: "/api/v1/cities/collection", method: .put, headers: .json(cookie: cookie),
+                body: body(["cities": laptop, "base": [["geonameid": "900001"]]]))
+            #expect(bad.status == .badRequest || bad.status == .unprocessableContent)
+            #expect(try await collection(client, cookie).map { $0["geonameid"] as? Int } == [900_001, 900_002, 900_004, 900_005])
+            let save = try await client.execute(
+                uri: "/api/v1/cities/collection", method: .put, headers: .json(cookie: cookie),
+                body: body(["cities": laptop, "base": base]))
+            #expect(save.status == .ok)
+            let saved = try await collection(client, cookie).map { ($0["geonameid"] as! Int, $0["favourite"] as! Bool) }
+            #expect(saved.map(\.0) == [900_001, 900_004, 900_006, 900_005])
+            #expect(saved.map(\.1) == [true, true, false, false])
+
+            // Without `base`, Save makes the collection exactly what was sent.
+            _ = try await client.execute(
+                uri: "/api/v1/cities/collection", method: .put, headers: .json(cookie: cookie),
+                body: body(["cities": items([900_002], favourite: false)]))
+            #expect(try await collection(client, cookie).map { $0["geonameid"] as? Int } == [900_002])
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func importReplacesAStarWithoutDuplicatingTheCity(kind: DatabaseKind) async throws {
         try await withCityApp(kind) { client, _ in

@@ -398,6 +398,36 @@ def test_swiping_a_row_left_deletes_it(cities_server, browser):
 
 # ---------- Browsing and saving ----------
 
+def test_a_save_from_my_cities_opened_before_keeps_what_another_device_changed_meanwhile(cities_server, browser):
+    """My cities left open on a laptop while the phone adds a city, deletes one and stars one: the laptop's Save keeps
+    the phone's changes as well as its own (it made the collection exactly what it showed, and the phone's were gone)."""
+    open_cities(browser, cities_server)
+    import_cities(browser, ["Florence", "Fiesole", "Prato", "Scandicci"])
+    open_cities(browser, cities_server)
+    tap(browser, browser.find_element(By.ID, "browse"))
+    wait_for_scene(browser, "My cities")
+    # The phone: Encamp added, Scandicci deleted, Florence starred.
+    phone = [{"geonameid": IDS[n], "favourite": n == "Florence"} for n in ("Florence", "Fiesole", "Prato", "Encamp")]
+    status, body, _ = call(browser, "PUT", f"{API}/collection", {"cities": phone})
+    assert status == 200, body
+
+    star(browser, "Prato")
+    tap(browser, row(browser, "Fiesole").find_element(By.CSS_SELECTOR, ".cr-del"))
+    tap(browser, commit_button(browser))
+    wait(browser, lambda d: "added on another device" in d.find_element(By.CSS_SELECTOR, ".toast-region").text,
+         "the save did not say a city was added elsewhere")
+    saved = {c["name"]: c["favourite"] for c in collection(browser)}
+    assert saved == {"Florence": True, "Prato": True, "Encamp": False}, saved
+    wait(browser, lambda d: sorted(names(d)) == ["Encamp", "Florence", "Prato"], f"the list does not show the collection: {names(browser)}")
+    assert starred(browser, "Florence")
+
+    # And a save from there starts from the collection as it is now.
+    star(browser, "Florence")
+    tap(browser, commit_button(browser))
+    wait(browser, lambda d: {c["name"]: c["favourite"] for c in collection(d)} == {"Florence": False, "Prato": True, "Encamp": False},
+         f"the second save: {collection(browser)}")
+
+
 def test_browse_save_stays_enabled_after_undo_and_the_saved_state_survives_a_reload(cities_server, browser):
     open_cities(browser, cities_server)
     assert not shown(browser, "browse"), "an empty collection has no Browse button"

@@ -97,6 +97,24 @@ test("browse starts in the collection's order (position), favourites first in my
   assert.equal(scene.saveEnabled, false, 'opening is not a change');
 });
 
+test("a browse scene's Save names the collection it was opened on, and after a save, what it saved", () => {
+  const scene = new SceneState('browse', [
+    { ...city(1, 'A', 1), favourite: false, position: 0 },
+    { ...city(2, 'B', 2), favourite: true, position: 1 },
+  ]);
+  const opened = [
+    { geonameid: 2, favourite: true },
+    { geonameid: 1, favourite: false },
+  ];
+  scene.toggleFavourite(1);
+  scene.remove(2);
+  assert.deepEqual(scene.payload(), { cities: [{ geonameid: 1, favourite: true }], base: opened });
+  assert.deepEqual(SceneState.from(JSON.parse(JSON.stringify(scene.snapshot()))).payload(), scene.payload(), 'a reload keeps it');
+  scene.markSaved();
+  assert.deepEqual(scene.payload().base, [{ geonameid: 1, favourite: true }]);
+  assert.deepEqual(Object.keys(new SceneState('import', FLORENCE).payload()), ['cities'], 'an import has none');
+});
+
 // ---------- Filtering ----------
 
 test('the filter keeps part-of-name matches; the Favourites scope keeps only favourites', () => {

@@ -43,11 +43,18 @@ public struct CityCollectionRepository: Sendable {
         }
     }
 
-    /// Makes the collection exactly `shown`, in that order.
-    public func save(_ shown: [CollectedCity], profileID: String, now: Date = Date()) async throws -> [Entry] {
+    /// Makes the collection exactly `shown`, in that order; or, given the `base` the scene was opened on, keeps what
+    /// changed elsewhere since (`CityCollection.saving(_:base:existing:)`).
+    public func save(_ shown: [CollectedCity], base: [CollectedCity]? = nil, profileID: String, now: Date = Date()) async throws
+        -> [Entry]
+    {
         try await database.transaction { db in
-            let result = try CityCollection.saving(shown)
             let existing = try await Self.list(profileID: profileID, on: db)
+            let result =
+                try base.map {
+                    try CityCollection.saving(
+                        shown, base: $0, existing: existing.map { CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite) })
+                } ?? CityCollection.saving(shown)
             let kept = Set(result.map(\.geonameid))
             let gone = existing.map(\.geonameid).filter { !kept.contains($0) }
             for batch in stride(from: 0, to: gone.count, by: 500).map({ gone[$0..<min($0 + 500, gone.count)] }) {

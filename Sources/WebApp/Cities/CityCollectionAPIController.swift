@@ -3,7 +3,8 @@ import Foundation
 import Hummingbird
 import Storage
 
-/// `/api/v1/cities/collection…`: the profile's own cities. Import adds with replace; save makes equal.
+/// `/api/v1/cities/collection…`: the profile's own cities. Import adds with replace; save makes equal (keeping, given
+/// the collection the scene was opened on, what changed elsewhere since).
 struct CityCollectionAPIController {
     let store: CityCatalogStore
     let collection: CityCollectionRepository
@@ -43,11 +44,12 @@ struct CityCollectionAPIController {
     }
 
     @Sendable func save(_ request: Request, context: TroveRequestContext) async throws -> CollectionAnswer {
-        let body = try await JSONBody.decode(CollectionBody.self, from: request)
+        // The largest collection with its base is about 800 KB.
+        let body = try await JSONBody.decode(CollectionBody.self, from: request, limit: 2 << 20)
         let catalog = try await store.catalog()
         try catalog.requireKnown(body.cities.map(\.geonameid))
         let profile = try await context.session.requireProfile()
-        let entries = try await collection.save(body.collected, profileID: profile.id)
+        let entries = try await collection.save(body.collected, base: body.collectedBase, profileID: profile.id)
         return CollectionAnswer(cities: catalog.collectionJSON(entries))
     }
 

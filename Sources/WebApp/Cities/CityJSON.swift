@@ -186,8 +186,15 @@ struct CollectionBody: Decodable {
     }
 
     let cities: [Item]
+    /// Save only: the collection as the scene was opened on it, so that what changed elsewhere since is kept.
+    let base: [Item]?
 
-    var collected: [CollectedCity] { cities.map { CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite) } }
+    var collected: [CollectedCity] { Self.collected(cities) }
+    var collectedBase: [CollectedCity]? { base.map(Self.collected) }
+
+    private static func collected(_ items: [Item]) -> [CollectedCity] {
+        items.map { CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite) }
+    }
 }
 
 extension CityCatalog {

@@ -36,14 +36,20 @@ export async function commit(view, state) {
     }
     return;
   }
-  // The whole collection is replaced: the last save wins.
+  // The collection becomes what the scene shows, keeping what another device changed since the scene opened on it
+  // (the payload's base); of two saves, the last wins.
   const sent = await sync.send('PUT', collection, state.payload(), { label: 'your cities', scope: 'cities', replace: 'cities:collection' });
   state.markSaved();
   const cities = (await followCollection(sync, sent, () => state.myOrder())) ?? sent.data.cities;
+  const elsewhere = cities.filter((c) => !state.get(c.geonameid)).length;
+  const same = (a, b) => a.length === b.length && a.every((c, i) => c.geonameid === b[i].geonameid && c.favourite === b[i].favourite);
+  // Changes kept from elsewhere: the scene shows the collection as it now is.
+  if (!sent.queued && !same(cities, state.payload().cities)) view.show('browse', cities, view.labels, { ...view.snapshot(), state: null });
   toast(
     sent.queued
       ? `Saved on this device: ${plural(cities.length, 'city', 'cities')}.${later}`
-      : `Saved: ${plural(cities.length, 'city', 'cities')} in your collection.`,
+      : `Saved: ${plural(cities.length, 'city', 'cities')} in your collection` +
+          (elsewhere ? `, with ${plural(elsewhere, 'city', 'cities')} added on another device meanwhile.` : '.'),
   );
   view.onCommitted(cities.length, false);
 }

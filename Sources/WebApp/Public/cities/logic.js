@@ -46,6 +46,8 @@ export class SceneState {
     this.changed = false; // ever, in this scene: enables Save for good
     this.dirty = false; // since the last save
     this.imported = false;
+    // My cities as this scene found them (or last saved them): Save keeps what another device changed since.
+    this.base = kind === 'browse' ? this.payload().cities : null;
   }
 
   get size() {
@@ -68,8 +70,8 @@ export class SceneState {
 
   /** Everything needed to rebuild this state (history state and session storage keep it). */
   snapshot() {
-    const { kind, changed, dirty, imported, order } = this;
-    return { kind, changed, dirty, imported, rows: order.map((id) => this.rows.get(id)) };
+    const { kind, changed, dirty, imported, order, base } = this;
+    return { kind, changed, dirty, imported, base, rows: order.map((id) => this.rows.get(id)) };
   }
 
   static from(snap) {
@@ -78,7 +80,7 @@ export class SceneState {
       state.rows.set(row.geonameid, row);
       state.order.push(row.geonameid);
     }
-    Object.assign(state, { changed: !!snap.changed, dirty: !!snap.dirty, imported: !!snap.imported });
+    Object.assign(state, { changed: !!snap.changed, dirty: !!snap.dirty, imported: !!snap.imported, base: snap.base ?? null });
     return state;
   }
 
@@ -174,12 +176,14 @@ export class SceneState {
 
   /** The body of an import or a save: every row (not only those shown), in my order. */
   payload() {
-    return { cities: this.myOrder().map((r) => ({ geonameid: r.geonameid, favourite: r.favourite })) };
+    const cities = this.myOrder().map((r) => ({ geonameid: r.geonameid, favourite: r.favourite }));
+    return this.base ? { cities, base: this.base } : { cities };
   }
 
   markSaved() {
     this.dirty = false;
     if (this.kind === 'import') this.imported = true;
+    else this.base = this.payload().cities;
   }
 }
 
