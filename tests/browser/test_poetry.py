@@ -1423,11 +1423,15 @@ def test_a_poem_changed_elsewhere_meanwhile_is_shown_before_the_next_change_save
     status, body = call(browser, "PUT", f"{API}/poems/{poem['id']}", {"version": poem["version"], "title": "Written on the phone", "board": moved})
     assert status == 200, body
     assert browser.find_element(By.ID, "poem-title").get_attribute("value") != "Written on the phone"
+    status, body = call(browser, "POST", f"{API}/poems", {"title": "Begun on the phone", "board": board})
+    assert status == 201, body
 
     browser.execute_script("dispatchEvent(new Event('focus'))")  # the person comes back to this window
     wait(browser, lambda d: d.find_element(By.ID, "poem-title").get_attribute("value") == "Written on the phone",
          "coming back did not show the version saved elsewhere")
     assert "Undo" in browser.execute_script("return [...document.querySelectorAll('.toast-action')].map(b => b.textContent).join(' ')")
+    listed = browser.execute_script("return [...document.querySelectorAll('.pm-poem-title')].map(t => t.textContent)")
+    assert "Begun on the phone" in listed and "Written on the phone" in listed, f"the list of poems is not the server's: {listed}"
     still(browser)
     shown = {m["id"]: m for m in magnets(browser)}
     assert shown[first]["top"] > board_rect(browser)["top"] + 0.6 * board_rect(browser)["height"], "the magnet moved elsewhere is not where it was put"

@@ -17,10 +17,13 @@ export function refresh(c) {
   return running;
 }
 
-async function newer({ API, state, board, saver, sets, ui, remember, undo, sync, took, showBackground, showPublished, poemPath }) {
+async function newer(c) {
+  const { API, state, board, saver, sets, ui, remember, undo, sync, took, showBackground, showPublished, poemPath } = c;
   const poem = state.poem;
   const idle = () => state.poem === poem && !saver.dirty && !saver.running && !board.drag;
-  if (!poem || isTemp(poem.id) || (await pendingPoems(API)).has(poem.id)) return; // its own saves wait: they are newer
+  const pending = await pendingPoems(API);
+  if (!pending.size) await newerList(c);
+  if (!poem || isTemp(poem.id) || pending.has(poem.id)) return; // its own saves wait: they are newer
   const fresh = await read(poemPath(poem), SCOPE).catch(() => null); // no connection: what is shown is all there is
   if (!fresh?.board || fresh.version <= poem.version || !idle()) return;
   const data = withAPIKeys(fresh.board);
@@ -42,4 +45,14 @@ async function newer({ API, state, board, saver, sets, ui, remember, undo, sync,
   took(fresh);
   sync();
   toast('This poem was changed somewhere else and now shows that version.', { timeout: 8000, action: { label: 'Undo', run: undo } });
+}
+
+/** The list of poems as the server has it now (poems made or renamed there), while nothing of this page's waits. */
+async function newerList({ API, state, renderPoems }) {
+  const listed = () => state.poems.map((p) => p.id).join();
+  const before = listed();
+  const poems = await read(`${API}/poems`, SCOPE).catch(() => null);
+  if (!Array.isArray(poems) || listed() !== before) return; // a poem made here meanwhile
+  state.poems = poems;
+  renderPoems();
 }
