@@ -285,7 +285,7 @@ import Testing
             func choose(_ words: String, in here: [String: Any]) async throws -> [String: Any] {
                 let choices = try #require(here["choices"] as? [[String: Any]])
                 let choice = try #require(choices.first { ($0["text"] as? String)?.contains(words) == true }, "no '\(words)' in \(choices)")
-                return try await play(["choice": choice["index"] as? Int ?? -1])
+                return try await play(["choice": choice["index"] as? Int ?? -1, "at": here["step"] as? Int ?? -1])
             }
 
             var here = try await play()
@@ -323,6 +323,13 @@ import Testing
                     uri: "/api/v1/stories/\(id)/play", method: .post, headers: .json(cookie: author), body: WebAppTests.body(bad))
                 #expect(refused.status == .unprocessableContent, "\(bad)")
             }
+            #expect(try await play()["passage"] as? String == "Crossing")
+            // A choice made on a page left at an earlier step (read on elsewhere since) would be taken from another
+            // passage: 409 place_moved, the place unchanged.
+            let stale = try await client.execute(
+                uri: "/api/v1/stories/\(id)/play", method: .post, headers: .json(cookie: author),
+                body: WebAppTests.body(["choice": 0, "at": beforeCrossing]))
+            #expect(stale.status == .conflict && stale.errorCode == "place_moved", "\(stale.bodyText)")
             #expect(try await play()["passage"] as? String == "Crossing")
             // A story of plain chapters is read from its chapters.
             #expect(try await publish(client, author, Self.pub).status == .created)

@@ -992,6 +992,24 @@ def test_the_night_ferry_ends_home_only_with_the_lantern_taken_early(stories_ser
     check_console(browser)
 
 
+def test_a_choice_on_a_page_left_behind_does_not_take_another_passages_choice(stories_server, browser):
+    """The story read on elsewhere (a phone) while this page still shows the dock: its first choice there must not be
+    taken as the first choice of the passage the phone reached. The page says so and shows that place instead."""
+    story = ferry_id(browser, stories_server)
+    open_story(browser, stories_server, story)
+    assert at(browser, "Dock", 0)
+    status, phone = call(browser, "POST", f"{API}/{story}/play", {"choice": 0, "at": 0})  # the phone: to the warehouse
+    assert status == 200 and phone["passage"] == "Warehouse", phone
+    choose_from = browser.execute_script("return document.querySelector('#choices .st-choice').textContent.trim()")
+    assert choose_from.startswith("Search the warehouse"), choose_from
+    tap(browser, browser.find_element(By.CSS_SELECTOR, "#choices .st-choice"))
+    wait(browser, lambda d: "changed elsewhere" in d.execute_script(
+        "return [...document.querySelectorAll('.toast')].map(t => t.textContent).join(' ')"), "no word that the place moved")
+    wait(browser, lambda d: at(d, "Warehouse", 1), "the page does not show the place the story was read to")
+    _, played = call(browser, "GET", f"{API}/{story}/play")
+    assert played["step"] == 1 and played["trail"] == ["Dock", "Warehouse"], f"a choice was taken from the wrong passage: {played}"
+
+
 def test_back_in_a_played_story_restores_the_variables_and_reload_keeps_the_place(stories_server, browser):
     story = ferry_id(browser, stories_server)
     open_story(browser, stories_server, story)

@@ -97,6 +97,9 @@ struct StoryPlayAPIController {
     struct MoveBody: Decodable {
         /// Take this choice of the current passage.
         let choice: Int?
+        /// With a choice: the step of the passage it was made on. A page left open while the story was read on
+        /// elsewhere would otherwise take that choice of another passage.
+        let at: Int?
         /// Or go back to this step (0: the start), with the story's variables as they were there.
         let step: Int?
     }
@@ -113,6 +116,11 @@ struct StoryPlayAPIController {
         {
             reading = kept
             progress = place.progress
+        }
+        if body.choice != nil, let at = body.at, at != reading.choices.count {
+            throw APIError(
+                .conflict, code: "place_moved",
+                message: "This choice was made at step \(at), but your place in this story is at step \(reading.choices.count) now.")
         }
         // A step renders a passage or two (well under a millisecond); a rewind replays the path from the start.
         let moved: (reading: TwineReading, passage: RenderedPassage)

@@ -158,7 +158,7 @@ export async function startPlay({ root, story, api: API, show }) {
         say(playOfflineLine(true));
       } else if (error.code === 'not_interactive') {
         location.reload(); // the story was replaced by one read from its JSON
-      } else if (error.code === 'invalid_choice') {
+      } else if (error.code === 'invalid_choice' || error.code === 'place_moved') {
         toast('Your place in this story changed elsewhere; here it is.');
         await reload();
       } else {
@@ -172,7 +172,8 @@ export async function startPlay({ root, story, api: API, show }) {
     if (saving) return;
     lock();
     const before = now.step;
-    const moved = await ask(body, Number.isInteger(body.choice) ? { step: before, index: body.choice } : null);
+    const chosen = Number.isInteger(body.choice);
+    const moved = await ask(chosen ? { ...body, at: before } : body, chosen ? { step: before, index: body.choice } : null);
     draw(moved ? {} : { focus: false, fade: false });
     if (moved && (push || !popWaiting)) settleURL(push);
     else if (!moved && !popWaiting) settleURL(false);
@@ -184,7 +185,7 @@ export async function startPlay({ root, story, api: API, show }) {
     lock();
     for (const index of plan.choices) {
       const step = now.step;
-      if (!(await ask({ choice: index }, { step, index }))) break;
+      if (!(await ask({ choice: index, at: step }, { step, index }))) break;
       if (now.trail[now.step] !== plan.trail[now.step]) break; // the story went elsewhere: stay there
     }
     draw();
