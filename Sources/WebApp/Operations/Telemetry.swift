@@ -27,8 +27,18 @@ enum Telemetry {
         Counter(label: "trove_cache_lookups_total", dimensions: [("cache", cache), ("result", hit ? "hit" : "miss")]).increment()
     }
 
+    /// Made once (after the registry, whichever is asked for first): most requests look a session up, and making a
+    /// counter asks the registry each time (its lock, the name checked, the dimensions hashed).
+    private static let sessionsFromCache = sessionCounter("cache")
+    private static let sessionsFromDatabase = sessionCounter("database")
+
+    private static func sessionCounter(_ source: String) -> CoreMetrics.Counter {
+        start()
+        return Counter(label: "trove_session_lookups_total", dimensions: [("source", source)])
+    }
+
     static func sessionLookup(cached: Bool) {
-        Counter(label: "trove_session_lookups_total", dimensions: [("source", cached ? "cache" : "database")]).increment()
+        (cached ? sessionsFromCache : sessionsFromDatabase).increment()
     }
 
     /// The resident memory of this process, read when metrics are asked for.
