@@ -110,6 +110,8 @@ test("a browse scene's Save names the collection it was opened on, and after a s
   scene.remove(2);
   assert.deepEqual(scene.payload(), { cities: [{ geonameid: 1, favourite: true }], base: opened });
   assert.deepEqual(SceneState.from(JSON.parse(JSON.stringify(scene.snapshot()))).payload(), scene.payload(), 'a reload keeps it');
+  scene.markSaved(false);
+  assert.deepEqual(scene.payload().base, opened, 'a save kept on the device is replaced by the next, which keeps its base');
   scene.markSaved();
   assert.deepEqual(scene.payload().base, [{ geonameid: 1, favourite: true }]);
   assert.deepEqual(Object.keys(new SceneState('import', FLORENCE).payload()), ['cities'], 'an import has none');

@@ -38,8 +38,13 @@ export async function commit(view, state) {
   }
   // The collection becomes what the scene shows, keeping what another device changed since the scene opened on it
   // (the payload's base); of two saves, the last wins.
-  const sent = await sync.send('PUT', collection, state.payload(), { label: 'your cities', scope: 'cities', replace: 'cities:collection' });
-  state.markSaved();
+  // A save waiting on this device is replaced by this one in the outbox, and the server still has the collection that
+  // one started from: that is this one's base too (a list reopened offline shows the device's copy, not the server's).
+  const payload = state.payload();
+  const waiting = (await sync.all()).find((entry) => entry.replace === 'cities:collection');
+  if (waiting && payload.base) payload.base = waiting.body?.base;
+  const sent = await sync.send('PUT', collection, payload, { label: 'your cities', scope: 'cities', replace: 'cities:collection' });
+  state.markSaved(!sent.queued);
   const cities = (await followCollection(sync, sent, () => state.myOrder())) ?? sent.data.cities;
   const elsewhere = cities.filter((c) => !state.get(c.geonameid)).length;
   const same = (a, b) => a.length === b.length && a.every((c, i) => c.geonameid === b[i].geonameid && c.favourite === b[i].favourite);

@@ -180,10 +180,14 @@ export class SceneState {
     return this.base ? { cities, base: this.base } : { cities };
   }
 
-  markSaved() {
+  /**
+   * After Import or Save. A save the server has (`delivered`) is the base of the next; one kept on the device is not:
+   * the next save replaces it in the outbox (js/sync.js), and must still name the collection the server has.
+   */
+  markSaved(delivered = true) {
     this.dirty = false;
     if (this.kind === 'import') this.imported = true;
-    else this.base = this.payload().cities;
+    else if (delivered) this.base = this.payload().cities;
   }
 }
 
