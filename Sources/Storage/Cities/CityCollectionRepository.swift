@@ -16,6 +16,8 @@ public struct CityCollectionRepository: Sendable {
         public let favourite: Bool
         public let position: Int
         public let addedAt: Date
+
+        var collected: CollectedCity { CollectedCity(geonameid: geonameid, favourite: favourite) }
     }
 
     public func list(profileID: String) async throws -> [Entry] {
@@ -36,8 +38,7 @@ public struct CityCollectionRepository: Sendable {
     public func importCities(_ incoming: [CollectedCity], profileID: String, now: Date = Date()) async throws -> Int {
         try await database.transaction { db in
             let existing = try await Self.list(profileID: profileID, on: db)
-            let result = try CityCollection.importing(
-                incoming, into: existing.map { CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite) })
+            let result = try CityCollection.importing(incoming, into: existing.map(\.collected))
             try await Self.write(result, previous: existing, profileID: profileID, now: now, on: db)
             return result.count
         }
@@ -51,10 +52,8 @@ public struct CityCollectionRepository: Sendable {
         try await database.transaction { db in
             let existing = try await Self.list(profileID: profileID, on: db)
             let result =
-                try base.map {
-                    try CityCollection.saving(
-                        shown, base: $0, existing: existing.map { CollectedCity(geonameid: $0.geonameid, favourite: $0.favourite) })
-                } ?? CityCollection.saving(shown)
+                try base.map { try CityCollection.saving(shown, base: $0, existing: existing.map(\.collected)) }
+                ?? CityCollection.saving(shown)
             let kept = Set(result.map(\.geonameid))
             let gone = existing.map(\.geonameid).filter { !kept.contains($0) }
             for batch in stride(from: 0, to: gone.count, by: 500).map({ gone[$0..<min($0 + 500, gone.count)] }) {
