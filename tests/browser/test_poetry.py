@@ -1510,6 +1510,60 @@ def test_a_queued_save_that_meets_a_newer_version_is_saved_again_without_not_sav
     assert not severe, f"console errors: {severe}"
 
 
+def test_a_poem_deleted_elsewhere_while_open_keeps_what_is_written_here_as_a_new_poem(server, browser):
+    """A poem deleted on the phone while a laptop has it open: coming back says so, and the laptop's next change keeps
+    its board as a new poem instead of ending in "Not saved" with the words nowhere to go."""
+    add_preload_script(browser, OFFLINE_WRITES)
+    open_poetry(browser, server)
+    put_words(browser, 3)
+    wait_saved(browser)
+    poem = current_poem(browser)
+    status, body = call(browser, "DELETE", f"{API}/poems/{poem['id']}")
+    assert status in (200, 204), body
+
+    browser.execute_script("dispatchEvent(new Event('focus'))")  # back to this window
+    wait(browser, lambda d: "deleted on another device" in " ".join(d.execute_script("return [...window.__troveSeen]")),
+         "coming back did not say the poem was deleted elsewhere")
+    magnet = magnets(browser)[0]
+    browser.execute_script("arguments[0].focus()", browser.find_element(By.CSS_SELECTOR, f'.pm-magnet[data-id="{magnet["id"]}"]'))
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
+    wait(browser, lambda d: [p["id"] for p in get_json(d, f"{API}/poems")] not in ([], [poem["id"]]), "the change was not kept as a new poem")
+    wait_saved(browser)
+    kept = current_poem(browser)
+    assert sorted(m["word"] for m in kept["board"]["magnets"]) == sorted(m["word"] for m in poem["board"]["magnets"])
+    assert [m for m in kept["board"]["magnets"] if m["word"] == magnet["word"]][0]["y"] > [m for m in poem["board"]["magnets"] if m["id"] == magnet["id"]][0]["y"]
+    assert kept["id"] in browser.current_url, "the address does not name the poem now open"
+    assert browser.execute_script("return document.querySelector('.pm-poem-open[aria-current=\"true\"]')?.dataset.open") == kept["id"]
+    status, _ = call(browser, "GET", f"{API}/poems/{poem['id']}")
+    assert status == 404, "the delete made elsewhere was undone"
+    seen = browser.execute_script("return [...window.__troveSeen]")
+    assert not [text for text in seen if "Not saved" in text], f"the page said: {seen}"
+
+
+def test_a_save_queued_offline_for_a_poem_deleted_elsewhere_is_kept_as_a_new_poem(server, browser):
+    add_preload_script(browser, OFFLINE_WRITES)
+    open_poetry(browser, server)
+    put_words(browser, 2)
+    wait_saved(browser)
+    poem = current_poem(browser)
+    browser.execute_script("window.__troveOffline = true")
+    tile(browser).click()  # a third word, written offline
+    wait(browser, lambda d: len(magnets(d)) == 3, "the word did not go on the board offline")
+    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "1 change waiting", "the header does not say a change waits")
+    words = sorted(m["word"] for m in magnets(browser))
+    status, body = call(browser, "DELETE", f"{API}/poems/{poem['id']}")  # meanwhile, on the phone
+    assert status in (200, 204), body
+
+    browser.execute_script("window.__troveOffline = false; window.dispatchEvent(new Event('online'))")
+    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the outbox did not empty")
+    wait(browser, lambda d: [p["id"] for p in get_json(d, f"{API}/poems")] not in ([], [poem["id"]]), "the words written offline were not kept as a new poem")
+    wait_saved(browser)
+    assert sorted(m["word"] for m in current_poem(browser)["board"]["magnets"]) == words, "the word written offline was lost"
+    seen = browser.execute_script("return [...window.__troveSeen]")
+    assert any("kept as a new poem" in text for text in seen), f"the page did not say where the words went: {seen}"
+    assert not [text for text in seen if "Not saved" in text], f"the page said: {seen}"
+
+
 # ---------- Word helpers ----------
 
 STUB_PRONUNCIATION = """

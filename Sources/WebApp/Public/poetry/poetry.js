@@ -140,12 +140,14 @@ const context = () => ({
   undo,
   sync,
   took,
+  address: () => router.go(poemView(), { replace: true, quiet: true }),
 });
 const saver = new Saver({
   base: API,
   body: () => ({ title: ui.poemTitle.value.trim(), board: { ...board.data, aspect: board.aspect() } }),
   onSaved: (saved) => took(saved),
   onState: (kind, message) => saveState(kind, message),
+  onGone: (poem) => import('./elsewhere.js').then((m) => m.keepAsNew(context(), poem)),
 });
 
 const currentSet = () => sets.find(board.data && board.data.word_set_id);

@@ -24,7 +24,8 @@ async function newer(c) {
   const pending = await pendingPoems(API);
   if (!pending.size) await newerList(c);
   if (!poem || isTemp(poem.id) || pending.has(poem.id)) return; // its own saves wait: they are newer
-  const fresh = await read(poemPath(poem), SCOPE).catch(() => null); // no connection: what is shown is all there is
+  // No connection: what is shown is all there is. Deleted there: the next change keeps it as a new poem (elsewhere.js).
+  const fresh = await read(poemPath(poem), SCOPE).catch((error) => error.status === 404 && idle() && deletedThere(poem));
   if (!fresh?.board || fresh.version <= poem.version || !idle()) return;
   const data = withAPIKeys(fresh.board);
   if (!sets.find(data.word_set_id)) await sets.load(); // a word set made there
@@ -45,6 +46,10 @@ async function newer(c) {
   took(fresh);
   sync();
   toast('This poem was changed somewhere else and now shows that version.', { timeout: 8000, action: { label: 'Undo', run: undo } });
+}
+
+function deletedThere(poem) {
+  toast(`“${poem.title}” was deleted on another device. A change here keeps it as a new poem.`, { timeout: 8000 });
 }
 
 /** The list of poems as the server has it now (poems made or renamed there), while nothing of this page's waits. */

@@ -8,6 +8,7 @@ export const SCOPE = 'poetry';
 // As js/sync-logic.js names records made on a device (that module loads with the outbox, on the first write).
 export const isTemp = (id) => typeof id === 'string' && id.startsWith('tmp-');
 const tempId = () => `tmp-${crypto.randomUUID()}`;
+export const idOf = (path) => decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
 const LEFT = 'trove.poetry.left';
 
 const readLeft = () => {
@@ -26,12 +27,16 @@ const writeLeft = (list) => {
 };
 
 export class Saver {
-  /** `body()` gives {title, board}; `onSaved(poem)` the server's answer; `onState(kind)` saved, saving, offline or error. */
-  constructor({ base, body, onSaved, onState }) {
+  /**
+   * `body()` gives {title, board}; `onSaved(poem)` the server's answer; `onState(kind)` saved, saving, offline or
+   * error; `onGone({id, title, board})` a save of a poem deleted elsewhere, whose words are to be kept (elsewhere.js).
+   */
+  constructor({ base, body, onSaved, onState, onGone }) {
     this.base = base;
     this.body = body;
     this.onSaved = onSaved;
     this.onState = onState;
+    this.onGone = onGone;
     this.poem = null; // {id, version, title}
     this.dirty = false;
     this.timer = 0;
@@ -42,7 +47,9 @@ export class Saver {
     addEventListener('trove:synced', ({ detail }) => {
       if (detail.scopes.includes(SCOPE)) this.synced();
     });
-    addEventListener('trove:sync-dropped', ({ detail }) => this.dropped(detail));
+    addEventListener('trove:sync-dropped', ({ detail }) => {
+      if (detail.entry.scope === SCOPE) import('./elsewhere.js').then((m) => m.dropped(this, detail));
+    });
     addEventListener('trove:sync-id', ({ detail }) => {
       if (detail.scope === SCOPE) this.moveCopy(detail.temp, detail.id);
     });
@@ -112,9 +119,10 @@ export class Saver {
     this.timer = setTimeout(() => this.saveNow(), 300);
   }
 
-  /** A version conflict met in the outbox is Poetry's to resolve (`dropped`): the outbox tells nobody "Not saved". */
+  /** A version conflict or a poem deleted elsewhere, met in the outbox, is Poetry's to resolve (elsewhere.js). */
   options(poem, title) {
-    return { scope: SCOPE, replace: `poem:${poem.id}`, label: `the poem “${title || 'Untitled poem'}”`, resolves: ['version_conflict'] };
+    const label = `the poem “${title || 'Untitled poem'}”`;
+    return { scope: SCOPE, replace: `poem:${poem.id}`, label, resolves: ['version_conflict', 'not_found'] };
   }
 
   async saveNow() {
@@ -123,8 +131,8 @@ export class Saver {
     if (!poem || !this.dirty || this.running) return this.running;
     this.dirty = false;
     this.running = (async () => {
+      const body = this.body();
       try {
-        const body = this.body();
         const result = await this.put(poem, body);
         if (result.queued) this.keepWritten(poem.id, { version: poem.version, ...body });
         else this.keepCopy(result.data);
@@ -139,8 +147,11 @@ export class Saver {
           if (!this.dirty) this.onState('saved');
         }
       } catch (error) {
-        this.onState('error', error.message);
-        toast(`Not saved: ${error.message}`);
+        if (error.code === 'not_found') await this.gone(poem.id, body);
+        else {
+          this.onState('error', error.message);
+          toast(`Not saved: ${error.message}`);
+        }
       } finally {
         this.running = null;
       }
@@ -217,24 +228,9 @@ export class Saver {
     if (this.dirty) this.saveNow();
   }
 
-  /**
-   * A queued save met a newer version (saved on another device meanwhile): the later save, this one, wins. The open
-   * poem is saved again as it is now; another poem, with the words of the save that was refused.
-   */
-  async dropped({ entry, error }) {
-    if (entry.scope !== SCOPE || entry.method !== 'PUT' || error.code !== 'version_conflict') return;
-    const fresh = await api('GET', entry.path).catch(() => null);
-    if (!fresh) return toast(`Not saved: ${entry.label}. ${error.message}`);
-    if (this.poem && entry.path === this.path()) {
-      this.poem.version = fresh.version;
-      this.dirty = true;
-      return this.saveNow();
-    }
-    const { scope, replace, label, resolves } = entry;
-    await send('PUT', entry.path, { ...entry.body, version: fresh.version }, { scope, replace, label, resolves }).then(
-      (result) => result.data && this.keepCopy(result.data),
-      (e) => toast(`Not saved: ${label}. ${e.message}`),
-    );
+  /** A save met a poem deleted elsewhere: its words are kept as a new poem, not lost. */
+  gone(id, { title, board }) {
+    return this.onGone({ id, title, board }).catch((error) => toast(`Not saved: ${error.message}`));
   }
 
   /** The page goes away: what is not saved yet is sent with keepalive and kept for the next visit. */
@@ -279,7 +275,7 @@ export class Saver {
   async sendLeft() {
     for (const w of readLeft()) {
       const { path, body, key, ...options } = w;
-      await send('PUT', path, body, { ...options, key }).catch(() => {});
+      await send('PUT', path, body, { ...options, key }).catch((error) => error.code === 'not_found' && this.gone(idOf(path), body));
       writeLeft(readLeft().filter((x) => x.key !== key));
     }
     await update();
