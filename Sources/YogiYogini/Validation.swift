@@ -76,6 +76,20 @@ public enum YogaValidation {
             latitude: position?.0, longitude: position?.1)
     }
 
+    /// The attendees of a class sent after it ended that are no longer on the roster (`unknown`): each one deleted on
+    /// another device meanwhile is kept by the name this device knew (`knownNames`, by id), as the attendance of a
+    /// student deleted after a class is kept; an id with no name is refused, as before.
+    public static func departed(_ unknown: [String], knownNames: [String: String]?) throws(YogaError) -> [String] {
+        var names: [String] = []
+        var nameless: [String] = []
+        var seen: Set<String> = []
+        for id in unknown where seen.insert(id).inserted {
+            if let known = knownNames?[id] { names.append(try name(known, what: "An attendee's name")) } else { nameless.append(id) }
+        }
+        guard nameless.isEmpty else { throw .notOnRoster(nameless) }
+        return names
+    }
+
     /// A session's times as corrected by the instructor: the end after the start, at most a day long.
     public static func times(start: Date, end: Date) throws(YogaError) {
         guard end > start else { throw .invalid("A class must end after it starts.") }

@@ -383,6 +383,63 @@ import Testing
         }
     }
 
+    /// A class held offline while another device deleted one of its students and its venue: it is recorded, with
+    /// them as the device knew them (as a student or venue deleted after a class is kept), not refused as a whole.
+    @Test(arguments: DatabaseKind.allCases)
+    func aClassHeldOfflineKeepsAStudentAndAVenueDeletedElsewhereMeanwhile(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let ana = try await addStudent(client, cookie, "Ana")
+            let ben = try await addStudent(client, cookie, "Ben")
+            let loft = try #require(
+                try await send(client, .post, "/api/v1/yoga/venues", cookie, ["name": "Loft"]).json()["id"] as? String)
+            #expect(try await send(client, .delete, "/api/v1/yoga/students/\(ben)", cookie).status == .noContent)
+            #expect(try await send(client, .delete, "/api/v1/yoga/venues/\(loft)", cookie).status == .noContent)
+            let held: [String: Any] = [
+                "venue_id": loft, "started_at": "2026-02-03T17:00:00Z", "ended_at": "2026-02-03T18:00:00Z",
+                "attendees": [ana, ben, ben], "notes": "", "temperature_c": NSNull(),
+                "as_known": ["attendees": [ana: "Ana", ben: "Ben"], "venue": ["name": "Loft", "address": "1 Main St"]],
+            ]
+
+            var bad = held
+            bad["as_known"] = ["attendees": [ana: "Ana"], "venue": ["name": "Loft"]]
+            #expect(try await send(client, .post, "/api/v1/yoga/sessions", cookie, bad).errorCode == "not_on_roster", "Ben's name unknown")
+            bad["as_known"] = ["attendees": [ben: "  "], "venue": ["name": "Loft"]]
+            #expect(try await send(client, .post, "/api/v1/yoga/sessions", cookie, bad).status == .unprocessableContent)
+            bad["as_known"] = ["attendees": [ben: "Ben"], "venue": ["name": ""]]
+            #expect(try await send(client, .post, "/api/v1/yoga/sessions", cookie, bad).status == .unprocessableContent)
+            bad["as_known"] = ["attendees": [ben: "Ben"]]
+            #expect(try await send(client, .post, "/api/v1/yoga/sessions", cookie, bad).status == .notFound, "the venue, unknown")
+            #expect((try await send(client, .get, "/api/v1/yoga/sessions", cookie).json()["sessions"] as? [Any])?.isEmpty == true)
+
+            let recorded = try await send(client, .post, "/api/v1/yoga/sessions", cookie, held)
+            #expect(recorded.status == .created, "\(recorded.bodyText)")
+            let session = try recorded.json()
+            let venue = session["venue"] as? [String: Any]
+            #expect(venue?["name"] as? String == "Loft" && venue?["address"] as? String == "1 Main St" && venue?["id"] is NSNull)
+            let attendees = session["attendees"] as? [[String: Any]] ?? []
+            #expect(session["attendance"] as? Int == 2)
+            #expect(attendees.contains { $0["name"] as? String == "Ben" && $0["id"] is NSNull })
+            #expect(attendees.contains { $0["name"] as? String == "Ana" && $0["id"] as? String == ana })
+            #expect(
+                (try await send(client, .get, "/api/v1/yoga/venues", cookie).json()["venues"] as? [Any])?.isEmpty == true, "not saved again"
+            )
+
+            // Its end corrected later (the same device's knowledge): Ben is kept once.
+            let id = try #require(session["id"] as? String)
+            let correction: [String: Any] = [
+                "started_at": "2026-02-03T17:00:00Z", "ended_at": "2026-02-03T18:10:00Z", "attendees": [ana, ben], "notes": "",
+                "as_known": ["attendees": [ben: "Ben"]],
+            ]
+            let corrected = try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, correction)
+            #expect(corrected.status == .ok, "\(corrected.bodyText)")
+            #expect(try corrected.json()["attendance"] as? Int == 2)
+            var unnamed = correction
+            unnamed["as_known"] = NSNull()
+            #expect(try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, unnamed).errorCode == "not_on_roster")
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func aFirstVisitsRequestsAtOnceSeedTheTypesOnceAndATypedTemperatureIsKept(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in

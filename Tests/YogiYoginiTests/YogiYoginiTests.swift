@@ -10,6 +10,14 @@ import YogiYogini
         #expect(throws: YogaError.self) { try YogaValidation.name("two\nlines") }
     }
 
+    @Test func attendeesDeletedMeanwhileAreKeptByTheNameTheDeviceKnew() throws {
+        #expect(try YogaValidation.departed(["b", "c", "b"], knownNames: ["b": " Ben ", "c": "Cleo", "a": "Ana"]) == ["Ben", "Cleo"])
+        #expect(try YogaValidation.departed([], knownNames: nil) == [])
+        #expect(throws: YogaError.notOnRoster(["c"])) { try YogaValidation.departed(["b", "c"], knownNames: ["b": "Ben"]) }
+        #expect(throws: YogaError.notOnRoster(["b"])) { try YogaValidation.departed(["b"], knownNames: nil) }
+        #expect(throws: YogaError.self) { try YogaValidation.departed(["b"], knownNames: ["b": ""]) }
+    }
+
     @Test func datesMustBeRealAndWrittenYYYYMMDD() throws {
         #expect(try YogaValidation.date("2024-02-29") == "2024-02-29")
         for bad in ["2023-02-29", "2024-13-01", "22-11-2026", "2026/11/22", "yesterday", "2026-11-2"] {

@@ -8,6 +8,7 @@ reload while offline keeps them; the header's indicator says how many wait, then
 from __future__ import annotations
 
 import tempfile
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,18 @@ def yoga_restartable(yoga_providers):
 
 
 YOGA_READY = "return document.getElementById('yoga')?.dataset.ready === 'true'"
+
+
+@pytest.fixture
+def yoga_two_devices(yoga_providers):
+    """As `yoga_restartable`, and `other()`: the same database served on another port, as another device reaches
+    the same server while this page has no connection."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-sync-yoga-"))
+    port = free_port()
+    here = lambda: _running_trove(binary, workdir, workdir / "trove.sqlite", yoga_providers.serve_args(), port=port)  # noqa: E731
+    other = lambda: _running_trove(binary, workdir, workdir / "trove.sqlite", yoga_providers.serve_args())  # noqa: E731
+    return here, other
 
 
 def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restartable, browser):
@@ -128,6 +141,70 @@ def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restarta
         open_yoga(browser, base, "#sessions")
         wait(browser, lambda d: list_texts(d, "#session-list li") == ["Basement Studio"], "the synced session is not listed once")
         assert "tmp-" not in browser.execute_script("return document.body.innerHTML")
+
+
+def test_a_class_held_offline_keeps_a_student_and_its_venue_deleted_meanwhile_on_another_device(yoga_two_devices, browser):
+    """The class is held on the phone with no signal while the laptop deletes one of its students and its venue. The
+    class still reaches the server whole when the signal is back, with them as the phone knew them (as for a student
+    or venue deleted after a class), not refused with its attendance and notes."""
+    here, other = yoga_two_devices
+    with here() as base:
+        open_yoga(browser, base)
+        anna = ok(browser, "POST", "/students", {"name": "Anna Bianchi"}, 201)["id"]
+        bruno = ok(browser, "POST", "/students", {"name": "Bruno Rossi"}, 201)["id"]
+        venue = ok(browser, "POST", "/venues", {"name": "Lotus Studio", "address": "Via Roma 3"}, 201)["id"]
+        ok(browser, "POST", "/class", {"venue_id": venue, "attendees": [anna, bruno]}, 201)
+        ok(browser, "POST", "/class/end", {"action": "save"}, 201)
+        open_yoga(browser, base)
+        go(browser, "students")
+        wait(browser, lambda d: "Bruno Rossi" in text(d, "student-list"), "the roster did not show Bruno")
+        go(browser, "class")
+        wait(browser, lambda d: shown(d, "repeat"), "Repeat last time is not offered")
+        wait(browser, lambda d: indicator(d) == "All saved", f"the indicator does not say All saved: {indicator(browser)!r}")
+        kept_for_offline(browser, "/yoga")
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in browser.get_cookies())
+
+    open_offline(browser, base, "/yoga", YOGA_READY)
+    tap_id(browser, "repeat")
+    wait(browser, lambda d: shown(d, "repeat-go"), "offline, Repeat last time did not open")
+    tap_id(browser, "repeat-go")
+    wait_in_session(browser, "Lotus Studio")
+    wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi", "Bruno Rossi"], f"attendees: {attendee_names(browser)}")
+    fill(browser, "class-notes", "Bruno's last class")
+    browser.execute_script("document.getElementById('class-notes').blur()")
+    wait(browser, lambda d: text(d, "notes-state") == "Saved", "offline, the notes were not kept")
+    end = browser.find_element(By.ID, "end-class")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
+    ActionChains(browser).click_and_hold(end).pause(1).release().perform()
+    wait(browser, lambda d: shown(d, "checkin"), "offline, the long press did not save the class")
+    watch_toasts(browser)
+
+    with other() as laptop:
+        for path in [f"/students/{bruno}?confirm=1", f"/venues/{venue}"]:
+            request = urllib.request.Request(f"{laptop}/api/v1/yoga{path}", method="DELETE", headers={"Cookie": cookie})
+            assert urllib.request.urlopen(request, timeout=10).status == 204
+
+    with here():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: indicator(d) == "All saved", f"the class did not reach the server: {indicator(browser)!r}", timeout=60)
+        sessions = ok(browser, "GET", "/sessions")["sessions"]
+        assert len(sessions) == 2, sessions
+        held = max(sessions, key=lambda s: s["started_at"])
+        assert held["notes"] == "Bruno's last class"
+        assert held["venue"]["name"] == "Lotus Studio" and held["venue"]["address"] == "Via Roma 3", held["venue"]
+        assert sorted((a["name"], a["id"]) for a in held["attendees"]) == [("Anna Bianchi", anna), ("Bruno Rossi", None)], held
+        assert ok(browser, "GET", "/venues")["venues"] == [], "the venue deleted elsewhere was saved again"
+        seen = browser.execute_script("return [...(window.__seenToasts || [])]")
+        assert not [t for t in seen if "Not saved" in t], f"the page said: {seen}"
+
+
+def watch_toasts(driver) -> None:
+    """Keeps every toast the page shows from now on in window.__seenToasts, even one gone before the test looks."""
+    driver.execute_script("""
+      const seen = window.__seenToasts = [];
+      new MutationObserver(() => { for (const t of document.querySelectorAll('.toast')) seen.push(t.textContent.trim()); })
+        .observe(document, {childList: true, subtree: true, characterData: true});
+    """)
 
 
 def repeat_last_time_offline(yoga_restartable, browser) -> None:

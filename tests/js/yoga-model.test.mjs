@@ -87,6 +87,7 @@ test('a class checked in, changed and saved on the device becomes a session with
     attendees: [anna],
     notes: 'Hips',
     temperature_c: null,
+    as_known: { attendees: { [anna]: 'Anna' } },
   });
   assert.throws(() => apply(m, 'PATCH', '/class', { notes: 'x' }, { newId }), { code: 'no_class' });
 });
@@ -116,6 +117,7 @@ test('a class held on the device is recorded in one write: its venue by id, or a
     notes: 'Cold floor',
     temperature_c: 9.5,
     venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' },
+    as_known: { attendees: { s1: 'Bruno' } },
   });
   r = apply(base(), 'POST', '/class', { venue_id: 'v1' }, { newId, now: T0 });
   r = apply(r.model, 'POST', '/class/end', { action: 'save' }, { newId, now: T0 + 60000 });
@@ -123,6 +125,8 @@ test('a class held on the device is recorded in one write: its venue by id, or a
   assert.equal(body.venue_id, 'v1');
   assert.equal(body.venue, undefined);
   assert.equal(body.temperature_c, null);
+  // A saved venue deleted on another device meanwhile: the server keeps the place as the device knew it.
+  assert.deepEqual(body.as_known.venue, { name: 'Loft', address: 'Via Roma', latitude: 43.7, longitude: 11.2 });
 });
 
 test('a student with sessions is deleted only when confirmed, as on the server', () => {

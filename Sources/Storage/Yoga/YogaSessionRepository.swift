@@ -74,8 +74,11 @@ public struct YogaSessionRepository: Sendable {
     }
 
     /// Corrects times, notes, temperature and the roster students who attended; former students' rows stay.
+    /// `departed`: the names of attendees deleted from the roster meanwhile (`YogaValidation.departed`), kept with no id
+    /// unless the session already keeps them so.
     public func correct(
-        id: String, startedAt: Date, endedAt: Date, attendeeIDs: [String], notes: String, temperature: Double?, profileID: String
+        id: String, startedAt: Date, endedAt: Date, attendeeIDs: [String], departed: [String] = [], notes: String, temperature: Double?,
+        profileID: String
     ) async throws -> Session {
         try await database.transaction { db in
             guard
@@ -86,24 +89,27 @@ public struct YogaSessionRepository: Sendable {
                 .set("ended_at", to: SQLBind(endedAt.millisecondsSince1970)).set("notes", to: SQLBind(notes))
                 .set("temperature_c", to: SQLBind(temperature)).where("id", .equal, id).where("profile_id", .equal, profileID).run()
             try await db.delete(from: "yoga_attendance").where("session_id", .equal, id).where("student_id", .isNot, SQLLiteral.null).run()
-            try await Self.insertAttendance(
-                sessionID: id, attendees: try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db),
-                on: db)
+            let kept = try await db.select().column("student_name").from("yoga_attendance").where("session_id", .equal, id).all()
+                .map { try $0.decode(column: "student_name", as: String.self) }
+            let roster = try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db)
+            try await Self.insertAttendance(sessionID: id, attendees: roster + Self.departed(departed, besides: kept), on: db)
         }
         return try await session(id: id, profileID: profileID)!
     }
 
     /// Records a whole class at once (one held where the instructor had no connection): its session with the
-    /// roster students who attended, and the venue marked used.
+    /// roster students who attended and the `departed` (deleted from the roster meanwhile, by name), and the venue
+    /// marked used.
     public func record(
-        venueID: String?, place: VenuePlace, startedAt: Date, endedAt: Date, attendeeIDs: [String], notes: String, temperature: Double?,
-        profileID: String
+        venueID: String?, place: VenuePlace, startedAt: Date, endedAt: Date, attendeeIDs: [String], departed: [String] = [], notes: String,
+        temperature: Double?, profileID: String
     ) async throws -> Session {
         let id = "c" + Token.make(length: 15)
         try await database.transaction { db in
             try await Self.insert(
                 id: id, venueID: venueID, place: place, startedAt: startedAt, endedAt: endedAt, temperature: temperature, notes: notes,
-                attendees: try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db),
+                attendees: try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db)
+                    + Self.departed(departed, besides: []),
                 profileID: profileID, on: db
             )
             if let venueID {
@@ -143,6 +149,18 @@ public struct YogaSessionRepository: Sendable {
             insert = insert.values(SQLBind(sessionID), SQLBind(attendee.studentID), SQLBind(attendee.name))
         }
         try await insert.run()
+    }
+
+    /// Attendees no longer on the roster, by name and with no id: one row for each name not already kept.
+    static func departed(_ names: [String], besides kept: [String]) -> [Attendee] {
+        var left = kept
+        return names.compactMap { name in
+            if let index = left.firstIndex(of: name) {
+                left.remove(at: index)
+                return nil
+            }
+            return Attendee(studentID: nil, name: name)
+        }
     }
 
     /// Roster students by id, with their current names, in the order given.

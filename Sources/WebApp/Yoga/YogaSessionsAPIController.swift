@@ -65,6 +65,15 @@ struct YogaSessionsAPIController {
         let attendees: [String]
         let notes: String?
         let temperature_c: Double?
+        let as_known: AsKnown?
+    }
+
+    /// What the device knew of a class sent after it ended, for what was deleted on another device meanwhile: its
+    /// attendees' names by id, and its venue. Those are kept as a student or venue deleted after a class is kept,
+    /// so a class held offline is not refused as a whole for them.
+    struct AsKnown: Decodable {
+        let attendees: [String: String]?
+        let venue: YogaVenuesAPIController.PlaceBody?
     }
 
     struct RecordBody: Decodable {
@@ -75,6 +84,7 @@ struct YogaSessionsAPIController {
         let attendees: [String]
         let notes: String?
         let temperature_c: Double?
+        let as_known: AsKnown?
     }
 
     /// A whole class in one write: what the offline outbox sends for a class held without a connection, so it
@@ -89,13 +99,25 @@ struct YogaSessionsAPIController {
         guard body.attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
         let profile = try await context.session.requireProfile()
         let unknown = try await roster.unknownStudents(body.attendees, profileID: profile.id)
-        guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
-        let venue = try await YogaClassAPIController.venue(id: body.venue_id, place: body.venue, profileID: profile.id, venues: venues)
+        let departed = try YogaValidation.departed(unknown, knownNames: body.as_known?.attendees)
+        let venue = try await venue(body, profileID: profile.id)
         let session = try await sessions.record(
-            venueID: venue.id, place: venue.place, startedAt: start, endedAt: end, attendeeIDs: body.attendees, notes: notes,
-            temperature: temperature, profileID: profile.id
+            venueID: venue.id, place: venue.place, startedAt: start, endedAt: end, attendeeIDs: body.attendees, departed: departed,
+            notes: notes, temperature: temperature, profileID: profile.id
         )
         return EditedResponse(status: .created, response: SessionJSON(session))
+    }
+
+    /// The class's venue: a saved one, a new one, or, for a saved one deleted on another device meanwhile, the place
+    /// as the device knew it, kept on the session only.
+    private func venue(_ body: RecordBody, profileID: String) async throws -> (id: String?, place: VenuePlace) {
+        if let id = body.venue_id, body.venue == nil, let known = body.as_known?.venue,
+            try await venues.venue(id: id, profileID: profileID) == nil
+        {
+            return (nil, try YogaValidation.place(known.place))
+        }
+        let saved = try await YogaClassAPIController.venue(id: body.venue_id, place: body.venue, profileID: profileID, venues: venues)
+        return (saved.id, saved.place)
     }
 
     @Sendable func correct(_ request: Request, context: ProfileRequestContext) async throws -> SessionJSON {
@@ -110,9 +132,9 @@ struct YogaSessionsAPIController {
         let profile = context.profile
         guard try await sessions.session(id: id, profileID: profile.id) != nil else { throw YogaError.sessionNotFound }
         let unknown = try await roster.unknownStudents(body.attendees, profileID: profile.id)
-        guard unknown.isEmpty else { throw YogaError.notOnRoster(unknown) }
+        let departed = try YogaValidation.departed(unknown, knownNames: body.as_known?.attendees)
         let session = try await sessions.correct(
-            id: id, startedAt: start, endedAt: end, attendeeIDs: body.attendees, notes: notes,
+            id: id, startedAt: start, endedAt: end, attendeeIDs: body.attendees, departed: departed, notes: notes,
             temperature: temperature, profileID: profile.id)
         return SessionJSON(session)
     }

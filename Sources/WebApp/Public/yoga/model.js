@@ -315,7 +315,13 @@ export const correction = (session) => ({
   attendees: session.attendees.map((a) => a.id).filter(Boolean),
   notes: session.notes,
   temperature_c: session.temperature_c,
+  as_known: { attendees: knownNames(session) },
 });
+
+// A class sent after it ended says what the device knew of its attendees and venue (`as_known`): what another device
+// deleted meanwhile is then kept by that, as for one deleted after the class, and the class is not refused whole.
+const knownNames = (session) => Object.fromEntries(session.attendees.filter((a) => a.id).map((a) => [a.id, a.name]));
+const present = (place) => Object.fromEntries(Object.entries(place).filter(([, x]) => x !== null && x !== undefined));
 
 /**
  * A class held on the device, once saved, as one write: the body of POST /sessions (its venue by id when the
@@ -328,13 +334,14 @@ export function recorded(klass, session) {
     attendees: session.attendees.map((a) => a.id).filter(Boolean),
     notes: session.notes || '',
     temperature_c: session.temperature_c ?? null,
+    as_known: { attendees: knownNames(session) },
   };
   const v = klass.venue;
-  if (v.id && !String(v.id).startsWith('tmp-')) body.venue_id = v.id;
-  else {
-    const p = klass.place || { name: v.name, address: v.address, latitude: v.latitude, longitude: v.longitude, source: 'typed' };
-    body.venue = Object.fromEntries(Object.entries(p).filter(([, x]) => x !== null && x !== undefined));
-  }
+  const known = { name: v.name, address: v.address, latitude: v.latitude, longitude: v.longitude };
+  if (v.id && !String(v.id).startsWith('tmp-')) {
+    body.venue_id = v.id;
+    body.as_known.venue = present(known);
+  } else body.venue = present(klass.place || { ...known, source: 'typed' });
   return body;
 }
 
