@@ -188,6 +188,11 @@ def test_the_catalog_lists_both_samples_with_covers_and_counts(stories_server, b
     library = card(browser, "catalog", LIBRARY)
     assert "14 chapters · 3 endings" in library.text
     assert not library.find_elements(By.CSS_SELECTOR, "img"), "a story without a cover shows a drawn placeholder, not a broken picture"
+    # The house's stories all begin "The": each placeholder shows its own word's letter, on a colour of its own.
+    marks = browser.execute_script(
+        "return [...document.querySelectorAll('#catalog-list .st-cover-none')].map(c => [c.textContent, getComputedStyle(c).backgroundImage])")
+    assert [letter for letter, _ in marks] == ["L", "N"], marks
+    assert marks[0][1] != marks[1][1] and "gradient" in marks[0][1], marks
 
     tab(browser, "library")
     assert titles(browser, "library") == []

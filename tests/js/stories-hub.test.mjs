@@ -12,6 +12,7 @@ import {
   progressOf,
   progressLines,
   sourcesLine,
+  coverMark,
   HOUSE,
 } from '../../Sources/WebApp/Public/stories/hub-logic.js';
 import { parseView } from '../../Sources/WebApp/Public/js/router.js';
@@ -132,4 +133,17 @@ test('where the stories come from, counted', () => {
     '1 house story from Trove · 1 story published here by an account · 1 story from GitHub authors',
   );
   assert.equal(sourcesLine([]), '');
+});
+
+test('a story with no cover is marked by its first word past an article, on a hue of its own', () => {
+  assert.equal(coverMark('The Library After Closing').letter, 'L');
+  assert.equal(coverMark('the night ferry').letter, 'N');
+  assert.equal(coverMark('An Éclair').letter, 'É');
+  assert.equal(coverMark('A').letter, 'A', 'an article alone is the word');
+  assert.equal(coverMark('  “Quoted” tale').letter, 'Q');
+  assert.equal(coverMark('').letter, '?');
+  const hues = ['The Library After Closing', 'The Locked Study', 'The Night Ferry'].map((name) => coverMark(name).hue);
+  assert.equal(new Set(hues).size, 3, `the house's stories share a hue: ${hues}`);
+  assert.ok(hues.every((h) => Number.isInteger(h) && h >= 0 && h < 360));
+  assert.equal(coverMark('The Night Ferry').hue, coverMark('The Night Ferry').hue);
 });

@@ -6,6 +6,22 @@ import { fold } from './logic.js';
 /** The house author: stories that came with Trove and have no owner. */
 export const HOUSE = 'Trove';
 
+/**
+ * A story with no cover of its own: the first letter of its title's first word past "The", "A" or "An" (so the
+ * house's stories do not all read "T"), on a hue drawn from the title.
+ */
+export function coverMark(name) {
+  const words = String(name).trim().split(/\s+/);
+  const word = words.length > 1 && /^(the|a|an)$/i.test(words[0]) ? words[1] : words[0];
+  const letter = [...word].find((c) => /[\p{L}\p{N}]/u.test(c)) || '?';
+  let hash = 0;
+  for (const c of String(name)) hash = (hash * 31 + c.codePointAt(0)) >>> 0;
+  return { letter: letter.toUpperCase(), hue: COVER_HUES[hash % COVER_HUES.length] };
+}
+
+// Hues that stay clear when darkened for the white letter (yellows and olives turn muddy).
+const COVER_HUES = [262, 215, 190, 165, 135, 345, 20, 295];
+
 // ---------- Bylines and authors ----------
 
 /**

@@ -18,6 +18,7 @@ import {
   progressOf,
   progressLines,
   sourcesLine,
+  coverMark,
 } from './hub-logic.js';
 import { initPublish, renderOwn } from './publish.js';
 
@@ -90,8 +91,12 @@ function authorLink(story, text, className) {
 
 /** The cover, or the placeholder with the title's first letter when there is none or it cannot load. */
 function cover(story) {
-  const placeholder = () =>
-    make('div', { className: 'st-cover st-cover-none', 'aria-hidden': 'true' }, make('span', { text: initial(story.name) }));
+  const placeholder = () => {
+    const { letter, hue } = coverMark(story.name);
+    const box = make('div', { className: 'st-cover st-cover-none', 'aria-hidden': 'true' }, make('span', { text: letter }));
+    box.style.setProperty('--st-hue', hue);
+    return box;
+  };
   if (!story.cover_url) return placeholder();
   const img = make('img', {
     className: 'st-cover',
@@ -172,8 +177,6 @@ function card(story, where) {
   if (where === 'library') swipeToRemove(li, story);
   return li;
 }
-
-const initial = (name) => (String(name).trim()[0] || '?').toUpperCase();
 
 function renderList(where) {
   const narrowed = where === 'catalog' && Object.keys(state.query).length > 0;
