@@ -12,6 +12,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from browser_support import call, set_viewport, wait
 from conftest import CITIES_HOME, CITIES_NEARBY
@@ -454,9 +455,12 @@ def layers_settled(driver) -> bool:
 
 
 def back_over_layer(driver) -> None:
-    """Back, once the open layer's entry is there: layers.js loads with the first layer and then pushes it, which a
-    busy machine can hold back longer than a test takes to press Back."""
-    wait(driver, lambda d: not layers_settled(d), "the open layer pushed no entry for Back to take")
+    """Back, once each open layer has its entry and no more: layers.js loads with the first layer and then pushes
+    it, and steps back over a closed one's, either of which a busy machine can hold back longer than a test takes
+    to press Back."""
+    wait(driver, lambda d: d.execute_script(
+        "const open = globalThis.troveLayers?.openCount() ?? 0; return open > 0 && history.state?.troveLayer === open"),
+        "the open layers' entries are not what they are")
     driver.back()
 
 
@@ -481,12 +485,34 @@ def test_back_closes_an_open_dialog_before_it_leaves_the_view(yoga_server, brows
     expect(browser, yoga_view, "students", "the Students tab")
 
     open_add_student(browser)
-    browser.find_element(By.ID, "student-name").send_keys("Ada")
     back_over_layer(browser)
     wait(browser, lambda d: open_layers(d) == [], "Back did not close the dialog")
     expect(browser, yoga_view, "students", "Back with the dialog open")
     browser.back()
     expect(browser, yoga_view, "class", "the next Back")
+
+    # Something typed: Back, Escape and Cancel ask before it is lost; "Keep editing" keeps it, with its step of Back.
+    add_student_again(browser)
+    browser.find_element(By.ID, "student-name").send_keys("Ada")
+    browser.find_element(By.ID, "student-notes").send_keys("Knee injury: no kneeling poses")
+    back_over_layer(browser)
+    wait(browser, lambda d: open_layers(d) == ["student-dialog", "confirm-dialog"], f"Back with Ada typed did not ask: {open_layers(browser)}")
+    assert "Ada" in browser.find_element(By.ID, "confirm-text").text
+    tap(browser, browser.find_element(By.ID, "confirm-cancel"))  # Keep editing
+    wait(browser, lambda d: open_layers(d) == ["student-dialog"], "Keep editing did not go back to the form")
+    assert browser.find_element(By.ID, "student-notes").get_attribute("value") == "Knee injury: no kneeling poses"
+    browser.find_element(By.ID, "student-name").send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: open_layers(d) == ["student-dialog", "confirm-dialog"], "Escape with Ada typed did not ask")
+    tap(browser, browser.find_element(By.ID, "confirm-cancel"))
+    wait(browser, lambda d: open_layers(d) == ["student-dialog"], "Keep editing did not go back to the form")
+    back_over_layer(browser)
+    wait(browser, lambda d: open_layers(d) == ["student-dialog", "confirm-dialog"], "the second Back did not ask")
+    tap(browser, browser.find_element(By.ID, "confirm-ok"))  # Discard
+    wait(browser, lambda d: open_layers(d) == [] and layers_settled(d), "Discard did not close the form and its steps")
+    expect(browser, yoga_view, "students", "Discard")
+    assert ok(browser, "GET", "/api/v1/yoga/students")["students"] == [], "a discarded form saved a student"
+    browser.back()
+    expect(browser, yoga_view, "class", "the next Back, after a Discard")
 
     add_student_again(browser)
     tap(browser, browser.find_element(By.ID, "student-cancel"))

@@ -33,9 +33,9 @@ function fakeDialog() {
 }
 
 /** What dom.js's showModal does, once layers.js is loaded. */
-function showModal(layers, dialog) {
+function showModal(layers, dialog, keeps) {
   dialog.showModal();
-  const layer = layers.track(dialog);
+  const layer = layers.track(dialog, keeps);
   dialog.addEventListener('close', () => layer.closed());
 }
 
@@ -188,4 +188,42 @@ test('a reload with a dialog open steps back to the view entry', () => {
   assert.equal(win.index, 0);
   assert.equal(win.location.hash, '#students');
   assert.equal(router.view, 'students');
+});
+
+test('a dialog with something typed stays open on Back, with its entry back, and closes once the person says so', () => {
+  const { win, router, layers } = page();
+  const form = fakeDialog();
+  let asked = 0;
+  const keeps = () => (asked += 1) === 1; // asks the first time: "Keep editing"; the second Back is a discard
+  showModal(layers, form, keeps);
+  win.history.back();
+  assert.equal(form.open, true, 'Back with something typed did not keep the dialog');
+  assert.equal(asked, 1);
+  assert.equal(win.index, 1, 'the kept dialog has its entry again, for the next Back');
+  assert.equal(win.left, false);
+  win.history.back();
+  form.fireClose();
+  assert.equal(form.open, false);
+  assert.equal(win.index, 0);
+  assert.equal(router.view, 'students');
+  win.history.back();
+  assert.equal(win.left, true, 'the next Back leaves the view, no entry of the dialog is left over');
+});
+
+test('a kept dialog under a sheet: Back closes the sheet, then asks for the dialog', () => {
+  const { win, layers } = page();
+  const form = fakeDialog();
+  const sheet = fakeDialog();
+  showModal(layers, form, () => true);
+  showModal(layers, sheet);
+  win.history.back();
+  sheet.fireClose();
+  assert.equal(sheet.open, false);
+  assert.equal(win.index, 1);
+  win.history.back();
+  assert.equal(form.open, true);
+  assert.equal(win.index, 1, 'kept, with its entry');
+  form.close();
+  form.fireClose();
+  assert.equal(win.index, 0, 'closed by its own button: its entry goes');
 });

@@ -26,10 +26,13 @@ export function announce(regionId, message) {
   }, 50);
 }
 
-/** `dialog.showModal()`, which Back closes (./layers.js); call it before adding the page's own close listener. */
-export function showModal(dialog) {
+/**
+ * `dialog.showModal()`, which Back closes (./layers.js) unless `keeps()` answers true (it asks first, say); call it
+ * before adding the page's own close listener.
+ */
+export function showModal(dialog, keeps) {
   dialog.showModal();
-  const layer = import('./layers.js').then((layers) => layers.track(dialog));
+  const layer = import('./layers.js').then((layers) => layers.track(dialog, keeps));
   dialog.addEventListener('close', () => layer.then((l) => l?.closed()), { once: true });
 }
 

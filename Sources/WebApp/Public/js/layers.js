@@ -32,11 +32,16 @@ export function createLayers(win = globalThis) {
     if (scrolling && level(win.history) === 0) (win.history.scrollRestoration = scrolling), (scrolling = null);
   }
 
+  /** The person's Back: the layers above `entries` close, newest first, until one keeps itself open (to ask first). */
+  function closeAbove(entries) {
+    while (open.length > entries && !open.at(-1).keeps?.()) open.pop().close();
+  }
+
   function onPop() {
-    if (!popPending) while (open.length > level(win.history)) open.pop().close(); // the person's Back
+    if (!popPending) closeAbove(level(win.history));
     popPending = false;
     for (const step of afterPop.splice(0)) step();
-    settle(); // our own step back done, or Forward onto a closed layer's entry (nothing to reopen there)
+    settle(); // our own step back done, Forward onto a closed layer's entry (nothing to reopen there), or a kept layer's entry back
     restoreScroll();
   }
 
@@ -54,10 +59,16 @@ export function createLayers(win = globalThis) {
   }
 
   return {
-    /** A layer opens: `close()` closes it on Back, `isOpen()` says whether it is; call `closed()` once it closes. */
+    /**
+     * A layer opens: `close()` closes it on Back, unless its `keeps()` answers true; `isOpen()` says whether it is;
+     * call `closed()` once it closes.
+     */
     openLayer,
-    /** An open <dialog>, which Back closes as its Cancel would (dom.js's showModal calls `closed()`). */
-    track: (dialog) => dialog.open && openLayer({ close: () => dialog.close(), isOpen: () => dialog.open }),
+    /**
+     * An open <dialog>, which Back closes as its Cancel would (dom.js's showModal calls `closed()`), unless `keeps()`
+     * answers true.
+     */
+    track: (dialog, keeps) => dialog.open && openLayer({ close: () => dialog.close(), isOpen: () => dialog.open, keeps }),
     /** How many layers are open (not counting one closing, whose entry is on its way off). */
     openCount: () => open.filter((layer) => layer.isOpen()).length,
     /**

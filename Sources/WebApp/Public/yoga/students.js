@@ -109,8 +109,30 @@ async function openStudent(student) {
   if (student) $('student-page-link').href = `#student/${encodeURIComponent(student.id)}`;
   err('student-error');
   joinedError();
-  showModal($('student-dialog'));
+  opened = typed();
+  showModal($('student-dialog'), asksFirst);
   $('student-name').focus();
+}
+
+// The form as it was opened: closed without Save (Back, Escape or Cancel) with something typed since, it asks first.
+let opened = '';
+const typed = () =>
+  JSON.stringify(
+    ['student-name', 'student-joined', 'student-active', 'student-type', 'student-notes'].map((id) => $(id).value + $(id).checked),
+  );
+
+/** Whether the form stays open to ask "Discard your changes?" (and asks); false when there is nothing to lose. */
+function asksFirst() {
+  const dialog = $('student-dialog');
+  if (!dialog.open || typed() === opened) return false;
+  const who = $('student-name').value.trim() || 'this student';
+  confirmDialog({
+    title: 'Discard your changes?',
+    text: `What you typed for ${who} is not saved.`,
+    ok: 'Discard',
+    cancel: 'Keep editing',
+  }).then((discard) => (discard ? dialog.close() : $('student-name').focus()));
+  return true;
 }
 
 async function saveStudent(event) {
@@ -442,7 +464,8 @@ export function init() {
   });
   click('student-add', () => openStudent(null));
   listen('student-form', 'submit', saveStudent);
-  click('student-cancel', () => $('student-dialog').close());
+  click('student-cancel', () => asksFirst() || $('student-dialog').close());
+  listen('student-dialog', 'cancel', (event) => asksFirst() && event.preventDefault()); // Escape
   click('student-delete', deleteStudent);
   click('student-page-link', () => $('student-dialog').close());
   // The student page's body is drawn here, with the tab, not in every first load.
