@@ -20,6 +20,20 @@ public struct Student: Sendable, Equatable {
     }
 }
 
+extension Student {
+    /// An edit made in a form opened on `base`, over the student as stored now (`current`): each field the form left
+    /// as it was keeps what another device saved meanwhile, and each field it changed takes the edit's value, so
+    /// two devices editing different fields (the notes here, the type there) both keep their change.
+    public static func edited(_ edit: Student, base: Student, current: Student) -> Student {
+        func field<Value: Equatable>(_ value: KeyPath<Student, Value>) -> Value {
+            edit[keyPath: value] == base[keyPath: value] ? current[keyPath: value] : edit[keyPath: value]
+        }
+        return Student(
+            id: current.id, name: field(\.name), joinedOn: field(\.joinedOn), active: field(\.active), typeID: field(\.typeID),
+            notes: field(\.notes))
+    }
+}
+
 public struct StudentType: Sendable, Equatable {
     public var id: String
     public var name: String

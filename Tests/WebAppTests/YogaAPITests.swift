@@ -383,6 +383,49 @@ import Testing
         }
     }
 
+    /// Two devices edit one student from forms opened on the same student: each keeps its change.
+    @Test(arguments: DatabaseKind.allCases)
+    func twoDevicesEditingOneStudentKeepEachOthersChanges(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let ana = try await addStudent(client, cookie, "Ana")
+            let types = try await send(client, .get, "/api/v1/yoga/student-types", cookie).json()["types"] as? [[String: Any]]
+            let trial = try #require(types?.first { $0["name"] as? String == "trial" }?["id"] as? String)
+            let opened: [String: Any] = ["name": "Ana", "joined_on": "2026-01-10", "active": true, "type_id": NSNull(), "notes": ""]
+            var laptop = opened
+            laptop["type_id"] = trial
+            laptop["base"] = opened
+            #expect(try await send(client, .put, "/api/v1/yoga/students/\(ana)", cookie, laptop).status == .ok)
+            var phone = opened
+            phone["notes"] = "Knee injury"
+            phone["base"] = opened
+            let saved = try await send(client, .put, "/api/v1/yoga/students/\(ana)", cookie, phone)
+            #expect(saved.status == .ok, "\(saved.bodyText)")
+            let student = try saved.json()
+            #expect(student["notes"] as? String == "Knee injury" && student["type_id"] as? String == trial, "\(student)")
+
+            // Without a base, an edit is saved whole, as before.
+            var whole = opened
+            whole["notes"] = "Knee injury"
+            let plain = try await send(client, .put, "/api/v1/yoga/students/\(ana)", cookie, whole).json()
+            #expect(plain["type_id"] is NSNull)
+            // A bad base is refused, and nothing is written.
+            var bad = phone
+            bad["notes"] = "changed"
+            bad["base"] = ["name": "", "joined_on": "2026-01-10", "active": true, "notes": ""]
+            #expect(try await send(client, .put, "/api/v1/yoga/students/\(ana)", cookie, bad).status == .unprocessableContent)
+            bad["base"] = ["name": "Ana"]
+            #expect(try await send(client, .put, "/api/v1/yoga/students/\(ana)", cookie, bad).status.code / 100 == 4)
+            #expect(try await send(client, .get, "/api/v1/yoga/students/\(ana)", cookie).json()["notes"] as? String == "Knee injury")
+            // An unknown type is refused with a base too.
+            var other = opened
+            other["base"] = opened
+            other["notes"] = "x"
+            other["type_id"] = "no-such-type"
+            #expect(try await send(client, .put, "/api/v1/yoga/students/\(ana)", cookie, other).status.code / 100 == 4)
+        }
+    }
+
     /// A class held offline while another device deleted one of its students and its venue: it is recorded, with
     /// them as the device knew them (as a student or venue deleted after a class is kept), not refused as a whole.
     @Test(arguments: DatabaseKind.allCases)

@@ -40,6 +40,28 @@ import YogiYogini
     }
 }
 
+@Suite struct StudentEditTests {
+    @Test func anEditKeepsWhatItDidNotChangeAsSavedElsewhere() {
+        let base = Student(id: "s", name: "Ana", joinedOn: "2026-01-10", active: true, typeID: "member", notes: "")
+        var phone = base  // the phone wrote a note
+        phone.notes = "Knee injury"
+        var laptop = base  // the laptop, from the same form, changed the type and the name
+        laptop.typeID = "trial"
+        laptop.name = "Ana Lima"
+        let afterLaptop = Student.edited(laptop, base: base, current: base)
+        #expect(afterLaptop == laptop)
+        let afterBoth = Student.edited(phone, base: base, current: afterLaptop)
+        #expect(
+            afterBoth == Student(id: "s", name: "Ana Lima", joinedOn: "2026-01-10", active: true, typeID: "trial", notes: "Knee injury"))
+        // A field both changed: the later edit wins, as the person saw and typed it.
+        var again = base
+        again.name = "Ana B."
+        #expect(Student.edited(again, base: base, current: afterBoth).name == "Ana B.")
+        // Set back to what the form showed, while it changed elsewhere: that is no change here.
+        #expect(Student.edited(base, base: base, current: afterBoth) == afterBoth)
+    }
+}
+
 @Suite struct YogaStatisticsTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let day: TimeInterval = 86_400

@@ -684,6 +684,30 @@ def test_deleting_a_student_who_came_asks_first_and_keeps_the_head_count(yoga_se
 
 # ---------- Statistics ----------
 
+def test_a_student_edited_on_two_devices_keeps_both_changes(yoga_server, browser):
+    """The laptop has Anna's form open while the phone gives her a type; the laptop then writes a note and saves.
+    Both are kept (the form sends what it was opened on), and the page says the type came from elsewhere."""
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    trial = [t for t in ok(browser, "GET", "/student-types")["types"] if t["name"] == "trial"][0]
+    open_yoga(browser, yoga_server, "#students")
+    wait(browser, lambda d: roster_names(d) == ["Anna Bianchi"], "the roster did not load")
+    tap_text(browser, "#student-list", "Anna Bianchi")
+    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open")
+    # Meanwhile, on the phone:
+    ok(browser, "PUT", f"/students/{anna['id']}", {"name": "Anna Bianchi", "joined_on": anna["joined_on"], "active": True,
+                                                   "type_id": trial["id"], "notes": ""})
+    fill(browser, "student-notes", "Knee injury: no kneeling poses")
+    tap_id(browser, "student-save")
+    wait(browser, lambda d: not dialog_open(d, "student-dialog"), "the form did not save")
+    stored = ok(browser, "GET", f"/students/{anna['id']}")
+    assert stored["notes"] == "Knee injury: no kneeling poses", stored
+    assert stored["type_id"] == trial["id"], f"the laptop's save undid the phone's type: {stored}"
+    wait(browser, lambda d: "type changed on another device" in d.execute_script(
+        "return [...document.querySelectorAll('.toast')].map(t => t.textContent).join(' ')"), "the page did not say what it kept")
+    wait(browser, lambda d: "trial" in inner_text(d, "#student-list li"), "the roster does not show the type kept")
+
+
 def test_statistics_show_attendance_and_who_is_slipping_away(yoga_server, browser):
     open_yoga(browser, yoga_server)
     anna = add_student(browser, "Anna Bianchi")

@@ -84,12 +84,20 @@ public struct YogaRosterRepository: Sendable {
         return try await self.student(id: id, profileID: profileID)!
     }
 
-    public func updateStudent(_ student: Student, profileID: String) async throws -> StudentRecord {
-        try await requireType(student.typeID, profileID: profileID)
-        guard try await self.student(id: student.id, profileID: profileID) != nil else { throw YogaError.studentNotFound }
-        try await database.update("yoga_students").set("name", to: SQLBind(student.name)).set("joined_on", to: SQLBind(student.joinedOn))
-            .set("active", to: SQLBind(student.active)).set("type_id", to: SQLBind(student.typeID)).set("notes", to: SQLBind(student.notes))
-            .where("id", .equal, student.id).where("profile_id", .equal, profileID).run()
+    /// Saves an edit of a student. With `base` (the student as the form was opened on), only the fields the form
+    /// changed are saved over what is stored (`Student.edited`), read and written in one transaction.
+    public func updateStudent(_ student: Student, base: Student? = nil, profileID: String) async throws -> StudentRecord {
+        try await database.transaction { db in
+            guard
+                let row = try await db.select().columns(Self.studentColumns).from("yoga_students").where("id", .equal, student.id)
+                    .where("profile_id", .equal, profileID).first()
+            else { throw YogaError.studentNotFound }
+            let saved = try base.map { Student.edited(student, base: $0, current: try Self.student(row)) } ?? student
+            try await Self.requireType(saved.typeID, profileID: profileID, on: db)
+            try await db.update("yoga_students").set("name", to: SQLBind(saved.name)).set("joined_on", to: SQLBind(saved.joinedOn))
+                .set("active", to: SQLBind(saved.active)).set("type_id", to: SQLBind(saved.typeID)).set("notes", to: SQLBind(saved.notes))
+                .where("id", .equal, saved.id).where("profile_id", .equal, profileID).run()
+        }
         return try await self.student(id: student.id, profileID: profileID)!
     }
 
@@ -193,12 +201,14 @@ public struct YogaRosterRepository: Sendable {
     }
 
     private func requireType(_ id: String?, profileID: String) async throws {
+        try await Self.requireType(id, profileID: profileID, on: database)
+    }
+
+    private static func requireType(_ id: String?, profileID: String, on db: any SQLDatabase) async throws {
         guard let id else { return }
         guard
-            try await database.select().column("id").from("yoga_student_types").where("id", .equal, id).where(
-                "profile_id", .equal, profileID
-            )
-            .first() != nil
+            try await db.select().column("id").from("yoga_student_types").where("id", .equal, id).where("profile_id", .equal, profileID)
+                .first() != nil
         else { throw YogaError.studentTypeNotFound }
     }
 

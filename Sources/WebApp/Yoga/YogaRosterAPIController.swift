@@ -30,6 +30,8 @@ struct YogaRosterAPIController {
         let active: Bool?
         let type_id: String?
         let notes: String?
+        /// An edit's form as it was opened (the same fields): what it did not change keeps what was saved meanwhile.
+        let base: EditBase?
 
         func student(id: String, today: String) throws(YogaError) -> Student {
             Student(
@@ -112,7 +114,22 @@ struct YogaRosterAPIController {
             throw YogaError.invalid("An edit needs 'name', 'joined_on' and 'active'.")
         }
         let student = try body.student(id: id, today: joined)
-        return StudentJSON(try await roster.updateStudent(student, profileID: profile.id))
+        let base = try body.base.map { base throws(YogaError) in
+            try StudentBody(
+                name: base.name, joined_on: base.joined_on, active: base.active, type_id: base.type_id, notes: base.notes, base: nil
+            )
+            .student(id: id, today: base.joined_on)
+        }
+        return StudentJSON(try await roster.updateStudent(student, base: base, profileID: profile.id))
+    }
+
+    /// `StudentBody.base`: a whole student, as an edit states one.
+    struct EditBase: Decodable {
+        let name: String
+        let joined_on: String
+        let active: Bool
+        let type_id: String?
+        let notes: String
     }
 
     @Sendable func deleteStudent(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {

@@ -135,6 +135,17 @@ function asksFirst() {
   return true;
 }
 
+// An edit sends the student as its form was opened (`base`): the server keeps what another device changed meanwhile
+// in the fields this form left alone.
+const FIELDS = { name: 'name', joined_on: 'joining date', active: 'active setting', type_id: 'type', notes: 'notes' };
+const asOpened = (s) => ({ name: s.name, joined_on: s.joined_on, active: s.active, type_id: s.type_id ?? null, notes: s.notes || '' });
+
+/** The fields of the saved student that are not what this form sent, in words ('' when none). */
+function keptFromElsewhere(sent, saved) {
+  const differ = Object.keys(FIELDS).filter((f) => (sent[f] ?? null) !== (saved[f] ?? null));
+  return differ.map((f) => FIELDS[f]).join(' and ');
+}
+
 async function saveStudent(event) {
   event.preventDefault();
   const name = $('student-name').value.trim();
@@ -148,7 +159,7 @@ async function saveStudent(event) {
     joined_on: $('student-joined').value || localDate(),
     active: $('student-active').checked,
     type_id: $('student-type').value || null,
-    notes: $('student-notes').value,
+    notes: $('student-notes').value.trim(), // as the server keeps them
   };
   joinedError();
   err('student-error');
@@ -175,10 +186,12 @@ async function saveStudent(event) {
     }
     try {
       const saved = editing
-        ? await call('PUT', `/students/${encodeURIComponent(editing.id)}`, body)
+        ? await call('PUT', `/students/${encodeURIComponent(editing.id)}`, { ...body, base: asOpened(editing) })
         : await call('POST', '/students', body);
       $('student-dialog').close();
-      say(editing ? `${saved.name} saved` : `${saved.name} added`);
+      const kept = editing ? keptFromElsewhere(body, saved) : '';
+      if (kept) toast(`${saved.name} saved, with the ${kept} changed on another device meanwhile.`);
+      else say(editing ? `${saved.name} saved` : `${saved.name} added`);
       await refreshAll(saved.id);
       if (!$('view-student').hidden) showStudent(saved.id);
     } catch (error) {
