@@ -60,6 +60,21 @@ def yoga_two_devices(yoga_providers):
     return here, other
 
 
+def write_class_notes(driver, notes: str) -> None:
+    """Types the running class's notes and leaves the field: kept (on the device, offline) at once."""
+    fill(driver, "class-notes", notes)
+    driver.execute_script("document.getElementById('class-notes').blur()")
+    wait(driver, lambda d: text(d, "notes-state") == "Saved", "the notes were not kept")
+
+
+def hold_end_class(driver) -> None:
+    """End class held down: the class is saved at once, without the dialog."""
+    end = driver.find_element(By.ID, "end-class")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
+    ActionChains(driver).click_and_hold(end).pause(1).release().perform()
+    wait(driver, lambda d: shown(d, "checkin"), "the long press did not save the class")
+
+
 def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restartable, browser):
     with yoga_restartable() as base:
         open_yoga(browser, base)
@@ -102,15 +117,10 @@ def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restarta
     tap_text(browser, "#picker-list", "Bruno Rossi")
     wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi", "Bruno Rossi"], f"attendees: {attendee_names(browser)}")
     tap_id(browser, "picker-done")
-    fill(browser, "class-notes", "Slow flow, cold floor")
-    browser.execute_script("document.getElementById('class-notes').blur()")
-    wait(browser, lambda d: text(d, "notes-state") == "Saved", "offline, the notes were not kept")
+    write_class_notes(browser, "Slow flow, cold floor")
 
     # Held down: saved at once.
-    end = browser.find_element(By.ID, "end-class")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
-    ActionChains(browser).click_and_hold(end).pause(1).release().perform()
-    wait(browser, lambda d: shown(d, "checkin"), "offline, the long press did not save the class")
+    hold_end_class(browser)
     waiting = indicator(browser)
     assert waiting.endswith("changes waiting"), waiting
 
@@ -170,13 +180,8 @@ def test_a_class_held_offline_keeps_a_student_and_its_venue_deleted_meanwhile_on
     tap_id(browser, "repeat-go")
     wait_in_session(browser, "Lotus Studio")
     wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi", "Bruno Rossi"], f"attendees: {attendee_names(browser)}")
-    fill(browser, "class-notes", "Bruno's last class")
-    browser.execute_script("document.getElementById('class-notes').blur()")
-    wait(browser, lambda d: text(d, "notes-state") == "Saved", "offline, the notes were not kept")
-    end = browser.find_element(By.ID, "end-class")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
-    ActionChains(browser).click_and_hold(end).pause(1).release().perform()
-    wait(browser, lambda d: shown(d, "checkin"), "offline, the long press did not save the class")
+    write_class_notes(browser, "Bruno's last class")
+    hold_end_class(browser)
     watch_toasts(browser)
 
     with other() as laptop:
@@ -231,10 +236,7 @@ def repeat_last_time_offline(yoga_restartable, browser) -> None:
 def save_the_held_class(browser) -> dict:
     """With the server back: a long press saves the class held on the device; it reaches the server once, at Lotus
     Studio. Returns the saved session."""
-    end = browser.find_element(By.ID, "end-class")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", end)
-    ActionChains(browser).click_and_hold(end).pause(1).release().perform()
-    wait(browser, lambda d: shown(d, "checkin"), "the long press did not save the class")
+    hold_end_class(browser)
     browser.execute_script("window.dispatchEvent(new Event('online'))")
     wait(browser, lambda d: indicator(d) == "All saved", f"the class did not reach the server: {indicator(browser)!r}", timeout=60)
     sessions = ok(browser, "GET", "/sessions")["sessions"]
