@@ -203,6 +203,41 @@ def test_a_class_held_offline_keeps_a_student_and_its_venue_deleted_meanwhile_on
         assert not [t for t in seen if "Not saved" in t], f"the page said: {seen}"
 
 
+def test_a_student_changed_offline_and_deleted_on_another_device_meanwhile_is_added_again(yoga_two_devices, browser):
+    """Offline, the phone writes a note on Anna; the laptop deletes her. When the phone's change arrives, Anna is on
+    the roster again with the note, and the page says why, instead of "Not saved" and the note gone."""
+    here, other = yoga_two_devices
+    with here() as base:
+        open_yoga(browser, base)
+        anna = ok(browser, "POST", "/students", {"name": "Anna Bianchi"}, 201)["id"]
+        go(browser, "students")
+        wait(browser, lambda d: "Anna Bianchi" in text(d, "student-list"), "the roster did not show Anna")
+        wait(browser, lambda d: indicator(d) == "All saved", f"the indicator does not say All saved: {indicator(browser)!r}")
+        kept_for_offline(browser, "/yoga")
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in browser.get_cookies())
+
+    open_offline(browser, base, "/yoga#students", YOGA_READY)
+    tap_text(browser, "#student-list", "Anna Bianchi")
+    wait(browser, lambda d: d.execute_script("return document.getElementById('student-dialog').open"), "Anna's form did not open")
+    fill(browser, "student-notes", "Knee injury")
+    tap_id(browser, "student-save")
+    wait(browser, lambda d: indicator(d) == "1 change waiting", f"offline, the edit did not wait: {indicator(browser)!r}")
+    watch_toasts(browser)
+
+    with other() as laptop:
+        request = urllib.request.Request(f"{laptop}/api/v1/yoga/students/{anna}", method="DELETE", headers={"Cookie": cookie})
+        assert urllib.request.urlopen(request, timeout=10).status == 204
+
+    with here():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: [(s["name"], s["notes"]) for s in ok(d, "GET", "/students")["students"]] == [("Anna Bianchi", "Knee injury")],
+             "Anna was not added again with the note written offline", timeout=60)
+        wait(browser, lambda d: indicator(d) == "All saved", f"the outbox did not empty: {indicator(browser)!r}")
+        seen = browser.execute_script("return [...(window.__seenToasts || [])]")
+        assert any("added again" in t for t in seen), f"the page did not say why Anna is back: {seen}"
+        assert not [t for t in seen if "Not saved" in t], f"the page said: {seen}"
+
+
 def watch_toasts(driver) -> None:
     """Keeps every toast the page shows from now on in window.__seenToasts, even one gone before the test looks."""
     driver.execute_script("""

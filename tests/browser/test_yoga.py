@@ -708,6 +708,28 @@ def test_a_student_edited_on_two_devices_keeps_both_changes(yoga_server, browser
     wait(browser, lambda d: "trial" in inner_text(d, "#student-list li"), "the roster does not show the type kept")
 
 
+def test_a_student_deleted_on_another_device_while_their_form_is_open_can_be_added_again(yoga_server, browser):
+    """Save of a student deleted elsewhere meanwhile asks whether to add them again with what was typed, instead of
+    leaving the words in a form that can only be closed."""
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    open_yoga(browser, yoga_server, "#students")
+    wait(browser, lambda d: roster_names(d) == ["Anna Bianchi"], "the roster did not load")
+    tap_text(browser, "#student-list", "Anna Bianchi")
+    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open")
+    ok(browser, "DELETE", f"/students/{anna['id']}", None, 204)  # meanwhile, on the phone
+    fill(browser, "student-notes", "Back after the summer")
+    tap_id(browser, "student-save")
+    wait(browser, lambda d: dialog_open(d, "confirm-dialog"), "Save of a student deleted elsewhere did not ask")
+    assert "deleted on another device" in text(browser, "confirm-title")
+    tap_id(browser, "confirm-ok")
+    wait(browser, lambda d: not dialog_open(d, "student-dialog"), "Add again did not save the form")
+    students = ok(browser, "GET", "/students")["students"]
+    assert [(s["name"], s["notes"]) for s in students] == [("Anna Bianchi", "Back after the summer")], students
+    assert students[0]["id"] != anna["id"]
+    wait(browser, lambda d: roster_names(d) == ["Anna Bianchi"], "the roster does not show Anna again")
+
+
 def test_statistics_show_attendance_and_who_is_slipping_away(yoga_server, browser):
     open_yoga(browser, yoga_server)
     anna = add_student(browser, "Anna Bianchi")

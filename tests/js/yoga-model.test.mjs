@@ -183,6 +183,8 @@ test("settings and a venue's star are last writer wins; every write has words fo
   assert.equal(describe('PUT', '/venues/v1', { name: 'Loft' }).replace, 'yoga:/venues/v1');
   assert.equal(describe('POST', '/class/end', { action: 'save' }).replace, undefined);
   assert.equal(describe('POST', '/students', { name: 'Anna' }).label, 'the new student Anna');
+  assert.deepEqual(describe('PUT', '/students/s1', { name: 'Anna' }).resolves, ['not_found'], 'added again (students.js)');
+  assert.equal(describe('POST', '/students', { name: 'Anna' }).resolves, undefined);
 });
 
 test('"Repeat last time" offline finds the venue in a past session when the venue list was never kept', () => {

@@ -359,6 +359,8 @@ export function describe(method, path, body) {
           : method === 'DELETE'
             ? 'a student’s removal'
             : `the student ${body?.name || ''}`.trim(),
+      // Deleted on another device meanwhile: a change is added again (students.js), a removal is done.
+      ...(method !== 'POST' && { resolves: ['not_found'] }),
     };
   if (route.startsWith('/student-types'))
     return { label: method === 'DELETE' ? 'a type’s removal' : `the type ${body?.name || ''}`.trim() };

@@ -18,7 +18,7 @@ import {
 } from './dom.js';
 import { call, state, on, temperature, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
 import { plural, formatDuration } from './logic.js';
-import { sendAsLeaving } from './local.js';
+import { KEY, sendAsLeaving } from './local.js';
 import { sortStudents, filterStudents, defaultOrder, localDate } from './lists.js';
 import { showModal } from '../js/dom.js';
 
@@ -146,6 +146,26 @@ function keptFromElsewhere(sent, saved) {
   return differ.map((f) => FIELDS[f]).join(' and ');
 }
 
+/**
+ * An edit of `student`. One deleted on another device since the form opened is added again with what was typed, if
+ * the person says so (nothing typed is lost without their word); undefined when they go back to the form.
+ */
+async function saveEdit(student, body) {
+  try {
+    return await call('PUT', `/students/${encodeURIComponent(student.id)}`, { ...body, base: asOpened(student) });
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    const again = await confirmDialog({
+      title: `${student.name} was deleted on another device`,
+      text: `Add ${body.name} to the roster again, with what you typed?`,
+      ok: 'Add again',
+      cancel: 'Go back',
+    });
+    if (again) editing = null; // the form now adds a student
+    return again ? call('POST', '/students', body) : undefined;
+  }
+}
+
 async function saveStudent(event) {
   event.preventDefault();
   const name = $('student-name').value.trim();
@@ -185,9 +205,8 @@ async function saveStudent(event) {
       return;
     }
     try {
-      const saved = editing
-        ? await call('PUT', `/students/${encodeURIComponent(editing.id)}`, { ...body, base: asOpened(editing) })
-        : await call('POST', '/students', body);
+      const saved = editing ? await saveEdit(editing, body) : await call('POST', '/students', body);
+      if (!saved) return; // deleted elsewhere, and the person went back to the form
       $('student-dialog').close();
       const kept = editing ? keptFromElsewhere(body, saved) : '';
       if (kept) toast(`${saved.name} saved, with the ${kept} changed on another device meanwhile.`);
@@ -462,6 +481,20 @@ async function deleteType(type, button) {
   await typeChange(button, 'DELETE', type);
   $('type-name').focus();
 }
+
+// A change made here to a student deleted on another device meanwhile, refused as the outbox sent it: the student is
+// added again with it (as Poetry keeps a poem), and the page says so; a removal of one already gone is simply done.
+addEventListener('trove:sync-dropped', ({ detail: { entry, error } }) => {
+  if (entry.scope !== KEY || error.code !== 'not_found' || entry.method !== 'PUT' || !/\/students\/[^/]+$/.test(entry.path)) return;
+  const { base, ...student } = entry.body;
+  call('POST', '/students', student).then(
+    (added) => {
+      toast(`${added.name} was deleted on another device, and is added again with the changes made here.`);
+      studentsChanged();
+    },
+    (e) => toast(`Not saved: ${entry.label}. ${e.message}`),
+  );
+});
 
 export function init() {
   listen('student-q', 'input', render);
