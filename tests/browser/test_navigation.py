@@ -376,6 +376,30 @@ def test_my_cities_is_a_url_and_back_returns_to_it_from_a_city(cities_server, br
     expect(browser, cities_view, "scene:My cities", "Forward to the list")
 
 
+def test_back_ends_edit_mode_in_my_cities_before_it_leaves_the_list(cities_server, browser):
+    """As Back ends a selection mode on a phone: with My cities in Edit, Back ends Edit and stays on the list; Done
+    leaves no step behind; the next Back leaves the list."""
+    import_cities(browser, cities_server, [3176959, 3176883])
+    fresh(browser, cities_server + "/cities")
+    expect(browser, cities_view, "welcome", "City Roulette")
+    tap(browser, browser.find_element(By.ID, "browse"))
+    expect(browser, cities_view, "scene:My cities", "Browse my cities")
+    editing = lambda d: d.find_element(By.ID, "edit").get_attribute("aria-pressed") == "true"  # noqa: E731
+    tap(browser, browser.find_element(By.ID, "edit"))
+    wait(browser, editing, "Edit did not start")
+    back_over_layer(browser)
+    wait(browser, lambda d: not editing(d), "Back did not end Edit")
+    expect(browser, cities_view, "scene:My cities", "Back in Edit")
+    assert browser.find_element(By.ID, "edit").text == "Edit"
+
+    tap(browser, browser.find_element(By.ID, "edit"))
+    wait(browser, editing, "Edit did not start again")
+    tap(browser, browser.find_element(By.ID, "edit"))  # Done
+    wait(browser, lambda d: not editing(d) and layers_settled(d), "Done did not end Edit and its step")
+    browser.back()
+    expect(browser, cities_view, "welcome", "Back after Done leaves the list")
+
+
 def test_a_scene_of_cities_around_a_place_is_a_url(cities_server, browser):
     lat, lon = CITIES_HOME
     fresh(browser, f"{cities_server}/cities#around/{lat:.4f},{lon:.4f}?title=Around%20Florence")

@@ -1,6 +1,7 @@
 // City Roulette: the map + list scene of an import or of the collection; the rules are in logic.js.
 import { toast, undoable } from '../js/api.js';
 import { $ } from '../js/dom.js';
+import { backCloses } from '../js/back-closes.js';
 import { formatNumber, plural } from '../js/format.js';
 import { SceneState } from './logic.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
@@ -18,6 +19,10 @@ export class SceneView {
     this.weather = new Map(); // geonameid → weather (null: unavailable)
     this.selected = null;
     this.editing = false;
+    this.editLayer = backCloses(
+      () => this.setEditing(false),
+      () => this.editing,
+    ); // Back ends Edit, as on a phone
     this.unit = getUnit();
     this.list = $('rows');
     this.template = $('row-template');
@@ -40,7 +45,7 @@ export class SceneView {
     this.labels = labels;
     this.state = kept?.state ? SceneState.from(kept.state) : new SceneState(kind, cities);
     this.selected = kept?.selected ?? null;
-    this.editing = !!kept?.editing;
+    this.setEditing(!!kept?.editing, { quiet: true });
     this.form.filter.value = kept?.form?.query ?? '';
     this.setRadio('scope', kept?.form?.scope ?? 'all');
     this.setRadio('sort', kept?.form?.sort ?? 'seed');
@@ -86,7 +91,17 @@ export class SceneView {
     if (have) mark.textContent = this.stored.get(id) ? 'In my cities, starred' : 'In my cities';
   }
 
+  /** Edit mode on or off (Back ends it); `quiet`: not drawn yet. */
+  setEditing(on, { quiet = false } = {}) {
+    if (on === this.editing) return;
+    this.editing = on;
+    if (on) this.editLayer.opened();
+    else this.editLayer.closed();
+    if (!quiet) this.render();
+  }
+
   close() {
+    this.setEditing(false, { quiet: true });
     dropPending();
     for (const li of this.els.values()) li.remove();
     this.els.clear();
@@ -322,10 +337,7 @@ export class SceneView {
   listen() {
     this.commitButton.addEventListener('click', () => this.commit());
     $('refresh').addEventListener('click', () => this.refresh());
-    $('edit').addEventListener('click', () => {
-      this.editing = !this.editing;
-      this.render();
-    });
+    $('edit').addEventListener('click', () => this.setEditing(!this.editing));
     $('delete-others').addEventListener('click', () => {
       const taken = this.state.take(
         this.state
@@ -334,7 +346,7 @@ export class SceneView {
           .map((r) => r.geonameid),
       );
       const gone = taken.length;
-      this.editing = this.state.size > 0 && this.editing;
+      if (this.state.size === 0) this.setEditing(false, { quiet: true });
       this.render();
       $('edit').focus();
       if (gone) this.offerUndo(`Deleted ${plural(gone, 'city', 'cities')} that ${gone === 1 ? 'was' : 'were'} not favourites.`, taken);

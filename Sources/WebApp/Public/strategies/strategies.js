@@ -4,6 +4,7 @@
 // history.js), and the service worker keeps them from the first visit so they open offline too. The pure
 // rules are in logic.js and lists.js; changes made offline go through the shared outbox (js/sync.js).
 import { $ } from '../js/dom.js';
+import { backCloses } from '../js/back-closes.js';
 import { parseView, viewPath } from '../js/router.js';
 import { API, SCOPE, cardId, swapId } from './logic.js';
 import { ui, state, router, routeWith, findKnownCard, loadDeck, loadEditions, loadMine } from './page.js';
@@ -61,19 +62,15 @@ routeWith((hash) => {
   }
 });
 
-let menuLayer = null; // Back closes the open "More" menu (../js/layers.js)
 const menuOpen = () => ui.tabs.classList.contains('is-open');
+const menuLayer = backCloses(() => setMenu(false), menuOpen); // Back closes the open "More" menu
 
 function setMenu(open) {
   const opening = open && !menuOpen();
   ui.tabs.classList.toggle('is-open', open);
   ui.more.setAttribute('aria-expanded', String(open));
-  if (opening) {
-    menuLayer ??= import('../js/layers.js').then((m) => menuLayer && m.openLayer({ close: () => setMenu(false), isOpen: menuOpen }));
-  } else if (!open && menuLayer) {
-    menuLayer.then((layer) => layer?.closed());
-    menuLayer = null;
-  }
+  if (opening) menuLayer.opened();
+  else if (!open) menuLayer.closed();
 }
 
 function showView(name) {
