@@ -20,13 +20,18 @@ public struct Student: Sendable, Equatable {
     }
 }
 
+/// One field of an edit made in a form opened on `base`, over the record as stored now (`current`): a field the form
+/// left as it was keeps what another device saved meanwhile, a field it changed takes the edit's value. So two
+/// devices editing different fields of one record (the notes here, the type there) both keep their change.
+public func edited<Value: Equatable>(_ edit: Value, base: Value, current: Value) -> Value {
+    edit == base ? current : edit
+}
+
 extension Student {
-    /// An edit made in a form opened on `base`, over the student as stored now (`current`): each field the form left
-    /// as it was keeps what another device saved meanwhile, and each field it changed takes the edit's value, so
-    /// two devices editing different fields (the notes here, the type there) both keep their change.
+    /// An edit of a student made in a form opened on `base`, over the student as stored now, field by field.
     public static func edited(_ edit: Student, base: Student, current: Student) -> Student {
         func field<Value: Equatable>(_ value: KeyPath<Student, Value>) -> Value {
-            edit[keyPath: value] == base[keyPath: value] ? current[keyPath: value] : edit[keyPath: value]
+            YogiYogini.edited(edit[keyPath: value], base: base[keyPath: value], current: current[keyPath: value])
         }
         return Student(
             id: current.id, name: field(\.name), joinedOn: field(\.joinedOn), active: field(\.active), typeID: field(\.typeID),

@@ -426,6 +426,34 @@ import Testing
         }
     }
 
+    /// A venue renamed on one device and starred on another, each from what it knew: both are kept.
+    @Test(arguments: DatabaseKind.allCases)
+    func aVenueRenamedHereAndStarredThereKeepsBoth(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let loft = try #require(
+                try await send(client, .post, "/api/v1/yoga/venues", cookie, ["name": "Loft"]).json()["id"] as? String)
+            let known: [String: Any] = ["name": "Loft", "address": "", "favourite": false]
+            var rename = known
+            rename["name"] = "Sunrise Loft"
+            rename["base"] = known
+            #expect(try await send(client, .put, "/api/v1/yoga/venues/\(loft)", cookie, rename).status == .ok)
+            var star = known
+            star["favourite"] = true
+            star["base"] = known
+            let starred = try await send(client, .put, "/api/v1/yoga/venues/\(loft)", cookie, star)
+            #expect(starred.status == .ok, "\(starred.bodyText)")
+            let venue = try starred.json()
+            #expect(venue["name"] as? String == "Sunrise Loft" && venue["favourite"] as? Bool == true, "\(venue)")
+            var bad = star
+            bad["base"] = ["name": "", "favourite": false]
+            #expect(try await send(client, .put, "/api/v1/yoga/venues/\(loft)", cookie, bad).status == .unprocessableContent)
+            var whole = known
+            whole["favourite"] = false
+            #expect(try await send(client, .put, "/api/v1/yoga/venues/\(loft)", cookie, whole).json()["name"] as? String == "Loft")
+        }
+    }
+
     /// A class held offline while another device deleted one of its students and its venue: it is recorded, with
     /// them as the device knew them (as a student or venue deleted after a class is kept), not refused as a whole.
     @Test(arguments: DatabaseKind.allCases)

@@ -1167,6 +1167,13 @@ def test_venues_are_renamed_and_deleted_in_the_page(yoga_server, browser):
     tap_id(browser, "confirm-ok")
     wait(browser, lambda d: stored() == ["New Gym"], "the venue was not deleted")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#venue-list input")) == 1, "the deleted venue is still shown")
+
+    # Starred on the phone meanwhile, renamed here from the list shown before: both are kept.
+    gym = ok(browser, "GET", "/venues")["venues"][0]
+    ok(browser, "PUT", f"/venues/{gym['id']}", {"name": "New Gym", "address": gym["address"], "favourite": True})
+    retype(browser, "#venue-list input[aria-label='Name of the venue New Gym']", "Gym on Via Dante", Keys.ENTER)
+    wait(browser, lambda d: stored() == ["Gym on Via Dante"], f"the rename was not saved: {stored()}")
+    assert ok(browser, "GET", "/venues")["venues"][0]["favourite"] is True, "the rename undid the star given elsewhere"
     check_console(browser)
 
 

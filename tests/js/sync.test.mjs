@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
+  keepingBase,
   outcome,
   enqueue,
   replaced,
@@ -153,4 +154,14 @@ test('retrying: Retry-After when given, else a growing wait up to 10 seconds', (
   assert.equal(retryDelay(1, NaN), 2000);
   assert.equal(retryDelay(3, null), 8000);
   assert.equal(retryDelay(20), 10000);
+});
+
+test('a write that replaces waiting ones keeps the base the first of them was edited from', () => {
+  const first = { seq: 1, replace: 'yoga:/venues/v1', body: { name: 'Loft', favourite: false, base: { name: 'Loft', favourite: true } } };
+  const second = { seq: 2, replace: 'yoga:/venues/v1', body: { name: 'Loft', favourite: true, base: { name: 'Loft', favourite: false } } };
+  const next = { seq: 3, replace: 'yoga:/venues/v1', body: { name: 'Loft 2', favourite: true, base: { name: 'Loft', favourite: true } } };
+  assert.deepEqual(keepingBase(next, [first, second]).body.base, first.body.base, 'the server still has what the first was made on');
+  assert.equal(keepingBase(next, []), next, 'nothing replaced: its own base');
+  const plain = { seq: 4, replace: 'yoga:settings', body: { unit: 'celsius' } };
+  assert.equal(keepingBase(plain, [{ seq: 1, body: { unit: 'fahrenheit' } }]), plain, 'no base: last writer wins as before');
 });

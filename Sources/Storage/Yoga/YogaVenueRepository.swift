@@ -87,10 +87,38 @@ public struct YogaVenueRepository: Sendable {
         return try await venue(id: id, profileID: profileID)!
     }
 
-    public func update(id: String, name: String, address: String, favourite: Bool, profileID: String) async throws -> Venue {
-        guard try await venue(id: id, profileID: profileID) != nil else { throw YogaError.venueNotFound }
-        try await database.update("yoga_venues").set("name", to: SQLBind(name)).set("address", to: SQLBind(address))
-            .set("favourite", to: SQLBind(favourite)).where("id", .equal, id).where("profile_id", .equal, profileID).run()
+    /// A venue's name, address and star: as the page knew them when it was edited (an edit's base), or as stored.
+    public struct Edit: Sendable, Equatable {
+        public let name: String
+        public let address: String
+        public let favourite: Bool
+
+        public init(name: String, address: String, favourite: Bool) {
+            self.name = name
+            self.address = address
+            self.favourite = favourite
+        }
+    }
+
+    /// Renames, readdresses or stars a venue. With `base` (the venue as the page knew it), only what the edit changed
+    /// is saved over what is stored, read and written in one transaction (`edited`).
+    public func update(id: String, name: String, address: String, favourite: Bool, base: Edit? = nil, profileID: String) async throws
+        -> Venue
+    {
+        try await database.transaction { db in
+            guard
+                let row = try await db.select().columns("name", "address", "favourite").from("yoga_venues").where("id", .equal, id)
+                    .where("profile_id", .equal, profileID).first()
+            else { throw YogaError.venueNotFound }
+            let current = Edit(
+                name: try row.decode(column: "name", as: String.self), address: try row.decode(column: "address", as: String.self),
+                favourite: try row.decode(column: "favourite", as: Bool.self))
+            let base = base ?? current
+            try await db.update("yoga_venues").set("name", to: SQLBind(edited(name, base: base.name, current: current.name)))
+                .set("address", to: SQLBind(edited(address, base: base.address, current: current.address)))
+                .set("favourite", to: SQLBind(edited(favourite, base: base.favourite, current: current.favourite)))
+                .where("id", .equal, id).where("profile_id", .equal, profileID).run()
+        }
         return try await venue(id: id, profileID: profileID)!
     }
 

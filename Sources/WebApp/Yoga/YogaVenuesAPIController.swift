@@ -58,6 +58,14 @@ struct YogaVenuesAPIController {
         let name: String
         let address: String?
         let favourite: Bool
+        /// The venue as the page knew it (the same fields): what the edit did not change keeps what was saved meanwhile.
+        let base: Base?
+
+        struct Base: Decodable {
+            let name: String
+            let address: String?
+            let favourite: Bool
+        }
     }
 
     @Sendable func update(_ request: Request, context: ProfileRequestContext) async throws -> VenueJSON {
@@ -65,8 +73,14 @@ struct YogaVenuesAPIController {
         let body = try await JSONBody.decode(UpdateBody.self, from: request)
         let name = try YogaValidation.name(body.name, what: "The venue's name")
         let address = try YogaValidation.address(body.address)
+        let base = try body.base.map { base throws(YogaError) in
+            YogaVenueRepository.Edit(
+                name: try YogaValidation.name(base.name, what: "The venue's name"), address: try YogaValidation.address(base.address),
+                favourite: base.favourite)
+        }
         let profile = context.profile
-        return VenueJSON(try await venues.update(id: id, name: name, address: address, favourite: body.favourite, profileID: profile.id))
+        return VenueJSON(
+            try await venues.update(id: id, name: name, address: address, favourite: body.favourite, base: base, profileID: profile.id))
     }
 
     @Sendable func delete(_ request: Request, context: ProfileRequestContext) async throws -> HTTPResponse.Status {

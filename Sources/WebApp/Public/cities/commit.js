@@ -37,12 +37,9 @@ export async function commit(view, state) {
     return;
   }
   // The collection becomes what the scene shows, keeping what another device changed since the scene opened on it
-  // (the payload's base); of two saves, the last wins.
-  // A save waiting on this device is replaced by this one in the outbox, and the server still has the collection that
-  // one started from: that is this one's base too (a list reopened offline shows the device's copy, not the server's).
+  // (the payload's base); of two saves, the last wins. A save waiting on this device is replaced by this one in the
+  // outbox, which then keeps that one's base (js/sync-logic.js, keepingBase): the server still has that collection.
   const payload = state.payload();
-  const waiting = (await sync.all()).find((entry) => entry.replace === 'cities:collection');
-  if (waiting && payload.base) payload.base = waiting.body?.base;
   const sent = await sync.send('PUT', collection, payload, { label: 'your cities', scope: 'cities', replace: 'cities:collection' });
   state.markSaved(!sent.queued);
   const cities = (await followCollection(sync, sent, () => state.myOrder())) ?? sent.data.cities;

@@ -4,7 +4,7 @@
 // the server refuses (a 4xx) is dropped and named in a toast, unless its app resolves that refusal itself
 // (`resolves`); the rules are pure in sync-logic.js.
 import { toast } from './api.js';
-import { outcome, replaced, rewrite, dropsWith, idIn, resolvedByApp, dropMessage, retryDelay } from './sync-logic.js';
+import { outcome, replaced, keepingBase, rewrite, dropsWith, idIn, resolvedByApp, dropMessage, retryDelay } from './sync-logic.js';
 import { tx, all, waiting, update } from './sync.js';
 
 /** fetch with the error envelope read into an Error (status 0: no answer). */
@@ -65,8 +65,9 @@ export async function send(method, path, body, options = {}) {
 
 async function queue(entry) {
   await tx('readwrite', async ({ outbox, req }) => {
-    for (const old of replaced(await req(outbox.getAll()), entry)) outbox.delete(old.seq);
-    outbox.add(entry);
+    const olds = replaced(await req(outbox.getAll()), entry);
+    for (const old of olds) outbox.delete(old.seq);
+    outbox.add(keepingBase(entry, olds));
   });
   await update();
 }

@@ -29,6 +29,17 @@ export function replaced(list, entry) {
   return entry.replace ? list.filter((e) => e.replace === entry.replace && !e.sending) : [];
 }
 
+/**
+ * An entry that replaces waiting ones (`replaced`) and names the record as it was edited from (its body's `base`,
+ * which the server merges against: City Roulette's collection, a venue) takes the base of the first of them: the
+ * server still has what that one was edited from, and this one's base already shows the replaced edits as done.
+ */
+export function keepingBase(entry, olds) {
+  const first = olds.find((e) => e.body?.base !== undefined);
+  if (!first || entry.body?.base === undefined) return entry;
+  return { ...entry, body: { ...entry.body, base: first.body.base } };
+}
+
 const mentions = (entry, id) => entry.path.includes(id) || (entry.body !== undefined && JSON.stringify(entry.body).includes(id));
 
 /** The entries after a create that name the id it was given on this device: they wait for its real id. */

@@ -236,7 +236,8 @@ function renderSaved() {
 async function toggleFavourite(venue, button) {
   await busy(button, async () => {
     try {
-      await call('PUT', `/venues/${enc(venue.id)}`, { name: venue.name, address: venue.address, favourite: !venue.favourite });
+      const { name, address, favourite } = venue; // as known here: a rename made elsewhere meanwhile is kept
+      await call('PUT', `/venues/${enc(venue.id)}`, { name, address, favourite: !favourite, base: { name, address, favourite } });
       say(venue.favourite ? `${venue.name} is no longer a favourite` : `${venue.name} is a favourite`);
       saved = (await call('GET', '/venues')).venues;
     } catch (error) {

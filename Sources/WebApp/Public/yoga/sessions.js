@@ -434,7 +434,7 @@ export async function showVenues(focusID) {
         event.preventDefault();
         const name = input.value.trim();
         if (!name || name === v.name) return;
-        venueChange(rename, 'PUT', v, { name, address: v.address || '', favourite: !!v.favourite }, () => {
+        venueChange(rename, 'PUT', v, { name, address: v.address || '', favourite: !!v.favourite, base: asKnown(v) }, () => {
           v.name = name;
           input.setAttribute('aria-label', `Name of the venue ${name}`);
           remove.setAttribute('aria-label', `Delete the venue ${name}`);
@@ -454,6 +454,9 @@ export async function showVenues(focusID) {
   const again = focusID && $('venue-list').querySelector(`[data-id="${CSS.escape(focusID)}"] input`);
   if (again) again.focus();
 }
+
+/** A venue as this page knows it, sent with a rename: a star given elsewhere meanwhile is kept. */
+const asKnown = (v) => ({ name: v.name, address: v.address || '', favourite: !!v.favourite });
 
 async function venueChange(button, method, venue, body, done) {
   err('venues-error');
