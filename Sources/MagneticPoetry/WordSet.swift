@@ -31,6 +31,22 @@ public struct WordSet: Codable, Sendable, Equatable {
     }
 }
 
+extension WordSet {
+    /// A set edited on a device that opened it as `base`, over the set as stored now (`current`), so that two devices
+    /// changing one set keep both changes: a name left as it was keeps a rename made elsewhere; the words are the
+    /// current ones less those this edit removed, then those it added (a word counted once, ignoring case).
+    public static func edited(
+        name: String, words: [String], base: (name: String, words: [String]), current: WordSet
+    ) -> (name: String, words: [String]) {
+        let opened = Set(base.words)
+        let kept = Set(words)
+        var result = current.words.filter { !opened.contains($0) || kept.contains($0) }
+        var seen = Set(result.map { $0.lowercased() })
+        for word in words where !opened.contains(word) && seen.insert(word.lowercased()).inserted { result.append(word) }
+        return (name == base.name ? current.name : name, result)
+    }
+}
+
 /// Rules for the text people give word sets and magnets.
 public enum PoetryText {
     public static let wordLength = 1...40
@@ -75,6 +91,7 @@ public enum PoetryText {
 public enum PoetryError: Error, Equatable, Sendable {
     case invalid(String)
     case wordSetNotFound
+    case wordSetNameTaken(String)
     case poemNotFound
     case versionConflict(current: Int)
     case notAnImage

@@ -89,6 +89,28 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func aWordSetEditedOnTwoDevicesKeepsBothChanges(kind: DatabaseKind) async throws {
+        try await TestDatabase.with(kind) { (database: Database) async throws in
+            let sets = WordSetRepository(database: database.sql)
+            let owner = try await ProfileRepository(database: database.sql).createGuest()
+            let set = try await sets.create(profileID: owner.id, name: "Kitchen", words: ["spoon", "fork"])
+            let opened = (name: set.name, words: set.words)
+            // The phone renames the set and adds a word; the laptop, opened before, adds another.
+            _ = try await sets.replace(id: set.id, profileID: owner.id, name: "Cooking", words: ["spoon", "fork", "pan"], base: opened)
+            let laptop = try await sets.replace(
+                id: set.id, profileID: owner.id, name: "Kitchen", words: ["spoon", "fork", "lid"], base: opened)
+            #expect(laptop?.name == "Cooking" && laptop?.words == ["spoon", "fork", "pan", "lid"])
+            #expect(try await sets.find(id: set.id, profileID: owner.id) == laptop)
+            // A merge that breaks a rule writes nothing: here a name another set took meanwhile.
+            _ = try await sets.create(profileID: owner.id, name: "Pots", words: ["pot"])
+            await #expect(throws: PoetryError.wordSetNameTaken("Pots")) {
+                try await sets.replace(id: set.id, profileID: owner.id, name: "Pots", words: ["spoon"], base: opened)
+            }
+            #expect(try await sets.find(id: set.id, profileID: owner.id) == laptop)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func pronunciationsFindRhymesAlliterationsAndSyllables(kind: DatabaseKind) async throws {
         try await TestDatabase.with(kind) { (database: Database) async throws in
             let repository = PronunciationRepository(database: database.sql)

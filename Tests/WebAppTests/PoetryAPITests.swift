@@ -211,6 +211,38 @@ import Testing
         }
     }
 
+    @Test func aWordSetEditSentWithItsBaseKeepsWhatAnotherDeviceChangedAndABadBaseWritesNothing() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            let cookie = try await guest(client)
+            let created = try await client.execute(
+                uri: "/api/v1/poetry/wordsets", method: .post, headers: .json(cookie: cookie),
+                body: body(["name": "Kitchen", "words": ["spoon", "fork"]]))
+            let id = try #require(try created.json()["id"] as? String)
+            let base: [String: Any] = ["name": "Kitchen", "words": ["spoon", "fork"]]
+            let phone = try await client.execute(
+                uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie),
+                body: body(["name": "Kitchen", "words": ["spoon"], "base": base]))
+            #expect(try phone.json()["words"] as? [String] == ["spoon"])
+            let laptop = try await client.execute(
+                uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie),
+                body: body(["name": "Kitchen", "words": ["spoon", "fork", "pan"], "base": base]))
+            #expect(laptop.status == .ok)
+            #expect(try laptop.json()["words"] as? [String] == ["spoon", "pan"])
+            for bad: [String: Any] in [
+                ["name": "Kitchen", "words": ["x"], "base": ["name": "Kitchen"]],
+                ["name": "Kitchen", "words": ["x"], "base": ["name": "Kitchen", "words": "spoon"]],
+                ["name": "Kitchen", "words": ["x"], "base": "Kitchen"],
+            ] {
+                let refused = try await client.execute(
+                    uri: "/api/v1/poetry/wordsets/\(id)", method: .put, headers: .json(cookie: cookie), body: body(bad))
+                #expect((400..<500).contains(refused.status.code) && refused.errorCode != nil, "\(bad)")
+            }
+            let stored = try await client.execute(uri: "/api/v1/poetry/wordsets", method: .get, headers: .session(cookie))
+            let sets = try JSONSerialization.jsonObject(with: Data(stored.bodyText.utf8)) as? [[String: Any]] ?? []
+            #expect(sets.first { $0["id"] as? String == id }?["words"] as? [String] == ["spoon", "pan"])
+        }
+    }
+
     @Test func publishedPoemsAreReadableByAnyoneUntilWithdrawn() async throws {
         try await withTestApp(.sqlite) { client, _ in
             let cookie = try await guest(client)

@@ -1564,6 +1564,77 @@ def test_a_save_queued_offline_for_a_poem_deleted_elsewhere_is_kept_as_a_new_poe
     assert not [text for text in seen if "Not saved" in text], f"the page said: {seen}"
 
 
+def open_kitchen_set(driver, server: str) -> dict:
+    """A word set "Kitchen" of this guest, made as another device would, shown open in this page's Word sets panel."""
+    open_poetry(driver, server)
+    status, made = call(driver, "POST", f"{API}/wordsets", {"name": "Kitchen", "words": ["spoon", "fork"]})
+    assert status == 201, made
+    open_poetry(driver, server)
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "#wordsets-panel > summary"))
+    item = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#own-sets [data-set="{made["id"]}"]'), "the set is not listed")[0]
+    tap(driver, item.find_element(By.TAG_NAME, "summary"))
+    return made
+
+
+def add_word_here(driver, set_id: str, word: str) -> None:
+    add = driver.find_element(By.CSS_SELECTOR, f'#own-sets [data-set="{set_id}"] form[data-action="add"] input')
+    add.send_keys(word)
+    add.submit()
+
+
+def test_words_changed_in_one_set_on_two_devices_are_all_kept(server, browser):
+    """Each change of a set sent its whole word list, so a word another device added meanwhile was silently gone."""
+    add_preload_script(browser, OFFLINE_WRITES)
+    made = open_kitchen_set(browser, server)
+    status, body = call(browser, "PUT", f"{API}/wordsets/{made['id']}", {"name": "Kitchen", "words": ["spoon", "fork", "whisk"]})
+    assert status == 200, body  # on the phone, while this page shows the set as it was
+    add_word_here(browser, made["id"], "ladle")
+    wait(browser, lambda d: [s["words"] for s in word_sets(d) if s["id"] == made["id"]] == [["spoon", "fork", "whisk", "ladle"]],
+         f"a word was lost: {[s['words'] for s in word_sets(browser) if s['id'] == made['id']]} {browser.execute_script('return [...window.__troveSeen]')}")
+    summary = f'#own-sets [data-set="{made["id"]}"] > summary'
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, summary).text.endswith("4 words"), "the panel does not show 4 words")
+    seen = browser.execute_script("return [...window.__troveSeen]")
+    assert any("changed on another device too" in text for text in seen), f"the page did not say so: {seen}"
+
+
+def test_a_word_added_to_a_set_deleted_on_another_device_keeps_its_words_as_a_new_set(server, browser):
+    add_preload_script(browser, OFFLINE_WRITES)
+    made = open_kitchen_set(browser, server)
+    status, body = call(browser, "DELETE", f"{API}/wordsets/{made['id']}")  # on the phone
+    assert status in (200, 204), body
+    add_word_here(browser, made["id"], "ladle")
+    wait(browser, lambda d: [s["words"] for s in word_sets(d) if not s["built_in"]] == [["spoon", "fork", "ladle"]],
+         f"the words were not kept: {[s for s in word_sets(browser) if not s['built_in']]}")
+    kept = [s for s in word_sets(browser) if not s["built_in"]][0]
+    assert kept["name"] == "Kitchen" and kept["id"] != made["id"]
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#own-sets [data-set="{kept["id"]}"]'), "the panel does not list the kept set")
+    assert kept["id"] in [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "wordset")).options]
+    seen = browser.execute_script("return [...window.__troveSeen]")
+    assert any("kept as a new set" in text for text in seen), f"the page did not say where the words went: {seen}"
+    assert not browser.find_element(By.ID, f"set-error-{kept['id']}").text.strip()
+
+
+def test_a_word_added_offline_to_a_set_deleted_on_another_device_keeps_its_words_as_a_new_set(server, browser):
+    """The outbox refused the change with 404 and dropped it with its words; its refusal was taken for a poem's."""
+    add_preload_script(browser, OFFLINE_WRITES)
+    made = open_kitchen_set(browser, server)
+    poems = get_json(browser, f"{API}/poems")
+    browser.execute_script("window.__troveOffline = true")
+    add_word_here(browser, made["id"], "ladle")
+    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "1 change waiting", "the header does not say a change waits")
+    status, body = call(browser, "DELETE", f"{API}/wordsets/{made['id']}")  # meanwhile, on the phone
+    assert status in (200, 204), body
+
+    browser.execute_script("window.__troveOffline = false; window.dispatchEvent(new Event('online'))")
+    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the outbox did not empty")
+    wait(browser, lambda d: [s["words"] for s in word_sets(d) if not s["built_in"]] == [["spoon", "fork", "ladle"]],
+         f"the word added offline was lost: {[s for s in word_sets(browser) if not s['built_in']]}")
+    seen = browser.execute_script("return [...window.__troveSeen]")
+    assert any("kept as a new set" in text for text in seen), f"the page did not say where the words went: {seen}"
+    assert not [text for text in seen if "Not saved" in text], f"the page said: {seen}"
+    assert [p["id"] for p in get_json(browser, f"{API}/poems")] == [p["id"] for p in poems], "a poem was made of the set's change"
+
+
 # ---------- Word helpers ----------
 
 STUB_PRONUNCIATION = """

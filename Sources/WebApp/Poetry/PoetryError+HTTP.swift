@@ -7,6 +7,9 @@ extension PoetryError: HTTPMappedError {
         switch self {
         case .invalid(let message): .validation(message)
         case .wordSetNotFound: .notFound("The word set")
+        case .wordSetNameTaken(let name):
+            APIError(
+                .conflict, code: "wordset_name_taken", message: "You already have a word set called '\(name)': give this one another name.")
         case .poemNotFound: .notFound("The poem")
         case .backgroundNotFound: .notFound("The background picture")
         case .versionConflict(let current):

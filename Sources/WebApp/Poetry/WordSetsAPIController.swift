@@ -10,6 +10,13 @@ struct WordSetsAPIController {
     struct Body: Decodable {
         let name: String
         let words: [String]
+        /// The set as the editing device opened it: what another device changed meanwhile is kept (`WordSet.edited`).
+        let base: Base?
+    }
+
+    struct Base: Decodable {
+        let name: String
+        let words: [String]
     }
 
     /// `api`: the group at `/api/v1/poetry`.
@@ -31,7 +38,7 @@ struct WordSetsAPIController {
         let body = try await JSONBody.decode(Body.self, from: request)
         let checked = try PoetryText.wordSet(name: body.name, words: body.words)
         let profile = try await context.session.requireProfile()
-        try await requireFreeName(checked.name, profileID: profile.id, except: nil)
+        try await wordSets.requireFreeName(checked.name, profileID: profile.id)
         let set = try await wordSets.create(profileID: profile.id, name: checked.name, words: checked.words)
         return EditedResponse(status: .created, response: APIValue(set))
     }
@@ -40,9 +47,10 @@ struct WordSetsAPIController {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(Body.self, from: request)
         let checked = try PoetryText.wordSet(name: body.name, words: body.words)
-        let profile = context.profile
-        try await requireFreeName(checked.name, profileID: profile.id, except: id)
-        guard let set = try await wordSets.replace(id: id, profileID: profile.id, name: checked.name, words: checked.words)
+        let base = body.base.map { (name: $0.name, words: $0.words) }
+        guard
+            let set = try await wordSets.replace(
+                id: id, profileID: context.profile.id, name: checked.name, words: checked.words, base: base)
         else { throw PoetryError.wordSetNotFound }
         return APIValue(set)
     }
@@ -59,15 +67,5 @@ struct WordSetsAPIController {
         }
         _ = try await wordSets.delete(id: id, profileID: profile.id)
         return .noContent
-    }
-
-    /// Two sets of one person never share a name (ignoring case), nor take a built-in set's: the picker shows names.
-    private func requireFreeName(_ name: String, profileID: String, except id: String?) async throws {
-        let taken = (BuiltInWordSets.all + (try await wordSets.ownSets(profileID: profileID)))
-            .contains { $0.id != id && $0.name.lowercased() == name.lowercased() }
-        guard !taken else {
-            throw APIError(
-                .conflict, code: "wordset_name_taken", message: "You already have a word set called '\(name)': give this one another name.")
-        }
     }
 }

@@ -6,10 +6,17 @@ import { idOf } from './save.js';
 /**
  * A queued save was refused. It met a newer version (saved on another device meanwhile): the later save, this one,
  * wins; the open poem is saved again as it is now, another poem with the words of the save that was refused. It met
- * a poem deleted there: its words are kept as a new poem (keepAsNew).
+ * a poem deleted there: its words are kept as a new poem (keepAsNew). A word set's change that met the set deleted
+ * there keeps its words as a new set (wordset-editor.js).
  */
-export async function dropped(saver, { entry, error }) {
+export async function dropped(c, { entry, error }) {
+  const { saver } = c;
   if (entry.method !== 'PUT') return;
+  if (entry.path.startsWith(c.sets.base + '/')) {
+    if (error.code !== 'not_found') return;
+    const { name, words } = entry.body;
+    return import('./wordset-editor.js').then((m) => m.keepAsNew(c.sets, idOf(entry.path), { name, words }));
+  }
   const open = saver.poem && entry.path === saver.path();
   if (error.code === 'not_found') return saver.gone(idOf(entry.path), open ? saver.body() : entry.body);
   if (error.code !== 'version_conflict') return;

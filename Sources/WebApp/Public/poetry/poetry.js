@@ -147,7 +147,7 @@ const saver = new Saver({
   body: () => ({ title: ui.poemTitle.value.trim(), board: { ...board.data, aspect: board.aspect() } }),
   onSaved: (saved) => took(saved),
   onState: (kind, message) => saveState(kind, message),
-  onGone: (poem) => import('./elsewhere.js').then((m) => m.keepAsNew(context(), poem)),
+  elsewhere: (name, arg) => import('./elsewhere.js').then((m) => m[name](context(), arg)),
 });
 
 const currentSet = () => sets.find(board.data && board.data.word_set_id);

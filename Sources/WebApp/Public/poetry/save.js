@@ -29,14 +29,14 @@ const writeLeft = (list) => {
 export class Saver {
   /**
    * `body()` gives {title, board}; `onSaved(poem)` the server's answer; `onState(kind)` saved, saving, offline or
-   * error; `onGone({id, title, board})` a save of a poem deleted elsewhere, whose words are to be kept (elsewhere.js).
+   * error; `elsewhere(name, arg)` runs elsewhere.js's `name`: what another device did meanwhile, met by a save.
    */
-  constructor({ base, body, onSaved, onState, onGone }) {
+  constructor({ base, body, onSaved, onState, elsewhere }) {
     this.base = base;
     this.body = body;
     this.onSaved = onSaved;
     this.onState = onState;
-    this.onGone = onGone;
+    this.elsewhere = elsewhere;
     this.poem = null; // {id, version, title}
     this.dirty = false;
     this.timer = 0;
@@ -48,7 +48,7 @@ export class Saver {
       if (detail.scopes.includes(SCOPE)) this.synced();
     });
     addEventListener('trove:sync-dropped', ({ detail }) => {
-      if (detail.entry.scope === SCOPE) import('./elsewhere.js').then((m) => m.dropped(this, detail));
+      if (detail.entry.scope === SCOPE) this.elsewhere('dropped', detail);
     });
     addEventListener('trove:sync-id', ({ detail }) => {
       if (detail.scope === SCOPE) this.moveCopy(detail.temp, detail.id);
@@ -230,7 +230,7 @@ export class Saver {
 
   /** A save met a poem deleted elsewhere: its words are kept as a new poem, not lost. */
   gone(id, { title, board }) {
-    return this.onGone({ id, title, board }).catch((error) => toast(`Not saved: ${error.message}`));
+    return this.elsewhere('keepAsNew', { id, title, board }).catch((error) => toast(`Not saved: ${error.message}`));
   }
 
   /** The page goes away: what is not saved yet is sent with keepalive and kept for the next visit. */

@@ -176,17 +176,22 @@ class Editor {
     }
   }
 
-  /** PUT replaces name and words: that is how rename, add and remove all work. */
+  /**
+   * PUT replaces name and words: that is how rename, add and remove all work. It says what the set was here
+   * (`base`), so the server keeps what another device changed meanwhile; a set deleted there is kept as a new one.
+   */
   async update(set, name, words, focusSelector) {
     try {
       const result = await send(
         'PUT',
         `${this.base}/${encodeURIComponent(set.id)}`,
-        { name, words },
-        { scope: SCOPE, replace: `wordset:${set.id}`, label: `the word set “${name}”` },
+        { name, words, base: { name: set.name, words: set.words } },
+        { scope: SCOPE, replace: `wordset:${set.id}`, label: `the word set “${name}”`, resolves: ['not_found'] },
       );
       const saved = result.data || { ...set, name, words };
       if (result.queued) toast(WAITS);
+      else if (saved.name !== name || saved.words.join('\n') !== words.join('\n'))
+        toast(`“${saved.name}” keeps what was changed on another device too.`);
       const before = { ...set, words: [...set.words] };
       Object.assign(set, saved);
       this.sets.keepList();
@@ -199,7 +204,8 @@ class Editor {
       this.sets.onEdited(before, set);
       return true;
     } catch (failure) {
-      this.showError(set, failure.message);
+      if (failure.status === 404) await keepAsNew(this.sets, set.id, { name, words });
+      else this.showError(set, failure.message);
       return false;
     }
   }
@@ -267,6 +273,34 @@ class Editor {
     $('wordsets-panel').querySelector('summary').focus();
     this.sets.onDeleted(set);
   }
+}
+
+/**
+ * A change met its set deleted on another device: the delete stands, and the words as changed here are kept as a new
+ * set under the same name (or the next free one). The set takes its new id the way one made offline does
+ * (trove:sync-id), so the list, the picker and a board on it follow.
+ */
+export async function keepAsNew(sets, id, { name, words }) {
+  const free = (n) => !sets.list.some((s) => s.id !== id && s.name.toLowerCase() === n.toLowerCase());
+  const names = [name, ...[2, 3, 4, 5, 6, 7, 8, 9].map((n) => `${name.slice(0, 57)} ${n}`)].filter(free);
+  for (const kept of names) {
+    const made = tempId();
+    const options = { scope: SCOPE, creates: made, idFrom: 'id', label: `the word set “${kept}”` };
+    try {
+      const result = await send('POST', sets.base, { name: kept, words }, options);
+      const set = sets.find(id);
+      if (set) Object.assign(set, { name: kept, words });
+      else sets.list.push({ id, name: kept, words, built_in: false });
+      const detail = { temp: id, id: result.data ? result.data.id : made, scope: SCOPE };
+      dispatchEvent(new CustomEvent('trove:sync-id', { detail }));
+      sets.editor?.then((editor) => editor.render());
+      const as = kept === name ? '' : `, “${kept}”`;
+      return toast(`“${name}” was deleted on another device. Its words are kept as a new set${as}.`, { timeout: 8000 });
+    } catch (failure) {
+      if (failure.code !== 'wordset_name_taken') return toast(`Not saved: ${failure.message}`);
+    }
+  }
+  toast(`Not saved: “${name}” was deleted on another device, and its name and the next ones are taken.`);
 }
 
 export function edit(sets) {
