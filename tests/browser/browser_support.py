@@ -320,6 +320,22 @@ def after_navigation(driver) -> None:
         pass
 
 
+# The page's own writes (those with an Idempotency-Key: the outbox's, and a save sent as the page goes) fail as with
+# no network while window.__troveOffline is set; the test's requests (`call`, no key) still reach the server, as
+# another device's would. Every toast and save state the page shows is kept, even one gone before the test looks.
+OFFLINE_WRITES = """
+(() => {
+  const real = window.fetch.bind(window);
+  window.fetch = (input, init) => (window.__troveOffline && init && init.headers && init.headers['Idempotency-Key']
+    ? Promise.reject(new TypeError('Failed to fetch')) : real(input, init));
+  const seen = window.__troveSeen = new Set();
+  new MutationObserver(() => {
+    for (const node of document.querySelectorAll('.toast, #save-state')) seen.add(node.textContent.trim());
+  }).observe(document, {childList: true, subtree: true, characterData: true});
+})();
+"""
+
+
 def add_preload_script(driver, source: str) -> None:
     """Run `source` in every page the test opens from now on.
 

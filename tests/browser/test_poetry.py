@@ -31,7 +31,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser_support
-from browser_support import (call, Finger, add_preload_script, assert_page_weighs_under, assert_viewport, emulate_media, set_viewport, type_text,
+from browser_support import (OFFLINE_WRITES, call, Finger, add_preload_script, assert_page_weighs_under, assert_viewport, emulate_media, set_viewport, type_text,
                              wait, wait_for_layout)
 
 API = "/api/v1/poetry"
@@ -1453,22 +1453,6 @@ def test_a_poem_changed_elsewhere_meanwhile_is_shown_before_the_next_change_save
         ActionChains(browser).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
     first_y = lambda d: [m for m in get_json(d, f"{API}/poems/{poem['id']}")["board"]["magnets"] if m["id"] == first][0]["y"]  # noqa: E731
     wait(browser, lambda d: first_y(d) == board["magnets"][0]["y"], "two Undos did not bring back the board this page showed")
-
-
-# The page's own writes (those with an Idempotency-Key: the outbox's, and a save sent as the page goes) fail as with
-# no network while window.__troveOffline is set; the test's requests (`call`, no key) still reach the server, as
-# another device's would. Every toast and save state the page shows is kept, even one gone before the test looks.
-OFFLINE_WRITES = """
-(() => {
-  const real = window.fetch.bind(window);
-  window.fetch = (input, init) => (window.__troveOffline && init && init.headers && init.headers['Idempotency-Key']
-    ? Promise.reject(new TypeError('Failed to fetch')) : real(input, init));
-  const seen = window.__troveSeen = new Set();
-  new MutationObserver(() => {
-    for (const node of document.querySelectorAll('.toast, #save-state')) seen.add(node.textContent.trim());
-  }).observe(document, {childList: true, subtree: true, characterData: true});
-})();
-"""
 
 
 def test_a_queued_save_that_meets_a_newer_version_is_saved_again_without_not_saved(server, browser):

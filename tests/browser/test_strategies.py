@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import Finger, assert_page_weighs_under, emulate_media, set_viewport, wait, wait_for_layout
+from browser_support import OFFLINE_WRITES, Finger, add_preload_script, assert_page_weighs_under, call, emulate_media, set_viewport, wait, wait_for_layout
 
 PROMPT = "Tap for an Oblique Strategy"
 DECK = {
@@ -507,6 +507,53 @@ def test_own_cards_favourites_and_notes_made_offline_reach_the_server_once_even_
         # The page goes by the server's id now: the card's Show opens its URL.
         wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#mine-list li").get_attribute("data-mine") == str(mine[0]["id"]),
              "the listed card still has its temporary id")
+
+
+def edit_own_card(driver, server: str, words: str) -> dict:
+    """Writes a card, opens its editor in Mine and types `words`; the card is deleted on another device meanwhile."""
+    open_strategies(driver, server)
+    status, card = call(driver, "POST", "/api/v1/strategies/mine", {"strategy": "Walk the dog backwards"})
+    assert status == 201, card
+    open_strategies(driver, server, "#mine")
+    wait(driver, lambda d: mine_texts(d) == ["Walk the dog backwards"], f"My cards shows {mine_texts(driver)}")
+    driver.find_element(By.CSS_SELECTOR, '#mine-list [data-action="edit"]').click()
+    editor = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#mine-list textarea"), "no inline editor")
+    editor.clear()
+    editor.send_keys(words)
+    status, body = call(driver, "DELETE", f"/api/v1/strategies/mine/{card['id']}")  # on the phone
+    assert status == 204, body
+    return card
+
+
+def test_an_own_card_edited_here_and_deleted_on_another_device_can_be_added_again(strategies_server, browser):
+    """Saving the edit said only "The card was not found": the words typed had nowhere to go."""
+    edit_own_card(browser, strategies_server, "Walk the cat backwards")
+    browser.find_element(By.CSS_SELECTOR, "#mine-list form button[type=submit]").click()
+    dialog = wait(browser, lambda d: d.find_element(By.ID, "confirm-dialog").is_displayed() and d.find_element(By.ID, "confirm-dialog"),
+                  "saving did not ask what to do with a card deleted elsewhere")
+    assert "deleted on another device" in dialog.text and "Walk the cat backwards" in dialog.text, dialog.text
+    browser.find_element(By.ID, "confirm-ok").click()
+    wait(browser, lambda d: mine_texts(d) == ["Walk the cat backwards"], f"My cards shows {mine_texts(browser)}")
+    mine = fetch_json(browser, "/api/v1/strategies/mine")
+    assert [card["strategy"] for card in mine] == ["Walk the cat backwards"], f"the server has {mine}"
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#mine-list li").get_attribute("data-mine") == str(mine[0]["id"]),
+         "the listed card does not go by its new id")
+
+
+def test_an_own_card_edited_offline_and_deleted_on_another_device_is_kept_as_a_new_card(strategies_server, browser):
+    add_preload_script(browser, OFFLINE_WRITES)
+    edit_own_card(browser, strategies_server, "Walk the cat backwards")
+    browser.execute_script("window.__troveOffline = true")
+    browser.find_element(By.CSS_SELECTOR, "#mine-list form button[type=submit]").click()
+    wait(browser, lambda d: sync_indicator(d) == "1 change waiting", f"the indicator reads {sync_indicator(browser)!r}")
+    browser.execute_script("window.__troveOffline = false; window.dispatchEvent(new Event('online'))")
+    wait(browser, lambda d: sync_indicator(d) == "All saved", f"the outbox did not empty: {sync_indicator(browser)!r}")
+    wait(browser, lambda d: [c["strategy"] for c in fetch_json(d, "/api/v1/strategies/mine")] == ["Walk the cat backwards"],
+         f"the edit made offline was lost: {fetch_json(browser, '/api/v1/strategies/mine')}")
+    wait(browser, lambda d: mine_texts(d) == ["Walk the cat backwards"], f"My cards shows {mine_texts(browser)}")
+    seen = browser.execute_script("return [...window.__troveSeen]")
+    assert any("kept as a new card" in text for text in seen), f"the page did not say where the edit went: {seen}"
+    assert not [text for text in seen if "Not saved" in text], f"the page said: {seen}"
 
 
 def test_after_one_visit_the_page_works_offline(strategies_restartable, browser):

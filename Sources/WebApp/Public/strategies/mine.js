@@ -2,9 +2,10 @@
 // confirmation. Without the server each change waits in the device's outbox (js/sync.js) and is sent once when
 // it is back; a card written offline has a temporary id until the server gives it its own.
 import { $, make, confirmDialog, busy } from '../js/dom.js';
+import { toast } from '../js/api.js';
 import { keep, send } from '../js/sync.js';
 import { tempId } from '../js/sync-logic.js';
-import { API, SCOPE, ownCard, newestFirst } from './logic.js';
+import { API, SCOPE, cardId, ownCard, newestFirst } from './logic.js';
 import { countLine, cardProblem } from './lists.js';
 import { state, say, isNetworkError, loadMine } from './page.js';
 import { showCard, showPrompt, updateCardButtons, pick } from './draw.js';
@@ -125,6 +126,7 @@ function editForm(card) {
           label: `your card “${words}”`,
           scope: SCOPE,
           replace: `${SCOPE}:mine:${card.id}`,
+          resolves: ['not_found'], // deleted elsewhere: added again (dropped)
         },
       );
       const saved = sent.queued ? { ...card, strategy: words } : sent.data;
@@ -136,11 +138,50 @@ function editForm(card) {
       li.querySelector('[data-action="edit"]').focus();
       say(sent.queued ? 'Card saved on this device' : 'Card saved');
     } catch (failure) {
-      error.textContent = failure.message;
       form.removeAttribute('aria-busy');
+      if (failure.status !== 404) {
+        error.textContent = failure.message;
+        return;
+      }
+      const again = await confirmDialog({
+        title: 'This card was deleted on another device',
+        text: `Add “${words}” to your cards again?`,
+        ok: 'Add again',
+        cancel: 'Go back',
+      });
+      if (!again) return textarea.focus();
+      try {
+        const added = await addAgain(card.id, words);
+        list.querySelector(`[data-mine="${added.id}"] [data-action="edit"]`)?.focus();
+        say('Card added again');
+      } catch (e) {
+        error.textContent = e.message;
+      }
     }
   });
   return form;
+}
+
+/** An edit of a card deleted on another device meanwhile: the card is written again, as a new one, with the edit. */
+async function addAgain(id, words) {
+  const temp = tempId();
+  const sent = await send('POST', PATH, { strategy: words }, { label: `your card “${words}”`, scope: SCOPE, creates: temp, idFrom: 'id' });
+  const card = sent.queued ? ownCard(temp, words) : sent.data;
+  state.mine = newestFirst([card, ...(state.mine || []).filter((other) => other.id !== id)]);
+  keepMine();
+  if (state.view === 'mine') render();
+  if (state.card && state.card.id === id) showCard(card, 'pick');
+  return card;
+}
+
+/** The outbox sent an edit of a card deleted on another device meanwhile (strategies.js passes it on). */
+export async function dropped({ entry, error }) {
+  if (entry.method !== 'PATCH' || error.code !== 'not_found') return;
+  const id = cardId(entry.path.slice(entry.path.lastIndexOf('/') + 1));
+  await addAgain(id, entry.body.strategy).then(
+    () => toast(`“${entry.body.strategy}” was deleted on another device. Your edit is kept as a new card.`, { timeout: 8000 }),
+    (e) => toast(`Not saved: ${entry.label}. ${e.message}`),
+  );
 }
 
 function replaceEverywhere(card) {

@@ -203,6 +203,11 @@ addEventListener('trove:sync-id', ({ detail }) => {
   if (state.card && state.card.id === detail.temp) state.card = { ...state.card, id: real };
 });
 
+// An edit of an own card the outbox could not send, deleted on another device meanwhile: Mine adds it again.
+addEventListener('trove:sync-dropped', ({ detail }) => {
+  if (detail.entry.scope === SCOPE && detail.entry.path.startsWith(`${API}/mine/`)) view('mine').then((m) => m.dropped(detail));
+});
+
 // ---------- Offline ----------
 
 // Whether this page load went through the service worker (and so was cached as it loaded). Read now:
