@@ -1591,7 +1591,8 @@ def test_a_word_added_to_a_set_deleted_on_another_device_keeps_its_words_as_a_ne
          f"the words were not kept: {[s for s in word_sets(browser) if not s['built_in']]}")
     kept = [s for s in word_sets(browser) if not s["built_in"]][0]
     assert kept["name"] == "Kitchen" and kept["id"] != made["id"]
-    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#own-sets [data-set="{kept["id"]}"]'), "the panel does not list the kept set")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f'#own-sets [data-set="{kept["id"]}"][open]'),
+         "the panel does not show the kept set open, as it was while being changed")
     assert kept["id"] in [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "wordset")).options]
     seen = browser.execute_script("return [...window.__troveSeen]")
     assert any("kept as a new set" in text for text in seen), f"the page did not say where the words went: {seen}"

@@ -195,18 +195,23 @@ class Editor {
       const before = { ...set, words: [...set.words] };
       Object.assign(set, saved);
       this.sets.keepList();
-      this.render();
-      const details = this.ownList.querySelector(`[data-set="${CSS.escape(set.id)}"]`);
-      if (details) {
-        details.open = true;
-        details.querySelector(focusSelector)?.focus();
-      }
+      this.reopen(set, focusSelector);
       this.sets.onEdited(before, set);
       return true;
     } catch (failure) {
-      if (failure.status === 404) await keepAsNew(this.sets, set.id, { name, words });
-      else this.showError(set, failure.message);
+      if (failure.status !== 404) this.showError(set, failure.message);
+      else if (await keepAsNew(this.sets, set.id, { name, words })) this.reopen(set, focusSelector); // set.id is the new one
       return false;
+    }
+  }
+
+  /** Draws the list again with `set` open, as it was while being changed. */
+  reopen(set, focusSelector) {
+    this.render();
+    const details = this.ownList.querySelector(`[data-set="${CSS.escape(set.id)}"]`);
+    if (details) {
+      details.open = true;
+      details.querySelector(focusSelector)?.focus();
     }
   }
 
@@ -278,7 +283,7 @@ class Editor {
 /**
  * A change met its set deleted on another device: the delete stands, and the words as changed here are kept as a new
  * set under the same name (or the next free one). The set takes its new id the way one made offline does
- * (trove:sync-id), so the list, the picker and a board on it follow.
+ * (trove:sync-id), so the list, the picker and a board on it follow. Resolves whether the words were kept.
  */
 export async function keepAsNew(sets, id, { name, words }) {
   const free = (n) => !sets.list.some((s) => s.id !== id && s.name.toLowerCase() === n.toLowerCase());
@@ -295,12 +300,17 @@ export async function keepAsNew(sets, id, { name, words }) {
       dispatchEvent(new CustomEvent('trove:sync-id', { detail }));
       sets.editor?.then((editor) => editor.render());
       const as = kept === name ? '' : `, “${kept}”`;
-      return toast(`“${name}” was deleted on another device. Its words are kept as a new set${as}.`, { timeout: 8000 });
+      toast(`“${name}” was deleted on another device. Its words are kept as a new set${as}.`, { timeout: 8000 });
+      return true;
     } catch (failure) {
-      if (failure.code !== 'wordset_name_taken') return toast(`Not saved: ${failure.message}`);
+      if (failure.code !== 'wordset_name_taken') {
+        toast(`Not saved: ${failure.message}`);
+        return false;
+      }
     }
   }
   toast(`Not saved: “${name}” was deleted on another device, and its name and the next ones are taken.`);
+  return false;
 }
 
 export function edit(sets) {
