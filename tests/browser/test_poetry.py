@@ -1033,6 +1033,52 @@ def make_picture(driver, title: str = "Untitled poem") -> str:
     return link.get_attribute("href")
 
 
+def test_a_poem_without_a_title_shows_a_hint_that_typing_replaces(server, browser):
+    """The title field held "Untitled poem" as its text: a tap put the cursor inside it, and typing "Morning" made
+    "Untitled poMorningem", saved and published so."""
+    open_poetry(browser, server)
+    title = browser.find_element(By.ID, "poem-title")
+    assert title.get_attribute("value") == "" and title.get_attribute("placeholder") == "Untitled poem"
+    tap(browser, title)
+    type_text(browser, title, "Morning song")
+    title.send_keys(Keys.ENTER)
+    wait_saved(browser)
+    assert current_poem(browser)["title"] == "Morning song"
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#poems [aria-current='true'] .pm-poem-title").text == "Morning song",
+         "the list does not show the title")
+
+    # Cleared, it is "Untitled poem" again: in the list, and as the hint of an empty field, after a reload too.
+    title.send_keys(Keys.CONTROL, "a")
+    title.send_keys(Keys.DELETE)
+    wait_saved(browser)
+    assert current_poem(browser)["title"] == "Untitled poem"
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#poems [aria-current='true'] .pm-poem-title").text == "Untitled poem",
+         "the list does not say the poem has no title")
+    open_poetry(browser, server)
+    assert browser.find_element(By.ID, "poem-title").get_attribute("value") == ""
+
+
+def test_a_long_title_leaves_every_share_button_in_view_on_a_phone(server, browser):
+    """The picture's file name, as long as the title, went into the buttons' grid uncut: it stretched "Download
+    picture" to 152 px and pushed "Public link…" out of the sheet."""
+    set_viewport(browser, 375, 667)
+    open_poetry(browser, server)
+    title = browser.find_element(By.ID, "poem-title")
+    title.send_keys("A very long title for a poem about the sea and the sky and the wind and everything else besides")
+    wait_saved(browser)
+    open_sheet(browser, "share")
+    tap(browser, browser.find_element(By.ID, "download-png"))
+    wait(browser, lambda d: (d.find_element(By.ID, "png-link").get_attribute("href") or "").startswith("blob:"), "no picture was made")
+    boxes = browser.execute_script(
+        "const box = (id) => document.getElementById(id).getBoundingClientRect();"
+        "return {sheet: box('sheet-share'), link: box('png-link'), buttons: ['copy-text', 'share', 'download-png', 'open-publish'].map(box)}")
+    sheet = boxes["sheet"]
+    for button in boxes["buttons"]:
+        assert sheet["top"] <= button["top"] and button["bottom"] <= sheet["bottom"], f"a button is out of the sheet: {boxes}"
+        assert button["height"] < 80, f"a button grew to {button['height']} px"
+    assert boxes["link"]["right"] <= sheet["right"], f"the file name runs out of the sheet: {boxes}"
+
+
 def test_the_poem_downloads_as_a_png_picture_with_its_title(server, browser):
     open_poetry(browser, server)
     put_words(browser, 4)

@@ -1,7 +1,7 @@
 // Magnetic Poetry: saves that meet what another device did meanwhile. Loaded when it happens.
 import { api, toast } from '../js/api.js';
 import { send } from '../js/sync.js';
-import { idOf } from './save.js';
+import { UNTITLED, idOf } from './save.js';
 
 /**
  * A queued save was refused. It met a newer version (saved on another device meanwhile): the later save, this one,
@@ -39,7 +39,7 @@ export async function dropped(c, { entry, error }) {
  * device wrote is kept as a new poem, and a page that has it open goes on with that one.
  */
 export async function keepAsNew({ state, saver, renderPoems, forgetUndo, showBackground, showPublished, address }, { id, title, board }) {
-  const made = await saver.create(title || 'Untitled poem', board);
+  const made = await saver.create(title || UNTITLED, board);
   saver.dropCopy(id);
   forgetUndo(id);
   const { version, updated_at } = made;

@@ -5,9 +5,9 @@ import { api, toast } from '../js/api.js';
 import { waitingNow } from '../js/sync.js';
 import { copyText } from './dom.js';
 import { linesOf } from './spelling.js';
-import { isTemp, SCOPE } from './save.js';
+import { isTemp, SCOPE, UNTITLED } from './save.js';
 
-const titleOf = (c) => c.ui.poemTitle.value.trim() || 'Untitled poem';
+const titleOf = (c) => c.ui.poemTitle.value.trim() || UNTITLED;
 
 /** "Copy as text": the words on the board in reading order, suffixes joined (spelling.js). */
 export async function copyPoem(c) {

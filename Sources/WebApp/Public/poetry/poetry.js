@@ -6,7 +6,7 @@ import { createRouter, parseView, viewPath } from '../js/router.js';
 import { Board, DEFAULT_SCALE, FONTS, withAPIKeys } from './board.js';
 import { Tray } from './tray.js';
 import { WordSets } from './wordsets.js';
-import { Saver, SCOPE, isTemp, pendingPoems } from './save.js';
+import { Saver, SCOPE, UNTITLED, isTemp, pendingPoems, shownTitle } from './save.js';
 import { $, announce, confirmDialog, make, stylesheet } from './dom.js';
 import { formatDateTime } from '../js/time.js';
 import { characterCount } from '../js/format.js';
@@ -284,7 +284,7 @@ function renderPoems() {
         make(
           'button',
           { type: 'button', className: 'pm-poem-open', 'data-open': poem.id, 'aria-current': poem.id === current ? 'true' : null },
-          make('span', { className: 'pm-poem-title', text: poem.title }),
+          make('span', { className: 'pm-poem-title', text: poem.title || UNTITLED }),
           make('span', { className: 'pm-muted', text: isTemp(poem.id) ? 'On this device, not sent yet' : formatDateTime(poem.updated_at) }),
         ),
         make('button', {
@@ -309,7 +309,7 @@ function showPoem(poem, data) {
   const { id, title, version, updated_at, has_background, public_id } = poem;
   state.poem = { id, title, version, updated_at, has_background, public_id };
   state.undo = storedUndo()[id] || [];
-  ui.poemTitle.value = title;
+  ui.poemTitle.value = shownTitle(title);
   ui.setNote.hidden = true;
   saver.open(state.poem);
   board.load(data, { animate: true });
@@ -381,7 +381,7 @@ async function newPoem(focus = false) {
     magnets: [],
     extra_words: [],
   };
-  const poem = await saver.create('Untitled poem', data);
+  const poem = await saver.create(UNTITLED, data);
   state.poems.unshift(poem);
   showPoem(poem, data);
   if (focus) ui.poemTitle.select();
@@ -553,9 +553,6 @@ on(ui.unpublish, 'click', later('unpublish'));
 on(ui.copyLink, 'click', later('copyLink'));
 
 on(ui.poemTitle, 'input', changed);
-on(ui.poemTitle, 'change', () => {
-  if (!ui.poemTitle.value.trim()) ui.poemTitle.value = 'Untitled poem';
-});
 on(ui.poemTitle, 'keydown', (e) => e.key === 'Enter' && ui.poemTitle.blur());
 on(ui.addWordForm, 'submit', (e) => {
   e.preventDefault();

@@ -5,7 +5,7 @@
 import { toast } from '../js/api.js';
 import { read } from '../js/sync.js';
 import { withAPIKeys } from './board.js';
-import { SCOPE, isTemp, pendingPoems } from './save.js';
+import { SCOPE, isTemp, pendingPoems, shownTitle } from './save.js';
 
 let running = null;
 
@@ -39,7 +39,7 @@ async function newer(c) {
     public_id: fresh.public_id,
   });
   saver.open(poem);
-  ui.poemTitle.value = fresh.title;
+  ui.poemTitle.value = shownTitle(fresh.title);
   board.load(data);
   showBackground();
   showPublished();

@@ -6,6 +6,9 @@ import { send, all, waitingNow, update, keep, kept, unkeep } from '../js/sync.js
 
 export const SCOPE = 'poetry';
 // As js/sync-logic.js names records made on a device (that module loads with the outbox, on the first write).
+export const UNTITLED = 'Untitled poem';
+/** What the title field shows: nothing, under its placeholder "Untitled poem", for a poem not given a title. */
+export const shownTitle = (title) => (title === UNTITLED ? '' : title || '');
 export const isTemp = (id) => typeof id === 'string' && id.startsWith('tmp-');
 const tempId = () => `tmp-${crypto.randomUUID()}`;
 export const idOf = (path) => decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
@@ -121,7 +124,7 @@ export class Saver {
 
   /** A version conflict or a poem deleted elsewhere, met in the outbox, is Poetry's to resolve (elsewhere.js). */
   options(poem, title) {
-    const label = `the poem “${title || 'Untitled poem'}”`;
+    const label = `the poem “${title || UNTITLED}”`;
     return { scope: SCOPE, replace: `poem:${poem.id}`, label, resolves: ['version_conflict', 'not_found'] };
   }
 
