@@ -556,6 +556,21 @@ def test_an_own_card_edited_offline_and_deleted_on_another_device_is_kept_as_a_n
     assert not [text for text in seen if "Not saved" in text], f"the page said: {seen}"
 
 
+def test_an_own_card_with_a_long_word_keeps_the_page_as_wide_as_the_phone(strategies_server, browser):
+    """A card of one's own with a word longer than the screen made My cards 654 px wide on a 375 px phone."""
+    set_viewport(browser, 375, 667)
+    open_strategies(browser, strategies_server)
+    words = "Try Pneumonoultramicroscopicsilicovolcanoconiosisandthensomemore now"
+    status, card = call(browser, "POST", "/api/v1/strategies/mine", {"strategy": words})
+    assert status == 201, card
+    for fragment in ("#mine", f"#card/{card['id']}"):
+        open_strategies(browser, strategies_server, fragment)
+        wait(browser, lambda d: words in d.find_element(By.TAG_NAME, "main").text, f"{fragment} does not show the card")
+        wait_for_layout(browser)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 375, f"{fragment} is {width} px wide on a 375 px phone"
+
+
 def test_after_one_visit_the_page_works_offline(strategies_restartable, browser):
     with strategies_restartable() as base:
         kept = visit_and_wait_until_kept(browser, base)

@@ -821,8 +821,13 @@ def test_small_screens_light_page_and_keyboard(yoga_server, browser):
     assert no_horizontal_scroll(browser), "the check-in panel scrolls sideways at 320 px"
     tap_text(browser, "#nearby-list", "Lotus Studio")
     wait_in_session(browser, "Lotus Studio")
-    for name in ["Anna Bianchi-Lombardi de la Fuente", "Bruno Rossi"]:
+    # Names with nowhere to break (an e-mail address, one long word) made every view wider than the phone, the
+    # attendees' remove buttons and the tab bar off the screen.
+    for name in ["Anna Bianchi-Lombardi de la Fuente", "margaret.oconnell.yoga@example.com", "Maximilianawilhelminakonstantinopoulou"]:
         ok(browser, "PATCH", "/class", {"add": [add_student(browser, name)["id"]]})
+    open_yoga(browser, yoga_server)
+    wait(browser, lambda d: len(list_texts(d, "#attendee-list li")) == 3, "the attendees are not listed")
+    assert no_horizontal_scroll(browser), "the class with its attendees scrolls sideways at 320 px"
     save_class(browser)
     open_yoga(browser, yoga_server)
     for view in ("students", "sessions"):
