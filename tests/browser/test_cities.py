@@ -411,8 +411,12 @@ def test_a_save_from_my_cities_opened_before_keeps_what_another_device_changed_m
     status, body, _ = call(browser, "PUT", f"{API}/collection", {"cities": phone})
     assert status == 200, body
 
+    assert browser.find_element(By.ID, "scene-sub").text == "4 cities in your collection"
     star(browser, "Prato")
     tap(browser, row(browser, "Fiesole").find_element(By.CSS_SELECTOR, ".cr-del"))
+    # Until Save, the line under the title does not call the changed list the collection.
+    wait(browser, lambda d: d.find_element(By.ID, "scene-sub").text == "3 cities once you save: changes not saved yet",
+         f"the line under the title reads {browser.find_element(By.ID, 'scene-sub').text!r}")
     tap(browser, commit_button(browser))
     wait(browser, lambda d: "added on another device" in d.find_element(By.CSS_SELECTOR, ".toast-region").text,
          "the save did not say a city was added elsewhere")

@@ -154,7 +154,10 @@ export class SceneView {
 
     const total = state.size;
     const count = visible.size;
-    $('scene-sub').textContent = `${plural(total, 'city', 'cities')} ${this.labels.tail}`;
+    // My cities changed here are not the collection until saved: the line says so, where it said "in your collection".
+    const unsaved = state.kind === 'browse' && state.unsaved;
+    $('scene-sub').textContent =
+      `${plural(total, 'city', 'cities')} ${unsaved ? 'once you save: changes not saved yet' : this.labels.tail}`;
     if (this.selected != null && !state.get(this.selected)) {
       this.selected = null;
       $('map-status').textContent = '';
