@@ -513,6 +513,18 @@ def test_provider_down_typed_venue_works_and_temperature_is_unavailable(yoga_ser
     wait_in_session(browser, "Parish Hall")
     assert text(browser, "live-address") == "Via Po 12, Torino"
     wait(browser, lambda d: text(d, "live-temp") == "temperature unavailable", f"the temperature reads {text(browser, 'live-temp')!r}")
+    # Asking again (Try again, or on its own a while later) hid the reason and the button while it waited, and End
+    # class, under them, jumped up 150 px and back on a phone, where a teacher's thumb was going.
+    wait(browser, lambda d: shown(d, "temp-retry"), "no Try again")
+    browser.execute_script("""
+      const end = document.getElementById('end-class');
+      const tops = window.__endTops = [];
+      const sample = () => { tops.push(end.getBoundingClientRect().top + scrollY); if (tops.length < 2000) requestAnimationFrame(sample); };
+      sample();""")
+    tap_id(browser, "temp-retry")
+    wait(browser, lambda d: "Trying again in 1 min" in text(d, "temp-why"), f"the second try's outcome is not said: {text(browser, 'temp-why')!r}")
+    tops = browser.execute_script("return window.__endTops")
+    assert max(tops) - min(tops) < 1, f"End class moved while the weather was asked again: from {min(tops)} to {max(tops)} px"
     first = timer_seconds(browser)
     wait(browser, lambda d: timer_seconds(d) > first, "the class's timer does not run", timeout=5)
     # The typed venue is saved for next time.

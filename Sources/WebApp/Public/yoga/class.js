@@ -102,10 +102,17 @@ function renderTimer() {
 function renderTemperature() {
   if (!klass) return;
   const shown = temperature(celsius());
-  txt('live-temp', shown || (weather.loading ? 'checking…' : 'temperature unavailable'));
+  // Asking again after a failure keeps what it showed (the line above, which wraps by its length, the reason and Try
+  // again, disabled) and says it asks: End class, under them, stays where a thumb is going.
+  const again = weather.loading && weather.why;
+  txt('live-temp', shown || (weather.loading && !again ? 'checking…' : 'temperature unavailable'));
   $('live-temp').classList.toggle('yg-muted', !shown);
-  txt('temp-why', shown || weather.loading ? '' : weather.why);
-  show('temp-retry', !shown && !weather.loading && klass.venue.latitude != null);
+  txt(
+    'temp-why',
+    shown ? '' : again ? `${weather.why.split('. ')[0].replace(/\.$/, '')}. Asking again now…` : weather.loading ? '' : weather.why,
+  );
+  show('temp-retry', !shown && (again || !weather.loading) && klass.venue.latitude != null);
+  $('temp-retry').disabled = weather.loading;
   txt('temp-edit', shown ? 'Correct the temperature' : 'Type the temperature');
 }
 
