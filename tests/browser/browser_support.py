@@ -322,11 +322,13 @@ def after_navigation(driver) -> None:
 
 # The page's own writes (those with an Idempotency-Key: the outbox's, and a save sent as the page goes) fail as with
 # no network while window.__troveOffline is set; the test's requests (`call`, no key) still reach the server, as
-# another device's would. Every toast and save state the page shows is kept, even one gone before the test looks.
+# another device's would. Set to 'all', every request fails (the page's reads too, and `call`). Every toast and save
+# state the page shows is kept, even one gone before the test looks.
 OFFLINE_WRITES = """
 (() => {
   const real = window.fetch.bind(window);
-  window.fetch = (input, init) => (window.__troveOffline && init && init.headers && init.headers['Idempotency-Key']
+  window.fetch = (input, init) => (window.__troveOffline
+    && (window.__troveOffline === 'all' || (init && init.headers && init.headers['Idempotency-Key']))
     ? Promise.reject(new TypeError('Failed to fetch')) : real(input, init));
   const seen = window.__troveSeen = new Set();
   new MutationObserver(() => {

@@ -19,7 +19,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 import browser_support
-from browser_support import Finger, assert_page_weighs_under, set_viewport, wait, wait_for_layout
+from browser_support import OFFLINE_WRITES, add_preload_script, Finger, assert_page_weighs_under, set_viewport, wait, wait_for_layout
 from browser_support import call as page_call
 from conftest import YOGA_HOME
 
@@ -412,6 +412,33 @@ def test_end_class_asks_and_save_puts_the_session_in_sessions(yoga_server, brows
     assert text(browser, "session-temp") == "18.5 °C"
     assert text(browser, "session-duration") in ("under a minute", "1 min")
     check_console(browser)
+
+
+def test_a_venue_typed_at_check_in_online_is_offered_at_the_next_check_in_offline(yoga_server, browser):
+    """The server kept the typed place as a venue, the device's list did not: offline, check-in said "No saved venues
+    yet" until the page was reloaded."""
+    add_preload_script(browser, OFFLINE_WRITES)
+    refuse_location(browser, yoga_server)
+    open_yoga(browser, yoga_server)
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: shown(d, "checkin-panel"), "check-in did not open")
+    if not browser.find_element(By.ID, "typed").get_attribute("open"):
+        tap(browser, browser.find_element(By.CSS_SELECTOR, "#typed summary"))
+    fill(browser, "typed-name", "Lotus Studio")
+    tap_id(browser, "typed-checkin")
+    wait_in_session(browser, "Lotus Studio")
+    browser.execute_script("document.getElementById('end-class').focus()")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda d: dialog_open(d, "end-dialog"), "End class did not ask what to do")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda d: shown(d, "checkin") and not dialog_open(d, "end-dialog"), "saving did not end the class")
+
+    browser.execute_script("window.__troveOffline = 'all'")
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: shown(d, "checkin-panel"), "check-in did not open offline")
+    wait(browser, lambda d: "Lotus Studio" in list_texts(d, "#saved-list li"),
+         f"offline, check-in does not offer the venue: {list_texts(browser, '#saved-list li')}, {text(browser, 'saved-empty')!r}")
+    assert not shown(browser, "saved-empty")
 
 
 def test_a_long_press_on_end_class_saves_at_once(yoga_server, browser):

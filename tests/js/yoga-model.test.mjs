@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { answer, apply, stats, correction, describe, recorded } from '../../Sources/WebApp/Public/yoga/model.js';
+import { answer, apply, stats, correction, describe, listVenue, recorded } from '../../Sources/WebApp/Public/yoga/model.js';
 import { absorb } from '../../Sources/WebApp/Public/yoga/kept.js';
 
 const T0 = Date.parse('2026-11-20T18:00:00Z');
@@ -201,4 +201,23 @@ test('"Repeat last time" offline finds the venue in a past session when the venu
   assert.deepEqual(r.answer.class.venue, { id: 'v9', name: 'Lotus', address: '', latitude: 43.77, longitude: 11.25 });
   assert.equal(r.answer.class.on_device, true);
   assert.throws(() => apply(m, 'POST', '/class', { venue_id: 'nowhere' }, { newId }), { code: 'venue_not_found' });
+});
+
+test('a place the server kept as a venue when it checked a class in is offered at the next check-in offline', () => {
+  const place = { name: 'Lotus Studio', address: 'Via Po 12', latitude: 45.07, longitude: 7.69, source: 'osm', external_id: 'node/9' };
+  const venue = { id: 'v2', name: 'Lotus Studio', address: 'Via Po 12', latitude: 45.07, longitude: 7.69 };
+  const m = listVenue(base(), venue, place, T0);
+  assert.deepEqual(
+    answer(m, '/venues').venues.map((v) => [v.id, v.name, v.source, v.external_id, v.last_used_at]),
+    [
+      ['v1', 'Loft', undefined, undefined, undefined],
+      ['v2', 'Lotus Studio', 'osm', 'node/9', '2026-11-20T18:00:00Z'],
+    ],
+  );
+  // A saved venue is listed once; a class at no venue, or a device that never read the list, changes nothing.
+  assert.equal(listVenue(m, venue, place, T0), m);
+  const before = base();
+  assert.equal(listVenue(before, null), before);
+  const unread = { ...base(), venues: undefined };
+  assert.equal(listVenue(unread, venue, place), unread);
 });

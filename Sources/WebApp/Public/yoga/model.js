@@ -148,6 +148,17 @@ export function sessionOf(klass, id, endedAt) {
   };
 }
 
+/**
+ * The model after the server checked a class in at `venue`: a place typed or found (`place`, as sent), which the server
+ * keeps as a venue, is listed as the server now lists it, so check-in offers it with the server away (it said "No saved venues yet").
+ */
+export function listVenue(model, venue, { source = 'typed', external_id = null } = {}, now = Date.now()) {
+  if (!venue?.id || !model.venues || model.venues.some((v) => v.id === venue.id)) return model;
+  const { id, name, address = '', latitude = null, longitude = null } = venue;
+  const listed = { id, name, address, latitude, longitude, source, external_id, favourite: false };
+  return { ...model, venues: [...model.venues, { ...listed, last_used_at: iso(now), session_count: 0 }] };
+}
+
 /** Counts a session's students (sessions attended, last seen) and its venue into the roster and venues. */
 function count(m, session, sign) {
   for (const a of session.attendees) {

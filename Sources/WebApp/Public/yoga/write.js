@@ -10,7 +10,7 @@
 import { api } from '../js/api.js';
 import { send, waiting } from '../js/sync.js';
 import { tempId } from '../js/sync-logic.js';
-import { apply, correction, describe, recorded } from './model.js';
+import { apply, correction, describe, listVenue, recorded } from './model.js';
 import { API, KEY, load, change, swap } from './local.js';
 import { absorb } from './kept.js';
 
@@ -37,7 +37,7 @@ export async function write(method, path, body, extra = {}) {
     if (!(await waiting(KEY))) {
       try {
         const data = await api(method, API + path, body);
-        await change((cur) => ({ model: absorb(cur, path, data) }));
+        await change((cur) => ({ model: listVenue(absorb(cur, path, data), data.class?.venue, body.venue) }));
         return data;
       } catch (error) {
         if (error.status && error.status < 500) throw error;
