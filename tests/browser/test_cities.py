@@ -333,6 +333,9 @@ def test_refused_location_a_typed_place_and_accent_insensitive_filter(cities_ser
     place.clear()
     place.send_keys("andorra")
     wait(browser, lambda d: "Andorra la Vella" in d.find_element(By.ID, "place-results").text, "searching 'andorra' found nothing")
+    # Each place reads as one line of text, with its population to tell places of one name apart.
+    listed = browser.find_element(By.XPATH, "//ul[@id='place-results']//button[contains(., 'Andorra la Vella')]").text
+    assert listed == "Andorra la Vella, Andorra · 20,430 people", listed
     tap(browser, browser.find_element(By.XPATH, "//ul[@id='place-results']//button[contains(., 'Andorra la Vella')]"))
     wait_for_scene(browser, "Around Andorra la Vella")
     assert set(names(browser)) == set(ANDORRA)

@@ -12,7 +12,7 @@ import {
   matches,
 } from '../../Sources/WebApp/Public/cities/logic.js';
 import { formatLocalTime } from '../../Sources/WebApp/Public/cities/clock.js';
-import { parseCoordinates } from '../../Sources/WebApp/Public/cities/coords.js';
+import { parseCoordinates, placeDetails } from '../../Sources/WebApp/Public/cities/coords.js';
 
 const city = (geonameid, name, population, extra = {}) => ({
   geonameid,
@@ -382,4 +382,19 @@ test('clearing the queue drops the tasks not started yet', async () => {
   assert.equal(await first, 'done');
   assert.equal(await second, undefined);
   assert.equal(started, 1);
+});
+
+test('found places read apart: the US state, the country, the population, the name that matched', () => {
+  const florence = { name: 'Florence', country_code: 'US', country_name: 'United States', admin1_code: 'AL', population: 40026 };
+  assert.equal(placeDetails(florence), ', AL, United States · 40,026 people');
+  const firenze = {
+    name: 'Florence',
+    matched_name: 'Firenze',
+    country_code: 'IT',
+    country_name: 'Italy',
+    admin1_code: '16',
+    population: 367150,
+  };
+  assert.equal(placeDetails(firenze), ' (Firenze), Italy · 367,150 people');
+  assert.equal(placeDetails({ name: 'Vatican City', country_code: 'VA', admin1_code: '', population: 0 }), ', VA');
 });

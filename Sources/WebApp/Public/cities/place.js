@@ -1,7 +1,7 @@
 // City Roulette: a place typed by hand, when the location is not shared (cities.js loads this when asked).
 import { api } from '../js/api.js';
 import { $ } from '../js/dom.js';
-import { outOfRange, parseCoordinates } from './coords.js';
+import { outOfRange, parseCoordinates, placeDetails } from './coords.js';
 
 let searchSeq = 0;
 let places = [];
@@ -33,13 +33,12 @@ export function init({ status, coordinates, run, nearby }) {
         button.type = 'button';
         button.className = 'button';
         button.dataset.index = i;
+        // One span: the button is a flex box, whose gap put a space before the comma ("Florence , Italy").
+        const label = document.createElement('span');
         const name = document.createElement('b');
         name.textContent = p.coordinates ? `Around ${p.name}` : p.name;
-        button.append(name);
-        if (!p.coordinates) {
-          const also = p.matched_name && p.matched_name !== p.name ? ` (${p.matched_name})` : '';
-          button.append(`${also}, ${p.country_name || p.country_code}`);
-        }
+        label.append(name, p.coordinates ? '' : placeDetails(p));
+        button.append(label);
         const li = document.createElement('li');
         li.append(button);
         return li;
