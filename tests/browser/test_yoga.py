@@ -637,7 +637,8 @@ def test_a_session_can_be_corrected_and_deleted(yoga_server, browser):
     check_in(browser, {"name": "Lotus Studio", "address": "Via Dante 1"}, [anna["id"], bruno["id"]])
     session = save_class(browser)
     # It happened yesterday, 18:00 to 19:00 here.
-    start = (datetime.datetime.now().astimezone() - datetime.timedelta(days=1)).replace(hour=18, minute=0, second=0, microsecond=0)
+    # Started at 18:00:40: corrected to end at 19:15, it read "1 h 14 min" under "6:00 PM – 7:15 PM".
+    start = (datetime.datetime.now().astimezone() - datetime.timedelta(days=1)).replace(hour=18, minute=0, second=40, microsecond=0)
     session = ok(browser, "PUT", f"/sessions/{session['id']}", {
         "started_at": utc(start), "ended_at": utc(start + datetime.timedelta(hours=1)),
         "attendees": [anna["id"], bruno["id"]], "notes": ""})

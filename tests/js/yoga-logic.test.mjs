@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {
   formatClock,
   formatDuration,
+  shownDuration,
   elapsedAt,
   formatTemperature,
   toFahrenheit,
@@ -284,4 +285,10 @@ test('plural', () => {
   assert.equal(plural(1, 'student'), '1 student');
   assert.equal(plural(0, 'student'), '0 students');
   assert.equal(plural(2, 'class', 'classes'), '2 classes');
+});
+
+test('a session lasts what its shown times say, whatever their seconds', () => {
+  assert.equal(shownDuration('2026-11-20T16:00:40Z', '2026-11-20T17:15:00Z'), '1 h 15 min');
+  assert.equal(shownDuration('2026-11-20T16:00:40Z', '2026-11-20T16:03:10Z'), '3 min');
+  assert.equal(shownDuration('2026-11-20T16:00:10Z', '2026-11-20T16:00:50Z'), 'under a minute');
 });

@@ -16,6 +16,13 @@ export function formatDuration(seconds) {
   return `${Math.floor(minutes / 60)} h ${pad(minutes % 60)} min`;
 }
 
+/**
+ * A session's length as its times read ("4:00 PM – 5:15 PM" is 1 h 15 min), whatever seconds each time had: from
+ * the seconds recorded, a class started at 4:00:40 and corrected to end at 5:15 read "1 h 14 min".
+ */
+export const shownDuration = (startedAt, endedAt) =>
+  formatDuration(60 * (Math.floor(Date.parse(endedAt) / 60000) - Math.floor(Date.parse(startedAt) / 60000)));
+
 /** Seconds run at `now` (ms): the server's elapsed_seconds plus the time since it answered, so a wrong device clock is harmless. */
 export function elapsedAt(klass, receivedAt, now) {
   if (klass && Number.isFinite(klass.elapsed_seconds)) {

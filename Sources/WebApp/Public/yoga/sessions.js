@@ -20,7 +20,7 @@ import {
   svg,
 } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
-import { formatDuration, plural, parseTemperature, temperatureValue } from './logic.js';
+import { plural, parseTemperature, shownDuration, temperatureValue } from './logic.js';
 import { sortSessions, defaultOrder, toLocalInput, fromLocalInput, fillMonths, localDate, niceMax, barLength } from './lists.js';
 
 // The list's sort is remembered on this device, across reloads.
@@ -76,7 +76,9 @@ function renderList() {
           span('yg-item-meta', `${formatDate(s.started_at)} · ${formatTime(s.started_at)}–${formatTime(s.ended_at)}`),
           span(
             'yg-item-meta',
-            [plural(s.attendance, 'student'), formatDuration(s.duration_seconds), temperature(s.temperature_c)].filter(Boolean).join(' · '),
+            [plural(s.attendance, 'student'), shownDuration(s.started_at, s.ended_at), temperature(s.temperature_c)]
+              .filter(Boolean)
+              .join(' · '),
           ),
         ),
       ),
@@ -116,7 +118,7 @@ function renderDetail() {
   txt('session-date', formatDate(s.started_at));
   txt('session-start', formatTime(s.started_at));
   txt('session-end', formatTime(s.ended_at));
-  txt('session-duration', formatDuration(s.duration_seconds));
+  txt('session-duration', shownDuration(s.started_at, s.ended_at));
   txt('session-temp', degrees(s.temperature_c));
   txt('session-attendance', plural(s.attendance, 'student'));
   $('session-attendees').replaceChildren(
