@@ -119,6 +119,8 @@ test('a saved path that no longer fits the story starts again from the first cha
 test('counts read naturally in the singular and the plural', () => {
   assert.equal(readLine(['1', '3', '4']), 'You read 3 chapters');
   assert.equal(readLine(['1']), 'You read 1 chapter');
+  // Chapters read again count once: "13 chapters" read under a catalogue's "6 chapters".
+  assert.equal(readLine(['hall', 'library', 'hall', 'library', 'study']), 'You read 3 chapters in 5 steps');
   assert.equal(endingsLine(2, 4), 'Endings found: 2 of 4');
   assert.equal(countsLine({ chapter_count: 15, ending_count: 1 }), '15 chapters · 1 ending');
 });

@@ -355,7 +355,8 @@ function removeFromLibrary(story) {
   renderAll();
   if (state.tab === 'library') {
     const next = $('library-list').children[Math.min(index, $('library-list').children.length - 1)];
-    (next ? next.querySelector('.st-read') : $('library-q')).focus();
+    // The last one gone: its tab takes the focus, not the search field, whose keyboard would cover the Undo.
+    (next ? next.querySelector('.st-read') : $('tab-library')).focus();
   } else {
     focusCard('catalog', story.id, '.st-add');
   }

@@ -102,8 +102,11 @@ export function visitedAfter(before, progress) {
 
 // ---------- Words ----------
 
-/** "You read 7 chapters" for a path of 7 (the ending included). */
-export const readLine = (path) => `You read ${plural(path.length, 'chapter')}`;
+/** "You read 7 chapters" for a path of 7 (the ending included); "You read 3 chapters in 5 steps" with some read again. */
+export function readLine(path) {
+  const chapters = new Set(path).size;
+  return `You read ${plural(chapters, 'chapter')}${path.length > chapters ? ` in ${plural(path.length, 'step')}` : ''}`;
+}
 
 /** "Endings found: 2 of 4". */
 export const endingsLine = (found, total) => `Endings found: ${found} of ${total}`;
