@@ -259,6 +259,8 @@ def test_roster_add_students_with_a_type_search_and_sort(yoga_server, browser):
     tap_text(browser, "#student-list", "Carla Verdi")
     wait(browser, lambda d: dialog_open(d, "student-dialog"), "Carla's form did not open")
     assert browser.find_element(By.ID, "student-name").get_attribute("value") == "Carla Verdi"
+    # Read first: no field has the focus, so a phone raises no keyboard over her form.
+    assert browser.execute_script("return document.activeElement.id") == "student-title"
     tap_id(browser, "student-active")
     tap_id(browser, "student-save")
     wait(browser, lambda d: "not active" in inner_text(d, "#student-list li:last-child"),

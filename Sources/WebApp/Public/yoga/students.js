@@ -17,7 +17,7 @@ import {
   confirmDialog,
 } from './dom.js';
 import { call, state, on, temperature, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
-import { plural, formatDuration } from './logic.js';
+import { plural, shownDuration } from './logic.js';
 import { KEY, sendAsLeaving } from './local.js';
 import { sortStudents, filterStudents, defaultOrder, localDate } from './lists.js';
 import { showModal } from '../js/dom.js';
@@ -111,7 +111,8 @@ async function openStudent(student) {
   joinedError();
   opened = typed();
   showModal($('student-dialog'), asksFirst);
-  $('student-name').focus();
+  // A new student starts with their name; one opened from the roster is read first, without a keyboard over it.
+  $(student ? 'student-title' : 'student-name').focus();
 }
 
 // The form as it was opened: closed without Save (Back, Escape or Cancel) with something typed since, it asks first.
@@ -272,7 +273,9 @@ export async function showStudent(id) {
           span('yg-item-meta', `${formatDate(x.started_at)} · ${formatTime(x.started_at)}`),
           span(
             'yg-item-meta',
-            [plural(x.attendance, 'student'), formatDuration(x.duration_seconds), temperature(x.temperature_c)].filter(Boolean).join(' · '),
+            [plural(x.attendance, 'student'), shownDuration(x.started_at, x.ended_at), temperature(x.temperature_c)]
+              .filter(Boolean)
+              .join(' · '),
           ),
         ),
       ),
