@@ -413,6 +413,9 @@ def test_end_class_asks_and_save_puts_the_session_in_sessions(yoga_server, brows
     assert text(browser, "session-attendance") == "2 students"
     assert text(browser, "session-temp") == "18.5 °C"
     assert text(browser, "session-duration") in ("under a minute", "1 min")
+    # Each attendee leads to their record.
+    tap(browser, browser.find_element(By.XPATH, "//ul[@id='session-attendees']//a[.='Anna Bianchi']"))
+    wait(browser, lambda d: shown(d, "student-show") and text(d, "student-heading") == "Anna Bianchi", "Anna's record did not open")
     check_console(browser)
 
 

@@ -122,7 +122,14 @@ function renderDetail() {
   txt('session-temp', degrees(s.temperature_c));
   txt('session-attendance', plural(s.attendance, 'student'));
   $('session-attendees').replaceChildren(
-    ...s.attendees.map((a) => make('li', {}, a.name, a.id ? null : span('yg-muted', ' (no longer on the roster)'))),
+    ...s.attendees.map((a) =>
+      make(
+        'li',
+        {},
+        a.id ? make('a', { href: `#student/${encodeURIComponent(a.id)}` }, a.name) : a.name,
+        a.id ? null : span('yg-muted', ' (no longer on the roster)'),
+      ),
+    ),
   );
   if (!s.attendees.length) $('session-attendees').append(make('li', { className: 'yg-muted', text: 'Nobody was recorded.' }));
   txt('session-notes', s.notes || 'No notes.');
