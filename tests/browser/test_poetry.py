@@ -1377,6 +1377,22 @@ def test_a_poem_saved_since_it_was_read_opens_offline_as_saved(restartable_serve
     wait(browser, lambda d: len(magnets(d)) == 3, "the poem opened offline as it was read, without the word saved since")
 
 
+def test_a_poem_renamed_offline_is_listed_by_its_new_title_after_a_reload(restartable_server, browser):
+    """Its rename waited in the outbox and the poem opened with it, while the list of poems kept its old title."""
+    with restartable_server() as base:
+        open_poetry(browser, base)
+        put_words(browser, 2)
+        wait_saved(browser)
+    title = browser.find_element(By.ID, "poem-title")
+    title.send_keys("Renamed offline")
+    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "1 change waiting", "the rename does not wait")
+    browser.get(base + "/poetry")
+    wait(browser, lambda d: d.find_element(By.ID, "poem-title").get_attribute("value") == "Renamed offline",
+         "offline, the poem did not open with its new title")
+    listed = browser.execute_script("return [...document.querySelectorAll('.pm-poem-title')].map(t => t.textContent)")
+    assert listed == ["Renamed offline"], f"offline, the list reads {listed}"
+
+
 # The device's copies of poems (js/sync.js: IndexedDB 'trove-sync', store 'copies'), by poem id.
 KEPT_POEMS = """
 const done = arguments[0];

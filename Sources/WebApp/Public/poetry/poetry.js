@@ -633,9 +633,11 @@ async function start() {
   await sets.load();
   const pending = await pendingPoems(API);
   state.poems = await read(`${API}/poems`, SCOPE);
+  // Saves waiting in the outbox are newer than the list kept: a poem renamed offline is listed by its new title.
   for (const [id, poem] of pending) {
-    if (poem.created && !state.poems.some((p) => p.id === id))
-      state.poems.unshift({ id, title: poem.title, version: 1, updated_at: new Date().toISOString() });
+    const listed = state.poems.find((p) => p.id === id);
+    if (listed) listed.title = poem.title ?? listed.title;
+    else if (poem.created) state.poems.unshift({ id, title: poem.title, version: 1, updated_at: new Date().toISOString() });
   }
   router.start();
   await showFromURL(router.view);
