@@ -555,6 +555,19 @@ def test_a_bigger_size_and_back_restores_every_place_and_saves_no_overlap(server
     assert_no_console_errors(browser)
 
 
+def test_a_word_longer_than_the_board_stays_inside_it_cut_short(server, browser):
+    """At 200% on a phone a 40-letter word was cut with "…" yet its tile ran 6 px past the board's edge: the word,
+    not the tile with its padding, was held to the board's width."""
+    set_viewport(browser, 375, 667)
+    open_poetry(browser, server)
+    word = "supercalifragilisticexpialidociouslyyyyy"  # 40 letters, the longest a word can be
+    arrange(browser, [{"id": "w", "word": word, "x": 0.0, "y": 0.3, "rotation": 0, "z": 1}], extra=[word], font_scale=2)
+    still(browser)
+    board = board_rect(browser)
+    tile = by_id(browser, "w")
+    assert inside(tile, board, slack=0.5), f"the long word's tile leaves the board: {tile} vs {board}"
+
+
 def test_another_font_nudges_only_what_would_overlap_and_is_part_of_the_poem(server, browser):
     open_poetry(browser, server)
     put_words(browser, 8)
