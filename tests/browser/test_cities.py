@@ -794,11 +794,15 @@ def test_street_map_tiles_that_cannot_load_fall_back_to_the_basemap_with_a_note(
     tap(browser, browser.find_element(By.ID, "around-me"))
     wait_for_scene(browser, "Around you")
     assert browser.find_element(By.ID, "street").is_selected(), "the street map is on by default"
-    wait(browser, lambda d: "did not load" in map_state(d)["note"], f"no note that the tiles failed: {map_state(browser)}")
+    wait(browser, lambda d: "No street map" in map_state(d)["note"], f"no note that the tiles failed: {map_state(browser)}")
     state = map_state(browser)
     assert state["tiles"] == "failed" and state["basemap"] and "Florence" in state["labels"]
     assert close(canvas_colour(browser, 6, 6), css_colour(browser, "--cr-land")), "Trove's own map shows instead"
     assert shown(browser, "map-note")
+    # One line, as narrow as its words: it covered the labels across the map's top on a phone.
+    note = browser.execute_script("const n = document.getElementById('map-note').getBoundingClientRect(); "
+                                  "const m = document.getElementById('map').getBoundingClientRect(); return [n.width, n.height, m.width]")
+    assert note[1] < 30 and note[0] < note[2] * 0.75, f"the note is {note[0]} x {note[1]} px over a map {note[2]} px wide"
     assert not browser.find_element(By.CSS_SELECTOR, "[data-osm-credit]").is_displayed(), "no credit for tiles not shown"
     asked = browser.execute_script("return window.__tiles")
     assert 0 < len(asked) <= 12, f"only the tiles in view are asked for, no prefetching: {len(asked)}"

@@ -481,7 +481,7 @@ export function wireMapControls(root, map) {
     }
     if (note) {
       note.hidden = state !== 'failed' && !(street.checked && !navigator.onLine);
-      note.textContent = navigator.onLine ? 'Street map did not load: offline map.' : 'No connection: offline map.';
+      note.textContent = navigator.onLine ? 'No street map: offline map' : 'No connection: offline map';
     }
   };
   const apply = () => {
