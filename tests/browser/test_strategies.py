@@ -532,12 +532,17 @@ def test_an_own_card_edited_here_and_deleted_on_another_device_can_be_added_agai
     dialog = wait(browser, lambda d: d.find_element(By.ID, "confirm-dialog").is_displayed() and d.find_element(By.ID, "confirm-dialog"),
                   "saving did not ask what to do with a card deleted elsewhere")
     assert "deleted on another device" in dialog.text and "Walk the cat backwards" in dialog.text, dialog.text
+    assert "danger" not in browser.find_element(By.ID, "confirm-ok").get_attribute("class"), "'Add again' is drawn as a danger"
     browser.find_element(By.ID, "confirm-ok").click()
     wait(browser, lambda d: mine_texts(d) == ["Walk the cat backwards"], f"My cards shows {mine_texts(browser)}")
     mine = fetch_json(browser, "/api/v1/strategies/mine")
     assert [card["strategy"] for card in mine] == ["Walk the cat backwards"], f"the server has {mine}"
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#mine-list li").get_attribute("data-mine") == str(mine[0]["id"]),
          "the listed card does not go by its new id")
+    # The dialog's next question, a deletion, is drawn as a danger again.
+    browser.find_element(By.CSS_SELECTOR, '#mine-list [data-action="delete"]').click()
+    wait(browser, lambda d: d.find_element(By.ID, "confirm-dialog").is_displayed(), "Delete did not ask")
+    assert "danger" in browser.find_element(By.ID, "confirm-ok").get_attribute("class")
 
 
 def test_an_own_card_edited_offline_and_deleted_on_another_device_is_kept_as_a_new_card(strategies_server, browser):

@@ -38,13 +38,17 @@ export function showModal(dialog, keeps) {
 
 /**
  * Asks a yes/no question in the page's confirm dialog; resolves true for the OK button.
- * Cancel has the focus, so Enter never destroys by accident.
+ * Cancel has the focus, so Enter never destroys by accident. `safe`: OK destroys nothing ("Add again"), so it is
+ * not drawn in the page's colour for danger.
  */
-export function confirmDialog({ title, text, ok = 'Delete', cancel = 'Keep it' }) {
+export function confirmDialog({ title, text, ok = 'Delete', cancel = 'Keep it', safe = false }) {
   const dialog = $('confirm-dialog');
+  const button = $('confirm-ok');
+  button.dataset.look ??= button.className;
+  button.className = safe ? 'button primary' : button.dataset.look;
   $('confirm-title').textContent = title;
   $('confirm-text').textContent = text;
-  $('confirm-ok').textContent = ok;
+  button.textContent = ok;
   $('confirm-cancel').textContent = cancel;
   dialog.returnValue = '';
   return new Promise((resolve) => {

@@ -148,6 +148,7 @@ function editForm(card) {
         text: `Add “${words}” to your cards again?`,
         ok: 'Add again',
         cancel: 'Go back',
+        safe: true,
       });
       if (!again) return textarea.focus();
       try {

@@ -161,6 +161,7 @@ async function saveEdit(student, body) {
       text: `Add ${body.name} to the roster again, with what you typed?`,
       ok: 'Add again',
       cancel: 'Go back',
+      safe: true,
     });
     if (again) editing = null; // the form now adds a student
     return again ? call('POST', '/students', body) : undefined;
