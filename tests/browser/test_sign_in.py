@@ -110,3 +110,42 @@ def test_an_export_is_brought_into_a_new_account_on_the_profile_page(server, bro
     browser.find_element(By.ID, "import-file").send_keys(str(path))
     wait(browser, lambda d: "nothing in it yet" in d.find_element(By.ID, "form-error").text,
          "a second import into a profile with things in it is not refused in words")
+
+
+def test_a_tab_left_open_when_signing_out_in_another_writes_nothing_into_the_next_profile(server, browser):
+    """On a shared device: signed out in one tab, a Poetry tab still open showed the account's poem, and its next tap
+    kept that poem in the new guest's profile ("… was deleted on another device … kept as a new poem")."""
+    username = "t" + secrets.token_hex(4)
+    create_account(server, username)
+    browser.get(server + "/login")
+    fill(browser, "username", username)
+    fill(browser, "password", PASSWORD)
+    submit_form_of(browser, "username")
+    wait_for_path(browser, "/account")
+    browser.get(server + "/poetry")
+    wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "Poetry did not open")
+    status, poems = call(browser, "GET", "/api/v1/poetry/poems")
+    assert status == 200 and len(poems) == 1, poems
+    status, poem = call(browser, "GET", f"/api/v1/poetry/poems/{poems[0]['id']}")
+    board = dict(poem["board"], magnets=[{"id": "m1", "word": "love", "x": 0.3, "y": 0.3, "rotation": 0, "z": 1}])
+    status, body = call(browser, "PUT", f"/api/v1/poetry/poems/{poem['id']}", {"version": poem["version"], "title": "Mine", "board": board})
+    assert status == 200, body
+    browser.get(server + "/poetry")
+    wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "Poetry did not open again")
+    poetry = browser.current_window_handle
+
+    browser.switch_to.new_window("tab")
+    browser.get(server + "/account")
+    wait(browser, lambda d: d.find_element(By.ID, "logout").is_displayed(), "no Sign out on the profile page")
+    browser.find_element(By.ID, "logout").click()
+    wait_for_path(browser, "/")
+
+    browser.switch_to.window(poetry)
+    # The tab loads again, as the guest now signed in: the account's poem is gone from it, and nothing of it was written.
+    wait(browser, lambda d: d.find_element(By.ID, "account-link").get_attribute("textContent").strip() != username,
+         "the Poetry tab still shows the account signed out")
+    wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "Poetry did not open as the guest")
+    browser.execute_script("document.querySelector('#tray-tiles .pm-tile:not([hidden])').click()")
+    status, guest_poems = call(browser, "GET", "/api/v1/poetry/poems")
+    titles = [p["title"] for p in guest_poems]
+    assert "Mine" not in titles, f"the signed-out account's poem is in the guest's profile: {titles}"

@@ -43,10 +43,16 @@ const sendWaiting = () =>
       ]),
     )
     .catch(() => {});
-const forgetDevice = () =>
-  sync()
+const forgetDevice = () => {
+  try {
+    localStorage.setItem('trove.profile-changed', String(Date.now())); // the other tabs load again (js/shell.js)
+  } catch {
+    // Storage unavailable: the other tabs cannot be told.
+  }
+  return sync()
     .then((m) => m.forget())
     .catch(() => {});
+};
 
 function seconds(n) {
   if (n < 60) return n === 1 ? '1 second' : `${n} seconds`;

@@ -49,6 +49,10 @@ let attempt = 0;
 
 /** See js/sync.js `send`. */
 export async function send(method, path, body, options = {}) {
+  // A page of the profile before a sign-in or sign-out in another tab, about to load again (js/shell.js): its write
+  // would go to the profile now signed in, or wait for it in the outbox.
+  if (globalThis.troveStale)
+    throw Object.assign(new Error('You signed in or out in another tab.'), { status: 409, code: 'profile_changed' });
   const entry = { method, path, body, key: options.key || crypto.randomUUID(), label: options.label, scope: options.scope };
   for (const name of ['replace', 'creates', 'idFrom', 'leads', 'group', 'resolves']) if (options[name]) entry[name] = options[name];
   if (!(await waiting(entry.scope)) && !flushing) {
@@ -79,6 +83,7 @@ function schedule(delay) {
 
 /** Sends the waiting writes in order, one at a time, until one has no answer (then later again). */
 export function flush() {
+  if (globalThis.troveStale) return Promise.resolve();
   if (flushing) return flushing;
   const run = () =>
     drain().finally(() => {

@@ -60,3 +60,25 @@ addEventListener(
   },
   true,
 );
+
+// Signed in, up or out (or the profile deleted) in another tab: js/account.js marks it here. A page still showing the
+// profile before would send its next change into the profile now signed in (on a shared phone, the poem of someone
+// who signed out kept in the next guest's), so it stops writing (`troveStale`: the outbox and the saves sent as a
+// page goes check it) and loads again, as the profile now signed in. A tab frozen meanwhile checks on its return.
+const CHANGED = 'trove.profile-changed';
+const mark = () => {
+  try {
+    return localStorage.getItem(CHANGED);
+  } catch {
+    return null;
+  }
+};
+const seen = mark();
+const stale = () => {
+  if (globalThis.troveStale || mark() === seen) return;
+  globalThis.troveStale = true;
+  location.reload();
+};
+addEventListener('storage', (e) => e.key === CHANGED && stale());
+document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && stale());
+addEventListener('pageshow', (e) => e.persisted && stale());

@@ -239,7 +239,7 @@ export class Saver {
   /** The page goes away: what is not saved yet is sent with keepalive and kept for the next visit. */
   leaving() {
     const poem = this.poem;
-    if (!poem || !(this.dirty || this.running)) return;
+    if (!poem || !(this.dirty || this.running) || globalThis.troveStale) return; // stale: js/shell.js
     clearTimeout(this.timer);
     const { title, board } = this.body();
     const body = { version: this.running ? poem.version + 1 : poem.version, title, board };

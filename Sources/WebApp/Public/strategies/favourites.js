@@ -85,6 +85,7 @@ function left() {
   }
 }
 function sendAsLeaving(card) {
+  if (globalThis.troveStale) return; // the profile changed in another tab (js/shell.js)
   const key = crypto.randomUUID();
   try {
     localStorage.setItem(LEFT, JSON.stringify([...left(), { id: card.id, strategy: card.strategy, key }]));

@@ -268,7 +268,7 @@ const notesSave = debounce(async () => {
 
 /** A page going away: the notes typed in its last moment are sent (the server's class) and kept as a draft. */
 function sendNotesNow() {
-  if (!notesSave.pending()) return;
+  if (!notesSave.pending() || globalThis.troveStale) return;
   notesSave.cancel();
   if (klass?.on_device) return; // held on this device: the draft is saved into it when the page opens again
   fetch('/api/v1/yoga/class', {

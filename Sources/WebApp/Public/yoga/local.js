@@ -55,6 +55,7 @@ const left = () => {
   }
 };
 export function sendAsLeaving(method, path) {
+  if (globalThis.troveStale) return; // the profile changed in another tab (js/shell.js)
   const key = crypto.randomUUID();
   localStorage.setItem(LEFT, JSON.stringify([...left(), { method, path, key }]));
   if (!path.includes('tmp-'))
