@@ -212,6 +212,28 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func aPoemOpenedAndNeverWrittenIsNobodysWork(kind: DatabaseKind) async throws {
+        try await TestDatabase.with(kind) { database in
+            let db = database.sql
+            let guest = try await ProfileRepository(database: db).createGuest().id
+            let blank = #"{"word_set_id":"classics","font":"serif","font_scale":1.1,"magnets":[],"extra_words":[]}"#
+            let written = #"{"word_set_id":"classics","font":"serif","font_scale":1.1,"magnets":[{"id":"m","word":"we"}],"extra_words":[]}"#
+            for (id, title, board) in [
+                ("blank", "Untitled poem", blank), ("titled", "Night", blank), ("written", "Untitled poem", written),
+            ] {
+                try await db.raw(
+                    """
+                    INSERT INTO poetry_poems (id, profile_id, title, version, board_json, word_set_id, has_background, created_at, updated_at)
+                    VALUES (\(bind: id), \(bind: guest), \(bind: title), 1, \(bind: board), 'classics', \(bind: false), 0, 0)
+                    """
+                ).run()
+                let counted = try await GuestMerge(database: db).work(of: guest).items.first { $0.kind == "poems" }?.count ?? 0
+                #expect(counted == (id == "blank" ? 0 : id == "titled" ? 1 : 2), "after \(id)")
+            }
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func aMergeInterruptedHalfWayLosesNothingAndAgainDoublesNothing(kind: DatabaseKind) async throws {
         try await TestDatabase.with(kind) { database in
             let db = database.sql

@@ -149,3 +149,17 @@ def test_a_tab_left_open_when_signing_out_in_another_writes_nothing_into_the_nex
     status, guest_poems = call(browser, "GET", "/api/v1/poetry/poems")
     titles = [p["title"] for p in guest_poems]
     assert "Mine" not in titles, f"the signed-out account's poem is in the guest's profile: {titles}"
+
+
+def test_a_poem_only_opened_is_not_work_that_joins_an_account(server, browser):
+    """Opening Magnetic Poetry makes an empty poem: the sign-in page said "1 poem from this device will join your
+    account", and a new account that had opened it could not take an import ("a profile with nothing in it yet")."""
+    browser.get(server + "/poetry")
+    wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-ready") == "true", "Poetry did not open")
+    status, poems = call(browser, "GET", "/api/v1/poetry/poems")
+    assert status == 200 and len(poems) == 1, poems
+    status, work = call(browser, "GET", "/api/v1/account/guest-work")
+    assert status == 200 and work["items"] == [], work
+    browser.get(server + "/login")
+    wait(browser, lambda d: d.find_element(By.ID, "username").is_displayed(), "the sign-in page did not open")
+    assert not browser.find_element(By.ID, "guest-work").is_displayed(), browser.find_element(By.ID, "guest-work").text

@@ -46,12 +46,14 @@ public struct GuestMerge: Sendable {
 
     /// What the guest has made, counted by kind, for the sign-in page.
     public func work(of guestID: String) async throws -> GuestWork {
-        func count(_ table: String, _ column: String = "profile_id") async throws -> Int {
-            let row = try await database.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE \(ident: column) = \(bind: guestID)").first()
+        func count(_ table: String, _ column: String = "profile_id", unless blank: String = "FALSE") async throws -> Int {
+            let row = try await database.raw(
+                "SELECT COUNT(*) AS n FROM \(ident: table) WHERE \(ident: column) = \(bind: guestID) AND NOT (\(unsafeRaw: blank))"
+            ).first()
             return try row?.decode(column: "n", as: Int.self) ?? 0
         }
         return GuestWork(items: [
-            .init(kind: "poems", count: try await count("poetry_poems"), singular: "poem", plural: "poems"),
+            .init(kind: "poems", count: try await count("poetry_poems", unless: Self.blankPoem), singular: "poem", plural: "poems"),
             .init(kind: "word_sets", count: try await count("poetry_word_sets"), singular: "word set", plural: "word sets"),
             .init(
                 kind: "favourite_cards", count: try await count("strategy_favourites"), singular: "favourite card",
@@ -71,6 +73,15 @@ public struct GuestMerge: Sendable {
             .init(kind: "sessions", count: try await count("yoga_sessions"), singular: "class session", plural: "class sessions"),
         ])
     }
+}
+
+extension GuestMerge {
+    /// A poem opened and never written: the Poetry page makes one on a first visit, and it is nobody's work (it made a
+    /// new account "not empty" for an import, and a guest was told it would join their account).
+    static let blankPoem = """
+        title = 'Untitled poem' AND board_json LIKE '%"magnets":[]%' AND board_json LIKE '%"extra_words":[]%' \
+        AND public_id IS NULL AND NOT has_background
+        """
 }
 
 // MARK: The apps' steps
