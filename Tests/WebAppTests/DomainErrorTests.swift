@@ -22,7 +22,8 @@ import YogiYogini
             .historyEntryNotFound,
         ] as [StrategyError],
         [
-            PoetryError.invalid("x"), .wordSetNotFound, .poemNotFound, .versionConflict(current: 2), .notAnImage, .backgroundNotFound,
+            PoetryError.invalid("x"), .wordSetNotFound, .wordSetNameTaken("x"), .poemNotFound, .versionConflict(current: 2), .notAnImage,
+            .backgroundNotFound,
             .pronunciationsNotImported,
         ] as [PoetryError],
         [

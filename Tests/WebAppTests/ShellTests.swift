@@ -123,6 +123,11 @@ import Testing
             let account = try await client.execute(uri: "/account", method: .get, headers: .session(cookie))
             #expect(account.bodyText.contains("<span>ada</span>"))
             #expect(!account.bodyText.contains("<span>Sign in</span>"))
+            // Signed in, the forms to sign in or up lead to the profile's page (their answer was "sign out first").
+            for path in ["/signup", "/login", "/login?next=%2Fpoetry"] {
+                let form = try await client.execute(uri: path, method: .get, headers: .session(cookie))
+                #expect(form.status == .seeOther && form.headers[.location] == "/account", "\(path)")
+            }
         }
     }
 

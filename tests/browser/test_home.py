@@ -129,6 +129,26 @@ def test_sign_up_sign_out_and_sign_in(server, browser, assert_no_console_errors)
     assert path_of(browser) == "/login"
 
 
+def test_a_refused_username_marks_its_field_and_back_after_signing_up_finds_the_profile(server, browser):
+    """The username's rules outlined the password field; and Back after signing up showed the sign-up form to someone
+    signed in, whose answer was "You are already signed in: sign out first" on a page with no way to sign out."""
+    browser.get(server + "/signup")
+    fill(browser, "username", "walker d")
+    fill(browser, "password", PASSWORD)
+    submit_form_of(browser, "username")
+    WebDriverWait(browser, 10).until(EC.visibility_of_element_located((By.ID, "form-error")))
+    invalid = [browser.find_element(By.ID, field).get_attribute("aria-invalid") for field in ("username", "password")]
+    assert invalid == ["true", None], f"(username, password) aria-invalid: {invalid}"
+
+    username = "u" + secrets.token_hex(4)
+    fill(browser, "username", username)
+    submit_form_of(browser, "username")
+    wait_for_path(browser, "/account")
+    browser.back()
+    wait_for_path(browser, "/account")
+    assert username in browser.find_element(By.TAG_NAME, "body").text
+
+
 def test_service_worker_and_manifest_make_it_installable(server, browser):
     browser.get(server + "/")
     result = browser.execute_async_script(

@@ -5,8 +5,10 @@ import Hummingbird
 extension AccountError: HTTPMappedError {
     var apiError: APIError {
         switch self {
-        case .invalidUsername(let message), .invalidPassword(let message):
-            return .validation(message)
+        case .invalidUsername(let message):
+            return APIError(.unprocessableContent, code: "invalid_username", message: message)
+        case .invalidPassword(let message):
+            return APIError(.unprocessableContent, code: "invalid_password", message: message)
         case .usernameTaken:
             return APIError(.conflict, code: "username_taken", message: "That username is taken: choose another.")
         case .alreadySignedIn:

@@ -92,12 +92,11 @@ function wireCredentialsForm(form, path) {
       window.location.assign(next ?? '/account');
     } catch (error) {
       showError(messageFor(error, form));
-      if (error.status === 401 || error.status === 422) {
-        password.setAttribute('aria-invalid', 'true');
-        if (error.status === 401) username.setAttribute('aria-invalid', 'true');
-      } else if (error.status === 409) {
-        username.setAttribute('aria-invalid', 'true');
-      }
+      // The field the refusal is about: both for wrong credentials, the username's own rules or a taken name, else
+      // the password.
+      const aboutUsername = error.code === 'invalid_username' || error.status === 401 || error.status === 409;
+      if (aboutUsername) username.setAttribute('aria-invalid', 'true');
+      if (error.status === 401 || (error.status === 422 && !aboutUsername)) password.setAttribute('aria-invalid', 'true');
       submit.disabled = false;
       form.removeAttribute('aria-busy');
     }
