@@ -33,10 +33,10 @@ import Testing
         Case(name: "array body", contentType: "application/json", body: "[1,2]", status: .unprocessableContent, code: "validation_failed"),
         Case(
             name: "short password", contentType: "application/json", body: "{\"username\":\"ada\",\"password\":\"short\"}",
-            status: .unprocessableContent, code: "validation_failed"),
+            status: .unprocessableContent, code: "invalid_password"),
         Case(
             name: "bad username", contentType: "application/json", body: "{\"username\":\"<script>\",\"password\":\"long enough\"}",
-            status: .unprocessableContent, code: "validation_failed"),
+            status: .unprocessableContent, code: "invalid_username"),
         Case(
             name: "too large", contentType: "application/json", body: "{\"username\":\"" + String(repeating: "a", count: 2 << 20) + "\"}",
             status: .contentTooLarge, code: "body_too_large"),

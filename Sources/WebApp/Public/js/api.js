@@ -8,7 +8,7 @@
  * With `keepalive`, the request goes on after the page is closed.
  */
 export async function request(method, path, body, contentType, { keepalive = false } = {}) {
-  // Signed in or out in another tab, this page loads again (js/shell.js): it writes nothing into the new profile.
+  // Signed in or out in another tab: nothing goes to the new profile (js/shell.js).
   if (globalThis.troveStale && method !== 'GET') throw apiError(409, 'profile_changed', 'You signed in or out in another tab.');
   const init = {
     method,

@@ -38,8 +38,7 @@ export function showModal(dialog, keeps) {
 
 /**
  * Asks a yes/no question in the page's confirm dialog; resolves true for the OK button.
- * Cancel has the focus, so Enter never destroys by accident. `safe`: OK destroys nothing ("Add again"), so it is
- * not drawn in the page's colour for danger.
+ * Cancel has the focus, so Enter never destroys by accident. `safe`: OK destroys nothing, so it is not red.
  */
 export function confirmDialog({ title, text, ok = 'Delete', cancel = 'Keep it', safe = false }) {
   const dialog = $('confirm-dialog');

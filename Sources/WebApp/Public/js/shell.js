@@ -61,10 +61,8 @@ addEventListener(
   true,
 );
 
-// Signed in, up or out (or the profile deleted) in another tab: js/account.js marks it here. A page still showing the
-// profile before would send its next change into the profile now signed in (on a shared phone, the poem of someone
-// who signed out kept in the next guest's), so it stops writing (`troveStale`: the outbox and the saves sent as a
-// page goes check it) and loads again, as the profile now signed in. A tab frozen meanwhile checks on its return.
+// Signed in or out in another tab (js/account.js marks it): this page would write into the new profile, so it stops
+// writing (troveStale) and loads again. A frozen or cached tab checks on its return.
 const CHANGED = 'trove.profile-changed';
 const mark = () => {
   try {
