@@ -52,6 +52,8 @@ public enum PoetryText {
     public static let wordLength = 1...40
     public static let nameLength = 1...60
     public static let maximumWordsPerSet = 300
+    /// A poem's title when it was given none.
+    public static let untitled = "Untitled poem"
 
     /// Without whitespace or newlines at either end. Foundation's trim bridges every string to do it (5% of a poem
     /// save, for its title), so a text that starts and ends with a visible ASCII character is kept as it is.

@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import MagneticPoetry
 import SQLKit
 
 /// Moves what a guest made into an account when the guest signs in to it, then deletes the guest.
@@ -79,7 +80,7 @@ extension GuestMerge {
     /// A poem opened and never written: the Poetry page makes one on a first visit, and it is nobody's work (it made a
     /// new account "not empty" for an import, and a guest was told it would join their account).
     static let blankPoem = """
-        title = 'Untitled poem' AND board_json LIKE '%"magnets":[]%' AND board_json LIKE '%"extra_words":[]%' \
+        title = '\(PoetryText.untitled)' AND board_json LIKE '%"magnets":[]%' AND board_json LIKE '%"extra_words":[]%' \
         AND public_id IS NULL AND NOT has_background
         """
 }

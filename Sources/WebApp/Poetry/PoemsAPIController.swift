@@ -181,7 +181,7 @@ struct PoemsAPIController {
     static func title(_ text: String?) throws(PoetryError) -> String {
         let title = PoetryText.trimmed(text ?? "")
         guard title.count <= 100 else { throw .invalid("A title has at most 100 characters.") }
-        return title.isEmpty ? "Untitled poem" : title
+        return title.isEmpty ? PoetryText.untitled : title
     }
 
     static func image(_ picture: (contentType: String, bytes: Data), cache: String) -> Response {
