@@ -61,8 +61,19 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
+ANIMATIONS_ENDED = """
+const done = arguments[arguments.length - 1];
+const ending = document.getAnimations()
+  .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
+  .map((a) => a.finished.catch(() => {}));
+Promise.race([Promise.all(ending).then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]).then(done);
+"""
+
+
 def assert_accessible(driver, what: str) -> None:
     wait_for_layout(driver, what)
+    # axe reads colours as drawn now: a card fading in (700 ms) measures as grey on black until it ends.
+    assert driver.execute_async_script(ANIMATIONS_ENDED), f"an animation on {what} did not end within 5 s"
     violations = axe_violations(driver)
     assert not violations, f"axe-core finds {len(violations)} kind(s) of violation on {what} " \
                            f"({driver.current_url}):\n{describe(violations)}"
