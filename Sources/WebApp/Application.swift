@@ -29,6 +29,7 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
                 Housekeeping(
                     sessions: SessionRepository(database: database.sql), profiles: ProfileRepository(database: database.sql),
                     idempotencyKeys: IdempotencyRepository(database: database.sql),
+                    devices: KnownDeviceRepository(database: database.sql),
                     guestContent: TroveApps.all.flatMap { $0.guestContent }, logger: logger
                 ),
             ],
@@ -98,10 +99,12 @@ func buildRouter(
     AccountAPIController(
         profiles: profiles,
         failures: SignInFailureRepository(database: database.sql),
+        devices: KnownDeviceRepository(database: database.sql),
         hasher: PasswordHasher(cost: configuration.passwordHashCost),
         merge: merge,
         throttle: SignInThrottle(),
         trustedProxies: configuration.trustedProxies,
+        secureCookies: configuration.secureCookies,
         exporter: ProfileExporter(sections: sections),
         importer: ProfileImporter(database: database.sql, sections: sections, merge: merge)
     ).addRoutes(to: router.group("/api/v1/account"))

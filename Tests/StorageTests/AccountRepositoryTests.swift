@@ -124,6 +124,37 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func aKnownDeviceIsKnownToItsAccountOnlyAndItsFailuresAreCountedApart(kind: DatabaseKind) async throws {
+        try await TestDatabase.with(kind) { database in
+            let profiles = ProfileRepository(database: database.sql)
+            let devices = KnownDeviceRepository(database: database.sql)
+            let failures = SignInFailureRepository(database: database.sql)
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let ada = try await profiles.promote(profileID: try await profiles.createGuest().id, username: "ada", passwordHash: "h")
+            _ = try await profiles.promote(profileID: try await profiles.createGuest().id, username: "bob", passwordHash: "h")
+            let first = try await devices.remember(profileID: ada.id, replacing: nil, now: now)
+            #expect(try await devices.isKnown(token: first, username: "ada", since: now.addingTimeInterval(-60)))
+            #expect(try await !devices.isKnown(token: first, username: "bob", since: now.addingTimeInterval(-60)))
+            #expect(try await !devices.isKnown(token: first, username: "ada", since: now), "remembered too long ago")
+            let second = try await devices.remember(profileID: ada.id, replacing: first, now: now)
+            #expect(try await !devices.isKnown(token: first, username: "ada", since: .distantPast), "a replaced token is forgotten")
+
+            try await failures.record(username: "ada", client: "192.0.2.1", at: now)
+            try await failures.record(username: "ada", client: "192.0.2.2", device: second, at: now)
+            #expect(try await failures.failures(username: "ada", since: .distantPast).count == 1)
+            #expect(try await failures.failures(device: second, since: .distantPast).count == 1)
+            #expect(try await failures.failures(client: "192.0.2.2", since: .distantPast).count == 1)
+            try await failures.clear(device: second, olderThan: .distantPast)
+            #expect(try await failures.failures(device: second, since: .distantPast).isEmpty)
+            #expect(try await failures.failures(username: "ada", since: .distantPast).count == 1, "the others' failures stay")
+
+            try await profiles.delete(id: ada.id)
+            #expect(try await !devices.isKnown(token: second, username: "ada", since: .distantPast))
+            #expect(try await devices.deleteOlder(than: now.addingTimeInterval(1)) == 0, "the account's devices went with it")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func aFailedTransactionWritesNothing(kind: DatabaseKind) async throws {
         try await TestDatabase.with(kind) { database in
             await #expect(throws: Boom.self) {

@@ -112,6 +112,74 @@ import Testing
         }
     }
 
+    /// A sign-up whose answer was lost (a reload, a phone's network) and is sent again signs in to the account it
+    /// made; another password finds the name taken, and counts as a failed sign-in.
+    @Test(arguments: DatabaseKind.allCases)
+    func aSignUpSentAgainSignsInToTheAccountItMade(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            func signUp(_ password: String) async throws -> TestResponse {
+                try await client.execute(
+                    uri: "/api/v1/account/signup", method: .post, headers: .json(),
+                    body: body(["username": "Fay", "password": password]))
+            }
+            #expect(try await signUp("correct horse").status == .created)
+            let again = try await signUp("correct horse")
+            #expect(again.status == .ok)
+            #expect(again.profile?["username"] as? String == "fay")
+            let cookie = try #require(again.sessionCookie)
+            let me = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(cookie))
+            #expect(me.profile?["username"] as? String == "fay")
+            for _ in 1...5 {
+                let taken = try await signUp("another horse")
+                #expect(taken.status == .conflict)
+                #expect(taken.errorCode == "username_taken")
+                #expect(taken.sessionCookie == nil)
+            }
+            #expect(try await signUp("correct horse").status == .tooManyRequests, "sign-up is no way around the throttle")
+        }
+    }
+
+    /// Someone guessing a username's password locks it for every browser but those that signed in to the account
+    /// before (their `trove_device` cookie); such a browser is throttled on its own failures.
+    @Test(arguments: DatabaseKind.allCases)
+    func aBrowserThatSignedInBeforeSignsInWhileTheUsernameIsThrottled(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            func logIn(password: String, device: String? = nil) async throws -> TestResponse {
+                var headers = HTTPFields.json()
+                if let device { headers[.cookie] = "trove_device=\(device)" }
+                return try await client.execute(
+                    uri: "/api/v1/account/login", method: .post, headers: headers, body: body(["username": "eve", "password": password]))
+            }
+            let signUp = try await client.execute(
+                uri: "/api/v1/account/signup", method: .post, headers: .json(),
+                body: body(["username": "eve", "password": "correct horse"]))
+            let fromSignUp = try #require(signUp.deviceCookie)
+            #expect(
+                signUp.headers[values: .setCookie].contains {
+                    $0.hasPrefix("trove_device=") && $0.contains("Path=/api/v1/account") && $0.contains("HttpOnly")
+                })
+            // The phone signs in again: its token is replaced by a new one.
+            let phone = try #require(try await logIn(password: "correct horse", device: fromSignUp).deviceCookie)
+            #expect(phone != fromSignUp)
+            for _ in 1...5 { #expect(try await logIn(password: "a guess").status == .unauthorized) }
+            #expect(try await logIn(password: "correct horse").status == .tooManyRequests)
+            #expect(
+                try await logIn(password: "correct horse", device: fromSignUp).status == .tooManyRequests, "a replaced token is not known")
+            #expect(
+                try await logIn(password: "correct horse", device: "x".padding(toLength: 43, withPad: "y", startingAt: 0)).status
+                    == .tooManyRequests)
+            // The phone is let in, and its sign-in does not lift the lock for the others.
+            let phoneAgain = try await logIn(password: "correct horse", device: phone)
+            #expect(phoneAgain.status == .ok)
+            #expect(phoneAgain.sessionCookie?.isEmpty == false)
+            #expect(try await logIn(password: "correct horse").status == .tooManyRequests)
+            // The phone's own wrong passwords throttle the phone.
+            let token = try #require(phoneAgain.deviceCookie)
+            for _ in 1...5 { #expect(try await logIn(password: "a typo", device: token).status == .unauthorized) }
+            #expect(try await logIn(password: "correct horse", device: token).status == .tooManyRequests)
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func deletingTheProfileRemovesItsDataAndSession(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, database in

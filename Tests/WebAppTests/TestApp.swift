@@ -70,6 +70,14 @@ extension TestResponse {
         return nil
     }
 
+    /// The `trove_device` token this response sets, if any.
+    var deviceCookie: String? {
+        for header in headers[values: .setCookie] where header.hasPrefix("trove_device=") {
+            return String(header.dropFirst("trove_device=".count).prefix { $0 != ";" })
+        }
+        return nil
+    }
+
     var bodyText: String { String(buffer: body) }
 
     func json() throws -> [String: Any] {

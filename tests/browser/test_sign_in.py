@@ -163,3 +163,40 @@ def test_a_poem_only_opened_is_not_work_that_joins_an_account(server, browser):
     browser.get(server + "/login")
     wait(browser, lambda d: d.find_element(By.ID, "username").is_displayed(), "the sign-in page did not open")
     assert not browser.find_element(By.ID, "guest-work").is_displayed(), browser.find_element(By.ID, "guest-work").text
+
+
+def test_a_sign_up_whose_answer_was_lost_is_sent_again_and_signs_in(server, browser, assert_no_console_errors):
+    """The answer to a sign-up never reached the page (a reload, a phone's network): the account was made, the page
+    is a guest again. Sending the same form again signs in to that account, with what the guest had made, instead of
+    "That username is taken"."""
+    username = "l" + secrets.token_hex(4)
+    browser.get(server + "/yoga")
+    status, _ = call(browser, "POST", "/api/v1/yoga/students", {"name": "Asha", "joined_on": "2026-01-05"})
+    assert status == 201
+    # The sign-up is made with the page's cookie, its answer (and new cookie) lost on the way back.
+    guest = browser.get_cookie("trove_session")["value"]
+    request = urllib.request.Request(
+        server + "/api/v1/account/signup", method="POST",
+        data=json.dumps({"username": username, "password": PASSWORD}).encode(),
+        headers={"Content-Type": "application/json", "Cookie": f"trove_session={guest}"},
+    )
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 201
+    browser.get(server + "/signup")
+    fill(browser, "username", username)
+    fill(browser, "password", PASSWORD)
+    submit_form_of(browser, "username")
+    wait_for_path(browser, "/account")
+    wait(browser, lambda d: d.find_element(By.ID, "account-link").get_attribute("textContent").strip() == username,
+         f"sent again, the sign-up left the header at {browser.find_element(By.ID, 'account-link').get_attribute('textContent').strip()!r}")
+    _, students = call(browser, "GET", "/api/v1/yoga/students")
+    assert [s["name"] for s in students["students"]] == ["Asha"], students
+    assert_no_console_errors(browser)
+    # Another password for that name is still told the name is taken (a 409 the console reports).
+    status, _ = call(browser, "POST", "/api/v1/account/logout")
+    assert status == 204
+    browser.get(server + "/signup")
+    fill(browser, "username", username)
+    fill(browser, "password", PASSWORD + "x")
+    submit_form_of(browser, "username")
+    wait(browser, lambda d: "taken" in d.find_element(By.ID, "form-error").text, "another password was not told the name is taken")

@@ -733,7 +733,8 @@ def test_passwords_are_stored_with_bcrypt(trove_server):
 def test_sign_in_throttling_holds_against_100_tries(trove_server):
     """THROTTLE_TRIES wrong passwords for one account from one client: 401 for the first THROTTLE_LIMIT, then
     429 too_many_attempts with Retry-After for every other try; the right password is refused while throttled,
-    from this client and from a fresh one, whatever the username's case; never a 5xx."""
+    from this client and from a fresh one, whatever the username's case; never a 5xx. The browser that signed up
+    (its trove_device cookie) still signs in: guessing elsewhere cannot lock a person out of their own device."""
     trove_server.ensure_running()
     account = Client(trove_server, "account")
     account.call("POST", "/api/v1/account/logout")
@@ -762,6 +763,12 @@ def test_sign_in_throttling_holds_against_100_tries(trove_server):
                         headers={"Origin": trove_server.base}, timeout=TIMEOUT)
         assert r.status_code == 429, f"the right password for {name!r} while throttled → {r.status_code} {r.text}"
         assert "trove_session" not in (cookie_from(r) or "") and not cookie_from(r), "a throttled sign-in set a session"
+    assert "trove_device" in account.session.cookies, "signing up did not remember the browser"
+    r = account.call("POST", "/api/v1/account/login", json={"username": account.username, "password": account.password})
+    assert r.status_code == 200, f"the browser that signed up, while the username is throttled → {r.status_code} {r.text}"
+    r = attacker.post(trove_server.base + "/api/v1/account/login", json={"username": account.username, "password": account.password},
+                      headers={"Origin": trove_server.base}, timeout=TIMEOUT)
+    assert r.status_code == 429, f"the owner's sign-in lifted the lock for the others → {r.status_code} {r.text}"
     # Another account is not throttled by this one's failures.
     other = Client(trove_server, "account")
     other.call("POST", "/api/v1/account/logout")

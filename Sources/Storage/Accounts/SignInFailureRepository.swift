@@ -9,12 +9,12 @@ public struct SignInFailureRepository: Sendable {
         self.database = database
     }
 
-    public func record(username: String, client: String? = nil, at date: Date = Date()) async throws {
+    /// One failed sign-in; `device` is the token of a known browser it came from (`KnownDeviceRepository`).
+    public func record(username: String, client: String? = nil, device: String? = nil, at date: Date = Date()) async throws {
+        func nullable(_ text: String?) -> any SQLExpression { text.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null }
         try await database.insert(into: "sign_in_failures")
-            .columns("username", "client", "failed_at")
-            .values(
-                SQLBind(username), client.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null, SQLBind(date.millisecondsSince1970)
-            )
+            .columns("username", "client", "device", "failed_at")
+            .values(SQLBind(username), nullable(client), nullable(device), SQLBind(date.millisecondsSince1970))
             .run()
     }
 
@@ -26,9 +26,20 @@ public struct SignInFailureRepository: Sendable {
             .map { Date(millisecondsSince1970: try $0.decode(column: "failed_at", as: Int64.self)) }
     }
 
+    /// The username's failures from browsers not known to its account.
     public func failures(username: String, since: Date) async throws -> [Date] {
         try await database.select().column("failed_at").from("sign_in_failures")
             .where("username", .equal, username)
+            .where("device", .is, SQLLiteral.null)
+            .where("failed_at", .greaterThan, since.millisecondsSince1970)
+            .all()
+            .map { Date(millisecondsSince1970: try $0.decode(column: "failed_at", as: Int64.self)) }
+    }
+
+    /// One known browser's failures.
+    public func failures(device: String, since: Date) async throws -> [Date] {
+        try await database.select().column("failed_at").from("sign_in_failures")
+            .where("device", .equal, device)
             .where("failed_at", .greaterThan, since.millisecondsSince1970)
             .all()
             .map { Date(millisecondsSince1970: try $0.decode(column: "failed_at", as: Int64.self)) }
@@ -38,6 +49,15 @@ public struct SignInFailureRepository: Sendable {
     public func clear(username: String, olderThan before: Date) async throws {
         try await database.delete(from: "sign_in_failures")
             .where("username", .equal, username)
+            .orWhere("failed_at", .lessThan, before.millisecondsSince1970)
+            .run()
+    }
+
+    /// Forgets one known browser's failures (after it signed in) and any older than `before`, leaving the
+    /// username's others: a sign-in on the person's own device does not reopen the door to someone guessing.
+    public func clear(device: String, olderThan before: Date) async throws {
+        try await database.delete(from: "sign_in_failures")
+            .where("device", .equal, device)
             .orWhere("failed_at", .lessThan, before.millisecondsSince1970)
             .run()
     }

@@ -45,5 +45,18 @@ enum AccountMigrations {
             try await db.alter(table: "sign_in_failures").column("client", type: .text).run()
             try await db.create(index: "sign_in_failures_client").on("sign_in_failures").column("client").column("failed_at").run()
         },
+        // A browser that signed in to an account before is known to it (OWASP's device cookies): its failed
+        // sign-ins are counted apart, so someone guessing elsewhere cannot lock the person out of their own device.
+        Migration(version: 1003, name: "accounts: known devices, and the device of each failed sign-in") { db in
+            try await db.create(table: "known_devices")
+                .column("token", type: .text, .primaryKey(autoIncrement: false))
+                .column("profile_id", type: .text, .notNull, .references("profiles", "id", onDelete: .cascade))
+                .column("created_at", type: .bigint, .notNull)
+                .run()
+            try await db.create(index: "known_devices_profile_id").on("known_devices").column("profile_id").run()
+            try await db.create(index: "known_devices_created_at").on("known_devices").column("created_at").run()
+            try await db.alter(table: "sign_in_failures").column("device", type: .text).run()
+            try await db.create(index: "sign_in_failures_device").on("sign_in_failures").column("device").column("failed_at").run()
+        },
     ]
 }

@@ -7,12 +7,15 @@ import Storage
 struct AccountAPIController {
     let profiles: ProfileRepository
     let failures: SignInFailureRepository
+    let devices: KnownDeviceRepository
     let hasher: PasswordHasher
     let merge: GuestMerge
     let throttle: SignInThrottle
     var clientThrottle = SignInThrottle.perClient
     /// Proxies whose X-Forwarded-For names the client.
     var trustedProxies: [IPNetwork] = []
+    /// Whether cookies are `Secure` even without `X-Forwarded-Proto: https` (`ProfileSessions.alwaysSecure`).
+    var secureCookies = false
     let exporter: ProfileExporter
     let importer: ProfileImporter
 
@@ -74,42 +77,83 @@ struct AccountAPIController {
         let body = try await JSONBody.decode(CredentialsBody.self, from: request)
         let credentials = try Credentials(username: body.username, password: body.password)
         if let current = context.session.profile, !current.isGuest { throw AccountError.alreadySignedIn }
-        // Checked before the expensive hash; `promote` checks again inside its transaction.
-        if try await profiles.credentials(username: credentials.username) != nil { throw AccountError.usernameTaken }
+        // Checked before the expensive hash; `promote` checks again inside its transaction. A sign-up whose answer
+        // was lost (a reload, a phone's network) is sent again and finds its own account: with its password it
+        // signs in, as a sign-in, throttled alike; any other password finds the name taken.
+        if try await profiles.credentials(username: credentials.username) != nil {
+            do {
+                return try await signIn(username: credentials.username, password: body.password, request: request, context: context)
+            } catch AccountError.wrongCredentials {
+                throw AccountError.usernameTaken
+            }
+        }
         let hash = try await hasher.hash(credentials.password)
         let guest = try await context.session.requireProfile()
         let account = try await profiles.promote(profileID: guest.id, username: credentials.username, passwordHash: hash)
         try await context.session.signIn(as: account)
-        return EditedResponse(status: .created, response: ProfileBody(account))
+        return EditedResponse(
+            status: .created, headers: try await rememberDevice(for: account, request: request, now: Date()), response: ProfileBody(account)
+        )
     }
 
-    @Sendable func logIn(_ request: Request, context: TroveRequestContext) async throws -> ProfileBody {
+    @Sendable func logIn(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<ProfileBody> {
         let body = try await JSONBody.decode(CredentialsBody.self, from: request)
-        let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return try await signIn(
+            username: body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), password: body.password,
+            request: request, context: context)
+    }
+
+    /// A browser known to the account (`DeviceCookie`) is throttled on its own failures; any other on the
+    /// username's failures from unknown browsers and on its address's.
+    private func signIn(username: String, password: String, request: Request, context: TroveRequestContext) async throws
+        -> EditedResponse<ProfileBody>
+    {
         let now = Date()
         let client = ClientAddress.limited(
             remote: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor],
             trusted: trustedProxies)
-        if let client {
-            try clientThrottle.check(
-                recentFailures: try await failures.failures(client: client, since: clientThrottle.windowStart(now: now)), now: now)
+        var device = DeviceCookie.token(in: request)
+        if let token = device,
+            try await !devices.isKnown(token: token, username: username, since: now.addingTimeInterval(-DeviceCookie.lifetime))
+        {
+            device = nil
         }
-        try throttle.check(recentFailures: try await failures.failures(username: username, since: throttle.windowStart(now: now)), now: now)
+        if let device {
+            try throttle.check(recentFailures: try await failures.failures(device: device, since: throttle.windowStart(now: now)), now: now)
+        } else {
+            if let client {
+                try clientThrottle.check(
+                    recentFailures: try await failures.failures(client: client, since: clientThrottle.windowStart(now: now)), now: now)
+            }
+            try throttle.check(
+                recentFailures: try await failures.failures(username: username, since: throttle.windowStart(now: now)), now: now)
+        }
         let stored = try await profiles.credentials(username: username)
-        guard body.password.utf8.count <= Credentials.passwordMaximumBytes,
-            try await hasher.verify(body.password, hash: stored?.passwordHash),
+        guard password.utf8.count <= Credentials.passwordMaximumBytes,
+            try await hasher.verify(password, hash: stored?.passwordHash),
             let stored
         else {
-            try await failures.record(username: username, client: client, at: now)
+            try await failures.record(username: username, client: client, device: device, at: now)
             throw AccountError.wrongCredentials
         }
-        try await failures.clear(username: username, olderThan: throttle.windowStart(now: now))
+        if let device {
+            try await failures.clear(device: device, olderThan: throttle.windowStart(now: now))
+        } else {
+            try await failures.clear(username: username, olderThan: throttle.windowStart(now: now))
+        }
         // What the guest made on this device joins the account rather than being left behind.
         if let guest = context.session.profile, guest.isGuest {
             try await merge.merge(guestID: guest.id, into: stored.profile.id)
         }
         try await context.session.signIn(as: stored.profile)
-        return ProfileBody(stored.profile)
+        return EditedResponse(
+            headers: try await rememberDevice(for: stored.profile, request: request, now: now), response: ProfileBody(stored.profile))
+    }
+
+    /// A new device token for this browser and the account, replacing the one it brought.
+    private func rememberDevice(for profile: Profile, request: Request, now: Date) async throws -> HTTPFields {
+        let token = try await devices.remember(profileID: profile.id, replacing: DeviceCookie.token(in: request), now: now)
+        return DeviceCookie.headers(token: token, now: now, request: request, alwaysSecure: secureCookies)
     }
 
     @Sendable func logOut(_ request: Request, context: TroveRequestContext) async throws -> HTTPResponse.Status {
