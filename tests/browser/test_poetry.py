@@ -814,6 +814,38 @@ def test_undo_survives_a_reload(server, browser):
     assert kept == [1], f"undo steps kept on the device: {kept}"
 
 
+def test_redo_brings_back_what_undo_took_until_the_next_change(server, browser):
+    """Undo says "Undone" with Redo (a phone has no keyboard); Ctrl+Shift+Z and Ctrl+Y redo too; a new change ends
+    what Redo can bring back, and one "Undone" stands for several undos."""
+    open_poetry(browser, server)
+    words = put_words(browser, 3)
+    shown = lambda d: [m["word"] for m in magnets(d)]
+    undo = browser.find_element(By.ID, "undo")
+    undo.click()
+    wait(browser, lambda d: shown(d) == words[:2], "undo did not take the last word off")
+    undo.click()
+    wait(browser, lambda d: shown(d) == words[:1], "a second undo did not take the word before off")
+    redo = lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, ".toast .toast-action")
+                      if b.text == "Redo" and b.is_displayed() and "leaving" not in b.find_element(By.XPATH, "..").get_attribute("class")]
+    wait(browser, lambda d: len(redo(d)) == 1, "Undo offers no Redo (or one for each undo)")
+    redo(browser)[0].click()
+    wait(browser, lambda d: shown(d) == words[:2], "Redo did not bring the word back")
+    ActionChains(browser).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+    wait(browser, lambda d: shown(d) == words, "Ctrl+Shift+Z did not redo")
+    wait_saved(browser)
+    assert [m["word"] for m in current_poem(browser)["board"]["magnets"]] == words, "the redo was not saved"
+    # Redone steps undo again; after a new change, Redo brings nothing back over it.
+    undo.click()
+    wait(browser, lambda d: shown(d) == words[:2], "the redone word did not undo again")
+    tile(browser).click()
+    wait(browser, lambda d: len(shown(d)) == 3 and shown(d)[:2] == words[:2], "the new word did not go on the board")
+    after = shown(browser)
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    time.sleep(0.5)
+    assert shown(browser) == after, "Redo undid the change made after the undo"
+    assert_no_console_errors(browser)
+
+
 def test_the_keyboard_moves_rotates_and_removes_the_focused_magnet(server, browser):
     open_poetry(browser, server)
     put_words(browser, 3)

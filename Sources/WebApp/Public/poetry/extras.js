@@ -1,11 +1,13 @@
 // Magnetic Poetry: what the page needs only when asked (loaded on first use, outside the first load's
-// budget): the poem as text for the clipboard, its picture (share.js), the background picture, the
+// budget): Undo and Redo, the poem as text for the clipboard, its picture (share.js), the background picture, the
 // public link and deleting a poem. Each function takes the page's context `c` (poetry.js): ui, state, board, saver, …
 import { api, toast } from '../js/api.js';
 import { waitingNow } from '../js/sync.js';
 import { copyText } from './dom.js';
 import { linesOf } from './spelling.js';
 import { isTemp, SCOPE, UNTITLED } from './save.js';
+import { withAPIKeys } from './board.js';
+import { toast as note } from '../js/toast.js';
 
 const titleOf = (c) => c.ui.poemTitle.value.trim() || UNTITLED;
 
@@ -149,4 +151,35 @@ export async function deletePoem(c, id) {
   }
   c.renderPoems();
   c.say('Poem deleted');
+}
+
+/** The board as it was before the last step; what it replaced comes back with Redo, until the next change. */
+export function undo(c) {
+  const last = c.state.undo.pop();
+  if (!last) return;
+  c.state.redo.push(JSON.stringify(c.board.data));
+  step(c, last.board);
+  if (undone) {
+    undone.stopped = true; // not shown yet, it never will be
+    undone.stop?.();
+    undone.remove();
+  }
+  undone = note('Undone', { action: { label: 'Redo', run: c.redo, keys: 'Control+Shift+Z Meta+Shift+Z' } });
+}
+let undone = null; // the last "Undone" toast: the next Undo replaces it
+
+export function redo(c) {
+  const next = c.state.redo.pop();
+  if (!next) return;
+  c.state.undo.push({ key: null, at: 0, board: JSON.stringify(c.board.data) });
+  if (c.state.undo.length > 20) c.state.undo.shift();
+  step(c, next);
+  c.say('Redone');
+}
+
+function step(c, board) {
+  c.keepUndo();
+  c.board.load(withAPIKeys(JSON.parse(board)));
+  c.sync();
+  c.changed();
 }

@@ -16,18 +16,9 @@ navigator.serviceWorker?.ready.then(
   ({ active }) =>
     active?.postMessage({
       type: 'trove:keep',
-      urls: [
-        './board-gestures.js',
-        './board-gestures.css',
-        './helpers.js',
-        './words.css',
-        './extras.js',
-        './share.js',
-        './spelling.js',
-        './sets.js',
-        './wordset-editor.js',
-        './refresh.js',
-      ].map((path) => new URL(path, import.meta.url).pathname),
+      urls: 'board-gestures.js board-gestures.css helpers.js words.css extras.js share.js spelling.js sets.js wordset-editor.js refresh.js'
+        .split(' ')
+        .map((path) => new URL(path, import.meta.url).pathname),
     }),
   () => {},
 );
@@ -81,6 +72,7 @@ const state = {
   poems: [], // summaries, newest first
   poem: null, // the open poem's fields; its board is board.data
   undo: [],
+  redo: [],
 };
 
 const say = (message) => announce('announce', message);
@@ -137,7 +129,10 @@ const context = () => ({
   openNewest,
   sets,
   remember,
+  keepUndo,
   undo,
+  redo,
+  changed,
   sync,
   took,
   address: () => router.go(poemView(), { replace: true, quiet: true }),
@@ -202,6 +197,10 @@ function keepUndo() {
   all[state.poem.id] = state.undo.slice(-UNDO_STEPS); // newest last, so the oldest poems go first
   const ids = Object.keys(all);
   for (const id of ids.slice(0, Math.max(0, ids.length - 10))) delete all[id];
+  storeUndo(all);
+}
+
+function storeUndo(all) {
   try {
     localStorage.setItem(UNDO, JSON.stringify(all));
   } catch {
@@ -212,6 +211,7 @@ function keepUndo() {
 /** Keeps the board as it was before a change; changes with one key, close together, are one step. */
 function remember(key) {
   if (!board.data) return;
+  state.redo = [];
   const now = Date.now();
   const last = state.undo[state.undo.length - 1];
   if (last && key && last.key === key && now - last.at < 1200) {
@@ -224,15 +224,9 @@ function remember(key) {
   keepUndo();
 }
 
-function undo() {
-  const last = state.undo.pop();
-  if (!last) return;
-  keepUndo();
-  board.load(withAPIKeys(JSON.parse(last.board)));
-  sync();
-  changed();
-  say('Undone');
-}
+// Undo and Redo themselves load with the first Undo.
+const undo = () => extras().then((m) => m.undo(context()));
+const redo = () => extras().then((m) => m.redo(context()));
 
 // ---------- Saving ----------
 
@@ -309,6 +303,7 @@ function showPoem(poem, data) {
   const { id, title, version, updated_at, has_background, public_id } = poem;
   state.poem = { id, title, version, updated_at, has_background, public_id };
   state.undo = storedUndo()[id] || [];
+  state.redo = [];
   ui.poemTitle.value = shownTitle(title);
   ui.setNote.hidden = true;
   saver.open(state.poem);
@@ -394,13 +389,9 @@ async function openNewest() {
 }
 
 function forgetUndo(id) {
-  const steps = storedUndo();
-  delete steps[id];
-  try {
-    localStorage.setItem(UNDO, JSON.stringify(steps));
-  } catch {
-    /* nothing kept */
-  }
+  const all = storedUndo();
+  delete all[id];
+  storeUndo(all);
 }
 
 // A poem made on this device got its id from the server (the outbox rewrote its waiting saves and the address).
@@ -594,10 +585,11 @@ on(ui.poems, 'click', (e) => {
 });
 
 document.addEventListener('keydown', (e) => {
-  if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== 'z') return;
+  const key = e.key.toLowerCase();
+  if (!(e.ctrlKey || e.metaKey) || e.altKey || (key !== 'z' && key !== 'y')) return;
   if (e.target.closest && e.target.closest('input, textarea, select, dialog')) return; // their own undo
   e.preventDefault();
-  undo();
+  (key === 'y' || e.shiftKey ? redo : undo)();
 });
 
 // Coming back: the open poem as another tab or device left it meanwhile (refresh.js).
