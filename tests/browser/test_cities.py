@@ -665,6 +665,24 @@ def test_the_map_draws_the_cities_and_selection_links_map_and_list(cities_server
     assert not close(map_pixels(browser)["dots"]["Fiesole"]["rgb"], selected), "Fiesole still wears the selection"
     assert "Scandicci" in browser.find_element(By.ID, "map-status").text
 
+    # Moved to the top right corner, under the zoom buttons, the selected city's label and the others stay clear of them.
+    boxes = browser.execute_script(
+        """
+        const canvas = document.getElementById('map');
+        const m = canvas.cityMap;
+        const i = m.cities.findIndex((c) => c.name === 'Scandicci');
+        const zoom = document.querySelector('.cr-zoom').getBoundingClientRect(), map = canvas.getBoundingClientRect();
+        const [x, y] = m.screen(i);
+        m.view = { ...m.view, cx: m.view.cx + (x - (zoom.left - map.left + 20)) / m.view.scale,
+                   cy: m.view.cy + (y - (zoom.top - map.top + 60)) / m.view.scale };
+        m.draw(true);
+        return { zoom: [zoom.left - map.left, zoom.top - map.top, zoom.right - map.left, zoom.bottom - map.top],
+                 tag: m.tag, labels: m.labels.map((l) => [l.text, l.box]) };
+        """)
+    overlap = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]  # noqa: E731
+    assert boxes["tag"] and not overlap(boxes["tag"], boxes["zoom"]), f"Scandicci's label is under the zoom buttons: {boxes}"
+    assert not [t for t, box in boxes["labels"] if overlap(box, boxes["zoom"])], f"a label is under the zoom buttons: {boxes}"
+
     # Zooming out changes the picture and shows more of the world.
     before = map_pixels(browser)
     tap(browser, browser.find_element(By.CSS_SELECTOR, "[data-zoom='out']"))

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { overlaps, placeLabels, scaleBar } from '../../Sources/WebApp/Public/cities/labels.js';
+import { overlaps, placeLabels, placeTag, scaleBar } from '../../Sources/WebApp/Public/cities/labels.js';
 import { decodeBasemap } from '../../Sources/WebApp/Public/cities/basemap.js';
 import { project } from '../../Sources/WebApp/Public/cities/geo.js';
 
@@ -80,4 +80,18 @@ test('a basemap decodes its delta-encoded rings into world coordinates with a bo
   const west = project(-24.3, 65.6);
   assert.ok(Math.abs(iceland.box[0] - west.x) < 1e-6);
   assert.equal(decodeBasemap({ format: 'other' }), null);
+});
+
+test("the selected city's label sits above its dot, and never under the zoom buttons", () => {
+  const map = { w: 140, h: 22, width: 375, height: 300 };
+  const zoom = [323, 8, 367, 148]; // three buttons at the top right
+  assert.deepEqual(placeTag({ ...map, x: 150, y: 100, avoid: [zoom] }), [80, 60]);
+  // Near the top right ("Scandicci · 44,951" under the buttons): below the dot while that is clear...
+  const [l1, t1] = placeTag({ ...map, x: 340, y: 60, avoid: [zoom] });
+  assert.ok(!overlaps(zoom, [l1, t1, l1 + 140, t1 + 22]), `${l1},${t1}`);
+  // ...and beside the buttons when above and below are both under them.
+  const [l2, t2] = placeTag({ ...map, x: 345, y: 90, avoid: [zoom] });
+  assert.ok(!overlaps(zoom, [l2, t2, l2 + 140, t2 + 22]) && l2 >= 4 && l2 + 140 <= 371, `${l2},${t2}`);
+  // Without controls, as before: clamped to the map, below the dot near the top.
+  assert.deepEqual(placeTag({ ...map, x: 370, y: 20 }), [231, 36]);
 });

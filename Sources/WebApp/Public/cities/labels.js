@@ -34,6 +34,24 @@ export function placeLabels(items, { width, height, measure, taken = [], lineHei
   return placed.slice(taken.length);
 }
 
+/**
+ * Where the selected city's boxed label goes: centred above its dot (below, near the top), kept on the map; moved
+ * below, above, then beside a control (`avoid`, boxes such as the zoom buttons) it would sit under. w, h: the
+ * label's size. Returns [left, top].
+ */
+export function placeTag({ x, y, w, h, width, height, avoid = [] }) {
+  const left = Math.max(4, Math.min(width - w - 4, x - w / 2));
+  const above = y - h - 18;
+  const below = y + 16;
+  const tops = above < 4 ? [below, above] : [above, below];
+  const clear = (l, t) => !avoid.some((box) => overlaps(box, [l, t, l + w, t + h]));
+  for (const top of tops) if (top >= 4 && top + h <= height - 4 && clear(left, top)) return [left, top];
+  for (const box of avoid) {
+    for (const l of [box[0] - w - 4, box[2] + 4]) if (l >= 4 && l + w <= width - 4 && clear(l, tops[0])) return [l, tops[0]];
+  }
+  return [left, tops[0]];
+}
+
 /** A scale bar's length: the longest round distance (1, 2 or 5 × 10ⁿ m) that fits in `maxPx`. */
 export function scaleBar(metresPerPixel, maxPx = 100) {
   const most = metresPerPixel * maxPx;

@@ -4,7 +4,7 @@
 import { formatNumber } from '../js/format.js';
 import { loadBasemap } from './basemap.js';
 import { decodePoints, fitView, metresPerPixel, nearestIndex, panBy, project, toScreen, unproject, zoomAt } from './geo.js';
-import { overlaps, placeLabels, scaleBar } from './labels.js';
+import { overlaps, placeLabels, placeTag, scaleBar } from './labels.js';
 
 let worldPromise = null;
 const STREET_KEY = 'trove.cities.street';
@@ -187,8 +187,10 @@ export class CityMap {
       const [x, y] = this.screen(i);
       this.dot(x, y, 5, color(city.favourite ? '--cr-fav' : '--cr-mark'), color('--cr-halo'));
     });
-    const taken = chosen >= 0 ? this.paintSelected(chosen, color) : null;
-    this.paintLabels(color, taken);
+    const controls = this.controls();
+    const taken = chosen >= 0 ? this.paintSelected(chosen, color, controls) : [];
+    this.tag = taken[0]; // the selected city's label, for tests
+    this.paintLabels(color, [...controls, ...taken]);
     this.paintScale(color);
   }
 
@@ -291,8 +293,17 @@ export class CityMap {
     ctx.stroke();
   }
 
+  /** The map's own controls over it (zoom buttons, the offline note), as boxes in its pixels: no label goes under one. */
+  controls() {
+    const map = this.canvas.getBoundingClientRect();
+    return [...this.canvas.parentElement.querySelectorAll('.cr-zoom, .cr-map-note:not([hidden])')].map((e) => {
+      const r = e.getBoundingClientRect();
+      return [r.left - map.left, r.top - map.top, r.right - map.left, r.bottom - map.top];
+    });
+  }
+
   /** The selected city: a ringed dot and a boxed label with its population; returns the boxes they cover. */
-  paintSelected(i, color) {
+  paintSelected(i, color, controls) {
     const { ctx } = this;
     const city = this.cities[i];
     const [x, y] = this.screen(i);
@@ -306,8 +317,7 @@ export class CityMap {
     const text = city.population ? `${name} · ${formatNumber(city.population)}` : name;
     ctx.font = `600 13px ${color('--font') || 'system-ui'}`;
     const tw = ctx.measureText(text).width + 12;
-    const lx = Math.max(4, Math.min(this.width - tw - 4, x - tw / 2));
-    const ly = y - 40 < 4 ? y + 16 : y - 40;
+    const [lx, ly] = placeTag({ x, y, w: tw, h: 22, width: this.width, height: this.height, avoid: controls });
     ctx.fillStyle = color('--cr-label-bg');
     ctx.fillRect(lx, ly, tw, 22);
     ctx.fillStyle = color('--cr-label');
