@@ -19,27 +19,21 @@ public struct SignInFailureRepository: Sendable {
     }
 
     public func failures(client: String, since: Date) async throws -> [Date] {
-        try await database.select().column("failed_at").from("sign_in_failures")
-            .where("client", .equal, client)
-            .where("failed_at", .greaterThan, since.millisecondsSince1970)
-            .all()
-            .map { Date(millisecondsSince1970: try $0.decode(column: "failed_at", as: Int64.self)) }
+        try await dates(since: since) { $0.where("client", .equal, client) }
     }
 
     /// The username's failures from browsers not known to its account.
     public func failures(username: String, since: Date) async throws -> [Date] {
-        try await database.select().column("failed_at").from("sign_in_failures")
-            .where("username", .equal, username)
-            .where("device", .is, SQLLiteral.null)
-            .where("failed_at", .greaterThan, since.millisecondsSince1970)
-            .all()
-            .map { Date(millisecondsSince1970: try $0.decode(column: "failed_at", as: Int64.self)) }
+        try await dates(since: since) { $0.where("username", .equal, username).where("device", .is, SQLLiteral.null) }
     }
 
     /// One known browser's failures.
     public func failures(device: String, since: Date) async throws -> [Date] {
-        try await database.select().column("failed_at").from("sign_in_failures")
-            .where("device", .equal, device)
+        try await dates(since: since) { $0.where("device", .equal, device) }
+    }
+
+    private func dates(since: Date, _ which: (SQLSelectBuilder) -> SQLSelectBuilder) async throws -> [Date] {
+        try await which(database.select().column("failed_at").from("sign_in_failures"))
             .where("failed_at", .greaterThan, since.millisecondsSince1970)
             .all()
             .map { Date(millisecondsSince1970: try $0.decode(column: "failed_at", as: Int64.self)) }
