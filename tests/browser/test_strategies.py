@@ -607,6 +607,35 @@ def test_a_favourite_added_online_is_listed_offline(strategies_restartable, brow
     listed = lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#favourites-list li")]  # noqa: E731
     wait(browser, lambda d: any(text in item for item in listed(d)), f"offline, the Favourites view lists {listed(browser)}")
 
+def test_own_cards_added_and_deleted_online_are_listed_so_offline(strategies_restartable, browser):
+    """My cards offline shows the list the device kept: with a card added and one deleted (both sent) since the
+    list was last read, not the list as it was then (a deleted card back with its buttons, a new one missing)."""
+    with strategies_restartable() as base:
+        assert visit_and_wait_until_kept(browser, base) is True
+        open_tab(browser, "mine")
+        text_box = browser.find_element(By.ID, "mine-text")
+        for words in ("Card kept", "Card deleted"):
+            text_box.send_keys(words)
+            browser.find_element(By.ID, "mine-add").click()
+            wait(browser, lambda d: words in mine_texts(d), f"{words!r} is not listed")
+        open_tab(browser, "draw")
+        open_tab(browser, "mine")  # read again: the device's copy holds both
+        wait(browser, lambda d: mine_texts(d) == ["Card deleted", "Card kept"], f"My cards lists {mine_texts(browser)}")
+        text_box.send_keys("Card added")
+        browser.find_element(By.ID, "mine-add").click()
+        wait(browser, lambda d: "Card added" in mine_texts(d), "the third card is not listed")
+        item = [li for li in browser.find_elements(By.CSS_SELECTOR, "#mine-list li") if "Card deleted" in li.text][0]
+        item.find_element(By.CSS_SELECTOR, '[data-action="delete"]').click()
+        wait(browser, lambda d: d.find_element(By.ID, "confirm-ok").is_displayed(), "no confirmation before deleting")
+        browser.find_element(By.ID, "confirm-ok").click()
+        wait(browser, lambda d: sorted(c["strategy"] for c in fetch_json(d, "/api/v1/strategies/mine")) == ["Card added", "Card kept"],
+             "the changes did not reach the server")
+    browser.get(base + "/strategies")
+    wait(browser, lambda d: d.find_elements(By.ID, "draw") and card_text(d) == PROMPT, "offline, the page did not load")
+    open_tab(browser, "mine")
+    wait(browser, lambda d: mine_texts(d) == ["Card added", "Card kept"], f"offline, My cards lists {mine_texts(browser)}")
+
+
 # The history kept on the device (js/sync.js: IndexedDB 'trove-sync', store 'copies'), or null.
 KEPT_HISTORY = """
 const done = arguments[0];

@@ -17,7 +17,7 @@ const problem = $('mine-error');
 const list = $('mine-list');
 const empty = $('mine-empty');
 
-/** The device's copy of the own cards, as this page now has them (what a read offline or while writes wait gives). */
+/** The device's copy of the own cards, as this page now has them after each change, sent or waiting: what a read offline gives. */
 const keepMine = () => keep(PATH, state.mine);
 
 export async function enter() {
@@ -131,7 +131,7 @@ function editForm(card) {
       );
       const saved = sent.queued ? { ...card, strategy: words } : sent.data;
       state.mine = state.mine.map((other) => (other.id === card.id ? saved : other));
-      if (sent.queued) keepMine();
+      keepMine();
       replaceEverywhere(saved);
       const li = item(saved);
       form.closest('li').replaceWith(li);
@@ -200,7 +200,7 @@ async function remove(card, li) {
     const sent = await send('DELETE', `${PATH}/${card.id}`, undefined, { label: `deleting your card “${card.strategy}”`, scope: SCOPE });
     const index = state.mine.findIndex((other) => other.id === card.id);
     state.mine = state.mine.filter((other) => other.id !== card.id);
-    if (sent.queued) keepMine();
+    keepMine();
     state.favIDs.delete(card.id);
     if (state.favourites) state.favourites = state.favourites.filter((other) => other.id !== card.id);
     render();
@@ -234,7 +234,7 @@ export async function add() {
       );
       const card = sent.queued ? ownCard(temp, words) : sent.data;
       state.mine = newestFirst([card, ...(state.mine || []).filter((other) => other.id !== card.id)]);
-      if (sent.queued) keepMine();
+      keepMine();
       text.value = '';
       updateCounter(text, count);
       render();
