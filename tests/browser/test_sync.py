@@ -110,6 +110,9 @@ def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restarta
     fill(browser, "typed-name", "Basement Studio")
     tap_id(browser, "typed-checkin")
     wait_in_session(browser, "Basement Studio")
+    # "All saved" is about what waits to be sent: the class says where it is until it ends.
+    assert shown(browser, "live-held") and "on this device until it ends" in text(browser, "live-held"), \
+        "a class checked in offline does not say it stays on this device"
     tap_id(browser, "add-attendees")
     wait(browser, lambda d: "Bruno Rossi" in text(d, "picker-list"), "offline, the picker does not offer the new student")
     tap_text(browser, "#picker-list", "Anna Bianchi")

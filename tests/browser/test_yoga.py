@@ -368,6 +368,7 @@ def test_a_class_survives_a_server_restart(yoga_restartable, browser):
         check_in(browser, {"name": "Community Hall", "address": "Via Verdi 1"}, [anna["id"]])
         open_yoga(browser, base)
         wait_in_session(browser, "Community Hall")
+        assert not shown(browser, "live-held"), "a class checked in online says it stays on this device"
         started = text(browser, "live-start")
     # A new server process on the same database (cookies ignore the port, so the profile is the same).
     with yoga_restartable() as base:

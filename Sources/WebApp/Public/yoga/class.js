@@ -69,6 +69,7 @@ export function setClass(next) {
   txt('live-venue', next.venue.name);
   txt('live-address', next.venue.address || '');
   txt('live-start', formatTime(next.started_at));
+  show('live-held', !!next.on_device);
   renderTimer();
   renderAttendees();
   if (document.activeElement !== $('class-notes') && !notesSave.pending()) {
