@@ -679,6 +679,10 @@ def test_a_library_story_reads_with_the_server_down_and_the_place_reaches_it_lat
         assert kept is True, f"the service worker did not keep the story for offline reading: {kept}"
         open_story(browser, base)
         take(browser, "3")
+        open_hub(browser, base)  # the library as the server last knew it (at chapter 3), kept by the worker
+        wait(browser, lambda d: d.execute_script(
+            "return [...document.querySelectorAll('.st-continue')].some(a => a.getAttribute('href').endsWith('#chapter/3'))"),
+            "the library does not continue at chapter 3")
 
     # The server is stopped: the page, the story and its pictures come from the service worker.
     open_story(browser, base)
@@ -696,6 +700,11 @@ def test_a_library_story_reads_with_the_server_down_and_the_place_reaches_it_lat
     open_hub(browser, base)
     assert shown(browser, "offline-note"), "the hub does not say it is offline"
     assert titles(browser, "library") == [LAMP], "offline, the library does not list the downloaded story"
+    # The card is where the reader is now, not where the server last heard: its Continue led back to chapter 3, and
+    # that rewind, sent with the offline moves, lost them.
+    continues = browser.execute_script(
+        "return [...document.querySelectorAll('#library-list .st-continue, #panel-library .st-continue')].map(a => a.getAttribute('href'))")
+    assert continues and all(h.endswith("#chapter/12") for h in continues), f"offline, the library's Continue leads to {continues}"
 
     with stories_restartable():
         open_story(browser, base)

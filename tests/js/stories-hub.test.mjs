@@ -112,6 +112,8 @@ test("progress on a library card: the server's, else this device's place; none b
   );
   assert.equal(progressOf({ chapter_id: '1', chapter_name: 'x', steps: 0, endings_found: 0, finished: false }, null), null);
   assert.equal(progressOf(server, copy).chapterId, '7', "the server's progress wins");
+  assert.equal(progressOf(server, copy, true).chapterId, '12', 'the device is newer: moves made offline wait');
+  assert.equal(progressOf(server, null, true).chapterId, '7', 'without a copy, the server');
   assert.equal(progressOf({ ...server, endings_found: ['12', '13'] }, null).endings, 2, 'endings found as a list count too');
   assert.equal(progressOf(null, { chapter_id: '1', path: ['1'], endings_found: [] }), null);
   assert.equal(progressOf(undefined, undefined), null);

@@ -101,11 +101,12 @@ export function hubView(parsed) {
 /**
  * A reader's progress in a story, from the server's summary (`progress`: {chapter_id, chapter_name, steps (the
  * choices made), endings_found (a count), finished}) or, when it has none (a server from before, or offline),
- * from this device's copy of the place ({chapter_id, chapter_name, path, endings_found: [ids], finished}).
+ * from this device's copy of the place ({chapter_id, chapter_name, path, endings_found: [ids], finished}). The copy
+ * comes first when it is newer (`deviceFirst`: moves made offline wait, or the summary is an offline copy).
  * Null before the first choice.
  */
-export function progressOf(summary, copy) {
-  const from = summary || copy;
+export function progressOf(summary, copy, deviceFirst = false) {
+  const from = deviceFirst ? copy || summary : summary || copy;
   if (!from || !from.chapter_id) return null;
   const steps = Number.isFinite(from.steps) ? from.steps : Array.isArray(from.path) ? Math.max(0, from.path.length - 1) : 0;
   const endings = Array.isArray(from.endings_found) ? from.endings_found.length : Number(from.endings_found) || 0;

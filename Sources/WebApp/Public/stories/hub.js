@@ -2,7 +2,7 @@
 // (every published story, narrowed by a search as you type or to one author) and the Authors, each a URL;
 // publishing for signed-in accounts is in publish.js.
 import { api, toast, undoable } from '../js/api.js';
-import { kept } from '../js/sync.js';
+import { kept, waiting } from '../js/sync.js';
 import { plural } from '../js/format.js';
 import { $, make, say, busy } from './dom.js';
 import { createRouter, parseView, viewPath } from '../js/router.js';
@@ -139,7 +139,7 @@ function card(story, where) {
         'aria-describedby': titleId,
         onclick: (e) => addToLibrary(story, e.currentTarget),
       });
-  const progress = where === 'library' ? progressOf(story.progress, state.places.get(story.id)) : null;
+  const progress = where === 'library' ? progressOf(story.progress, state.places.get(story.id), state.deviceFirst) : null;
   const href = `/stories/${encodeURIComponent(story.id)}`;
   const li = make(
     'li',
@@ -253,6 +253,8 @@ async function load() {
   const places = await Promise.all(state.library.map((s) => kept(`${API}/${encodeURIComponent(s.id)}/progress`)));
   state.places = new Map(state.library.map((s, i) => [s.id, places[i]]));
   const offline = catalog.status === 'rejected';
+  // Read offline, or moved since: the server's summaries (or the worker's copy of them) are older than the places.
+  state.deviceFirst = offline || (await waiting('stories')) > 0;
   if (!offline) keepForOffline(state.library);
   else if (router.view === '') router.go('library', { replace: true }); // offline, the Library is what can be read
   $('offline-note').hidden = !offline;
@@ -443,6 +445,8 @@ async function start() {
     $('catalog-empty').textContent = `The stories could not be loaded. ${error.message}`;
   }
   $('stories').dataset.ready = 'true';
+  // The moves made offline reached the server: its places are the newest again.
+  addEventListener('trove:synced', (event) => event.detail.scopes.includes('stories') && load().catch(() => {}));
 }
 
 start();
