@@ -830,8 +830,11 @@ def test_redo_brings_back_what_undo_took_until_the_next_change(server, browser):
     wait(browser, lambda d: len(redo(d)) == 1, "Undo offers no Redo (or one for each undo)")
     redo(browser)[0].click()
     wait(browser, lambda d: shown(d) == words[:2], "Redo did not bring the word back")
+    # One more step to redo: the toast offers Redo again (a phone has no other way), then it is done.
+    wait(browser, lambda d: len(redo(d)) == 1, "after one Redo, the next step cannot be redone")
     ActionChains(browser).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
     wait(browser, lambda d: shown(d) == words, "Ctrl+Shift+Z did not redo")
+    wait(browser, lambda d: not redo(d), "Redo is offered with nothing left to redo")
     wait_saved(browser)
     assert [m["word"] for m in current_poem(browser)["board"]["magnets"]] == words, "the redo was not saved"
     # Redone steps undo again; after a new change, Redo brings nothing back over it.

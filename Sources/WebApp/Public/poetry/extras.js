@@ -159,14 +159,8 @@ export function undo(c) {
   if (!last) return;
   c.state.redo.push(JSON.stringify(c.board.data));
   step(c, last.board);
-  if (undone) {
-    undone.stopped = true; // not shown yet, it never will be
-    undone.stop?.();
-    undone.remove();
-  }
-  undone = note('Undone', { action: { label: 'Redo', run: c.redo, keys: 'Control+Shift+Z Meta+Shift+Z' } });
+  offerRedo(c, 'Undone');
 }
-let undone = null; // the last "Undone" toast: the next Undo replaces it
 
 export function redo(c) {
   const next = c.state.redo.pop();
@@ -174,7 +168,22 @@ export function redo(c) {
   c.state.undo.push({ key: null, at: 0, board: JSON.stringify(c.board.data) });
   if (c.state.undo.length > 20) c.state.undo.shift();
   step(c, next);
-  c.say('Redone');
+  if (c.state.redo.length) offerRedo(c, 'Redone');
+  else {
+    offerRedo(c, null);
+    c.say('Redone');
+  }
+}
+
+/** One toast with Redo (a phone has no keyboard) while there is something to redo; each step replaces the last. */
+let offered = null;
+function offerRedo(c, message) {
+  if (offered) {
+    offered.stopped = true; // not shown yet, it never will be
+    offered.stop?.();
+    offered.remove();
+  }
+  offered = message && note(message, { timeout: 8000, action: { label: 'Redo', run: c.redo, keys: 'Control+Shift+Z Meta+Shift+Z' } });
 }
 
 function step(c, board) {
