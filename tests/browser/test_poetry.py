@@ -1341,13 +1341,43 @@ def test_several_poems_new_open_rename_and_delete(server, browser):
     assert browser.execute_script("const r = document.getElementById('board').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight"), \
         "opening a poem from the list did not bring its board into view"
 
-    # Delete the one named "Second".
-    second = browser.find_element(By.XPATH, "//ul[@id='poems']/li[.//span[.='Second']]//button[@data-delete]")
-    tap(browser, second)
-    wait(browser, lambda d: d.find_element(By.ID, "confirm-ok").is_displayed(), "no confirmation before deleting a poem")
-    browser.find_element(By.ID, "confirm-ok").click()
+    # Delete the one named "Second": it goes at once, with Undo, which brings it back as it was.
+    second = lambda: browser.find_element(By.XPATH, "//ul[@id='poems']/li[.//span[.='Second']]//button[@data-delete]")  # noqa: E731
+    tap(browser, second())
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 1, "the deleted poem is still listed")
-    assert len(get_json(browser, f"{API}/poems")) == 1
+    undo = wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, ".toast .toast-action") if b.text == "Undo"],
+                "deleting a poem offers no Undo")
+    undo[0].click()
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 2, "Undo did not bring the poem back")
+    assert len(get_json(browser, f"{API}/poems")) == 2
+    tap(browser, second())
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 1, "the deleted poem is still listed")
+    wait(browser, lambda d: len(get_json(d, f"{API}/poems")) == 1, "the poem was not deleted once its Undo ran out")
+    assert_no_console_errors(browser)
+
+
+def test_the_open_poem_deleted_and_undone_opens_again_with_its_words(server, browser):
+    """Deleting the open poem opens the one left (its Undo, in the tool bar, is that poem's); the toast's Undo puts the
+    deleted poem back, open, with its words and its own Undo."""
+    open_poetry(browser, server)
+    first = put_words(browser, 2)
+    tap(browser, browser.find_element(By.ID, "new-poem"))
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 2, "'New poem' did not add a poem")
+    wait_settled(browser, "the new poem did not settle")
+    words = put_words(browser, 3)
+    doomed = current_poem(browser)["id"]
+    wait_saved(browser)
+    tap(browser, browser.find_element(By.CSS_SELECTOR, f'#poems button[data-delete="{doomed}"]'))
+    wait(browser, lambda d: [m["word"] for m in magnets(d)] == first, "the poem left did not open")
+    undo = wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, ".toast .toast-action") if b.text == "Undo"],
+                "deleting a poem offers no Undo")
+    undo[0].click()
+    wait(browser, lambda d: [m["word"] for m in magnets(d)] == words and doomed in d.current_url,
+         "Undo did not open the poem again at its address")
+    time.sleep(7)  # past the Undo's time: nothing is deleted
+    assert doomed in [p["id"] for p in get_json(browser, f"{API}/poems")], "the poem brought back was deleted"
+    browser.find_element(By.ID, "undo").click()
+    wait(browser, lambda d: [m["word"] for m in magnets(d)] == words[:2], "the poem brought back lost its own Undo")
     assert_no_console_errors(browser)
 
 
@@ -1478,8 +1508,6 @@ def test_a_poem_published_here_opens_offline_published_and_a_deleted_one_keeps_n
         gone = [p["id"] for p in get_json(browser, f"{API}/poems") if p["id"] != kept["id"]][0]
         wait(browser, lambda d: gone in kept_poems(d), "the new poem has no copy on the device")
         tap(browser, browser.find_element(By.CSS_SELECTOR, f'#poems button[data-delete="{gone}"]'))
-        wait(browser, lambda d: d.find_element(By.ID, "confirm-ok").is_displayed(), "no confirmation before deleting a poem")
-        browser.find_element(By.ID, "confirm-ok").click()
         wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 1, "the deleted poem is still listed")
         wait(browser, lambda d: gone not in kept_poems(d), "the deleted poem's copy stays on the device")
         wait_settled(browser, "the poem left did not open")  # read from the server: a copy with no picture, no link

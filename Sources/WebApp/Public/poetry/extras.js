@@ -1,7 +1,7 @@
 // Magnetic Poetry: what the page needs only when asked (loaded on first use, outside the first load's
 // budget): Undo and Redo, the poem as text for the clipboard, its picture (share.js), the background picture, the
-// public link and deleting a poem. Each function takes the page's context `c` (poetry.js): ui, state, board, saver, …
-import { api, toast } from '../js/api.js';
+// public link and deleting a poem (with Undo). Each function takes the page's context `c` (poetry.js): ui, state, board, saver, …
+import { api, toast, undoable } from '../js/api.js';
 import { waitingNow } from '../js/sync.js';
 import { copyText } from './dom.js';
 import { linesOf } from './spelling.js';
@@ -132,25 +132,54 @@ export async function copyLink(c) {
   toast((await copyText(c.ui.publishLink.href)) ? 'Link copied' : c.ui.publishLink.href);
 }
 
-/** Deletes a poem, asked first; when it was the open one, the newest left opens. */
+/**
+ * Deletes a poem at once, with Undo: the DELETE is sent when the Undo runs out or the page is left (toast.js
+ * `undoable`), so Undo puts the poem back as it was. When it was the open one, the newest left opens meanwhile.
+ */
 export async function deletePoem(c, id) {
   const poem = c.state.poems.find((p) => p.id === id);
-  if (!poem || !(await c.ask('Delete this poem?', `“${poem.title}” will be gone for good.`, 'Delete'))) return;
-  try {
-    await api('DELETE', c.poemPath(poem));
-  } catch (error) {
-    if (error.status !== 404) return c.fail(error);
-  }
+  if (!poem) return;
+  const open = c.state.poem && c.state.poem.id === id;
+  const index = c.state.poems.indexOf(poem);
+  const leaving = (c.state.leaving ??= new Set()); // off the list while its Undo runs (refresh.js too)
+  const back = () => {
+    leaving.delete(id);
+    if (!c.state.poems.some((p) => p.id === id)) c.state.poems.splice(Math.min(index, c.state.poems.length), 0, poem);
+    c.renderPoems();
+  };
+  if (open) await c.saver.flush();
+  leaving.add(id);
   c.state.poems = c.state.poems.filter((p) => p.id !== id);
-  c.saver.dropCopy(id);
-  c.forgetUndo(id);
-  if (c.state.poem && c.state.poem.id === id) {
+  if (open) {
     c.state.poem = null;
     c.saver.close();
     await c.openNewest(); // the deleted poem's address is gone
   }
   c.renderPoems();
   c.say('Poem deleted');
+  undoable(`“${poem.title}” deleted`, {
+    undo: async () => {
+      back();
+      if (open) {
+        await c.openPoem(id);
+        c.address();
+      }
+      c.say('Poem restored');
+    },
+    commit: async ({ keepalive }) => {
+      try {
+        await api('DELETE', c.poemPath(poem), undefined, { keepalive });
+      } catch (error) {
+        if (error.status !== 404) {
+          back();
+          return toast(`Not deleted: “${poem.title}”. ${error.message}`);
+        }
+      }
+      leaving.delete(id);
+      c.saver.dropCopy(id);
+      c.forgetUndo(id);
+    },
+  });
 }
 
 /** The board as it was before the last step; what it replaced comes back with Redo, until the next change. */

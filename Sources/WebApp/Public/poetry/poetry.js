@@ -127,6 +127,7 @@ const context = () => ({
   renderPoems,
   forgetUndo,
   openNewest,
+  openPoem,
   sets,
   remember,
   keepUndo,

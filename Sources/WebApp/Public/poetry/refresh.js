@@ -58,6 +58,6 @@ async function newerList({ API, state, renderPoems }) {
   const before = listed();
   const poems = await read(`${API}/poems`, SCOPE).catch(() => null);
   if (!Array.isArray(poems) || listed() !== before) return; // a poem made here meanwhile
-  state.poems = poems;
+  state.poems = poems.filter((p) => !state.leaving?.has(p.id)); // one deleted here, its Undo still running
   renderPoems();
 }
