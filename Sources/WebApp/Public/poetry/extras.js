@@ -156,7 +156,6 @@ export async function deletePoem(c, id) {
     await c.openNewest(); // the deleted poem's address is gone
   }
   c.renderPoems();
-  c.say('Poem deleted');
   undoable(`“${poem.title}” deleted`, {
     undo: async () => {
       back();

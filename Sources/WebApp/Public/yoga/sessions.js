@@ -347,14 +347,16 @@ function barChart(rows, { width = 320, title = '' } = {}) {
 
 function chart(id, title, rows) {
   const box = $(id);
-  const width = box.clientWidth || 320;
   box.replaceChildren(
-    rows.length ? barChart(rows, { width, title }) : make('p', { className: 'yg-muted', text: 'Nothing yet: saved classes show up here.' }),
+    rows.length
+      ? barChart(rows, { width: box.clientWidth || 320, title })
+      : make('p', { className: 'yg-muted', text: 'Nothing yet: saved classes show up here.' }),
   );
   // The estimate above misses wide letters: a label still wider than the chart, measured now, is cut further.
   for (const label of box.querySelectorAll('.yg-bar-label')) {
     const whole = label.textContent.replace(/…$/, '');
-    for (let n = whole.length; n > 1 && label.getComputedTextLength() > Math.max(220, Math.min(width, 720)); n -= 1) {
+    const width = label.ownerSVGElement.viewBox.baseVal.width;
+    for (let n = whole.length; n > 1 && label.getComputedTextLength() > width; n -= 1) {
       label.textContent = `${whole.slice(0, n - 1).trimEnd()}…`;
     }
   }
