@@ -2,7 +2,7 @@
 // budget): Undo and Redo, the poem as text for the clipboard, its picture (share.js), the background picture, the
 // public link and deleting a poem (with Undo). Each function takes the page's context `c` (poetry.js): ui, state, board, saver, …
 import { api, toast, undoable } from '../js/api.js';
-import { waitingNow } from '../js/sync.js';
+import { send, waitingNow } from '../js/sync.js';
 import { copyText } from './dom.js';
 import { linesOf } from './spelling.js';
 import { isTemp, SCOPE, UNTITLED } from './save.js';
@@ -133,8 +133,8 @@ export async function copyLink(c) {
 }
 
 /**
- * Deletes a poem at once, with Undo: the DELETE is sent when the Undo runs out or the page is left (toast.js
- * `undoable`), so Undo puts the poem back as it was. When it was the open one, the newest left opens meanwhile.
+ * Deletes a poem at once, with Undo: the DELETE is sent (or queued, offline) when the Undo runs out or the page is
+ * left (toast.js `undoable`), so Undo puts the poem back as it was. When it was the open one, the newest left opens meanwhile.
  */
 export async function deletePoem(c, id) {
   const poem = c.state.poems.find((p) => p.id === id);
@@ -165,9 +165,11 @@ export async function deletePoem(c, id) {
       }
       c.say('Poem restored');
     },
+    // Without a signal the DELETE waits in the outbox, in place of any save of the poem still waiting there.
     commit: async ({ keepalive }) => {
+      const label = `the deletion of “${poem.title}”`;
       try {
-        await api('DELETE', c.poemPath(poem), undefined, { keepalive });
+        await send('DELETE', c.poemPath(poem), undefined, { scope: SCOPE, replace: `poem:${id}`, label, resolves: ['not_found'], keepalive });
       } catch (error) {
         if (error.status !== 404) {
           back();
