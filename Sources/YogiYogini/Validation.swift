@@ -96,6 +96,18 @@ public enum YogaValidation {
         guard end.timeIntervalSince(start) <= maximumDuration else { throw .invalid("A class cannot last more than 24 hours.") }
     }
 
+    /// When a class starts: now, or for a class checked in on a device without a connection and handed over once
+    /// it has one, the time it started there: at most a day ago (the longest class), and not later than now (a device
+    /// clock a few minutes ahead counts as now).
+    public static func checkInTime(_ start: Date?, now: Date) throws(YogaError) -> Date {
+        guard let start else { return now }
+        guard start <= now.addingTimeInterval(300) else { throw .invalid("'started_at' is in the future.") }
+        guard now.timeIntervalSince(start) <= maximumDuration else {
+            throw .invalid("A class that started more than 24 hours ago cannot be checked in.")
+        }
+        return min(start, now)
+    }
+
     public static func temperature(_ celsius: Double?) throws(YogaError) -> Double? {
         guard let celsius else { return nil }
         guard celsius.isFinite, (-90...60).contains(celsius) else { throw .invalid("The temperature must be from -90 to 60 °C.") }

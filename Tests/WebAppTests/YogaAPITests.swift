@@ -98,6 +98,51 @@ import Testing
         }
     }
 
+    /// A class checked in on a device without a connection is handed over, once it has one, with its start and
+    /// temperature: it runs on the server from when it started there. A start out of bounds writes nothing.
+    @Test(arguments: DatabaseKind.allCases)
+    func aClassCheckedInOfflineIsHandedOverWithItsStart(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let ana = try await addStudent(client, cookie, "Ana")
+            let format = ISO8601DateFormatter()
+            for (start, why) in [
+                (Date().addingTimeInterval(3600), "in the future"), (Date().addingTimeInterval(-25 * 3600), "more than 24 hours ago"),
+            ] {
+                let refused = try await send(
+                    client, .post, "/api/v1/yoga/class", cookie,
+                    ["venue": ["name": "Loft"], "attendees": [ana], "started_at": format.string(from: start)])
+                #expect(refused.status == .unprocessableContent && refused.errorCode == "validation_failed", "\(why): \(refused.bodyText)")
+            }
+            let bad = try await send(
+                client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "started_at": "yesterday at six"])
+            #expect(bad.status == .unprocessableContent, "\(bad.bodyText)")
+            let hot = try await send(
+                client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "temperature_c": 99])
+            #expect(hot.status == .unprocessableContent, "\(hot.bodyText)")
+            #expect((try await send(client, .get, "/api/v1/yoga/venues", cookie).json()["venues"] as? [Any])?.isEmpty == true)
+
+            let started = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 20 * 60).rounded(.down))
+            let handed = try await send(
+                client, .post, "/api/v1/yoga/class", cookie,
+                [
+                    "venue": ["name": "Loft"], "attendees": [ana], "notes": "Held on the phone", "temperature_c": 7.5,
+                    "started_at": format.string(from: started),
+                ])
+            #expect(handed.status == .created, "\(handed.bodyText)")
+            let running = try #require(
+                try await client.execute(uri: "/api/v1/yoga/class", method: .get, headers: .session(cookie)).json()["class"]
+                    as? [String: Any])
+            #expect(running["started_at"] as? String == format.string(from: started))
+            #expect(running["temperature_c"] as? Double == 7.5 && running["notes"] as? String == "Held on the phone")
+            #expect((running["elapsed_seconds"] as? Int ?? 0) >= 20 * 60)
+            let end = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"])
+            let session = try #require(try end.json()["session"] as? [String: Any])
+            #expect(session["started_at"] as? String == format.string(from: started) && session["attendance"] as? Int == 1)
+            #expect((session["duration_seconds"] as? Int ?? 0) >= 20 * 60)
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func deletingAStudentWhoAttendedAsksFirstAndKeepsTheHeadCount(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in

@@ -38,6 +38,16 @@ import YogiYogini
         #expect(throws: YogaError.self) { try YogaValidation.times(start: start, end: start.addingTimeInterval(25 * 3600)) }
         #expect(throws: YogaError.self) { try YogaValidation.temperature(300) }
     }
+
+    @Test func aClassHandedOverStartedInTheLastDayAndNotLaterThanNow() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(try YogaValidation.checkInTime(nil, now: now) == now)
+        let earlier = now.addingTimeInterval(-40 * 60)
+        #expect(try YogaValidation.checkInTime(earlier, now: now) == earlier)
+        #expect(try YogaValidation.checkInTime(now.addingTimeInterval(120), now: now) == now)  // a clock a little ahead
+        #expect(throws: YogaError.self) { try YogaValidation.checkInTime(now.addingTimeInterval(600), now: now) }
+        #expect(throws: YogaError.self) { try YogaValidation.checkInTime(now.addingTimeInterval(-25 * 3600), now: now) }
+    }
 }
 
 @Suite struct StudentEditTests {

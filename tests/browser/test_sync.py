@@ -7,8 +7,11 @@ reload while offline keeps them; the header's indicator says how many wait, then
 
 from __future__ import annotations
 
+import json
 import tempfile
+import time
 import urllib.request
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -110,9 +113,9 @@ def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restarta
     fill(browser, "typed-name", "Basement Studio")
     tap_id(browser, "typed-checkin")
     wait_in_session(browser, "Basement Studio")
-    # "All saved" is about what waits to be sent: the class says where it is until it ends.
-    assert shown(browser, "live-held") and "on this device until it ends" in text(browser, "live-held"), \
-        "a class checked in offline does not say it stays on this device"
+    # "All saved" is about what waits to be sent: the class says where it is.
+    assert shown(browser, "live-held") and "once Trove can be reached" in text(browser, "live-held"), \
+        "a class checked in offline does not say it is on this device only"
     tap_id(browser, "add-attendees")
     wait(browser, lambda d: "Bruno Rossi" in text(d, "picker-list"), "offline, the picker does not offer the new student")
     tap_text(browser, "#picker-list", "Anna Bianchi")
@@ -302,19 +305,73 @@ def test_repeat_last_time_offline_runs_the_class_on_the_device_with_a_typed_temp
         assert held["temperature_c"] == 17, f"the class held on the device was saved without its temperature: {held}"
 
 
-def test_a_class_checked_in_offline_gets_its_temperature_when_the_signal_returns(yoga_restartable, browser):
-    """The basement studio: checked in with no signal, the class is held on the device; when the server answers
-    again, "Try again" asks the weather at the venue's point, and the saved class carries the temperature."""
+def test_a_class_checked_in_offline_goes_to_the_server_when_the_signal_returns(yoga_restartable, browser):
+    """The basement studio: checked in with no signal, the class is held on the device and says so. When the server
+    answers again it is handed over from when it started, with its notes, so other devices see it run, and the weather
+    is asked at the venue. Saved, it is one session with that start and that temperature. (It was held until it
+    ended, unseen elsewhere, and "Try again" was the only way to a temperature.)"""
     repeat_last_time_offline(yoga_restartable, browser)
     wait(browser, lambda d: text(d, "live-temp") == "temperature unavailable", f"offline, the temperature reads {text(browser, 'live-temp')!r}")
     assert "cannot be reached" in text(browser, "temp-why"), text(browser, "temp-why")
+    assert shown(browser, "live-held"), "the class held on the device does not say so"
+    write_class_notes(browser, "Cold floor")
+    time.sleep(2)  # so a class handed over as started now would be told from one handed over with its start
+    back = datetime.now(timezone.utc)
 
     with yoga_restartable():
-        tap_id(browser, "temp-retry")
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: not shown(d, "live-held"), "back online, the class is still held on the device", timeout=30)
+        running = ok(browser, "GET", "/class")["class"]
+        assert running and running["venue"]["name"] == "Lotus Studio" and running["notes"] == "Cold floor", running
+        started = datetime.fromisoformat(running["started_at"].replace("Z", "+00:00"))
+        assert started < back - timedelta(seconds=1), f"handed over as started at {started}, when the signal came back ({back})"
         wait(browser, lambda d: text(d, "live-temp") == "18.5 °C", f"back online, the temperature reads {text(browser, 'live-temp')!r}")
-        assert ok(browser, "GET", "/class")["class"] is None, "the class held on the device reached the server before it ended"
         held = save_the_held_class(browser)
-        assert held["temperature_c"] == 18.5, f"the class held on the device was saved without its temperature: {held}"
+        assert held["temperature_c"] == 18.5, f"the class was saved without its temperature: {held}"
+        assert held["started_at"] == running["started_at"] and held["notes"] == "Cold floor", held
+
+
+def test_a_class_held_offline_while_another_device_runs_one_stays_on_the_device_until_it_ends(yoga_two_devices, browser):
+    """The phone checks in with no signal; meanwhile the laptop checks in a class of its own. When the phone's signal
+    returns its class cannot run on the server too: it stays on the phone, says so, and is saved whole when it ends;
+    the laptop's class runs on."""
+    here, other = yoga_two_devices
+    with here() as base:
+        open_yoga(browser, base)
+        wait(browser, lambda d: indicator(d) == "All saved", f"the indicator does not say All saved: {indicator(browser)!r}")
+        kept_for_offline(browser, "/yoga")
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in browser.get_cookies())
+
+    open_offline(browser, base, "/yoga", YOGA_READY)
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: shown(d, "checkin-panel"), "no check-in panel")
+    typed_open = lambda d: d.execute_script("return document.getElementById('typed').open")  # noqa: E731
+    try:
+        wait(browser, typed_open, "", timeout=5)
+    except AssertionError:
+        tap(browser, browser.find_element(By.CSS_SELECTOR, "#typed summary"))
+        wait(browser, typed_open, "the typed venue did not open")
+    fill(browser, "typed-name", "Basement Studio")
+    tap_id(browser, "typed-checkin")
+    wait_in_session(browser, "Basement Studio")
+    write_class_notes(browser, "Held on the phone")
+
+    with other() as laptop:
+        body = json.dumps({"venue": {"name": "Laptop Hall"}}).encode()
+        request = urllib.request.Request(f"{laptop}/api/v1/yoga/class", data=body, method="POST",
+                                         headers={"Cookie": cookie, "Content-Type": "application/json"})
+        assert urllib.request.urlopen(request, timeout=10).status == 201
+
+    with here():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: "stays on this device until it ends" in text(d, "live-held"),
+             f"the class does not say it stays on the device: {text(browser, 'live-held')!r}", timeout=30)
+        assert ok(browser, "GET", "/class")["class"]["venue"]["name"] == "Laptop Hall"
+        hold_end_class(browser)
+        wait(browser, lambda d: indicator(d) == "All saved", f"the class did not reach the server: {indicator(browser)!r}", timeout=60)
+        sessions = ok(browser, "GET", "/sessions")["sessions"]
+        assert [(s["venue"]["name"], s["notes"]) for s in sessions] == [("Basement Studio", "Held on the phone")], sessions
+        assert ok(browser, "GET", "/class")["class"]["venue"]["name"] == "Laptop Hall", "the laptop's class was ended"
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { answer, apply, stats, correction, describe, listVenue, recorded } from '../../Sources/WebApp/Public/yoga/model.js';
+import { answer, apply, stats, correction, describe, listVenue, recorded, checkInOf, catchUp } from '../../Sources/WebApp/Public/yoga/model.js';
 import { absorb } from '../../Sources/WebApp/Public/yoga/kept.js';
 
 const T0 = Date.parse('2026-11-20T18:00:00Z');
@@ -98,6 +98,29 @@ test('a typed venue and a discarded class', () => {
   r = apply(r.model, 'POST', '/class/end', { action: 'discard' }, { newId });
   assert.deepEqual(r.answer, { discarded: true });
   assert.equal(r.model.sessions.length, 0);
+});
+
+test('a class held on the device is handed over with its start, and what changed here since catches up', () => {
+  let r = apply(
+    base(),
+    'POST',
+    '/class',
+    { venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' }, attendees: ['s1'] },
+    { newId, now: T0 },
+  );
+  r = apply(r.model, 'PATCH', '/class', { notes: 'Cold floor', temperature_c: 9.5 }, { newId });
+  const held = r.model.class;
+  assert.deepEqual(checkInOf(held), {
+    started_at: '2026-11-20T18:00:00Z',
+    attendees: ['s1'],
+    notes: 'Cold floor',
+    temperature_c: 9.5,
+    venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' },
+  });
+  assert.equal(catchUp(held, held), null);
+  const running = { ...held, attendees: [{ id: 's2', name: 'Ana' }], notes: '', temperature_c: null };
+  assert.deepEqual(catchUp(running, held), { add: ['s1'], remove: ['s2'], notes: 'Cold floor', temperature_c: 9.5 });
+  assert.deepEqual(catchUp({ ...held, notes: 'x' }, held), { add: [], remove: [], notes: 'Cold floor' });
 });
 
 test('a class held on the device is recorded in one write: its venue by id, or as typed, with its temperature', () => {

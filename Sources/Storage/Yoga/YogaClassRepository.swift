@@ -26,19 +26,21 @@ public struct YogaClassRepository: Sendable {
     }
 
     /// Checks in; throws `classInSession` when a class is already running.
-    public func start(venueID: String?, place: VenuePlace, attendeeIDs: [String], notes: String, profileID: String, at time: Date)
-        async throws -> RunningClass
-    {
+    public func start(
+        venueID: String?, place: VenuePlace, attendeeIDs: [String], notes: String, temperature: Double? = nil, profileID: String,
+        at time: Date
+    ) async throws -> RunningClass {
         try await database.transaction { db in
             if try await Self.current(profileID: profileID, on: db) != nil { throw YogaError.classInSession }
             try await db.insert(into: "yoga_classes")
                 .columns(
-                    "profile_id", "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "notes", "attendee_ids"
+                    "profile_id", "venue_id", "venue_name", "venue_address", "latitude", "longitude", "started_at", "notes", "attendee_ids",
+                    "temperature_c"
                 )
                 .values(
                     SQLBind(profileID), SQLBind(venueID), SQLBind(place.name), SQLBind(place.address), SQLBind(place.latitude),
                     SQLBind(place.longitude), SQLBind(time.millisecondsSince1970), SQLBind(notes),
-                    SQLBind(Self.unique(attendeeIDs).joined(separator: ","))
+                    SQLBind(Self.unique(attendeeIDs).joined(separator: ",")), SQLBind(temperature)
                 )
                 .run()
             return try await Self.current(profileID: profileID, on: db)!

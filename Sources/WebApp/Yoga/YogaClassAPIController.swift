@@ -46,11 +46,17 @@ struct YogaClassAPIController {
         let venue: YogaVenuesAPIController.PlaceBody?
         let attendees: [String]?
         let notes: String?
+        /// A class checked in on a device without a connection, handed over once it has one: when it started.
+        let started_at: String?
+        let temperature_c: Double?
     }
 
     @Sendable func checkIn(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<ClassAnswer> {
         let body = try await JSONBody.decode(CheckInBody.self, from: request)
         let notes = try YogaValidation.notes(body.notes)
+        let temperature = try YogaValidation.temperature(body.temperature_c)
+        let now = Date()
+        let start = try YogaValidation.checkInTime(body.started_at.map { try YogaTime.parse($0, field: "started_at") }, now: now)
         let attendees = body.attendees ?? []
         guard attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
         let profile = try await context.session.requireProfile()
@@ -59,10 +65,10 @@ struct YogaClassAPIController {
         // Refuse before saving a new venue, so a refused check-in writes nothing.
         if try await classes.current(profileID: profile.id) != nil { throw YogaError.classInSession }
         let venue = try await Self.venue(id: body.venue_id, place: body.venue, profileID: profile.id, venues: venues)
-        let now = Date()
         try await venues.markUsed(id: venue.id, profileID: profile.id, at: now)
         let running = try await classes.start(
-            venueID: venue.id, place: venue.place, attendeeIDs: attendees, notes: notes, profileID: profile.id, at: now)
+            venueID: venue.id, place: venue.place, attendeeIDs: attendees, notes: notes, temperature: temperature,
+            profileID: profile.id, at: start)
         return EditedResponse(status: .created, response: ClassAnswer(class: ClassJSON(running, now: now)))
     }
 

@@ -1,10 +1,11 @@
 // YogiYogini, Class tab: the running class (timer, temperature, attendees, notes) and ending it (a dialog, or a
 // long press that saves at once); checking in (near you, saved, typed, or "repeat last time") is in checkin.js,
 // loaded when its panel opens. The class lives on the server, so a reload, a restart or another device shows the
-// same class (one checked in without the server is held on this device until it ends: yoga/write.js).
+// same class (one checked in without the server is held on this device until the server answers: yoga/write.js).
 import { toast } from '../js/api.js';
 import { $, txt, show, err, make, span, listen, click, say, busy, formatTime, confirmDialog } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
+import { handOver } from './local.js';
 import { formatClock, elapsedAt, formatDuration, debounce, createLongPress, plural, parseTemperature, temperatureValue } from './logic.js';
 import { showModal } from '../js/dom.js';
 
@@ -12,6 +13,7 @@ const PANELS = ['class-loading', 'class-idle', 'checkin-panel', 'repeat-panel', 
 let klass = null; // the running class, or null
 let receivedAt = 0;
 let timer = 0;
+let holding = 0; // while a class is held on this device: asks the server to take it (giveToServer)
 const weather = { for: null, loading: false, why: '', tries: 0, timer: 0 };
 // A temperature typed on this device for the running class ({ for: its started_at, c }): shown over the weather's
 // and sent with PATCH /class, so another device sees it; written into the session when the class is saved.
@@ -58,6 +60,7 @@ export function setClass(next) {
   klass = next;
   receivedAt = Date.now();
   if (!next) {
+    clearInterval(holding);
     clearInterval(timer);
     clearTimeout(weather.timer);
     timer = 0;
@@ -70,6 +73,10 @@ export function setClass(next) {
   txt('live-address', next.venue.address || '');
   txt('live-start', formatTime(next.started_at));
   show('live-held', !!next.on_device);
+  if (next.stays) txt('live-held', 'Checked in offline: this class stays on this device until it ends.');
+  clearInterval(holding);
+  holding = next.on_device && !next.stays ? setInterval(giveToServer, 15000) : 0;
+  if (holding && !previous?.on_device) giveToServer();
   renderTimer();
   renderAttendees();
   if (document.activeElement !== $('class-notes') && !notesSave.pending()) {
@@ -94,6 +101,17 @@ export function setClass(next) {
   }
   renderTemperature();
   if (!previous || previous.venue.id !== next.venue.id) loadRegulars();
+}
+
+/** The class held on this device goes to the server once it answers, so other devices see it run. */
+async function giveToServer() {
+  if (!klass?.on_device || ending) return;
+  const taken = await handOver().catch(() => null);
+  if (!taken || ending || !klass?.on_device) return;
+  setClass(taken);
+  if (taken.on_device) return; // refused there (another device's class runs): held here until it ends
+  if (celsius() == null) fetchWeather(); // at the venue, by the server now
+  say('Trove can be reached again: this class is now seen on your other devices.');
 }
 
 function renderTimer() {
@@ -471,6 +489,8 @@ export function init() {
   click('end-keep', () => $('end-dialog').close());
 
   on('settings', renderTemperature);
+  addEventListener('online', giveToServer);
+  addEventListener('trove:synced', giveToServer);
   on('sessions', () => {
     if (!klass && open('class-idle')) showIdle();
   });

@@ -39,6 +39,9 @@ addEventListener('trove:sync-id', ({ detail }) => {
   if (model) model = model.then((m) => swap(m, detail.temp, detail.id));
 });
 
+/** The class held on this device, handed to the server if it answers now (yoga/write.js); its class, or null. */
+export const handOver = () => writes().then((m) => m.handOver());
+
 export async function yogaCall(method, path, body) {
   return method === 'GET' ? get(path) : (await writes()).write(method, path, body);
 }

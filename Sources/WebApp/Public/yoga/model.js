@@ -356,6 +356,24 @@ export function recorded(klass, session) {
   return body;
 }
 
+/** A class held on the device as the check-in that hands it to the server once it answers: POST /class with its start. */
+export function checkInOf(klass) {
+  const body = recorded(klass, klass);
+  delete body.ended_at;
+  delete body.as_known;
+  return body;
+}
+
+/** What the class held here has that the server's running one lacks, as the body of PATCH /class, or null. */
+export function catchUp(running, held) {
+  const ids = (c) => c.attendees.map((a) => a.id).filter(Boolean);
+  const [there, here] = [ids(running), ids(held)];
+  const body = { add: here.filter((id) => !there.includes(id)), remove: there.filter((id) => !here.includes(id)) };
+  if ((held.notes || '') !== (running.notes || '')) body.notes = held.notes || '';
+  if ((held.temperature_c ?? null) !== (running.temperature_c ?? null)) body.temperature_c = held.temperature_c ?? null;
+  return body.add.length || body.remove.length || 'notes' in body || 'temperature_c' in body ? body : null;
+}
+
 /** Last writer wins for settings and a venue's star; the toast's words for each write. */
 export function describe(method, path, body) {
   const [route] = path.split('?');

@@ -6,15 +6,21 @@
 //    what it receives;
 //  - checked in without the server (or while this app's writes wait), it is held on the device: its changes stay
 //    there, a discard sends nothing, and a save sends the whole class as one write, POST /sessions, which never
-//    meets a class running on another device.
+//    meets a class running on another device;
+//  - once the server answers again while it runs, it is handed over (`handOver`: POST /class with its start), and
+//    is the server's from then on, seen by other devices; where the server refuses it (another device's class
+//    runs, a student deleted there), it stays held here until it ends.
 import { api } from '../js/api.js';
 import { send, waiting } from '../js/sync.js';
 import { tempId } from '../js/sync-logic.js';
-import { apply, correction, describe, listVenue, recorded } from './model.js';
+import { answer, apply, catchUp, checkInOf, correction, describe, listVenue, recorded } from './model.js';
 import { API, KEY, load, change, swap } from './local.js';
 import { absorb } from './kept.js';
 
+let handing = null; // a held class being handed over: the class's own writes wait for it
+
 export async function write(method, path, body, extra = {}) {
+  if (handing && path.startsWith('/class')) await handing;
   const m = await load();
   let done;
   try {
@@ -79,4 +85,49 @@ export async function write(method, path, body, extra = {}) {
     await send('PUT', `${API}/sessions/${done.creates}`, correction(done.answer.session), { label: 'the class’s end', scope: KEY, group });
   }
   return done.answer;
+}
+
+/**
+ * Hands the class held on this device to the server (class.js asks when it may answer again): the server's class,
+ * the held one marked `stays` when the server refuses it, or null while it cannot be reached.
+ */
+export function handOver() {
+  return (handing ??= sendHeld()
+    .catch(() => null)
+    .finally(() => (handing = null)));
+}
+
+async function sendHeld() {
+  const held = (await load()).class;
+  // A student or venue made here waits to be sent first; its id is then the server's.
+  if (!held?.on_device || held.stays || JSON.stringify(held).includes('tmp-') || (await waiting(KEY))) return null;
+  const body = checkInOf(held);
+  let data;
+  try {
+    data = await api('POST', `${API}/class`, body);
+  } catch (error) {
+    if (!error.status) return null; // no answer yet
+    data = error.code === 'class_in_session' ? await ownRunning(held) : false;
+    if (data === null) return null;
+    if (data === false) {
+      await change((cur) => {
+        if (cur.class?.started_at === held.started_at) cur.class.stays = true;
+      });
+      return answer(await load(), '/class').class; // held here until it ends, and saying so
+    }
+  }
+  await change((cur) => ({ model: listVenue(absorb(cur, '/class', data), data.class?.venue, body.venue) }));
+  return data.class;
+}
+
+/**
+ * A hand-over whose answer was lost reached the server: the class running there is this one (the same start), given
+ * what changed here since. False when it is another device's class; null when that cannot be told yet.
+ */
+async function ownRunning(held) {
+  const running = (await api('GET', `${API}/class`).catch(() => null))?.class;
+  if (running === undefined) return null;
+  if (running?.started_at !== held.started_at) return false;
+  const missing = catchUp(running, held);
+  return missing ? api('PATCH', `${API}/class`, missing).catch(() => null) : { class: running };
 }
