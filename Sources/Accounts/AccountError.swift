@@ -4,7 +4,8 @@ public enum AccountError: Error, Equatable, Sendable {
     case invalidPassword(String)
     case usernameTaken
     case alreadySignedIn
-    case wrongCredentials
+    /// `triesLeft`: how many more failures this sign-in may meet before it is throttled, when few are left.
+    case wrongCredentials(triesLeft: Int? = nil)
     case tooManyAttempts(retryAfterSeconds: Int)
     case profileNotFound
 }

@@ -17,10 +17,12 @@ public struct SignInThrottle: Sendable {
     /// The start of the window that matters at `now`.
     public func windowStart(now: Date) -> Date { now.addingTimeInterval(-window) }
 
-    /// Throws when the recent failures (timestamps inside the window, any order) already reach the limit.
-    public func check(recentFailures: [Date], now: Date) throws(AccountError) {
+    /// Throws when the recent failures (timestamps inside the window, any order) already reach the limit; else
+    /// answers how many more may fail before it is reached.
+    @discardableResult
+    public func check(recentFailures: [Date], now: Date) throws(AccountError) -> Int {
         let inWindow = recentFailures.filter { $0 > windowStart(now: now) }.sorted()
-        guard inWindow.count >= maximumFailures else { return }
+        guard inWindow.count >= maximumFailures else { return maximumFailures - inWindow.count }
         let oldestCounted = inWindow[inWindow.count - maximumFailures]
         let retryAfter = oldestCounted.addingTimeInterval(window).timeIntervalSince(now)
         throw .tooManyAttempts(retryAfterSeconds: max(1, Int(retryAfter.rounded(.up))))

@@ -6,8 +6,9 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_000_000)
     let throttle = SignInThrottle(maximumFailures: 5, window: 900)
 
-    @Test func allowsFewerFailuresThanTheLimit() throws {
-        try throttle.check(recentFailures: (1...4).map { now.addingTimeInterval(-Double($0)) }, now: now)
+    @Test func allowsFewerFailuresThanTheLimitAndSaysHowManyMore() throws {
+        #expect(try throttle.check(recentFailures: (1...4).map { now.addingTimeInterval(-Double($0)) }, now: now) == 1)
+        #expect(try throttle.check(recentFailures: [], now: now) == 5)
     }
 
     @Test func refusesAtTheLimitUntilTheOldestCountedFailureLeavesTheWindow() {

@@ -91,12 +91,20 @@ import Testing
     func wrongPasswordsAre401ThenThrottled(kind: DatabaseKind) async throws {
         try await withTestApp(kind) { client, _ in
             _ = try await signUp(client, username: "cy")
-            for _ in 1...5 {
+            // The last tries are announced before sign-in waits.
+            let warnings = [
+                "Wrong username or password.", "Wrong username or password.",
+                "Wrong username or password. 2 more tries before sign-in waits 15 minutes.",
+                "Wrong username or password. 1 more try before sign-in waits 15 minutes.",
+                "Wrong username or password. That was the last try for now: sign-in waits 15 minutes.",
+            ]
+            for warning in warnings {
                 let wrong = try await client.execute(
                     uri: "/api/v1/account/login", method: .post, headers: .json(),
                     body: body(["username": "cy", "password": "wrong password"]))
                 #expect(wrong.status == .unauthorized)
                 #expect(wrong.errorCode == "wrong_credentials")
+                #expect(wrong.errorMessage == warning)
                 #expect(wrong.sessionCookie == nil)
             }
             let throttled = try await client.execute(
@@ -109,6 +117,7 @@ import Testing
                 uri: "/api/v1/account/login", method: .post, headers: .json(),
                 body: body(["username": "nobody", "password": "whatever1"]))
             #expect(unknown.status == .unauthorized)
+            #expect(unknown.errorMessage == "Wrong username or password.")
         }
     }
 

@@ -88,6 +88,10 @@ extension TestResponse {
         ((try? json())?["error"] as? [String: Any])?["code"] as? String
     }
 
+    var errorMessage: String? {
+        ((try? json())?["error"] as? [String: Any])?["message"] as? String
+    }
+
     var profile: [String: Any]? {
         (try? json())?["profile"] as? [String: Any]
     }

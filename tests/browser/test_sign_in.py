@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import urllib.error
 import urllib.request
 from urllib.parse import urlencode, urlparse
 
@@ -200,3 +201,27 @@ def test_a_sign_up_whose_answer_was_lost_is_sent_again_and_signs_in(server, brow
     fill(browser, "password", PASSWORD + "x")
     submit_form_of(browser, "username")
     wait(browser, lambda d: "taken" in d.find_element(By.ID, "form-error").text, "another password was not told the name is taken")
+
+
+def test_the_last_tries_before_sign_in_waits_are_announced(server, browser):
+    """Five wrong passwords make sign-in wait 15 minutes; the form said nothing of it until it was refused."""
+    username = "t" + secrets.token_hex(4)
+    create_account(server, username)
+    for _ in range(2):
+        request = urllib.request.Request(
+            server + "/api/v1/account/login", method="POST",
+            data=json.dumps({"username": username, "password": "not the password"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            urllib.request.urlopen(request)
+            raise AssertionError("a wrong password signed in")
+        except urllib.error.HTTPError as refused:
+            assert refused.code == 401
+    browser.get(server + "/login")
+    fill(browser, "username", username)
+    fill(browser, "password", "not the password")
+    submit_form_of(browser, "username")
+    wait(browser, lambda d: d.find_element(By.ID, "form-error").is_displayed(), "a wrong password is not said")
+    message = browser.find_element(By.ID, "form-error").text
+    assert message == "Wrong username or password. 2 more tries before sign-in waits 15 minutes.", message

@@ -118,15 +118,20 @@ struct AccountAPIController {
         {
             device = nil
         }
+        var allowed: Int  // failures this sign-in may still meet before it is throttled, this one included
         if let device {
-            try throttle.check(recentFailures: try await failures.failures(device: device, since: throttle.windowStart(now: now)), now: now)
+            allowed = try throttle.check(
+                recentFailures: try await failures.failures(device: device, since: throttle.windowStart(now: now)), now: now)
         } else {
+            allowed = Int.max
             if let client {
-                try clientThrottle.check(
+                allowed = try clientThrottle.check(
                     recentFailures: try await failures.failures(client: client, since: clientThrottle.windowStart(now: now)), now: now)
             }
-            try throttle.check(
-                recentFailures: try await failures.failures(username: username, since: throttle.windowStart(now: now)), now: now)
+            allowed = min(
+                allowed,
+                try throttle.check(
+                    recentFailures: try await failures.failures(username: username, since: throttle.windowStart(now: now)), now: now))
         }
         let stored = try await profiles.credentials(username: username)
         guard password.utf8.count <= Credentials.passwordMaximumBytes,
@@ -134,7 +139,8 @@ struct AccountAPIController {
             let stored
         else {
             try await failures.record(username: username, client: client, device: device, at: now)
-            throw AccountError.wrongCredentials
+            // Warned of before it comes; failures count for any username, so this tells nothing of an account.
+            throw AccountError.wrongCredentials(triesLeft: allowed <= 3 ? allowed - 1 : nil)
         }
         if let device {
             try await failures.clear(device: device, olderThan: throttle.windowStart(now: now))
