@@ -244,6 +244,36 @@ def test_a_student_changed_offline_and_deleted_on_another_device_meanwhile_is_ad
         assert not [t for t in seen if "Not saved" in t], f"the page said: {seen}"
 
 
+def test_a_students_page_opens_offline(yoga_restartable, browser):
+    """Offline, a student's page (from the roster's edit form) must show who they are and offer Edit, whether or
+    not this device has their classes."""
+    with yoga_restartable() as base:
+        open_yoga(browser, base)
+        ok(browser, "POST", "/students", {"name": "Anna Bianchi", "notes": "Knee injury"}, 201)
+        go(browser, "students")
+        wait(browser, lambda d: "Anna Bianchi" in text(d, "student-list"), "the roster did not show Anna")
+        kept_for_offline(browser, "/yoga")
+
+    open_offline(browser, base, "/yoga#students", YOGA_READY)
+    tap_text(browser, "#student-list", "Anna Bianchi")
+    wait(browser, lambda d: d.execute_script("return document.getElementById('student-dialog').open"), "Anna's form did not open")
+    tap_id(browser, "student-page-link")
+    wait(browser, lambda d: shown(d, "student-show") and text(d, "student-heading") == "Anna Bianchi",
+         f"offline, Anna's page says {text(browser, 'student-loading')!r}")
+    assert text(browser, "student-about") == "Knee injury"
+    # Edited from her page: the change waits, and the page shows it, also opened again from its address.
+    tap_id(browser, "student-edit")
+    wait(browser, lambda d: d.execute_script("return document.getElementById('student-dialog').open"), "Edit did not open her form")
+    fill(browser, "student-notes", "Knee injury, left side")
+    tap_id(browser, "student-save")
+    wait(browser, lambda d: indicator(d) == "1 change waiting", f"offline, the edit did not wait: {indicator(browser)!r}")
+    wait(browser, lambda d: text(d, "student-about") == "Knee injury, left side", "her page does not show the edit")
+    address = browser.current_url.split(base, 1)[1]
+    open_offline(browser, base, address, YOGA_READY)
+    wait(browser, lambda d: shown(d, "student-show") and text(d, "student-about") == "Knee injury, left side",
+         f"offline, her page opened from its address says {text(browser, 'student-loading')!r}")
+
+
 def watch_toasts(driver) -> None:
     """Keeps every toast the page shows from now on in window.__seenToasts, even one gone before the test looks."""
     driver.execute_script("""
