@@ -14,7 +14,8 @@ import YogiYogini
 @Suite struct DomainErrorTests {
     static let every: [[any Error]] = [
         [
-            AccountError.invalidUsername("x"), .invalidPassword("x"), .usernameTaken, .alreadySignedIn, .wrongCredentials(), .wrongCredentials(triesLeft: 0),
+            AccountError.invalidUsername("x"), .invalidPassword("x"), .usernameTaken, .alreadySignedIn, .wrongCredentials(),
+            .wrongCredentials(triesLeft: 0),
             .tooManyAttempts(retryAfterSeconds: 3), .profileNotFound,
         ] as [AccountError],
         [

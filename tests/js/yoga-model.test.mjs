@@ -2,7 +2,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { answer, apply, stats, correction, describe, listVenue, recorded, checkInOf, catchUp } from '../../Sources/WebApp/Public/yoga/model.js';
+import {
+  answer,
+  apply,
+  stats,
+  correction,
+  describe,
+  listVenue,
+  recorded,
+  checkInOf,
+  catchUp,
+} from '../../Sources/WebApp/Public/yoga/model.js';
 import { absorb } from '../../Sources/WebApp/Public/yoga/kept.js';
 
 const T0 = Date.parse('2026-11-20T18:00:00Z');

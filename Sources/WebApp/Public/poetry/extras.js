@@ -169,7 +169,13 @@ export async function deletePoem(c, id) {
     commit: async ({ keepalive }) => {
       const label = `the deletion of “${poem.title}”`;
       try {
-        await send('DELETE', c.poemPath(poem), undefined, { scope: SCOPE, replace: `poem:${id}`, label, resolves: ['not_found'], keepalive });
+        await send('DELETE', c.poemPath(poem), undefined, {
+          scope: SCOPE,
+          replace: `poem:${id}`,
+          label,
+          resolves: ['not_found'],
+          keepalive,
+        });
       } catch (error) {
         if (error.status !== 404) {
           back();
