@@ -78,6 +78,23 @@ def hold_end_class(driver) -> None:
     wait(driver, lambda d: shown(d, "checkin"), "the long press did not save the class")
 
 
+def check_in_typed(driver, venue: str) -> None:
+    """Checks in at a venue typed by name, from the Class tab with no class running."""
+    tap_id(driver, "checkin")
+    wait(driver, lambda d: shown(d, "checkin-panel"), "no check-in panel")
+    # With no location and no saved venue the panel opens "Type a venue" by itself once the location is refused. A tap
+    # made as it opened closed it again (a Chromium run in many): tapped only if the page leaves it closed.
+    typed_open = lambda d: d.execute_script("return document.getElementById('typed').open")  # noqa: E731
+    try:
+        wait(driver, typed_open, "", timeout=5)
+    except AssertionError:
+        tap(driver, driver.find_element(By.CSS_SELECTOR, "#typed summary"))
+        wait(driver, typed_open, "the typed venue did not open")
+    fill(driver, "typed-name", venue)
+    tap_id(driver, "typed-checkin")
+    wait_in_session(driver, venue)
+
+
 def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restartable, browser):
     with yoga_restartable() as base:
         open_yoga(browser, base)
@@ -100,19 +117,7 @@ def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restarta
     assert indicator(browser) == "1 change waiting"
 
     go(browser, "class")
-    tap_id(browser, "checkin")
-    wait(browser, lambda d: shown(d, "checkin-panel"), "no check-in panel")
-    # With no location and no saved venue the panel opens "Type a venue" by itself once the location is refused. A tap
-    # made as it opened closed it again (a Chromium run in many): tapped only if the page leaves it closed.
-    typed_open = lambda d: d.execute_script("return document.getElementById('typed').open")  # noqa: E731
-    try:
-        wait(browser, typed_open, "", timeout=5)
-    except AssertionError:
-        tap(browser, browser.find_element(By.CSS_SELECTOR, "#typed summary"))
-        wait(browser, typed_open, "the typed venue did not open")
-    fill(browser, "typed-name", "Basement Studio")
-    tap_id(browser, "typed-checkin")
-    wait_in_session(browser, "Basement Studio")
+    check_in_typed(browser, "Basement Studio")
     # "All saved" is about what waits to be sent: the class says where it is.
     assert shown(browser, "live-held") and "once Trove can be reached" in text(browser, "live-held"), \
         "a class checked in offline does not say it is on this device only"
@@ -373,17 +378,7 @@ def test_a_class_held_offline_while_another_device_runs_one_stays_on_the_device_
         cookie = "; ".join(f"{c['name']}={c['value']}" for c in browser.get_cookies())
 
     open_offline(browser, base, "/yoga", YOGA_READY)
-    tap_id(browser, "checkin")
-    wait(browser, lambda d: shown(d, "checkin-panel"), "no check-in panel")
-    typed_open = lambda d: d.execute_script("return document.getElementById('typed').open")  # noqa: E731
-    try:
-        wait(browser, typed_open, "", timeout=5)
-    except AssertionError:
-        tap(browser, browser.find_element(By.CSS_SELECTOR, "#typed summary"))
-        wait(browser, typed_open, "the typed venue did not open")
-    fill(browser, "typed-name", "Basement Studio")
-    tap_id(browser, "typed-checkin")
-    wait_in_session(browser, "Basement Studio")
+    check_in_typed(browser, "Basement Studio")
     write_class_notes(browser, "Held on the phone")
 
     with other() as laptop:

@@ -110,16 +110,20 @@ test('a typed venue and a discarded class', () => {
   assert.equal(r.model.sessions.length, 0);
 });
 
-test('a class held on the device is handed over with its start, and what changed here since catches up', () => {
-  let r = apply(
+/** A class checked in on the device at a typed venue, with notes and a temperature. */
+function heldAtHall() {
+  const r = apply(
     base(),
     'POST',
     '/class',
     { venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' }, attendees: ['s1'] },
     { newId, now: T0 },
   );
-  r = apply(r.model, 'PATCH', '/class', { notes: 'Cold floor', temperature_c: 9.5 }, { newId });
-  const held = r.model.class;
+  return apply(r.model, 'PATCH', '/class', { notes: 'Cold floor', temperature_c: 9.5 }, { newId });
+}
+
+test('a class held on the device is handed over with its start, and what changed here since catches up', () => {
+  const held = heldAtHall().model.class;
   assert.deepEqual(checkInOf(held), {
     started_at: '2026-11-20T18:00:00Z',
     attendees: ['s1'],
@@ -134,14 +138,7 @@ test('a class held on the device is handed over with its start, and what changed
 });
 
 test('a class held on the device is recorded in one write: its venue by id, or as typed, with its temperature', () => {
-  let r = apply(
-    base(),
-    'POST',
-    '/class',
-    { venue: { name: 'Hall', address: '', latitude: 43.7, longitude: 11.2, source: 'typed' }, attendees: ['s1'] },
-    { newId, now: T0 },
-  );
-  r = apply(r.model, 'PATCH', '/class', { notes: 'Cold floor', temperature_c: 9.5 }, { newId });
+  let r = heldAtHall();
   r = apply(r.model, 'POST', '/class/end', { action: 'save' }, { newId, now: T0 + 3600000 });
   assert.deepEqual(recorded(r.klass, r.answer.session), {
     started_at: '2026-11-20T18:00:00Z',
