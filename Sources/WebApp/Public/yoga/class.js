@@ -105,7 +105,7 @@ export function setClass(next) {
 
 /** The class held on this device goes to the server once it answers, so other devices see it run. */
 async function giveToServer() {
-  if (!klass?.on_device || ending) return;
+  if (!klass?.on_device || ending || !navigator.onLine) return;
   const taken = await handOver().catch(() => null);
   if (!taken || ending || !klass?.on_device) return;
   setClass(taken);
