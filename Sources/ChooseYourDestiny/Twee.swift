@@ -119,14 +119,18 @@ public enum Twee {
 
     /// The text with its links taken out, and the links as choices, as Twine 2 reads them:
     /// `[[Target]]`, `[[Text|Target]]`, `[[Text->Target]]` (the rightmost ->), `[[Target<-Text]]` (the leftmost <-),
-    /// a setter `][…]` dropped. A link to an outside address stays in the text as its words.
+    /// a setter `][…]` dropped. A link to an outside address stays in the text as its words, and so does a link in a
+    /// sentence (`TwineMarkup.linkInProse`), which is a choice too.
     public static func links(in text: String) -> (text: String, choices: [Choice]) {
         var output = ""
         var choices: [Choice] = []
+        let scalars = Array(text.unicodeScalars)
         var rest = Substring(text)
         while let open = rest.range(of: "[["), let close = rest[open.upperBound...].range(of: "]]") {
             output += rest[..<open.lowerBound]
             var inner = String(rest[open.upperBound..<close.lowerBound])
+            let at = text.unicodeScalars.distance(from: text.startIndex, to: open.lowerBound)
+            let end = text.unicodeScalars.distance(from: text.startIndex, to: close.upperBound)
             rest = rest[close.upperBound...]
             // A setter link [[link][$x = 1]] leaves "link][$x = 1" between the brackets: keep the link.
             if let setter = inner.range(of: "][") { inner = String(inner[..<setter.lowerBound]) }
@@ -135,6 +139,7 @@ public enum Twee {
                 output += words
                 continue
             }
+            if TwineMarkup.linkInProse(scalars, at, end) { output += words }
             choices.append(Choice(chapterID: target, text: words))
         }
         output += rest

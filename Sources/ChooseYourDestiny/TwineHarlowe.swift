@@ -30,6 +30,7 @@ extension TwineRun {
                 if TwineText.isAddress(target) {
                     output += text
                 } else {
+                    if TwineMarkup.linkInProse(s, i, close + 2) { output += text }
                     addChoice(TwineChoice(text: text, target: target), macro: "a link")
                 }
                 i = close + 2

@@ -56,6 +56,21 @@ enum TwineMarkup {
         return nil
     }
 
+    /// Whether the `[[link]]` from `open` (its `[[`) to `end` (after its `]]`) stands in a sentence: a word or a
+    /// comma just before it, or a word or punctuation just after it, on its line ("You can [[open the door->Red]]
+    /// or [[wait->Wait]]."). Twine shows such a link among the words, so its words stay in the text (it is still a
+    /// choice); a link after a sentence's end, markup or another link, with nothing after it ("Ready. [[Go]]",
+    /// "[[Fight]] | [[Flee]]", "1. [[Run]]"), is a choice only, as Trove's choices are shown under the text.
+    static func linkInProse(_ s: [Unicode.Scalar], _ open: Int, _ end: Int) -> Bool {
+        func inSentence(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || ("0"..."9").contains(c) }
+        var before = open - 1
+        while before >= 0, s[before] == " " || s[before] == "\t" { before -= 1 }
+        if before >= 0, inSentence(s[before]) || ",;'\"‘’“”".unicodeScalars.contains(s[before]) { return true }
+        var after = end
+        while after < s.count, s[after] == " " || s[after] == "\t" { after += 1 }
+        return after < s.count && (inSentence(s[after]) || ",;:.!?'\"’”".unicodeScalars.contains(s[after]))
+    }
+
     /// `(name:` at `i`: the name as written and where the arguments start.
     static func macroName(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> (String, Int)? {
         guard s[i] == "(" else { return nil }

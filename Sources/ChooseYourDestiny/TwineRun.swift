@@ -581,7 +581,7 @@ enum TwineText {
         return false
     }
 
-    /// A passage's prose with its `[[links]]` taken out (the words of a link to an address kept).
+    /// A passage's prose with its `[[links]]` taken out (the words of a link to an address, or in a sentence, kept).
     static func withoutLinks(_ text: String) -> String {
         let s = Array(text.unicodeScalars)
         var out = ""
@@ -589,7 +589,7 @@ enum TwineText {
         while let open = TwineMarkup.find("[[", s, i, s.count), let close = TwineMarkup.find("]]", s, open + 2, s.count) {
             out += TwineMarkup.string(s[i..<open])
             let link = TwineRun.link(TwineMarkup.string(s[(open + 2)..<close]))
-            if isAddress(link.target) { out += link.text }
+            if isAddress(link.target) || TwineMarkup.linkInProse(s, open, close + 2) { out += link.text }
             i = close + 2
         }
         out += TwineMarkup.string(s[i...])

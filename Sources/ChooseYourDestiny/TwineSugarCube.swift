@@ -24,6 +24,7 @@ extension TwineRun {
                     i = close + 2
                     continue
                 }
+                if TwineMarkup.linkInProse(s, i, close + 2) { output += link.text }
                 addChoice(TwineChoice(text: link.text, target: link.target, effect: link.setter.map { "<<set \($0)>>" }), macro: "a link")
                 i = close + 2
                 continue

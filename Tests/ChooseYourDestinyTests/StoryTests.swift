@@ -182,6 +182,15 @@ import Testing
         #expect(external.choices.isEmpty && external.text == "Read the map first.")
     }
 
+    /// A link in a sentence keeps its words there, as Twine shows it; a line of links alone is the choices only.
+    @Test func aLinkInASentenceKeepsItsWordsThere() {
+        let read = Twee.links(
+            in: "You can [[open the red door->Red]] or just [[wait here->Wait]] for a while.\n[[Leave]] [[Stay]]\nReady? [[Run]]")
+        #expect(read.text == "You can open the red door or just wait here for a while.\n\nReady?")
+        #expect(read.choices.map(\.chapterID) == ["Red", "Wait", "Leave", "Stay", "Run"])
+        #expect(Twee.links(in: "<<set $x to 1>>[[Go]] $x").text == "<<set $x to 1>> $x")
+    }
+
     @Test func importsAStoryWithItsStartTitleAndWarnings() throws {
         let result = try Twee.importStory(Self.source)
         let story = result.story

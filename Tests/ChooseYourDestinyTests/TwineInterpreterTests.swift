@@ -120,6 +120,17 @@ extension TwineInterpreter {
         #expect(try story.walk(["Words"]).passage.text == "")
     }
 
+    /// Harlowe and SugarCube show a link in a sentence among its words: they stay in the text, and it is a choice.
+    @Test(arguments: [TwineStory.Format.harlowe, .sugarcube, .other("Snowman")])
+    func aLinkInASentenceKeepsItsWordsThere(format: TwineStory.Format) {
+        let story = twine(
+            format, [("Hall", "You can [[open the red door->Red]] or just [[wait here->Wait]] for a while.\n[[Leave]]"), ("Red", "r"), ("Wait", "w"), ("Leave", "l")])
+        let hall = story.start().passage
+        #expect(hall.text == "You can open the red door or just wait here for a while.")
+        #expect(hall.choices.map(\.target) == ["Red", "Wait", "Leave"])
+        #expect(TwineText.withoutLinks("Open [[the door->Red]].\n\n[[Wait]]") == "Open the door.")
+    }
+
     @Test func gotoGoesOnAndKeepsWhatWasSet() {
         let story = twine(.harlowe, [("A", "Never shown.(set: $x to 1)(goto: \"B\")"), ("B", "(set: $x to it + 1)Now $x.")])
         let passage = story.start().passage
@@ -139,7 +150,7 @@ extension TwineInterpreter {
         let story = twine(.harlowe, [("A", "Top. (display: \"Part\") End."), ("Part", "(set: $seen to true)middle [[Go->A]]")])
         let passage = story.start().passage
         #expect(
-            passage.text == "Top. middle End." && passage.state.variables["seen"] == .bool(true) && passage.choices.map(\.target) == ["A"])
+            passage.text == "Top. middle Go End." && passage.state.variables["seen"] == .bool(true) && passage.choices.map(\.target) == ["A"])
         let loop = twine(.harlowe, [("A", "x(display: \"A\")")]).start().passage
         #expect(loop.stopped && loop.warnings.first?.contains("included within itself") == true)
     }
