@@ -17,15 +17,23 @@ public enum TwineHTML {
                 description: "This is not a Twine 2 story: it has no <tw-storydata> element. In Twine 2, use Build › Publish to File.")
         }
         let (storyAttributes, storyBodyStart) = attributes(in: bytes, from: storyTag + "<tw-storydata".utf8.count)
-        let storyEnd = find("</tw-storydata", in: bytes, from: storyBodyStart) ?? bytes.count
+        // Twine always closes both elements: a file without the closing tag was cut off (a download or a copy that
+        // stopped), and its last passage with it, so it is refused rather than published without its end.
+        let cutOff = "The file ends before its story does (it has no </tw-storydata>): it was cut off. Publish it from Twine again."
+        guard let storyEnd = find("</tw-storydata", in: bytes, from: storyBodyStart) else {
+            throw TwineStory.FormatError(description: cutOff)
+        }
         var passages: [TwineStory.Passage] = []
         var warnings: [String] = []
         var cursor = storyBodyStart
         while let open = find("<", in: bytes, from: cursor), open < storyEnd {
             if startsWith("<tw-passagedata", bytes, at: open) {
                 let (attrs, bodyStart) = attributes(in: bytes, from: open + "<tw-passagedata".utf8.count)
-                let bodyEnd = find("</tw-passagedata", in: bytes, from: bodyStart) ?? storyEnd
-                let text = decodeEntities(bytes[bodyStart..<min(bodyEnd, storyEnd)])
+                guard let bodyEnd = find("</tw-passagedata", in: bytes, from: bodyStart), bodyEnd < storyEnd else {
+                    throw TwineStory.FormatError(
+                        description: "Passage \"\(attrs["name"] ?? "?")\" has no end (</tw-passagedata>): the file is damaged. Publish it from Twine again.")
+                }
+                let text = decodeEntities(bytes[bodyStart..<bodyEnd])
                 guard let name = attrs["name"] else {
                     warnings.append("A passage (pid \(attrs["pid"] ?? "?")) has no name and is left out.")
                     cursor = bodyEnd

@@ -68,6 +68,9 @@ enum TwineSamples {
                 "<tw-storydata name=\"S\" startnode=\"9\"><tw-passagedata pid=\"1\" name=\"A\">x</tw-passagedata></tw-storydata>",
                 "no passage has that pid"
             ),
+            // Cut off (a download that stopped): refused, not published without its end.
+            (Self.published.components(separatedBy: "sings.")[0], "cut off"),
+            ("<tw-storydata name=\"S\" startnode=\"1\"><tw-passagedata pid=\"1\" name=\"A\">x</tw-storydata>", "Passage \"A\" has no end"),
         ] {
             #expect(throws: TwineStory.FormatError.self) { try TwineHTML.read(html) }
             do {
