@@ -120,7 +120,8 @@ import Testing
             let author = try await signUp(client, username: "ada")
             _ = try await publish(client, author, Self.pub)
             let intruder = try await signUp(client, username: "bob")
-            #expect(try await publish(client, intruder, Self.pub).errorCode == "story_exists")
+            let taken = try await publish(client, intruder, Self.pub)
+            #expect(taken.errorCode == "story_exists" && taken.errorMessage?.contains("IFID") == true, "\(taken.bodyText)")
             #expect(try await publish(client, intruder, Self.pub, method: .put, uri: "/api/v1/stories/the-pub").status == .notFound)
             #expect(
                 try await client.execute(uri: "/api/v1/stories/the-pub", method: .delete, headers: .session(intruder)).status == .notFound)
