@@ -47,6 +47,7 @@ export async function commit(view, state) {
   const same = (a, b) => a.length === b.length && a.every((c, i) => c.geonameid === b[i].geonameid && c.favourite === b[i].favourite);
   // Changes kept from elsewhere: the scene shows the collection as it now is.
   if (!sent.queued && !same(cities, state.payload().cities)) view.show('browse', cities, view.labels, { ...view.snapshot(), state: null });
+  else if (view.state === state) view.render(); // the line under the title: no more "changes not saved yet"
   toast(
     sent.queued
       ? `Saved on this device: ${plural(cities.length, 'city', 'cities')}.${later}`
