@@ -458,6 +458,9 @@ def test_browse_save_stays_enabled_after_undo_and_the_saved_state_survives_a_rel
     tap(browser, save)
     wait(browser, lambda d: "Saved" in d.find_element(By.CSS_SELECTOR, ".toast-region").text, "no word that it was saved")
     assert save.is_enabled(), "Save stays enabled after saving"
+    # The line under the title said "changes not saved yet" after the save, until a reload.
+    wait(browser, lambda d: d.find_element(By.ID, "scene-sub").text == "4 cities in your collection",
+         f"after the save, the line under the title reads {browser.find_element(By.ID, 'scene-sub').text!r}")
 
     saved = {c["name"]: c["favourite"] for c in collection(browser)}
     assert saved == {"Florence": False, "Fiesole": True, "Prato": False, "Encamp": False}
@@ -998,6 +1001,14 @@ def test_surprise_me_shows_cities_of_one_country(cities_server, browser):
     assert sorted(abroad) == sorted(set(listed) - set(home)), f"cities of other countries are marked: {abroad}"
     assert country in browser.find_element(By.ID, "scene-sub").text
     assert commit_button(browser).text == "Import" and commit_button(browser).is_enabled()
+    # Shown all together, a spin's cities are apart on the map (a 480 km view put ten towns on one dot).
+    spread = browser.execute_script("""
+      const m = document.getElementById('map').cityMap;
+      m.fit();
+      const at = m.cities.map((c, i) => m.screen(i));
+      const span = (k) => Math.max(...at.map((p) => p[k])) - Math.min(...at.map((p) => p[k]));
+      return Math.max(span(0) / m.width, span(1) / m.height);""")
+    assert len(listed) < 2 or spread > 0.25, f"the spin's {len(listed)} cities take {spread:.0%} of the map"
     assert_no_console_errors(browser)
 
 
@@ -1044,9 +1055,13 @@ def test_the_city_card_shows_local_time_sun_weather_and_links(cities_server, bro
     wait(browser, lambda d: shown(d, "favourite"), "Add to my cities did not offer the star")
     assert [c["name"] for c in collection(browser)] == ["Fiesole"]
     favourite = browser.find_element(By.ID, "favourite")
+    star_fill = "return getComputedStyle(document.querySelector('#favourite path')).fill"
+    off = browser.execute_script(star_fill)
     tap(browser, favourite)
     wait(browser, lambda d: favourite.get_attribute("aria-pressed") == "true", "the star did not turn on")
     assert collection(browser)[0]["favourite"] is True
+    # Seen, not only told: the star filled, as in the list (it looked the same on and off).
+    assert off == "none" and browser.execute_script(star_fill) not in ("none", off), (off, browser.execute_script(star_fill))
     browser.refresh()
     wait(browser, lambda d: d.execute_script("return document.getElementById('city').dataset.ready === 'true'"), "no reload")
     assert browser.find_element(By.ID, "favourite").get_attribute("aria-pressed") == "true"

@@ -66,7 +66,7 @@ export class CityMap {
     this.draw();
   }
 
-  /** Every city in view; around a point, its whole circle; one city with its region around it. */
+  /** Every city in view, apart; around a point, its circle; one city with its region. */
   fit() {
     const points = [...this.points];
     const { here } = this;
@@ -75,7 +75,8 @@ export class CityMap {
       const dLon = dLat / Math.cos((here.latitude * Math.PI) / 180);
       points.push(project(here.longitude - dLon, here.latitude + dLat), project(here.longitude + dLon, here.latitude - dLat));
     }
-    this.view = fitView(points, this.width || 300, this.height || 200, { maxScale: this.maxScale, minSpan: here ? 1e-9 : 0.012 });
+    const minSpan = here ? 1e-9 : this.points.length > 1 ? 5e-5 : 0.012;
+    this.view = fitView(points, this.width || 300, this.height || 200, { maxScale: this.maxScale, minSpan });
     this.draw();
   }
 
@@ -293,7 +294,7 @@ export class CityMap {
     ctx.stroke();
   }
 
-  /** The map's own controls over it (zoom buttons, the offline note), as boxes in its pixels: no label goes under one. */
+  /** The map's controls (zoom, the offline note) as boxes in its pixels: no label goes under one. */
   controls() {
     const map = this.canvas.getBoundingClientRect();
     return [...this.canvas.parentElement.querySelectorAll('.cr-zoom, .cr-map-note:not([hidden])')].map((e) => {

@@ -154,7 +154,7 @@ export class SceneView {
 
     const total = state.size;
     const count = visible.size;
-    // My cities changed here are not the collection until saved: the line says so, where it said "in your collection".
+    // Changed here, My cities are not the collection until saved: the line says so.
     const unsaved = state.kind === 'browse' && state.unsaved;
     $('scene-sub').textContent =
       `${plural(total, 'city', 'cities')} ${unsaved ? 'once you save: changes not saved yet' : this.labels.tail}`;
