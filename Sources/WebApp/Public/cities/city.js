@@ -65,10 +65,14 @@ document.addEventListener('change', (e) => {
   paint();
 });
 paint();
-weatherFor(id).then((w) => {
-  weather = w;
-  paint();
-});
+// Refused for a while (the service failed several times, Retry-After): the card asks again once that has passed.
+const askWeather = () =>
+  weatherFor(id).then((w) => {
+    weather = w;
+    paint();
+    if (w?.retryAfter > 0) setTimeout(askWeather, Math.min(w.retryAfter, 300) * 1000 + 500);
+  });
+askWeather();
 
 // ---------- Wikipedia ----------
 

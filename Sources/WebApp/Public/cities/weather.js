@@ -44,7 +44,7 @@ export function weatherFor(id, refresh = false) {
       },
       (error) => {
         if (cache.get(id) === promise) cache.delete(id); // asked again next time
-        return { error: why(error) };
+        return { error: why(error), retryAfter: error?.retryAfter };
       },
     );
   cache.set(id, promise);
