@@ -31,7 +31,9 @@ public enum TwineHTML {
                 let (attrs, bodyStart) = attributes(in: bytes, from: open + "<tw-passagedata".utf8.count)
                 guard let bodyEnd = find("</tw-passagedata", in: bytes, from: bodyStart), bodyEnd < storyEnd else {
                     throw TwineStory.FormatError(
-                        description: "Passage \"\(attrs["name"] ?? "?")\" has no end (</tw-passagedata>): the file is damaged. Publish it from Twine again.")
+                        description:
+                            "Passage \"\(attrs["name"] ?? "?")\" has no end (</tw-passagedata>): the file is damaged. Publish it from Twine again."
+                    )
                 }
                 let text = decodeEntities(bytes[bodyStart..<bodyEnd])
                 guard let name = attrs["name"] else {

@@ -124,7 +124,11 @@ extension TwineInterpreter {
     @Test(arguments: [TwineStory.Format.harlowe, .sugarcube, .other("Snowman")])
     func aLinkInASentenceKeepsItsWordsThere(format: TwineStory.Format) {
         let story = twine(
-            format, [("Hall", "You can [[open the red door->Red]] or just [[wait here->Wait]] for a while.\n[[Leave]]"), ("Red", "r"), ("Wait", "w"), ("Leave", "l")])
+            format,
+            [
+                ("Hall", "You can [[open the red door->Red]] or just [[wait here->Wait]] for a while.\n[[Leave]]"), ("Red", "r"),
+                ("Wait", "w"), ("Leave", "l"),
+            ])
         let hall = story.start().passage
         #expect(hall.text == "You can open the red door or just wait here for a while.")
         #expect(hall.choices.map(\.target) == ["Red", "Wait", "Leave"])
@@ -150,7 +154,8 @@ extension TwineInterpreter {
         let story = twine(.harlowe, [("A", "Top. (display: \"Part\") End."), ("Part", "(set: $seen to true)middle [[Go->A]]")])
         let passage = story.start().passage
         #expect(
-            passage.text == "Top. middle Go End." && passage.state.variables["seen"] == .bool(true) && passage.choices.map(\.target) == ["A"])
+            passage.text == "Top. middle Go End." && passage.state.variables["seen"] == .bool(true)
+                && passage.choices.map(\.target) == ["A"])
         let loop = twine(.harlowe, [("A", "x(display: \"A\")")]).start().passage
         #expect(loop.stopped && loop.warnings.first?.contains("included within itself") == true)
     }

@@ -13,8 +13,11 @@ extension StoryError: HTTPMappedError {
         case .storyNotFound: .notFound("The story")
         case .resourceNotFound: .notFound("The picture")
         case .storyExists:
-            APIError(.conflict, code: "story_exists", message:
-                    "Another author's story has this id. In a story.json, give yours another \"id\"; a Twine story's id is its IFID: duplicate the story in Twine (which gives the copy a new IFID) and publish the copy.")
+            APIError(
+                .conflict, code: "story_exists",
+                message:
+                    "Another author's story has this id. In a story.json, give yours another \"id\"; a Twine story's id is its IFID: duplicate the story in Twine (which gives the copy a new IFID) and publish the copy."
+            )
         case .invalidPath(let message): APIError(.unprocessableContent, code: "invalid_path", message: message)
         case .signInRequired: APIError(.forbidden, code: "sign_in_required", message: "Sign in to publish stories.")
         }
