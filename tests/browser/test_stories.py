@@ -457,7 +457,7 @@ def test_with_larger_text_no_control_splits_a_word(stories_server, browser):
         wait(browser, lambda d: d.execute_script("return document.fonts.status") == "loaded", "fonts")
         split = browser.execute_script(SPLIT_WORDS, controls)
         assert not split, f"at 200% text, words split across lines: {split}"
-        assert no_horizontal_scroll(browser), f"at 200% text, {browser.current_url} scrolls sideways"
+        assert no_horizontal_scroll(browser, 375), f"at 200% text, {browser.current_url} scrolls sideways"
 
 
 # ---------- Publishing ----------
@@ -525,6 +525,8 @@ def test_a_signed_in_account_publishes_json_and_twee_sees_warnings_and_every_err
     publish(browser, story_file(json.dumps(story), ".json"))
     wait(browser, lambda d: shown(d, "publish-result"), "publishing did not succeed: " + text(browser, 'publish-errors-box'))
     assert f"Fork in the Road {suffix}" in text(browser, "publish-ok")
+    read_it = browser.find_element(By.ID, "publish-read")
+    assert read_it.get_attribute("href").endswith(f"/stories/fork-{suffix}"), "the story published has no way to read it"
     warnings = text(browser, "publish-warnings")
     assert '"z"' in warnings and "cannot be reached" in warnings, f"the unreachable chapter is not warned about: {warnings!r}"
     assert f"Fork in the Road {suffix}" in titles(browser, "catalog"), "the new story is in the catalog at once"

@@ -22,8 +22,9 @@ async function upload(method, path, file) {
   return text ? JSON.parse(text) : {};
 }
 
-function showResult(message, warnings) {
+function showResult(message, warnings, id) {
   $('publish-errors-box').hidden = true;
+  $('publish-read').href = `/stories/${encodeURIComponent(id)}`; // the story as its readers find it
   $('publish-result').hidden = false;
   $('publish-ok').textContent = message;
   $('publish-warnings').replaceChildren(...warnings.map((w) => make('li', { text: w })));
@@ -56,7 +57,7 @@ async function publish(e) {
       await api('PUT', `/api/v1/stories/${encodeURIComponent(answer.id)}/library`).catch(() => {});
       await reload();
       const story = catalog().find((s) => s.id === answer.id);
-      showResult(`Published “${story ? story.name : answer.id}”. It is in your library too.`, answer.warnings || []);
+      showResult(`Published “${story ? story.name : answer.id}”. It is in your library too.`, answer.warnings || [], answer.id);
       $('publish-form').reset();
     } catch (error) {
       showErrors(error);
@@ -114,7 +115,7 @@ async function update() {
   try {
     const answer = await upload('PUT', `/api/v1/stories/${encodeURIComponent(story.id)}`, file);
     await reload();
-    showResult(`Updated “${story.name}”.`, answer.warnings || []);
+    showResult(`Updated “${story.name}”.`, answer.warnings || [], story.id);
   } catch (error) {
     showErrors(error);
   }
