@@ -14,6 +14,7 @@ let klass = null; // the running class, or null
 let receivedAt = 0;
 let timer = 0;
 let holding = 0; // while a class is held on this device: asks the server to take it (giveToServer)
+const HELD = $('live-held').textContent; // the template's line for a held class (another may stay: `stays`)
 const weather = { for: null, loading: false, why: '', tries: 0, timer: 0 };
 // A temperature typed on this device for the running class ({ for: its started_at, c }): shown over the weather's
 // and sent with PATCH /class, so another device sees it; written into the session when the class is saved.
@@ -73,7 +74,7 @@ export function setClass(next) {
   txt('live-address', next.venue.address || '');
   txt('live-start', formatTime(next.started_at));
   show('live-held', !!next.on_device);
-  if (next.stays) txt('live-held', 'Checked in offline: this class stays on this device until it ends.');
+  txt('live-held', next.stays ? 'Checked in offline: this class stays on this device until it ends.' : HELD);
   clearInterval(holding);
   holding = next.on_device && !next.stays ? setInterval(giveToServer, 15000) : 0;
   if (holding && !previous?.on_device) giveToServer();
