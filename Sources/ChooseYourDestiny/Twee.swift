@@ -126,11 +126,13 @@ public enum Twee {
         var choices: [Choice] = []
         let scalars = Array(text.unicodeScalars)
         var rest = Substring(text)
+        var offset = 0  // where `rest` starts, in scalars (for linkInProse), counted as it moves on
         while let open = rest.range(of: "[["), let close = rest[open.upperBound...].range(of: "]]") {
             output += rest[..<open.lowerBound]
             var inner = String(rest[open.upperBound..<close.lowerBound])
-            let at = text.unicodeScalars.distance(from: text.startIndex, to: open.lowerBound)
-            let end = text.unicodeScalars.distance(from: text.startIndex, to: close.upperBound)
+            let at = offset + rest.unicodeScalars.distance(from: rest.startIndex, to: open.lowerBound)
+            let end = at + rest.unicodeScalars.distance(from: open.lowerBound, to: close.upperBound)
+            offset = end
             rest = rest[close.upperBound...]
             // A setter link [[link][$x = 1]] leaves "link][$x = 1" between the brackets: keep the link.
             if let setter = inner.range(of: "][") { inner = String(inner[..<setter.lowerBound]) }
