@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import Zlib
 
-/// The files under Public/, read into memory at start (they are small) and served with ETags.
+/// The files under Public/, read into memory at start (they are small) and served with ETags; style sheets without
+/// their comments (`CSSMinifier`).
 ///
 /// Pages link to `/static/<version>/<path>`, where the version is a hash of every file, so those URLs can be
 /// cached for a year; the same files are also served unversioned with revalidation, for the manifest and the
@@ -28,7 +29,8 @@ struct StaticAssets: Sendable {
             let url = URL(fileURLWithPath: root).appendingPathComponent(relative)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            let data = try Data(contentsOf: url)
+            var data = try Data(contentsOf: url)
+            if url.pathExtension == "css" { data = Data(CSSMinifier.minified([UInt8](data))) }
             var hash = FNV1a()
             hash.add(data)
             combined.add(Data(relative.utf8))
