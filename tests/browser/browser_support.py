@@ -144,6 +144,30 @@ document.fonts.ready.then(() => {
 LAYOUT_ELEMENTS = "body *"
 
 
+# Each word of the controls matched by arguments[0] that the page splits across lines ("Ba|ck"), as "label: word";
+# text cut short on one line (white-space: nowrap, an ellipsis) is left out.
+SPLIT_WORDS = """
+const out = [];
+for (const el of document.querySelectorAll(arguments[0])) {
+  if (!el.getClientRects().length) continue;
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n; (n = walker.nextNode()); ) {
+    if (getComputedStyle(n.parentElement).whiteSpace === 'nowrap') continue;
+    let at = 0;
+    for (const word of n.textContent.split(/[\\s-]+/).filter(Boolean)) {
+      const i = n.textContent.indexOf(word, at);
+      at = i + word.length;
+      const range = document.createRange();
+      range.setStart(n, i);
+      range.setEnd(n, at);
+      if ([...range.getClientRects()].filter((r) => r.width > 0).length > 1) out.push(`${el.textContent.trim()}: ${word}`);
+    }
+  }
+}
+return out;
+"""
+
+
 def wait_for_layout(driver, what: str = "the page", selector: str = LAYOUT_ELEMENTS, timeout: float = 10) -> None:
     """Wait until the page's layout has settled (LAYOUT_SETTLED: fonts loaded, then two consecutive animation
     frames with the same measurements), instead of sleeping a fixed time before measuring it."""

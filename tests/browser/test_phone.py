@@ -1,9 +1,11 @@
-"""Phone reach: every page at 320x568 and 375x667, as a phone lays it out (see browser_support.set_viewport).
+"""Phone reach: every page at 320x568 and 375x667, as a phone lays it out (see browser_support.set_viewport), and at
+375x667 with its text at 200% (a phone's larger text: the root font size, which every rem of the pages follows).
 
 For each page (phone_pages.PAGES) and viewport: no horizontal scrolling; every visible control is at least 44x44 CSS
 px (WCAG 2.5.5), lies inside the viewport's width (and, inside a box that scrolls sideways, inside the part of that
 box on screen) and overlaps no other control; the text a person reads is at least 16 px; the outbox's line in the
-header is there from the first paint, so filling it in moves nothing. The test id names the page and the viewport; a
+header is there from the first paint, so filling it in moves nothing; with larger text, no control's word is split
+across lines ("Tr|o|v|e"). The test id names the page and the viewport; a
 failure's report adds the engine (conftest).
 """
 
@@ -11,10 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import set_viewport, wait
+from browser_support import SPLIT_WORDS, set_viewport, wait, wait_for_layout
 from phone_pages import PAGES, open_page
 
-VIEWPORTS = [(320, 568), (375, 667)]
+# (width, height, text size in %).
+VIEWPORTS = [(320, 568, 100), (375, 667, 100), (375, 667, 200)]
+CONTROLS = "a, button, summary, label, select, [role=tab]"
 
 MIN_TARGET = 44
 MIN_TEXT = 16
@@ -222,11 +226,15 @@ def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=[f"{w}x{h}" for w, h in VIEWPORTS])
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=[f"{w}x{h}" + (f"-text{t}" if t != 100 else "") for w, h, t in VIEWPORTS])
 @pytest.mark.parametrize("page", PAGES, ids=[p[0] for p in PAGES])
 def test_page_fits_a_phone(request, browser, page, viewport):
-    set_viewport(browser, *viewport)
+    width, height, text = viewport
+    set_viewport(browser, width, height)
     url = open_page(request, browser, page)
+    if text != 100:
+        browser.execute_script("document.documentElement.style.fontSize = arguments[0]", f"{text}%")
+        wait_for_layout(browser, url)
     problems = browser.execute_script(CHECK, MIN_TARGET, MIN_TEXT, READ_TEXT, SECONDARY_TEXT, FREE_CONTROLS)
     found = []
     if problems["scroll"]:
@@ -237,6 +245,8 @@ def test_page_fits_a_phone(request, browser, page, viewport):
                       ("text", f"read text under {MIN_TEXT}px")):
         if problems[key]:
             found.append(f"{what}:\n    " + "\n    ".join(_unique(problems[key])))
+    if split := browser.execute_script(SPLIT_WORDS, CONTROLS):
+        found.append("words split across lines:\n    " + "\n    ".join(_unique(split)))
     found += _outbox_line_problems(browser, page[0])
-    where = f"{page[0]} ({url}) at {viewport[0]}x{viewport[1]}"
+    where = f"{page[0]} ({url}) at {width}x{height}" + (f", text at {text}%" if text != 100 else "")
     assert not found, f"{where}:\n  " + "\n  ".join(found)

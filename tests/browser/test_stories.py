@@ -426,40 +426,6 @@ def test_pages_fit_a_320px_phone(stories_server, browser):
     check_console(browser)
 
 
-# Each word of a control's label that the page splits across lines ("Ba|ck"), as "label: word".
-SPLIT_WORDS = """
-const out = [];
-for (const el of document.querySelectorAll(arguments[0])) {
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (let n; (n = walker.nextNode()); ) {
-    let at = 0;
-    for (const word of n.textContent.split(/\\s+/).filter(Boolean)) {
-      const i = n.textContent.indexOf(word, at);
-      at = i + word.length;
-      const range = document.createRange();
-      range.setStart(n, i);
-      range.setEnd(n, at);
-      if ([...range.getClientRects()].filter((r) => r.width > 0).length > 1) out.push(`${el.textContent.trim()}: ${word}`);
-    }
-  }
-}
-return out;
-"""
-
-
-def test_with_larger_text_no_control_splits_a_word(stories_server, browser):
-    """A phone's larger text (200%): the reader's Back, Restart and Map and the hub's tabs read "Ba|ck" and "Libr|ary",
-    a letter or two a line. Their rows wrap between controls instead, and nothing scrolls sideways."""
-    set_viewport(browser, 375, 667)
-    for opener, controls in [(lambda: open_hub(browser, stories_server), ".st-tab"), (lambda: open_story(browser, stories_server), ".st-tools > *")]:
-        opener()
-        browser.execute_script("document.documentElement.style.fontSize = '200%'")
-        wait(browser, lambda d: d.execute_script("return document.fonts.status") == "loaded", "fonts")
-        split = browser.execute_script(SPLIT_WORDS, controls)
-        assert not split, f"at 200% text, words split across lines: {split}"
-        assert no_horizontal_scroll(browser, 375), f"at 200% text, {browser.current_url} scrolls sideways"
-
-
 # ---------- Publishing ----------
 
 UNREACHABLE_JSON = {
