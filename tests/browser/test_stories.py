@@ -721,6 +721,29 @@ def test_a_library_story_reads_with_the_server_down_and_the_place_reaches_it_lat
         assert progress["endings_found"] == ["12"], progress
 
 
+def test_going_offline_while_reading_says_so_at_once(stories_server, browser):
+    """The reader, the Twine player and the hub said they were offline only once a choice failed (or on the next
+    visit): the browser's offline event now shows their note at once, and back online it goes."""
+    def offline_and_back(what: str) -> None:
+        assert not shown(browser, "offline-note"), f"online, {what} says it is offline"
+        browser.execute_script("dispatchEvent(new Event('offline'))")
+        wait(browser, lambda d: shown(d, "offline-note"), f"gone offline, {what} does not say so")
+        browser.execute_script("dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: not shown(d, "offline-note"), f"back online, {what} still says it is offline")
+
+    ferry = ferry_id(browser, stories_server)
+    offline_and_back("the hub")
+    open_story(browser, stories_server)
+    take(browser, "3")
+    offline_and_back("the reader")
+    assert chapter(browser) == "3", "back online, the reader lost its place"
+    open_story(browser, stories_server, ferry)
+    choose(browser, "Search the warehouse")
+    offline_and_back("the Twine player")
+    assert at(browser, "Warehouse", 1), "back online, the player lost its place"
+    check_console(browser)
+
+
 # ---------- Issue 22: moving like an app, a library that remembers, authors, the map, publishing ----------
 
 def hub_view(driver) -> str:

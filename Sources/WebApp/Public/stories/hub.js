@@ -258,6 +258,7 @@ async function load() {
   if (!offline) keepForOffline(state.library);
   else if (router.view === '') router.go('library', { replace: true }); // offline, the Library is what can be read
   $('offline-note').hidden = !offline;
+  state.loaded = !offline;
   renderAll();
   // Offline, the library is the service worker's copy, if it has one.
   if (offline) unavailable('catalog', 'The catalog cannot be loaded while offline.');
@@ -438,6 +439,9 @@ async function start() {
   initTabs();
   initPublish({ load, stories: () => state.catalog });
   for (const where of ['library', 'catalog']) $(`${where}-q`).addEventListener('input', () => renderList(where));
+  // Gone offline after the catalog loaded: the note says what needs the connection; back online, it goes.
+  addEventListener('offline', () => ($('offline-note').hidden = false));
+  addEventListener('online', () => state.loaded && ($('offline-note').hidden = true));
   try {
     await load();
   } catch (error) {

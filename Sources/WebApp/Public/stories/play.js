@@ -247,6 +247,7 @@ export async function startPlay({ root, story, api: API, show }) {
   addEventListener('online', () => {
     if (now && !$('offline-note').hidden && !saving) reload();
   });
+  addEventListener('offline', () => now && offline(true));
   if (!first) {
     $('reader-status').textContent = playOfflineLine(false);
     return;

@@ -204,9 +204,10 @@ function offline(on) {
   $('offline-note').hidden = !on;
 }
 
-/** Once the outbox has sent this app's moves, the server's place is the reader's (unless a move is under way). */
-async function synced(event) {
-  if (!state.story || state.story.interactive || !event.detail.scopes.includes('stories') || state.saving) return;
+/** Once the outbox has sent this app's moves, or the connection is back, the server's place is the reader's (unless
+ * a move is under way). */
+async function refresh() {
+  if (!state.story || state.story.interactive || state.saving) return;
   if (await waiting('stories')) return;
   try {
     accept(await api('GET', PROGRESS));
@@ -337,6 +338,9 @@ async function start() {
   root.dataset.ready = 'true';
 }
 
-addEventListener('trove:synced', synced);
+addEventListener('trove:synced', (event) => event.detail.scopes.includes('stories') && refresh());
+addEventListener('online', refresh);
+// Gone offline while reading: the note says so at once, not only after the next choice.
+addEventListener('offline', () => state.story && !state.story.interactive && offline(true));
 
 start();
