@@ -351,6 +351,8 @@ def test_refused_location_a_typed_place_and_accent_insensitive_filter(cities_ser
     assert not leave_dialog_open(browser)
     place = browser.find_element(By.ID, "place")
     place.clear()
+    place.send_keys(Keys.ENTER)  # Enter on an empty field said nothing
+    wait(browser, lambda d: "Type a place" in status_text(d), f"an empty search says {status_text(browser)!r}")
     place.send_keys("999, 999", Keys.ENTER)
     wait(browser, lambda d: "out of range" in status_text(d), f"999, 999 says {status_text(browser)!r}")
     assert "No place called" not in status_text(browser)

@@ -67,6 +67,10 @@ export function init({ status, coordinates, run, nearby }) {
   $('place-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     clearTimeout(typingTimer);
+    if (!$('place').value.trim()) {
+      status('Type a place’s name, or its coordinates such as 43.77, 11.25.');
+      return $('place').focus();
+    }
     const found = await searchPlaces($('place').value);
     if (found.length) goTo(found[0]);
   });
