@@ -696,7 +696,7 @@ def test_a_library_story_reads_with_the_server_down_and_the_place_reaches_it_lat
     take(browser, "7")
     wait(browser, lambda d: picture_loaded(d), "offline, the chapter's picture did not load")
     take(browser, "12")
-    assert shown(browser, "ending") and text(browser, "ending-found") == "Endings found: 1 of 4"
+    assert shown(browser, "ending") and text(browser, "ending-found") == "Endings found: 1 of 4: Morning Harbour"
     queue = outbox(browser)
     assert [(e["method"], e["path"], e["body"]["chapter_id"]) for e in queue] == [("PUT", f"{API}/gull-rock/progress", "7"), ("PUT", f"{API}/gull-rock/progress", "12")], \
         f"the offline moves are not in the device's outbox (the place, and the ending reached): {queue}"
@@ -1036,7 +1036,9 @@ def test_the_night_ferry_ends_home_only_with_the_lantern_taken_early(stories_ser
     assert "a lantern" not in story_text(browser)
     choose(browser, "Pay the ferryman")
     assert "cold and lost" in story_text(browser) and "You are home." not in story_text(browser)
-    assert shown(browser, "ending") and text(browser, "ending-found").startswith("Endings found: 2 of ")
+    found = text(browser, "ending-found")
+    assert shown(browser, "ending") and found.startswith("Endings found: 2 of ") and found.endswith(": Crossing, Adrift"), \
+        f"the ending does not name the two endings found: {found!r}"
     _, played = call(browser, "GET", f"{API}/{story}/play")
     assert played["is_ending"] and len(played["endings_found"]) == 2, played
     check_console(browser)

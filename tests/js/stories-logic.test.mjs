@@ -121,7 +121,13 @@ test('counts read naturally in the singular and the plural', () => {
   assert.equal(readLine(['1']), 'You read 1 chapter');
   // Chapters read again count once: "13 chapters" read under a catalogue's "6 chapters".
   assert.equal(readLine(['hall', 'library', 'hall', 'library', 'study']), 'You read 3 chapters in 5 steps');
-  assert.equal(endingsLine(2, 4), 'Endings found: 2 of 4');
+  const chapters = new Map([
+    ['12', { name: 'The Lamp Relit' }],
+    ['9', { name: 'Adrift' }],
+  ]);
+  assert.equal(endingsLine(['12', '9'], 4, chapters), 'Endings found: 2 of 4: The Lamp Relit, Adrift');
+  assert.equal(endingsLine(['12', 'gone'], 4, chapters), 'Endings found: 2 of 4', 'a name missing: the count alone');
+  assert.equal(endingsLine([], 4), 'Endings found: 0 of 4');
   assert.equal(countsLine({ chapter_count: 15, ending_count: 1 }), '15 chapters · 1 ending');
 });
 

@@ -9,11 +9,11 @@ const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 const MOVES = '.st-choice, .st-step, #back, #restart, #ending-restart';
 
 /** The ending box, shown at an ending: how many chapters `path` read, and `found` of the story's `total` endings. */
-export function drawEnding(isEnding, path, found, total) {
+export function drawEnding(isEnding, path, found, total, chapters) {
   $('ending').hidden = !isEnding;
   if (!isEnding) return;
   $('ending-read').textContent = readLine(path);
-  $('ending-found').textContent = endingsLine(found, total);
+  $('ending-found').textContent = endingsLine(found, total, chapters);
 }
 
 /** The trail of `path`: the chapter shown marked, each one before it a button that calls `goBack(index)`. */

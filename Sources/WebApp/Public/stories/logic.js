@@ -109,7 +109,12 @@ export function readLine(path) {
 }
 
 /** "Endings found: 2 of 4". */
-export const endingsLine = (found, total) => `Endings found: ${found} of ${total}`;
+/** "Endings found: 2 of 4: The Lamp Relit, Adrift" (the endings found, by name, in the order found). */
+export function endingsLine(found, total, chaptersById = new Map()) {
+  const names = found.map((id) => chaptersById.get(id)?.name).filter(Boolean);
+  const line = `Endings found: ${found.length} of ${total}`;
+  return names.length === found.length && names.length ? `${line}: ${names.join(', ')}` : line;
+}
 
 /** "15 chapters · 4 endings". */
 export const countsLine = (story) => `${plural(story.chapter_count, 'chapter')} · ${plural(story.ending_count, 'ending')}`;

@@ -96,8 +96,8 @@ export async function startPlay({ root, story, api: API, show }) {
     if (now.stopped) nodes.push(make('p', { className: 'note', text: STOPPED }));
     $('chapter-text').replaceChildren(...nodes);
     drawChoices();
-    const found = Array.isArray(now.endings_found) ? now.endings_found.length : 0;
-    drawEnding(now.is_ending, now.trail, found, story.ending_count);
+    const found = Array.isArray(now.endings_found) ? now.endings_found : [];
+    drawEnding(now.is_ending, now.trail, found, story.ending_count, chapters);
     drawTrail(now.trail, chapters, (step) => move({ step }));
     $('back').disabled = now.step < 1;
     $('restart').disabled = now.step < 1;

@@ -144,7 +144,7 @@ function draw({ focus = true, fade = true } = {}) {
   $('chapter-text').replaceChildren(...render(tree));
   video(chapter);
   choices(chapter);
-  drawEnding(chapter.is_ending, state.path, state.endingsFound.length, state.story.ending_count);
+  drawEnding(chapter.is_ending, state.path, state.endingsFound, state.story.ending_count, state.chapters);
   drawTrail(state.path, state.chapters, rewind);
   $('back').disabled = state.path.length < 2;
   $('restart').disabled = state.path.length < 2;
