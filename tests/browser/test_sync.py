@@ -440,7 +440,11 @@ def test_city_roulette_stars_removes_and_saves_offline_then_syncs(cities_restart
     wait(browser, lambda d: "Saved on this device" in d.find_element(By.CSS_SELECTOR, ".toast-region").text, "no word that it was kept")
     assert indicator(browser) == "1 change waiting"
 
-    # A reload while offline: My cities shows what was saved on the device; the write still waits.
+    # A reload while offline: the welcome screen counts what was saved on the device (it showed the count of the page
+    # the worker kept, 3), and My cities shows it; the write still waits.
+    open_offline(browser, base, "/cities", "return document.getElementById('cities')?.dataset.ready === 'true'")
+    wait(browser, lambda d: d.find_element(By.ID, "collection-count").text == "2 in your collection",
+         f"offline, the welcome screen counts {browser.find_element(By.ID, 'collection-count').text!r}")
     open_offline(browser, base, "/cities#browse", "return document.getElementById('cities')?.dataset.ready === 'true'")
     wait_for_scene(browser, "My cities")
     assert names(browser) == ["Fiesole", "Florence"] and starred(browser, "Fiesole")

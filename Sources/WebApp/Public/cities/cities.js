@@ -319,6 +319,10 @@ function browse(push = true, kept = null) {
 }
 
 $('browse').addEventListener('click', () => browse());
+// A page the service worker kept shows the count it was served with; a save still waiting has changed it since.
+afterFirstView
+  .then(async (s) => (await s.waiting('cities')) && showCollection((await s.read(`${API}/collection`, 'cities')).cities.length))
+  .catch(() => {});
 
 // The welcome screen's picture fades in and its buttons come in after it, on arrival only.
 if (!location.hash) {
