@@ -88,7 +88,7 @@ export class SceneView {
     const mark = li.querySelector('.cr-have');
     const have = this.state?.kind === 'import' && this.stored?.has(id);
     mark.hidden = !have;
-    if (have) mark.textContent = this.stored.get(id) ? 'In my cities, starred' : 'In my cities';
+    if (have) mark.textContent = this.stored.get(id) ? 'Starred in my cities' : 'In my cities';
   }
 
   /** Edit mode on or off (Back ends it); `quiet`: not drawn yet. */
