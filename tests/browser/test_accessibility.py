@@ -206,19 +206,19 @@ def test_yoga_a_running_class_and_every_tab_pass_axe(yoga_server, browser):
         wait_for_layout(browser, view)
         assert_accessible(browser, f"YogiYogini's {view} view")
 
-    # A student's form, open in its dialog.
+    # A student's page, with their attendance, opened from the roster.
     tap(browser, browser.find_element(By.ID, "tab-students"))
     wait(browser, lambda d: shown(d, "view-students"), "the students tab did not open")
     # The roster may be drawn again (the server's answer after the device's copy): click the one drawn now.
     wait(browser, lambda d: d.execute_script(
         "const b = document.querySelector('#student-list .yg-item'); if (b) b.click();"
-        "return document.getElementById('student-dialog').open"), "the student's form did not open")
-    assert_accessible(browser, "a student's form")
-
-    # Their page, with their attendance.
-    tap(browser, browser.find_element(By.ID, "student-page-link"))
-    wait(browser, lambda d: shown(d, "student-show"), "the student's page did not open")
+        "return !document.getElementById('student-show').hidden"), "the student's page did not open")
     assert_accessible(browser, "a student's page")
+
+    # Their form, open in its dialog.
+    tap(browser, browser.find_element(By.ID, "student-edit"))
+    wait(browser, lambda d: d.execute_script("return document.getElementById('student-dialog').open"), "the student's form did not open")
+    assert_accessible(browser, "a student's form")
 
 
 # ---------- Choose Your Destiny ----------

@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from browser_support import wait
 from conftest import _running_trove, _trove_binary, free_port
 from test_offline import wait_until_kept
-from test_yoga import (attendee_names, fill, go, ok, open_yoga, shown, tap, tap_id, tap_text, text, wait_in_session,
+from test_yoga import (attendee_names, fill, go, ok, open_student_form, open_yoga, shown, tap, tap_id, tap_text, text, wait_in_session,
                        list_texts)
 
 
@@ -228,8 +228,7 @@ def test_a_student_changed_offline_and_deleted_on_another_device_meanwhile_is_ad
         cookie = "; ".join(f"{c['name']}={c['value']}" for c in browser.get_cookies())
 
     open_offline(browser, base, "/yoga#students", YOGA_READY)
-    tap_text(browser, "#student-list", "Anna Bianchi")
-    wait(browser, lambda d: d.execute_script("return document.getElementById('student-dialog').open"), "Anna's form did not open")
+    open_student_form(browser, "Anna Bianchi")
     fill(browser, "student-notes", "Knee injury")
     tap_id(browser, "student-save")
     wait(browser, lambda d: indicator(d) == "1 change waiting", f"offline, the edit did not wait: {indicator(browser)!r}")
@@ -261,8 +260,6 @@ def test_a_students_page_opens_offline(yoga_restartable, browser):
 
     open_offline(browser, base, "/yoga#students", YOGA_READY)
     tap_text(browser, "#student-list", "Anna Bianchi")
-    wait(browser, lambda d: d.execute_script("return document.getElementById('student-dialog').open"), "Anna's form did not open")
-    tap_id(browser, "student-page-link")
     wait(browser, lambda d: shown(d, "student-show") and text(d, "student-heading") == "Anna Bianchi",
          f"offline, Anna's page says {text(browser, 'student-loading')!r}")
     assert text(browser, "student-about") == "Knee injury"

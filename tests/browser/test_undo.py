@@ -312,11 +312,15 @@ def open_students(driver, base: str) -> None:
 
 
 def delete_from_form(driver, name: str) -> None:
+    """A student's row opens their page, whose Edit opens the form with Delete."""
     # The roster may be drawn again meanwhile (the server's answer after the device's copy): click what is there now.
     wait(driver, lambda d: d.execute_script(
         "const b = [...document.querySelectorAll('#student-list .yg-item')].find(b => b.textContent.startsWith(arguments[0]));"
-        "if (b && !document.getElementById('student-dialog').open) { b.scrollIntoView({block: 'center'}); b.click(); }"
-        "return document.getElementById('student-dialog').open", name), f"{name}'s form did not open")
+        "if (b && !document.getElementById('view-students').hidden) { b.scrollIntoView({block: 'center'}); b.click(); }"
+        "return document.getElementById('student-heading').textContent === arguments[0]"
+        " && !document.getElementById('student-show').hidden", name), f"{name}'s page did not open")
+    tap(driver, driver.find_element(By.ID, "student-edit"))
+    wait(driver, lambda d: d.execute_script("return document.getElementById('student-dialog').open"), f"{name}'s form did not open")
     tap(driver, driver.find_element(By.ID, "student-delete"))
 
 

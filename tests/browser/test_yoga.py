@@ -198,6 +198,14 @@ def dialog_open(driver, element_id: str) -> bool:
     return driver.execute_script("return document.getElementById(arguments[0]).open", element_id)
 
 
+def open_student_form(driver, name: str) -> None:
+    """From the roster, as a person edits a student: their row opens their page, whose Edit opens their form."""
+    tap_text(driver, "#student-list", name)
+    wait(driver, lambda d: shown(d, "student-show") and text(d, "student-heading") == name, f"{name}'s page did not open")
+    tap_id(driver, "student-edit")
+    wait(driver, lambda d: dialog_open(d, "student-dialog"), f"{name}'s form did not open")
+
+
 def watch_dialog(driver, element_id: str) -> None:
     """Records, from now on, whether the dialog ever opens."""
     driver.execute_script(
@@ -256,13 +264,14 @@ def test_roster_add_students_with_a_type_search_and_sort(yoga_server, browser):
     assert roster_names(browser) == ["Anna Bianchi", "Bruno Rossi", "Carla Verdi"]
 
     # Deactivate Carla: she is marked, and the Active filter hides her.
-    tap_text(browser, "#student-list", "Carla Verdi")
-    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Carla's form did not open")
+    open_student_form(browser, "Carla Verdi")
     assert browser.find_element(By.ID, "student-name").get_attribute("value") == "Carla Verdi"
     # Read first: no field has the focus, so a phone raises no keyboard over her form.
     assert browser.execute_script("return document.activeElement.id") == "student-title"
     tap_id(browser, "student-active")
     tap_id(browser, "student-save")
+    wait(browser, lambda d: "not active" in text(d, "student-kind"), "Carla's page does not say she is not active")
+    browser.back()
     wait(browser, lambda d: "not active" in inner_text(d, "#student-list li:last-child"),
          "Carla is not marked as not active")
     choose(browser, "student-filter", "Active")
@@ -697,21 +706,20 @@ def test_deleting_a_student_who_came_asks_first_and_keeps_the_head_count(yoga_se
     open_yoga(browser, yoga_server, "#students")
     wait(browser, lambda d: len(roster_names(d)) == 3, "the roster did not load")
     # Carla never came: she goes at once.
-    tap_text(browser, "#student-list", "Carla Verdi")
-    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Carla's form did not open")
+    open_student_form(browser, "Carla Verdi")
     tap_id(browser, "student-delete")
     wait(browser, lambda d: roster_names(d) == ["Anna Bianchi", "Bruno Rossi"], "Carla was not deleted")
 
-    tap_text(browser, "#student-list", "Anna Bianchi")
-    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open")
+    open_student_form(browser, "Anna Bianchi")
     tap_id(browser, "student-delete")
     wait(browser, lambda d: dialog_open(d, "confirm-dialog"), "deleting a student who came to a class must ask first")
     assert "1 session" in text(browser, "confirm-text")
     tap_id(browser, "confirm-cancel")
     assert "Anna Bianchi" in roster_names(browser)
+    wait(browser, lambda d: shown(d, "student-show") and text(d, "student-heading") == "Anna Bianchi", "not deleting left Anna's page")
 
-    tap_text(browser, "#student-list", "Anna Bianchi")
-    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open")
+    tap_id(browser, "student-edit")
+    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open again")
     tap_id(browser, "student-delete")
     wait(browser, lambda d: dialog_open(d, "confirm-dialog"), "no question the second time")
     tap_id(browser, "confirm-ok")
@@ -738,8 +746,7 @@ def test_a_student_edited_on_two_devices_keeps_both_changes(yoga_server, browser
     trial = [t for t in ok(browser, "GET", "/student-types")["types"] if t["name"] == "trial"][0]
     open_yoga(browser, yoga_server, "#students")
     wait(browser, lambda d: roster_names(d) == ["Anna Bianchi"], "the roster did not load")
-    tap_text(browser, "#student-list", "Anna Bianchi")
-    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open")
+    open_student_form(browser, "Anna Bianchi")
     # Meanwhile, on the phone:
     ok(browser, "PUT", f"/students/{anna['id']}", {"name": "Anna Bianchi", "joined_on": anna["joined_on"], "active": True,
                                                    "type_id": trial["id"], "notes": ""})
@@ -751,6 +758,8 @@ def test_a_student_edited_on_two_devices_keeps_both_changes(yoga_server, browser
     assert stored["type_id"] == trial["id"], f"the laptop's save undid the phone's type: {stored}"
     wait(browser, lambda d: "type changed on another device" in d.execute_script(
         "return [...document.querySelectorAll('.toast')].map(t => t.textContent).join(' ')"), "the page did not say what it kept")
+    wait(browser, lambda d: "trial" in text(d, "student-kind"), "Anna's page does not show the type kept")
+    browser.back()
     wait(browser, lambda d: "trial" in inner_text(d, "#student-list li"), "the roster does not show the type kept")
 
 
@@ -761,8 +770,7 @@ def test_a_student_deleted_on_another_device_while_their_form_is_open_can_be_add
     anna = add_student(browser, "Anna Bianchi")
     open_yoga(browser, yoga_server, "#students")
     wait(browser, lambda d: roster_names(d) == ["Anna Bianchi"], "the roster did not load")
-    tap_text(browser, "#student-list", "Anna Bianchi")
-    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open")
+    open_student_form(browser, "Anna Bianchi")
     ok(browser, "DELETE", f"/students/{anna['id']}", None, 204)  # meanwhile, on the phone
     fill(browser, "student-notes", "Back after the summer")
     tap_id(browser, "student-save")
@@ -1181,10 +1189,9 @@ def test_a_student_page_shows_their_attendance_history(yoga_server, browser):
     check_in(browser, {"name": "Old Gym", "address": ""}, [anna["id"]])
     save_class(browser)
 
+    # Her row in the roster opens her page (it opened her form, with the page one more tap away).
     open_yoga(browser, yoga_server, "#students")
     tap_text(browser, "#student-list", "Anna Bianchi")
-    wait(browser, lambda d: dialog_open(d, "student-dialog"), "Anna's form did not open")
-    tap_id(browser, "student-page-link")
     wait(browser, lambda d: shown(d, "student-show") and text(d, "student-heading") == "Anna Bianchi", "Anna's page did not open")
     assert not dialog_open(browser, "student-dialog")
     assert list_texts(browser, "#student-history li") == ["Old Gym", "Lotus Studio"], "her classes, newest first"
@@ -1195,6 +1202,8 @@ def test_a_student_page_shows_their_attendance_history(yoga_server, browser):
     wait(browser, lambda d: shown(d, "session-show") and text(d, "session-heading") == "Lotus Studio", "the session did not open")
     browser.back()
     wait(browser, lambda d: shown(d, "student-show") and text(d, "student-heading") == "Anna Bianchi", "Back did not return to Anna's page")
+    browser.back()
+    wait(browser, lambda d: shown(d, "view-students"), "Back from her page did not return to the roster")
     # The statistics lead there too.
     open_yoga(browser, yoga_server, "#stats")
     wait(browser, lambda d: shown(d, "stats-body"), "no statistics")

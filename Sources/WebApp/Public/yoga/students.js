@@ -62,14 +62,14 @@ function render() {
   txt('student-empty', total ? 'Nobody matches.' : 'No students yet. Add the people who come to your classes.');
 }
 
-/** A student's row in the roster. */
+/** A student's row in the roster: it opens their page (who they are, every class they came to, and Edit). */
 const row = (s) =>
   make(
     'li',
     {},
     make(
-      'button',
-      { className: 'yg-item', dataset: { id: s.id }, onclick: () => openStudent(s) },
+      'a',
+      { className: 'yg-item', dataset: { id: s.id }, href: `#student/${encodeURIComponent(s.id)}` },
       make(
         'span',
         { className: 'yg-item-title' },
@@ -105,8 +105,6 @@ async function openStudent(student) {
   $('student-notes').value = student ? student.notes || '' : '';
   fillTypes(student ? student.type_id : '');
   reveal('student-delete', student);
-  reveal('student-more', student);
-  if (student) $('student-page-link').href = `#student/${encodeURIComponent(student.id)}`;
   err('student-error');
   joinedError();
   opened = typed();
@@ -317,8 +315,15 @@ async function deleteStudent() {
 /** A student deleted from their page: that page's address is gone, its entry becomes the roster. */
 function leavePage() {
   if ($('view-student').hidden) return;
-  history.replaceState(history.state, '', '#students');
-  dispatchEvent(new HashChangeEvent('hashchange'));
+  const roster = () => {
+    history.replaceState(history.state, '', '#students');
+    dispatchEvent(new HashChangeEvent('hashchange'));
+  };
+  // The form (or the question) just closed still has its own entry above the page's (js/layers.js steps back over
+  // it on the dialog's close event): the page's entry becomes the roster once that step is done.
+  const layers = globalThis.troveLayers;
+  if (layers && (history.state?.troveLayer ?? 0) > layers.openCount()) addEventListener('popstate', roster, { once: true });
+  else roster();
 }
 
 /**
@@ -517,7 +522,6 @@ export function init() {
   click('student-cancel', () => asksFirst() || $('student-dialog').close());
   listen('student-dialog', 'cancel', (event) => asksFirst() && event.preventDefault()); // Escape
   click('student-delete', deleteStudent);
-  click('student-page-link', () => $('student-dialog').close());
   // The student page's body is drawn here, with the tab, not in every first load.
   const fact = (dt, id) => make('div', {}, make('dt', { text: dt }), make('dd', { id }));
   $('student-show').append(
