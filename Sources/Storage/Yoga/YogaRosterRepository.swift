@@ -81,7 +81,7 @@ public struct YogaRosterRepository: Sendable {
                 SQLBind(id), SQLBind(student.name), SQLBind(student.joinedOn), SQLBind(student.active), SQLBind(student.typeID),
                 SQLBind(student.notes), SQLBind(profileID), SQLBind(now.millisecondsSince1970)
             ).run()
-        return try await self.student(id: id, profileID: profileID)!
+        return try await self.student(id: id, profileID: profileID).readBack(or: .studentNotFound)
     }
 
     /// Saves an edit of a student. With `base` (the student as the form was opened on), only the fields the form
@@ -98,7 +98,7 @@ public struct YogaRosterRepository: Sendable {
                 .set("active", to: SQLBind(saved.active)).set("type_id", to: SQLBind(saved.typeID)).set("notes", to: SQLBind(saved.notes))
                 .where("id", .equal, saved.id).where("profile_id", .equal, profileID).run()
         }
-        return try await self.student(id: student.id, profileID: profileID)!
+        return try await self.student(id: student.id, profileID: profileID).readBack(or: .studentNotFound)
     }
 
     /// Deletes a student. One who attended sessions needs `confirmed`; their attendance stays, by name.

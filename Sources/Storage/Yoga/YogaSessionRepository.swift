@@ -94,7 +94,7 @@ public struct YogaSessionRepository: Sendable {
             let roster = try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db)
             try await Self.insertAttendance(sessionID: id, attendees: roster + Self.departed(departed, besides: kept), on: db)
         }
-        return try await session(id: id, profileID: profileID)!
+        return try await session(id: id, profileID: profileID).readBack(or: .sessionNotFound)
     }
 
     /// Records a whole class at once (one held where the instructor had no connection): its session with the
@@ -117,7 +117,7 @@ public struct YogaSessionRepository: Sendable {
                     .where("id", .equal, venueID).where("profile_id", .equal, profileID).run()
             }
         }
-        return try await session(id: id, profileID: profileID)!
+        return try await session(id: id, profileID: profileID).readBack(or: .sessionNotFound)
     }
 
     public func delete(id: String, profileID: String) async throws {

@@ -74,7 +74,7 @@ public struct YogaVenueRepository: Sendable {
             existing = existing.where("name", .equal, place.name).where("address", .equal, place.address)
         }
         if let row = try await existing.first() {
-            return try await venue(id: try row.decode(column: "id", as: String.self), profileID: profileID)!
+            return try await venue(id: try row.decode(column: "id", as: String.self), profileID: profileID).readBack(or: .venueNotFound)
         }
         let id = "v" + Token.make(length: 15)
         try await database.insert(into: "yoga_venues")
@@ -84,7 +84,7 @@ public struct YogaVenueRepository: Sendable {
                 SQLBind(place.longitude),
                 SQLBind(source), SQLBind(externalID), SQLBind(false), SQLBind(now.millisecondsSince1970)
             ).run()
-        return try await venue(id: id, profileID: profileID)!
+        return try await venue(id: id, profileID: profileID).readBack(or: .venueNotFound)
     }
 
     /// A venue's name, address and star: as the page knew them when it was edited (an edit's base), or as stored.
@@ -119,7 +119,7 @@ public struct YogaVenueRepository: Sendable {
                 .set("favourite", to: SQLBind(edited(favourite, base: base.favourite, current: current.favourite)))
                 .where("id", .equal, id).where("profile_id", .equal, profileID).run()
         }
-        return try await venue(id: id, profileID: profileID)!
+        return try await venue(id: id, profileID: profileID).readBack(or: .venueNotFound)
     }
 
     /// Past sessions keep their copy of the venue's name and address.
