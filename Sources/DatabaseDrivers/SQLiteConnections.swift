@@ -9,8 +9,8 @@ import Synchronization
 /// `withSession` commits that transaction first, then holds the writer's turn for its whole closure, so its
 /// statements never interleave with another request's; inside it the closure talks to the writer directly. A read `PreparedQuery`
 /// outside a session goes to the next quick reader (`InlineSQLiteConnection`, run in the calling task), any other
-/// SELECT to the next of SQLiteNIO's readers; neither waits for anybody: in WAL mode a reader sees every committed write and
-/// is never blocked by the writer. (Readers on the writer's own connection would be worse than slow: an
+/// SELECT to a free one of SQLiteNIO's readers (`FreeReaders`); neither waits for the writer:
+/// in WAL mode a reader sees every write committed before its query starts and is never blocked by the writer. (Readers on the writer's own connection would be worse than slow: an
 /// implicit transaction commits only when the connection's last statement ends, so an answered write could
 /// still be uncommitted while another request's read was running.)
 struct SQLiteConnections: ForwardingSQLDatabase, BatchedTransactions {
@@ -18,6 +18,11 @@ struct SQLiteConnections: ForwardingSQLDatabase, BatchedTransactions {
     let readers: [any SQLDatabase]
     /// For a `PreparedQuery`'s read: short, by key, run in the calling task with its statement kept.
     let quickReaders: [any SQLDatabase]
+    /// One query at a time on each reader, on whichever is free. A statement still running on a connection holds
+    /// that connection's read snapshot, and a second query started beside it reads the same snapshot: a write
+    /// committed in between (the request's own, read back) would not be there. The soak found a student created
+    /// and then not found.
+    private let freeReaders: FreeReaders
     let mutex = AsyncMutex()
     private let turn = ReaderTurn()
     private let group = GroupCommit()
@@ -26,13 +31,16 @@ struct SQLiteConnections: ForwardingSQLDatabase, BatchedTransactions {
         self.base = base
         self.readers = readers
         self.quickReaders = quickReaders
+        self.freeReaders = FreeReaders(count: readers.count)
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         if !quickReaders.isEmpty, (query as? PreparedStatement)?.isRead == true {
             try await quickReaders[turn.next(of: quickReaders.count)].execute(sql: query, onRow)
         } else if !readers.isEmpty, query is SQLSelect || (query as? PreparedStatement)?.isRead == true {
-            try await readers[turn.next(of: readers.count)].execute(sql: query, onRow)
+            let reader = await freeReaders.take()
+            defer { freeReaders.give(back: reader) }
+            try await readers[reader].execute(sql: query, onRow)
         } else {
             let batch = try await mutex.withLock {
                 try await group.run(on: base, scheduleCommit: scheduleCommit) { try await base.execute(sql: query, onRow) }
@@ -81,7 +89,41 @@ struct SQLiteConnections: ForwardingSQLDatabase, BatchedTransactions {
     }
 }
 
-/// Hands the readers out in turn.
+/// The readers not running a query: a query takes one (waiting, in order, when none is free) and gives it back.
+private final class FreeReaders: Sendable {
+    private struct State {
+        var free: [Int]
+        var waiters: [CheckedContinuation<Int, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(count: Int) { state = Mutex(State(free: Array(0..<count))) }
+
+    func take() async -> Int {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            let reader = state.withLock { state -> Int? in
+                if let reader = state.free.popLast() { return reader }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let reader { continuation.resume(returning: reader) }
+        }
+    }
+
+    func give(back reader: Int) {
+        let waiter = state.withLock { state -> CheckedContinuation<Int, Never>? in
+            if state.waiters.isEmpty {
+                state.free.append(reader)
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        waiter?.resume(returning: reader)
+    }
+}
+
+/// Hands the quick readers out in turn.
 private final class ReaderTurn: Sendable {
     private let counter = Atomic<Int>(0)
 
