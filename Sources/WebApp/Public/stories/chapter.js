@@ -8,7 +8,8 @@ import { trail, readLine, endingsLine } from './logic.js';
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 const MOVES = '.st-choice, .st-step, #back, #restart, #ending-restart';
 
-/** The ending box, shown at an ending: how many chapters `path` read, and `found` of the story's `total` endings. */
+/** The ending box, shown at an ending: how many chapters `path` read, and the endings `found` (ids, named from
+ * `chapters`) of the story's `total`. */
 export function drawEnding(isEnding, path, found, total, chapters) {
   $('ending').hidden = !isEnding;
   if (!isEnding) return;
