@@ -539,6 +539,25 @@ def swipe(driver, start: tuple[float, float], steps: list[tuple[float, float]]) 
     finger.up()
 
 
+def outbox(driver) -> list[dict]:
+    """The writes waiting in the device's outbox (js/sync.js: IndexedDB 'trove-sync')."""
+    return driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        const open = indexedDB.open('trove-sync');
+        open.onupgradeneeded = () => open.transaction.abort();  // no database yet: do not make an empty one
+        open.onerror = () => done([]);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('outbox')) { db.close(); return done([]); }
+          const all = db.transaction('outbox').objectStore('outbox').getAll();
+          all.onsuccess = () => { db.close(); done(all.result); };
+          all.onerror = () => { db.close(); done([]); };
+        };
+        """
+    )
+
+
 def call(driver, method: str, path: str, body=None):
     """A request from inside the page, with its cookie (the page's profile): (status, JSON, or text that is not JSON)."""
     result = driver.execute_async_script(

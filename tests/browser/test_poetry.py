@@ -31,8 +31,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser_support
-from browser_support import (OFFLINE_WRITES, call, Finger, add_preload_script, assert_page_weighs_under, assert_viewport, emulate_media, set_viewport, type_text,
-                             wait, wait_for_layout)
+from browser_support import (OFFLINE_WRITES, call, Finger, add_preload_script, assert_page_weighs_under, assert_viewport, emulate_media, outbox,
+                             set_viewport, type_text, wait, wait_for_layout)
 
 API = "/api/v1/poetry"
 # Without the pronunciation data these answer 404 not_imported, which the page expects; Chromium logs
@@ -1405,8 +1405,10 @@ def test_a_poem_deleted_offline_stays_deleted_and_is_deleted_on_the_server_when_
     toasts = lambda d: d.execute_script("return [...document.querySelectorAll('.toast')].map(t => t.textContent).join(' ')")  # noqa: E731
     assert "Not deleted" not in toasts(browser), toasts(browser)
     assert listed(browser) == [kept], "offline, the deleted poem came back"
-    wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "1 change waiting",
-         f"the delete does not wait in place of the nudge: {browser.find_element(By.ID, 'sync-status').text!r}")
+    # The count alone cannot tell the delete from the nudge it replaces; the outbox can.
+    wait(browser, lambda d: [(e["method"], e["path"].split("/")[-1]) for e in outbox(d)] == [("DELETE", doomed)],
+         f"the delete does not wait in place of the nudge: {[(e['method'], e['path']) for e in outbox(browser)]}")
+    assert browser.find_element(By.ID, "sync-status").text == "1 change waiting", browser.find_element(By.ID, "sync-status").text
     browser.get(base + "/poetry")
     wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") in ("saved", "offline", "error"),
          "the page did not come back offline")

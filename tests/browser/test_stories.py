@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 import browser_support
-from browser_support import call, assert_page_weighs_under, set_viewport, swipe, wait
+from browser_support import call, assert_page_weighs_under, outbox, set_viewport, swipe, wait
 
 API = "/api/v1/stories"
 PASSWORD = "correct horse battery"
@@ -632,25 +632,6 @@ def kept_for_offline(driver) -> bool | dict:
           if (Date.now() > deadline) return done(found);
           setTimeout(poll, 200);
         })();
-        """
-    )
-
-
-def outbox(driver) -> list[dict]:
-    """The writes waiting in the device's outbox (js/sync.js: IndexedDB 'trove-sync')."""
-    return driver.execute_async_script(
-        """
-        const done = arguments[arguments.length - 1];
-        const open = indexedDB.open('trove-sync');
-        open.onupgradeneeded = () => open.transaction.abort();  // no database yet: do not make an empty one
-        open.onerror = () => done([]);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('outbox')) { db.close(); return done([]); }
-          const all = db.transaction('outbox').objectStore('outbox').getAll();
-          all.onsuccess = () => { db.close(); done(all.result); };
-          all.onerror = () => { db.close(); done([]); };
-        };
         """
     )
 
