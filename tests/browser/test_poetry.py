@@ -1381,30 +1381,60 @@ def test_the_open_poem_deleted_and_undone_opens_again_with_its_words(server, bro
     assert_no_console_errors(browser)
 
 
+def two_poems(browser, base) -> tuple[str, str]:
+    """Poetry opened on a new profile, with two poems of two words each: (the first's id, the second's, open)."""
+    open_poetry(browser, base)
+    put_words(browser, 2)
+    first = current_poem(browser)["id"]
+    tap(browser, browser.find_element(By.ID, "new-poem"))
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 2, "'New poem' did not add a poem")
+    wait_settled(browser, "the new poem did not settle")
+    put_words(browser, 2)
+    return first, current_poem(browser)["id"]
+
+
+def listed_poems(driver) -> list[str]:
+    """The ids of the poems in the list, in order."""
+    return [b.get_attribute("data-open") for b in driver.find_elements(By.CSS_SELECTOR, "#poems .pm-poem-open")]
+
+
+def test_a_poem_deleted_offline_and_left_before_its_undo_runs_out_is_deleted_when_back(restartable_server, browser):
+    """Leaving the page commits a deletion waiting for its Undo; offline, it went nowhere (IndexedDB is not written as
+    a page goes), and the poem came back from the server. js/sync.js keeps a write made as the page goes in
+    localStorage, and the next page puts it in the outbox."""
+    with restartable_server() as base:
+        kept, doomed = two_poems(browser, base)
+    tap(browser, browser.find_element(By.CSS_SELECTOR, f'#poems button[data-delete="{doomed}"]'))
+    wait(browser, lambda d: listed_poems(d) == [kept], "the deleted poem is still listed")
+    assert [b for b in browser.find_elements(By.CSS_SELECTOR, ".toast .toast-action") if b.text == "Undo"], "no Undo to leave"
+    browser.get(base + "/poetry")
+    wait(browser, lambda d: [(e["method"], e["path"].split("/")[-1]) for e in outbox(d)] == [("DELETE", doomed)],
+         f"the deletion made as the page went is not waiting: {outbox(browser)}")
+    wait(browser, lambda d: listed_poems(d) == [kept], f"after leaving offline the list is {listed_poems(browser)}")
+    with restartable_server():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: [p["id"] for p in get_json(d, f"{API}/poems")] == [kept],
+             "the poem deleted as the page was left is still on the server", timeout=40)
+        wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the deletion still waits")
+        assert listed_poems(browser) == [kept], f"once back, the list is {listed_poems(browser)}"
+
+
 def test_a_poem_deleted_offline_stays_deleted_and_is_deleted_on_the_server_when_back(restartable_server, browser):
     """Without a signal the DELETE waits in the outbox, in place of the poem's waiting save. It was sent once as the
     Undo ran out, failed, and the poem came back with "Not deleted"."""
     with restartable_server() as base:
-        open_poetry(browser, base)
-        put_words(browser, 2)
-        kept = current_poem(browser)["id"]
-        tap(browser, browser.find_element(By.ID, "new-poem"))
-        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem")) == 2, "'New poem' did not add a poem")
-        wait_settled(browser, "the new poem did not settle")
-        put_words(browser, 2)
-        doomed = current_poem(browser)["id"]
+        kept, doomed = two_poems(browser, base)
     # Offline: a nudge of the poem waits, then the poem is deleted, and its Undo runs out.
     browser.execute_script("arguments[0].focus()", browser.find_element(By.CSS_SELECTOR, ".pm-magnet"))
     ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
     wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "1 change waiting", "the nudge is not waiting")
     tap(browser, browser.find_element(By.CSS_SELECTOR, f'#poems button[data-delete="{doomed}"]'))
-    listed = lambda d: [b.get_attribute("data-open") for b in d.find_elements(By.CSS_SELECTOR, "#poems .pm-poem-open")]  # noqa: E731
-    wait(browser, lambda d: listed(d) == [kept], "the deleted poem is still listed")
+    wait(browser, lambda d: listed_poems(d) == [kept], "the deleted poem is still listed")
     wait(browser, lambda d: not [b for b in d.find_elements(By.CSS_SELECTOR, ".toast .toast-action") if b.text == "Undo"],
          "the delete's Undo did not run out", timeout=15)
     toasts = lambda d: d.execute_script("return [...document.querySelectorAll('.toast')].map(t => t.textContent).join(' ')")  # noqa: E731
     assert "Not deleted" not in toasts(browser), toasts(browser)
-    assert listed(browser) == [kept], "offline, the deleted poem came back"
+    assert listed_poems(browser) == [kept], "offline, the deleted poem came back"
     # The count alone cannot tell the delete from the nudge it replaces; the outbox can.
     wait(browser, lambda d: [(e["method"], e["path"].split("/")[-1]) for e in outbox(d)] == [("DELETE", doomed)],
          f"the delete does not wait in place of the nudge: {[(e['method'], e['path']) for e in outbox(browser)]}")
@@ -1412,13 +1442,13 @@ def test_a_poem_deleted_offline_stays_deleted_and_is_deleted_on_the_server_when_
     browser.get(base + "/poetry")
     wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") in ("saved", "offline", "error"),
          "the page did not come back offline")
-    wait(browser, lambda d: listed(d) == [kept], f"after a reload offline the list is {listed(browser)}")
+    wait(browser, lambda d: listed_poems(d) == [kept], f"after a reload offline the list is {listed_poems(browser)}")
     with restartable_server():
         browser.execute_script("window.dispatchEvent(new Event('online'))")
         wait(browser, lambda d: [p["id"] for p in get_json(d, f"{API}/poems")] == [kept],
              "the poem deleted offline is still on the server", timeout=40)
         wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the header does not say all is saved")
-        assert listed(browser) == [kept]
+        assert listed_poems(browser) == [kept]
 
 
 def test_a_change_made_just_before_leaving_is_saved(server, browser):

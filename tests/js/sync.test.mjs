@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
+  adoptable,
   keepingBase,
   outcome,
   enqueue,
@@ -164,4 +165,15 @@ test('a write that replaces waiting ones keeps the base the first of them was ed
   assert.equal(keepingBase(next, []), next, 'nothing replaced: its own base');
   const plain = { seq: 4, replace: 'yoga:settings', body: { unit: 'celsius' } };
   assert.equal(keepingBase(plain, [{ seq: 1, body: { unit: 'fahrenheit' } }]), plain, 'no base: last writer wins as before');
+});
+
+test('writes a page left on their way: each once, not one already queued or still being sent here', () => {
+  const del = { method: 'DELETE', path: '/api/v1/poetry/poems/a', key: 'k1', scope: 'poetry', replace: 'poem:a' };
+  const put = { method: 'PUT', path: '/api/v1/poetry/poems/b', body: { title: 'B' }, key: 'k2', scope: 'poetry' };
+  const star = { method: 'PUT', path: '/api/v1/strategies/favourites/3', key: 'k3', scope: 'strategies' };
+  assert.deepEqual(adoptable([del, put, star], []), [del, put, star], 'in the order they were made');
+  assert.deepEqual(adoptable([del, put], [{ ...put, seq: 4 }]), [del], 'the page queued one before it went');
+  assert.deepEqual(adoptable([del, put, star], [], new Set(['k2'])), [del, star], 'this page is still sending one');
+  assert.deepEqual(adoptable([del, del, put], []), [del, put], 'kept twice (two tabs), adopted once');
+  assert.deepEqual(adoptable([null, { key: 'x' }, 'text', del], []), [del], 'what is not a write is left alone');
 });

@@ -4,8 +4,19 @@
 // the server refuses (a 4xx) is dropped and named in a toast, unless its app resolves that refusal itself
 // (`resolves`); the rules are pure in sync-logic.js.
 import { toast } from './api.js';
-import { outcome, replaced, keepingBase, rewrite, dropsWith, idIn, resolvedByApp, dropMessage, retryDelay } from './sync-logic.js';
-import { tx, all, waiting, update } from './sync.js';
+import {
+  adoptable,
+  outcome,
+  replaced,
+  keepingBase,
+  rewrite,
+  dropsWith,
+  idIn,
+  resolvedByApp,
+  dropMessage,
+  retryDelay,
+} from './sync-logic.js';
+import { tx, all, waiting, waitingNow, update, onTheWay, keptLeft, leaving, readLeft, writeLeft, keepOnTheWay } from './sync.js';
 
 /** fetch with the error envelope read into an Error (status 0: no answer). */
 async function call(method, path, body, key, keepalive) {
@@ -47,17 +58,36 @@ let flushing = null;
 let timer = 0;
 let attempt = 0;
 
+/** A write (js/sync.js `send`) as the outbox keeps it: what it is, its Idempotency-Key and the options kept. */
+function entryOf({ method, path, body, options }) {
+  const entry = { method, path, body, key: options.key, label: options.label, scope: options.scope };
+  for (const name of ['replace', 'creates', 'idFrom', 'leads', 'group', 'resolves']) if (options[name]) entry[name] = options[name];
+  return entry;
+}
+
 /** See js/sync.js `send`. */
-export async function send(method, path, body, options = {}) {
+export async function send(write) {
+  const key = write.options.key;
+  try {
+    const result = await sendOrQueue(entryOf(write), write.options.keepalive);
+    arrived(key);
+    return result;
+  } catch (error) {
+    // No answer as the page goes (its transaction ended): it stays kept for the next page.
+    if (error?.status || !leaving()) arrived(key);
+    else onTheWay.delete(key);
+    throw error;
+  }
+}
+
+async function sendOrQueue(entry, keepalive) {
   // A page of the profile before a sign-in or sign-out in another tab, about to load again (js/shell.js): its write
   // would go to the profile now signed in, or wait for it in the outbox.
   if (globalThis.troveStale)
     throw Object.assign(new Error('You signed in or out in another tab.'), { status: 409, code: 'profile_changed' });
-  const entry = { method, path, body, key: options.key || crypto.randomUUID(), label: options.label, scope: options.scope };
-  for (const name of ['replace', 'creates', 'idFrom', 'leads', 'group', 'resolves']) if (options[name]) entry[name] = options[name];
   if (!(await waiting(entry.scope)) && !flushing) {
     try {
-      return { data: await call(method, path, body, entry.key, options.keepalive) };
+      return { data: await call(entry.method, entry.path, entry.body, entry.key, keepalive) };
     } catch (error) {
       if (outcome(error.status, error.code) === 'drop') throw error;
     }
@@ -65,6 +95,55 @@ export async function send(method, path, body, options = {}) {
   await queue(entry);
   schedule(0);
   return { queued: true };
+}
+
+/** Answered or queued: no longer on its way. */
+function arrived(key) {
+  onTheWay.delete(key);
+  if (keptLeft.delete(key)) writeLeft(readLeft().filter((w) => w?.options?.key !== key));
+}
+
+/**
+ * A write made as the page goes, kept for the next page at once: sent now with keepalive unless writes of its app
+ * wait (it would overtake them) or it is larger than keepalive allows. Only an answer lets it go.
+ */
+export function sendAsLeaving(write) {
+  keepOnTheWay([write]);
+  const entry = entryOf(write);
+  const body = entry.body === undefined ? undefined : JSON.stringify(entry.body);
+  if (waitingNow(entry.scope) || (body?.length ?? 0) > 60000) return Promise.resolve({ queued: true });
+  onTheWay.set(entry.key, write);
+  return call(entry.method, entry.path, entry.body, entry.key, true).then(
+    (data) => {
+      arrived(entry.key);
+      return { data };
+    },
+    (error) => {
+      if (outcome(error.status, error.code) !== 'wait') {
+        arrived(entry.key);
+        throw error;
+      }
+      onTheWay.delete(entry.key); // kept: queued by the next page, or by this one shown again
+      return { queued: true };
+    },
+  );
+}
+
+/** The writes pages left on their way (js/sync.js) go into the outbox in the order made, then are sent. */
+export async function adoptLeft() {
+  if (globalThis.troveStale) return;
+  const list = readLeft();
+  const sending = new Set(onTheWay.keys());
+  const entries = adoptable(
+    list.map((w) => w?.options && entryOf(w)),
+    await all(),
+    sending,
+  );
+  for (const entry of entries) await queue(entry);
+  const taken = new Set(list.map((w) => w?.options?.key).filter((key) => !sending.has(key)));
+  for (const key of taken) keptLeft.delete(key);
+  writeLeft(readLeft().filter((w) => !taken.has(w?.options?.key)));
+  if (entries.length) schedule(0);
 }
 
 async function queue(entry) {

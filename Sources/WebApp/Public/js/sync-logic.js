@@ -3,6 +3,15 @@
 // leads?, group?, resolves? }.
 
 /**
+ * The writes a page left on their way (kept in localStorage) that go into the outbox now: not one the outbox
+ * already holds (the page queued it before it went) nor one this page is still sending; each key once.
+ */
+export function adoptable(left, outbox, sending = new Set()) {
+  const known = new Set([...outbox.map((e) => e.key), ...sending]);
+  return left.filter((e) => e && typeof e.key === 'string' && typeof e.path === 'string' && !known.has(e.key) && known.add(e.key));
+}
+
+/**
  * What an answer means for a queued write: 'done' (2xx: forget it), 'wait' (no answer, 408, 429, 5xx, or
  * 409 idempotency_key_in_use: keep it, try again later with the same key) or 'drop' (any other 4xx: the
  * server refused it; sending it again cannot help, so it goes and the person is told).

@@ -43,6 +43,8 @@ function db() {
 // is sent again with its Idempotency-Key, which the server answers as the first time.)
 const live = new Set();
 globalThis.addEventListener?.('pagehide', () => {
+  left = true;
+  keepOnTheWay();
   for (const t of live) {
     try {
       t.abort();
@@ -123,7 +125,8 @@ export async function read(path, scope) {
 
 // ---------- Writes (the outbox, js/outbox.js: loaded with the first write, or when writes wait) ----------
 
-const outbox = () => import('./outbox.js');
+let sender = null; // outbox.js, once loaded
+const outbox = () => import('./outbox.js').then((m) => (sender = m));
 
 /** How many writes wait, in all or for one app. */
 export async function waiting(scope) {
@@ -140,10 +143,49 @@ export const waitingNow = (scope) => scopes.has(scope);
  * `options`: label (what it is, for the toast if refused), scope (the app), replace (last writer wins: a key
  * naming the record), creates (the temporary id this write's answer replaces) and idFrom (where the answer
  * has the real id), leads / group (a write whose refusal takes its group's writes with it), keepalive (the
- * first try outlives the page), key (an Idempotency-Key given before: a write already sent once, as a page was left),
+ * first try outlives the page; made as the page goes, it is kept for the next page too: below), key (an
+ * Idempotency-Key given before: a write already sent once, as a page was left),
  * resolves (codes of refusals the app puts right on `trove:sync-dropped`: no toast).
  */
-export const send = (...args) => outbox().then((m) => m.send(...args));
+export function send(method, path, body, options = {}) {
+  const write = { method, path, body, options: { ...options, key: options.key || crypto.randomUUID() } };
+  if (sender && leaving() && options.keepalive) return sender.sendAsLeaving(write);
+  onTheWay.set(write.options.key, write);
+  if (leaving()) keepOnTheWay();
+  return outbox().then((m) => m.send(write));
+}
+
+// A write on its way (tried at once, or being queued) is neither on the server nor in the outbox, and IndexedDB
+// cannot be written as a page goes. So a page going, or hidden (a phone may end it there), keeps its writes on
+// their way in localStorage, written at once; the next page (or this one, shown again) queues them with their
+// Idempotency-Key (outbox.js `adoptLeft`): one that did arrive is answered as the first time.
+const LEFT = 'trove.sync.onTheWay';
+export const onTheWay = new Map(); // key → write, until answered or queued
+export const keptLeft = new Set(); // the keys of those this page kept in localStorage
+let left = false;
+export const leaving = () => left || document.visibilityState === 'hidden';
+
+export function readLeft() {
+  try {
+    const list = JSON.parse(localStorage.getItem(LEFT) || '[]');
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+export function writeLeft(list) {
+  try {
+    if (list.length) localStorage.setItem(LEFT, JSON.stringify(list));
+    else localStorage.removeItem(LEFT);
+  } catch {
+    /* storage unavailable */
+  }
+}
+export function keepOnTheWay(writes = [...onTheWay.values()]) {
+  const fresh = writes.filter((w) => !keptLeft.has(w.options.key));
+  for (const w of fresh) keptLeft.add(w.options.key);
+  if (fresh.length) writeLeft([...readLeft(), ...fresh]);
+}
 
 /** Sends the waiting writes in order, one at a time, until one has no answer (then later again). */
 export const flush = () => outbox().then((m) => m.flush());
@@ -163,6 +205,8 @@ export async function forget() {
   }).catch(() => {});
   count = 0;
   scopes = new Set();
+  writeLeft([]);
+  keptLeft.clear();
 }
 
 // ---------- The indicator ----------
@@ -192,10 +236,19 @@ if (typeof document !== 'undefined') {
   addEventListener('online', () => {
     if (count) flush();
   });
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible' && count) flush();
+  // The writes left on their way go into the outbox, then it is sent: as the page opens, and shown again.
+  const resume = () =>
+    (readLeft().length ? outbox().then((m) => m.adoptLeft()) : Promise.resolve())
+      .catch(() => {})
+      .then(update)
+      .then(() => {
+        if (count) flush();
+      });
+  document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? keepOnTheWay() : resume()));
+  addEventListener('pageshow', (e) => {
+    if (!e.persisted) return;
+    left = false;
+    resume();
   });
-  update().then(() => {
-    if (count) flush();
-  });
+  resume();
 }

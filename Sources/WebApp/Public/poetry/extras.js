@@ -2,7 +2,7 @@
 // budget): Undo and Redo, the poem as text for the clipboard, its picture (share.js), the background picture, the
 // public link and deleting a poem (with Undo). Each function takes the page's context `c` (poetry.js): ui, state, board, saver, …
 import { api, toast, undoable } from '../js/api.js';
-import { send, waitingNow } from '../js/sync.js';
+import { prepare, send, waitingNow } from '../js/sync.js';
 import { copyText } from './dom.js';
 import { linesOf } from './spelling.js';
 import { isTemp, SCOPE, UNTITLED } from './save.js';
@@ -139,6 +139,7 @@ export async function copyLink(c) {
 export async function deletePoem(c, id) {
   const poem = c.state.poems.find((p) => p.id === id);
   if (!poem) return;
+  prepare(); // leaving the page commits the DELETE, which then starts at once (js/sync.js)
   const open = c.state.poem && c.state.poem.id === id;
   const index = c.state.poems.indexOf(poem);
   const leaving = (c.state.leaving ??= new Set()); // off the list while its Undo runs (refresh.js too)
