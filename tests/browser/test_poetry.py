@@ -1398,6 +1398,16 @@ def listed_poems(driver) -> list[str]:
     return [b.get_attribute("data-open") for b in driver.find_elements(By.CSS_SELECTOR, "#poems .pm-poem-open")]
 
 
+def only_kept_once_back(browser, restartable_server, kept: str) -> None:
+    """With the server back, the outbox sends what waited: the server and the list have only `kept`, all saved."""
+    with restartable_server():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: [p["id"] for p in get_json(d, f"{API}/poems")] == [kept],
+             "the poem deleted offline is still on the server", timeout=40)
+        wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the deletion still waits")
+        assert listed_poems(browser) == [kept], f"once back, the list is {listed_poems(browser)}"
+
+
 def test_a_poem_deleted_offline_and_left_before_its_undo_runs_out_is_deleted_when_back(restartable_server, browser):
     """Leaving the page commits a deletion waiting for its Undo; offline, it went nowhere (IndexedDB is not written as
     a page goes), and the poem came back from the server. js/sync.js keeps a write made as the page goes in
@@ -1411,12 +1421,7 @@ def test_a_poem_deleted_offline_and_left_before_its_undo_runs_out_is_deleted_whe
     wait(browser, lambda d: [(e["method"], e["path"].split("/")[-1]) for e in outbox(d)] == [("DELETE", doomed)],
          f"the deletion made as the page went is not waiting: {outbox(browser)}")
     wait(browser, lambda d: listed_poems(d) == [kept], f"after leaving offline the list is {listed_poems(browser)}")
-    with restartable_server():
-        browser.execute_script("window.dispatchEvent(new Event('online'))")
-        wait(browser, lambda d: [p["id"] for p in get_json(d, f"{API}/poems")] == [kept],
-             "the poem deleted as the page was left is still on the server", timeout=40)
-        wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the deletion still waits")
-        assert listed_poems(browser) == [kept], f"once back, the list is {listed_poems(browser)}"
+    only_kept_once_back(browser, restartable_server, kept)
 
 
 def test_a_poem_deleted_offline_stays_deleted_and_is_deleted_on_the_server_when_back(restartable_server, browser):
@@ -1443,12 +1448,7 @@ def test_a_poem_deleted_offline_stays_deleted_and_is_deleted_on_the_server_when_
     wait(browser, lambda d: d.find_element(By.ID, "save-state").get_attribute("data-state") in ("saved", "offline", "error"),
          "the page did not come back offline")
     wait(browser, lambda d: listed_poems(d) == [kept], f"after a reload offline the list is {listed_poems(browser)}")
-    with restartable_server():
-        browser.execute_script("window.dispatchEvent(new Event('online'))")
-        wait(browser, lambda d: [p["id"] for p in get_json(d, f"{API}/poems")] == [kept],
-             "the poem deleted offline is still on the server", timeout=40)
-        wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the header does not say all is saved")
-        assert listed_poems(browser) == [kept]
+    only_kept_once_back(browser, restartable_server, kept)
 
 
 def test_a_change_made_just_before_leaving_is_saved(server, browser):
