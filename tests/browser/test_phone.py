@@ -17,7 +17,7 @@ from browser_support import SPLIT_WORDS, set_viewport, wait, wait_for_layout
 from phone_pages import PAGES, open_page
 
 # (width, height, text size in %).
-VIEWPORTS = [(320, 568, 100), (375, 667, 100), (375, 667, 200)]
+VIEWPORTS = [(320, 568, 100), (375, 667, 100), (320, 568, 200)]
 CONTROLS = "a, button, summary, label, select, [role=tab]"
 
 MIN_TARGET = 44
