@@ -236,11 +236,11 @@ if (typeof document !== 'undefined') {
   addEventListener('online', () => {
     if (count) flush();
   });
-  // The writes left on their way go into the outbox, then it is sent: as the page opens, and shown again.
+  // The writes left on their way go into the outbox (its `queue` counts them), then it is sent: as the page
+  // opens, and shown again.
   const resume = () =>
     (readLeft().length ? outbox().then((m) => m.adoptLeft()) : Promise.resolve())
       .catch(() => {})
-      .then(update)
       .then(() => {
         if (count) flush();
       });
@@ -250,5 +250,5 @@ if (typeof document !== 'undefined') {
     left = false;
     resume();
   });
-  resume();
+  update().then(resume);
 }
