@@ -18,6 +18,7 @@ import { API, KEY, load, change, swap } from './local.js';
 import { absorb } from './kept.js';
 
 let handing = null; // a held class being handed over: the class's own writes wait for it
+let handAgain = null; // asked for while one ran: that one may have decided "not yet" before what changed since
 
 export async function write(method, path, body, extra = {}) {
   if (handing && path.startsWith('/class')) await handing;
@@ -92,7 +93,8 @@ export async function write(method, path, body, extra = {}) {
  * the held one marked `stays` when the server refuses it, or null while it cannot be reached.
  */
 export function handOver() {
-  return (handing ??= sendHeld()
+  if (handing) return (handAgain ??= handing.then(() => ((handAgain = null), handOver())));
+  return (handing = sendHeld()
     .catch(() => null)
     .finally(() => (handing = null)));
 }
