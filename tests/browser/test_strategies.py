@@ -17,7 +17,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_support import OFFLINE_WRITES, Finger, add_preload_script, assert_page_weighs_under, call, emulate_media, set_viewport, wait, wait_for_layout
+from browser_support import (
+    OFFLINE_WRITES, Finger, add_preload_script, assert_page_weighs_under, call, emulate_media, outbox, set_viewport, wait, wait_for_layout,
+)
 
 PROMPT = "Tap for an Oblique Strategy"
 DECK = {
@@ -606,6 +608,32 @@ def test_a_favourite_added_online_is_listed_offline(strategies_restartable, brow
     browser.find_element(By.ID, "tab-favourites").click()
     listed = lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#favourites-list li")]  # noqa: E731
     wait(browser, lambda d: any(text in item for item in listed(d)), f"offline, the Favourites view lists {listed(browser)}")
+
+def test_a_favourite_removed_offline_and_left_before_its_undo_runs_out_is_removed_when_back(strategies_restartable, browser):
+    """Leaving the page commits a removal waiting for its Undo. Offline it cannot be sent, and a page being left
+    cannot write IndexedDB: the shared layer keeps it in localStorage and the next page queues it."""
+    with strategies_restartable() as base:
+        assert visit_and_wait_until_kept(browser, base) is True
+        cards = fetch_json(browser, "/api/v1/strategies")[:2]
+        for card in cards:
+            assert call(browser, "PUT", f"/api/v1/strategies/{card['id']}/favourite")[0] in (200, 201, 204)
+        open_strategies(browser, base, "#favourites")
+        listed = lambda d: [b.get_attribute("data-remove") for b in d.find_elements(By.CSS_SELECTOR, "#favourites-list [data-remove]")]  # noqa: E731
+        wait(browser, lambda d: sorted(listed(d)) == sorted(str(c["id"]) for c in cards), f"the list is {listed(browser)}")
+    kept, doomed = listed(browser)
+    browser.find_element(By.CSS_SELECTOR, f'#favourites-list [data-remove="{doomed}"]').click()
+    wait(browser, lambda d: listed(d) == [kept], "the removed favourite is still listed")
+    assert browser.find_elements(By.CSS_SELECTOR, ".toast .toast-action"), "no Undo to leave"
+    browser.get(base + "/strategies")
+    wait(browser, lambda d: [(e["method"], e["path"]) for e in outbox(d)] == [("DELETE", f"/api/v1/strategies/{doomed}/favourite")],
+         f"the removal made as the page went is not waiting: {outbox(browser)}")
+    wait(browser, lambda d: sync_indicator(d) == "1 change waiting", f"the indicator reads {sync_indicator(browser)!r}")
+    with strategies_restartable():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: [str(c["id"]) for c in fetch_json(d, "/api/v1/strategies/favourites")] == [kept],
+             "the favourite removed offline is still on the server", timeout=30)
+        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the removal still waits: {sync_indicator(browser)!r}")
+
 
 def test_own_cards_added_and_deleted_online_are_listed_so_offline(strategies_restartable, browser):
     """My cards offline shows the list the device kept: with a card added and one deleted (both sent) since the

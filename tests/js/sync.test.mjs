@@ -18,7 +18,7 @@ import {
   tempId,
   isTemp,
 } from '../../Sources/WebApp/Public/js/sync-logic.js';
-import { waitingLine } from '../../Sources/WebApp/Public/js/sync.js';
+import { keepOnTheWay, readLeft, waitingLine, writeLeft } from '../../Sources/WebApp/Public/js/sync.js';
 
 const entry = (seq, method, path, body, extra = {}) => ({ seq, method, path, body, key: `k${seq}`, ...extra });
 
@@ -176,4 +176,28 @@ test('writes a page left on their way: each once, not one already queued or stil
   assert.deepEqual(adoptable([del, put, star], [], new Set(['k2'])), [del, star], 'this page is still sending one');
   assert.deepEqual(adoptable([del, del, put], []), [del, put], 'kept twice (two tabs), adopted once');
   assert.deepEqual(adoptable([null, { key: 'x' }, 'text', del], []), [del], 'what is not a write is left alone');
+});
+
+test('writes on their way are kept for the next page once each, and never by a page of the profile before', () => {
+  const stored = new Map();
+  globalThis.localStorage = {
+    getItem: (name) => stored.get(name) ?? null,
+    setItem: (name, value) => stored.set(name, String(value)),
+    removeItem: (name) => stored.delete(name),
+  };
+  try {
+    const removal = { method: 'DELETE', path: '/api/v1/poetry/poems/p1', options: { key: 'k1', scope: 'poetry' } };
+    globalThis.troveStale = true; // signed out in another tab: the next page would send it as someone else
+    keepOnTheWay([removal]);
+    assert.deepEqual(readLeft(), []);
+    globalThis.troveStale = false;
+    keepOnTheWay([removal]);
+    keepOnTheWay([removal]); // hidden, then left: still once
+    assert.deepEqual(readLeft(), [removal]);
+    writeLeft([]);
+    assert.equal(stored.size, 0);
+  } finally {
+    delete globalThis.localStorage;
+    delete globalThis.troveStale;
+  }
 });

@@ -149,7 +149,7 @@ export const waitingNow = (scope) => scopes.has(scope);
  */
 export function send(method, path, body, options = {}) {
   const write = { method, path, body, options: { ...options, key: options.key || crypto.randomUUID() } };
-  if (sender && leaving() && options.keepalive) return sender.sendAsLeaving(write);
+  if (sender && leaving() && options.keepalive && !globalThis.troveStale) return sender.sendAsLeaving(write);
   onTheWay.set(write.options.key, write);
   if (leaving()) keepOnTheWay();
   return outbox().then((m) => m.send(write));
@@ -182,6 +182,8 @@ export function writeLeft(list) {
   }
 }
 export function keepOnTheWay(writes = [...onTheWay.values()]) {
+  // A page of the profile before a sign-in or out in another tab: the next page would send them as the new one.
+  if (globalThis.troveStale) return;
   const fresh = writes.filter((w) => !keptLeft.has(w.options.key));
   for (const w of fresh) keptLeft.add(w.options.key);
   if (fresh.length) writeLeft([...readLeft(), ...fresh]);

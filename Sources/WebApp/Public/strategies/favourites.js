@@ -3,7 +3,7 @@
 // device's outbox with its Idempotency-Key and sent once when it is back (the last change of a card wins).
 import { toast, undoable } from '../js/api.js';
 import { make } from '../js/dom.js';
-import { all, keep, read, send, waiting } from '../js/sync.js';
+import { all, keep, prepare, read, send, waiting } from '../js/sync.js';
 import { API, SCOPE, mergeFavourites, waitingFavourites, legacyFavourites } from './logic.js';
 import { ui, state, say, isNetworkError, findKnownCard, cardButton } from './page.js';
 import { updateCardButtons } from './draw.js';
@@ -32,16 +32,15 @@ function apply(card, on) {
   if (state.view === 'favourites') renderFavourites();
 }
 
+const changeOptions = (card, on) => ({
+  label: `${on ? 'adding' : 'removing'} the favourite “${card.strategy}”`,
+  scope: SCOPE,
+  replace: `${SCOPE}:favourite:${card.id}`, // the last change of a card wins
+});
+
 /** Sends a change after those before it: resolves { data } or { queued: true }; a refusal is thrown. */
 function sendFavourite(card, on, options = {}) {
-  const task = queue.then(() =>
-    send(on ? 'PUT' : 'DELETE', path(card.id), undefined, {
-      label: `${on ? 'adding' : 'removing'} the favourite “${card.strategy}”`,
-      scope: SCOPE,
-      replace: `${SCOPE}:favourite:${card.id}`,
-      ...options,
-    }),
-  );
+  const task = queue.then(() => send(on ? 'PUT' : 'DELETE', path(card.id), undefined, { ...changeOptions(card, on), ...options }));
   queue = task.catch(() => {});
   return task;
 }
@@ -72,9 +71,8 @@ export async function setFavourite(card, on) {
   }
 }
 
-// A removal whose Undo ran out as the page was left is sent then, with an Idempotency-Key, and kept here to be
-// sent again through the outbox with that key when the page opens next (offline, it is sent then; if the first
-// arrived, the server answers the repeat as it answered the first). IndexedDB cannot be written as a page goes.
+// Kept by a page of an earlier version: a removal sent as the page was left (the shared offline layer keeps
+// those now, js/sync.js), to be sent again through the outbox with its key.
 const LEFT = 'trove.strategies.leftWrites';
 function left() {
   try {
@@ -84,25 +82,14 @@ function left() {
     return [];
   }
 }
-function sendAsLeaving(card) {
-  if (globalThis.troveStale) return; // the profile changed in another tab (js/shell.js)
-  const key = crypto.randomUUID();
-  try {
-    localStorage.setItem(LEFT, JSON.stringify([...left(), { id: card.id, strategy: card.strategy, key }]));
-  } catch {
-    // Storage unavailable: the request below is the only try, as it was before the outbox.
-  }
-  fetch(path(card.id), { method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: { 'Idempotency-Key': key } }).catch(
-    () => {},
-  );
-}
 
 /**
  * Removes a favourite from the Favourites list at once, with an Undo in the toast. The DELETE waits until the
- * Undo runs out (or the page is left: then it goes at once, see sendAsLeaving), so Undo puts the card back in
- * its place in the list, on the server too, untouched.
+ * Undo runs out (or the page is left: then it goes at once, and is kept for the next page too), so Undo puts the
+ * card back in its place in the list, on the server too, untouched.
  */
 export function removeFavourite(card) {
+  prepare(); // the sending part, loaded now: a removal committed by leaving the page must start at once
   const at = state.favourites ? state.favourites.findIndex((item) => item.id === card.id) : -1;
   leaving.add(card.id);
   remember(card.id, false);
@@ -129,7 +116,8 @@ export function removeFavourite(card) {
       removals.delete(card.id);
       remember(card.id, false); // a list fetched while the DELETE is on its way must not bring the card back
       if (keepalive) {
-        sendAsLeaving(card);
+        // Not behind the queue of changes: the page is going. The layer keeps it for the next page as it sends.
+        send('DELETE', path(card.id), undefined, { ...changeOptions(card, false), keepalive: true }).catch(() => {});
         return;
       }
       try {
