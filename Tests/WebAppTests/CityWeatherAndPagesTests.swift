@@ -84,6 +84,8 @@ import Testing
             let city = try await client.execute(uri: "/cities/\(TestCities.florenceID)", method: .get)
             #expect(city.status == .ok && city.bodyText.contains("Florence") && city.bodyText.contains("349,296"))
             #expect(city.bodyText.contains("Europe/Rome"))
+            // GeoNames' region code for Tuscany, "16", meant nothing to a person: only a US state is shown.
+            #expect(!city.bodyText.contains("<dd>16</dd>") && !city.bodyText.contains("Region code"))
             let country = try await client.execute(uri: "/cities/countries/is", method: .get)
             #expect(country.status == .ok && country.bodyText.contains("Iceland") && country.bodyText.contains("Reykjavík"))
             #expect(try await client.execute(uri: "/cities/42", method: .get).status == .notFound)

@@ -23,7 +23,7 @@ struct CitiesPagesController {
         let name: String
         let countryCode: String
         let countryName: String
-        let admin1Code: String
+        let usState: String
         let population: Int
         let populationText: String
         let latitude: String
@@ -116,7 +116,7 @@ struct CitiesPagesController {
             }
         return CityModel(
             geonameid: city.geonameid, name: city.name, countryCode: city.countryCode, countryName: json.country_name,
-            admin1Code: city.admin1Code, population: city.population, populationText: Self.grouped(city.population),
+            usState: city.usState ?? "", population: city.population, populationText: Self.grouped(city.population),
             latitude: String(city.latitude), longitude: String(city.longitude),
             coordinatesText: Self.coordinates(latitude: city.latitude, longitude: city.longitude), timezone: city.timezone,
             wikipediaURL: json.wikipedia_url, sunriseISO: day.sun.sunrise.map(iso.string) ?? "",
