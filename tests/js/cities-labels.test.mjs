@@ -45,6 +45,34 @@ test('the most important city keeps its first choice; a close neighbour is named
   assert.ok(!overlaps(fiesole.box, florence.box));
 });
 
+test('a city amid its suburbs is named on a diagonal, or over the fewest dots; a suburb never over another dot', () => {
+  // Florence with a suburb on each side: the four sides are taken, a diagonal is not.
+  const sides = [
+    { x: 100, y: 100, text: 'Florence' },
+    { x: 112, y: 100, text: 'East' },
+    { x: 60, y: 100, text: 'West' },
+    { x: 100, y: 86, text: 'North' },
+    { x: 100, y: 114, text: 'South' },
+  ];
+  const [florence] = placeLabels(sides, view);
+  assert.equal(florence.index, 0);
+  sides.slice(1).forEach((s) => assert.ok(!overlaps(florence.box, [s.x - 5, s.y - 5, s.x + 5, s.y + 5]), `over ${s.text}`));
+  // Every spot taken by a dot: the largest city is still named, over one dot; a suburb in the same place is not.
+  const ring = [{ x: 100, y: 100, text: 'Florence' }];
+  for (let i = 0; i < 16; i += 1)
+    ring.push({ x: 100 + 22 * Math.cos((i * Math.PI) / 8), y: 100 + 14 * Math.sin((i * Math.PI) / 8), text: `S${i}` });
+  const placed = placeLabels(ring, view);
+  const named = placed.find((l) => l.index === 0);
+  assert.ok(named, 'Florence has no label');
+  const covered = ring.slice(1).filter((s) => overlaps(named.box, [s.x - 5, s.y - 5, s.x + 5, s.y + 5])).length;
+  assert.ok(covered > 0 && covered <= 3, `covers ${covered} dots`);
+  for (const l of placed.filter((l) => l.index !== 0)) {
+    ring.forEach((s, j) => j !== l.index && assert.ok(!overlaps(l.box, [s.x - 5, s.y - 5, s.x + 5, s.y + 5]), `${l.text} over ${s.text}`));
+  }
+  const smaller = placeLabels([...ring.slice(1), { x: 100, y: 100, text: 'Late' }], view);
+  assert.ok(!smaller.some((l) => l.text === 'Late'), 'a city not the largest is named over a dot');
+});
+
 test('labels stay on the canvas: a city at the right edge is named on its left', () => {
   const [label] = placeLabels([{ x: 290, y: 100, text: 'Edge' }], view);
   assert.ok(label.box[2] <= 300 && label.x < 290, JSON.stringify(label));

@@ -4,11 +4,12 @@
 export const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 
 /**
- * Places labels beside their dots, most important first (callers order `items` by population), each at
- * the first of right, left, above and below that stays on screen and clear of every label placed and
- * every dot; a label with no such place is left out. items: [{ x, y, text, r = 5 }];
- * measure(text) → width in px; taken: boxes already used. Returns [{ index, text, x, y, box }], x, y the
- * text's left and middle.
+ * Places labels beside their dots, most important first (callers order `items` by population), each at the first
+ * of right, left, above, below and the four diagonals that stays on screen and clear of every label placed and
+ * every dot. A label with no such place is left out, except the first (the largest city in view, often amid its
+ * suburbs): it goes where it covers the fewest dots, since a map of Florence without "Florence" tells a person
+ * little. items: [{ x, y, text, r = 5 }]; measure(text) → width in px; taken: boxes already used. Returns
+ * [{ index, text, x, y, box }], x, y the text's left and middle.
  */
 export function placeLabels(items, { width, height, measure, taken = [], lineHeight = 16, gap = 3, margin = 2 } = {}) {
   const dots = items.map(({ x, y, r = 5 }) => [x - r, y - r, x + r, y + r]);
@@ -17,19 +18,31 @@ export function placeLabels(items, { width, height, measure, taken = [], lineHei
     const w = measure(item.text);
     const h = lineHeight;
     const r = item.r ?? 5;
+    const d = (r + gap) * Math.SQRT1_2; // the diagonals' corner just clear of the dot
     const spots = [
       [item.x + r + gap, item.y - h / 2],
       [item.x - r - gap - w, item.y - h / 2],
       [item.x - w / 2, item.y - r - gap - h],
       [item.x - w / 2, item.y + r + gap],
+      // In a cluster (a city amid its suburbs) the four sides are often taken by neighbours' dots.
+      [item.x + d, item.y - d - h],
+      [item.x + d, item.y + d],
+      [item.x - d - w, item.y - d - h],
+      [item.x - d - w, item.y + d],
     ];
+    let spot = null; // the first clear one; for the first item, else the one covering the fewest dots
     for (const [x, y] of spots) {
       const box = [x, y, x + w, y + h];
       if (x < margin || y < margin || box[2] > width - margin || box[3] > height - margin) continue;
-      if (placed.some((p) => overlaps(p.box, box)) || dots.some((d, j) => j !== index && overlaps(d, box))) continue;
-      placed.push({ index, text: item.text, x, y: y + h / 2, box });
-      break;
+      if (placed.some((p) => overlaps(p.box, box))) continue;
+      const covered = dots.filter((d, j) => j !== index && overlaps(d, box)).length;
+      if (covered === 0) {
+        spot = { x, y, box };
+        break;
+      }
+      if (index === 0 && (!spot || covered < spot.covered)) spot = { x, y, box, covered };
     }
+    if (spot) placed.push({ index, text: item.text, x: spot.x, y: spot.y + h / 2, box: spot.box });
   });
   return placed.slice(taken.length);
 }
