@@ -482,6 +482,22 @@ def test_browse_save_stays_enabled_after_undo_and_the_saved_state_survives_a_rel
     assert_no_console_errors(browser)
 
 
+def test_the_map_stuck_above_the_list_on_a_phone_leaves_most_of_the_screen_to_the_list(cities_server, browser):
+    """The street map's credit wrapped to a line of its own under the "Street map" box, blank while no tile loads: the
+    map stuck above the list took 43% of an iPhone SE's screen."""
+    set_viewport(browser, 375, 667, mobile=True)
+    around_me(browser, cities_server)
+    if not browser.find_element(By.ID, "street").is_selected():
+        browser.find_element(By.ID, "street").click()  # the credit keeps its line while the street map is on
+    browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    box = lambda d: d.execute_script(  # noqa: E731
+        "const b = document.querySelector('.cr-split .cr-mapbox').getBoundingClientRect();"
+        "return {top: b.top, height: b.height, screen: innerHeight}")
+    wait(browser, lambda d: box(d)["top"] <= 1, f"the map does not stay above the list: {box(browser)}")
+    stuck = box(browser)
+    assert stuck["height"] <= 0.4 * stuck["screen"], f"the stuck map takes {stuck['height'] / stuck['screen']:.0%} of the screen"
+
+
 def test_favourites_are_reordered_by_drag_and_by_keyboard_in_my_order(cities_server, browser):
     set_viewport(browser, 375, 812, mobile=True)  # three rows with their handles below the phone's sticky map
     open_cities(browser, cities_server)
