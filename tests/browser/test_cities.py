@@ -1088,6 +1088,24 @@ def test_the_city_card_shows_local_time_sun_weather_and_links(cities_server, bro
     assert_no_console_errors(browser)
 
 
+def test_adding_a_city_on_its_card_says_so_without_covering_its_star_on_a_phone(cities_server, browser):
+    """The toast saying "… is in your cities now" rose over the Favourite button that Add had just made, the next thing
+    a person taps; what adding and starring did is now said under the buttons."""
+    set_viewport(browser, 375, 667, mobile=True)
+    open_card(browser, cities_server, "Fiesole")
+    add = browser.find_element(By.ID, "add")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'end'})", add)  # reached by scrolling down to it
+    add.click()
+    wait(browser, lambda d: shown(d, "favourite"), "Add to my cities did not offer the star")
+    said = lambda d: d.find_element(By.ID, "collection-said").text  # noqa: E731
+    wait(browser, lambda d: said(d) == "Fiesole is in your cities now.", f"under the buttons: {said(browser)!r}")
+    on_top = "const r = arguments[0].getBoundingClientRect(); return arguments[0].contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height - 4))"
+    assert browser.execute_script(on_top, browser.find_element(By.ID, "favourite")), "something covers the Favourite button"
+    browser.find_element(By.ID, "favourite").click()
+    wait(browser, lambda d: said(d) == "Fiesole is a favourite.", f"under the buttons: {said(browser)!r}")
+    assert not browser.find_elements(By.CSS_SELECTOR, ".toast"), browser.find_element(By.CSS_SELECTOR, ".toast").text
+
+
 def test_the_card_of_a_city_whose_weather_fails_says_so(cities_server, browser):
     open_card(browser, cities_server, CITIES_WEATHER_FAILS)
     wait(browser, lambda d: d.find_element(By.ID, "weather-text").text.startswith("Weather unavailable: "), "no word that the weather is unavailable")

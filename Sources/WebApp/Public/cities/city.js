@@ -129,6 +129,11 @@ const keptRow = () => ({
   favourite: false,
 });
 
+// What adding or starring did, said under the buttons: a toast there covered Favourite, the next thing to tap.
+const said = (text) => {
+  $('collection-said').textContent = text;
+};
+
 const star = $('favourite');
 star.addEventListener('click', async () => {
   const on = star.getAttribute('aria-pressed') !== 'true';
@@ -142,7 +147,7 @@ star.addEventListener('click', async () => {
     });
     star.setAttribute('aria-pressed', String(on));
     sync().then((s) => followCollection(s, sent, (mine) => mine?.map((c) => (c.geonameid === id ? { ...c, favourite: on } : c))));
-    toast(
+    said(
       (on ? `${data.name} is a favourite.` : `${data.name} is no longer a favourite.`) +
         (sent.queued ? ' Saved on this device until the connection is back.' : ''),
     );
@@ -168,7 +173,7 @@ $('add').addEventListener('click', async (e) => {
     star.setAttribute('aria-pressed', 'false');
     star.hidden = false;
     star.focus();
-    toast(sent.queued ? `${data.name} joins your cities when the connection is back.` : `${data.name} is in your cities now.`);
+    said(sent.queued ? `${data.name} joins your cities when the connection is back.` : `${data.name} is in your cities now.`);
   } catch (error) {
     toast(error.message);
     add.disabled = false;
