@@ -222,6 +222,15 @@ def _outbox_line_problems(browser, name: str) -> list[str]:
     return problems
 
 
+# A summary whose disclosure marker is gone (display: flex drops it) and has no drawn one reads as a heading.
+UNMARKED_SUMMARIES = r"""
+return [...document.querySelectorAll('summary')].filter((s) => s.getClientRects().length).filter((s) => {
+  const own = getComputedStyle(s), drawn = getComputedStyle(s, '::before').content;
+  return !(own.display === 'list-item' && own.listStyleType !== 'none') && ['none', 'normal', '""'].includes(drawn);
+}).map((s) => `"${s.textContent.trim().slice(0, 40)}"`);
+"""
+
+
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
@@ -247,6 +256,8 @@ def test_page_fits_a_phone(request, browser, page, viewport):
             found.append(f"{what}:\n    " + "\n    ".join(_unique(problems[key])))
     if split := browser.execute_script(SPLIT_WORDS, CONTROLS):
         found.append("words split across lines:\n    " + "\n    ".join(_unique(split)))
+    if unmarked := browser.execute_script(UNMARKED_SUMMARIES):
+        found.append("disclosures that do not show they open (no marker):\n    " + "\n    ".join(_unique(unmarked)))
     found += _outbox_line_problems(browser, page[0])
     where = f"{page[0]} ({url}) at {width}x{height}" + (f", text at {text}%" if text != 100 else "")
     assert not found, f"{where}:\n  " + "\n  ".join(found)
