@@ -1178,6 +1178,46 @@ def test_inactive_students_can_be_found_in_the_picker(yoga_server, browser):
     check_console(browser)
 
 
+def test_someone_new_at_the_door_joins_the_roster_and_the_class_from_the_picker(yoga_server, browser):
+    """Only students on the roster could be checked in: a newcomer mid-class meant leaving the class for the Students tab,
+    adding them there and coming back. A name nobody has is offered in the picker as a new student."""
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    add_student(browser, "Dario Gone", active=False)
+    check_in(browser, attendees=[anna["id"]])
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Community Hall")
+    tap_id(browser, "add-attendees")
+    wait(browser, lambda d: dialog_open(d, "picker-dialog") and shown(d, "picker-empty"), "the picker did not open")
+    assert "Type a new student" in text(browser, "picker-empty") or "Show inactive" in text(browser, "picker-empty")
+    search = browser.find_element(By.ID, "picker-q")
+    search.send_keys("dario gone")  # someone on the roster (inactive), whatever the case: not offered as new
+    wait(browser, lambda d: "Show inactive" in text(d, "picker-empty"), f"the picker says {text(browser, 'picker-empty')!r}")
+    assert list_texts(browser, "#picker-list li") == []
+    search.clear()
+    search.send_keys("Elena Nuova")
+    wait(browser, lambda d: len(list_texts(d, "#picker-list li")) == 1, "a new name is not offered")
+    assert "Add “Elena Nuova”" in list_texts(browser, "#picker-list li")[0]
+    tap_text(browser, "#picker-list", "Add “Elena Nuova”")
+    wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi", "Elena Nuova"], f"attending: {attendee_names(browser)}")
+    assert browser.find_element(By.ID, "picker-q").get_attribute("value") == "", "the search is not ready for the next"
+    assert dialog_open(browser, "picker-dialog"), "the picker closed: the next newcomer needs it too"
+    roster = ok(browser, "GET", "/students?active=all")["students"]
+    elena = [s for s in roster if s["name"] == "Elena Nuova"]
+    assert len(elena) == 1 and elena[0]["active"], roster
+    assert [a["name"] for a in ok(browser, "GET", "/class")["class"]["attendees"]] == ["Anna Bianchi", "Elena Nuova"]
+    check_console(browser)
+
+
+def test_a_class_started_on_another_device_shows_when_the_class_tab_is_opened(yoga_server, browser):
+    """The laptop checks in while the phone shows the roster: the phone's Class tab said "No class in session" and
+    offered Check in, since the class was read only as the page opened or came back into view."""
+    open_yoga(browser, yoga_server, "#students")
+    check_in(browser)  # the laptop
+    tap_id(browser, "tab-class")
+    wait_in_session(browser, "Community Hall")
+
+
 def test_a_student_page_shows_their_attendance_history(yoga_server, browser):
     open_yoga(browser, yoga_server)
     anna = add_student(browser, "Anna Bianchi")

@@ -1,7 +1,8 @@
 // YogiYogini, Class tab: the attendee picker of the running class, loaded by class.js when first opened.
 import { $, txt, show, err, make, span, listen, say, busy } from './dom.js';
-import { state, loadStudents } from './store.js';
-import { matches, pickerStudents, plural } from './logic.js';
+import { state, call, loadStudents, studentsChanged } from './store.js';
+import { fold, matches, pickerStudents, plural } from './logic.js';
+import { localDate } from './lists.js';
 import { running, patch, refocus } from './class.js';
 import { showModal } from '../js/dom.js';
 
@@ -29,6 +30,21 @@ function renderPicker() {
     regulars,
     inactive,
   ).filter((s) => matches(s.name, $('picker-q').value));
+  // Someone new at the door: a name nobody on the roster has joins the roster and the class in one tap.
+  const typed = $('picker-q').value.trim();
+  const walkIn =
+    typed && !state.students.some((s) => fold(s.name) === fold(typed))
+      ? make(
+          'li',
+          {},
+          make(
+            'button',
+            { className: 'yg-item', onclick: (e) => addWalkIn(typed, e.currentTarget) },
+            make('span', { className: 'yg-item-title' }, `Add “${typed}”`),
+            span('yg-item-meta', 'New to your roster, and here today'),
+          ),
+        )
+      : null;
   $('picker-list').replaceChildren(
     ...people.map((s) =>
       make(
@@ -42,6 +58,7 @@ function renderPicker() {
         ),
       ),
     ),
+    ...(walkIn ? [walkIn] : []),
   );
   // Nobody to show: say whether inactive students could be shown, or whom the search leaves out.
   const hidden =
@@ -52,14 +69,14 @@ function renderPicker() {
       [],
       true,
     ).some((s) => !s.active && matches(s.name, $('picker-q').value));
-  show('picker-empty', !people.length);
+  show('picker-empty', !people.length && !walkIn);
   txt(
     'picker-empty',
     hidden
       ? 'No active student left to add. Tick “Show inactive students” to find the others.'
       : $('picker-q').value.trim()
         ? 'Nobody on your roster matches.'
-        : 'Nobody else to add. New students join the roster on the Students tab.',
+        : 'Nobody else to add. Type a new student’s name to add them.',
   );
 }
 
@@ -69,6 +86,26 @@ async function addAttendee(student, button) {
   say(`${student.name} added`);
   renderPicker();
   refocus('picker-list', index, 'picker-q');
+}
+
+async function addWalkIn(name, button) {
+  err('picker-error');
+  const added = await busy(button, async () => {
+    try {
+      const student = await call('POST', '/students', { name, joined_on: localDate(), active: true });
+      studentsChanged();
+      await loadStudents();
+      return (await patch({ add: [student.id] })) && student;
+    } catch (error) {
+      err('picker-error', error); // the name refused (too long, say): said under the list
+      return null;
+    }
+  });
+  if (!added) return;
+  say(`${added.name} joined your roster and this class`);
+  $('picker-q').value = '';
+  renderPicker();
+  $('picker-q').focus();
 }
 
 listen('picker-q', 'input', renderPicker);
