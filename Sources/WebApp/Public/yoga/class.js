@@ -502,4 +502,8 @@ export function init() {
 }
 
 export const ready = () => loaded;
-export const showTab = () => renderTimer();
+/** The tab shown; coming from another view, read again: a class may have started or ended on another device. */
+export const showTab = (_, from) => {
+  renderTimer();
+  if (from && from !== 'class' && !ending && !checking) refresh();
+};

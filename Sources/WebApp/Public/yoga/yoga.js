@@ -69,9 +69,10 @@ function route(hash) {
         else $(`tab-${key}`).removeAttribute('aria-current');
       }
       $('yoga').dataset.view = view;
-      if (currentView !== view) window.scrollTo(0, 0);
+      const from = currentView;
+      if (from !== view) window.scrollTo(0, 0);
       currentView = view;
-      m[show](id);
+      m[show](id, from);
     },
     (error) => console.warn(`The ${part} tab did not load:`, error),
   );
