@@ -164,6 +164,36 @@ def test_a_yoga_class_done_offline_reaches_the_server_exactly_once(yoga_restarta
         assert "tmp-" not in browser.execute_script("return document.body.innerHTML")
 
 
+def test_a_newcomer_added_from_the_picker_offline_reaches_the_server_in_the_class(yoga_restartable, browser):
+    """The class runs on the server; the signal goes; someone new arrives. Typed in the picker, they join the roster
+    and the class on the device, and once back the class on the server has them, by the server's id."""
+    with yoga_restartable() as base:
+        open_yoga(browser, base)
+        ok(browser, "POST", "/students", {"name": "Anna Bianchi"}, 201)
+        go(browser, "students")
+        wait(browser, lambda d: "Anna Bianchi" in text(d, "student-list"), "the roster did not show Anna")
+        ok(browser, "POST", "/class", {"venue": {"name": "Community Hall"}, "attendees": []}, 201)
+        go(browser, "class")
+        wait(browser, lambda d: shown(d, "class-live"), "the running class is not shown")
+        kept_for_offline(browser, "/yoga")
+
+    tap_id(browser, "add-attendees")
+    wait(browser, lambda d: "Anna Bianchi" in text(d, "picker-list"), "offline, the picker does not offer the roster")
+    fill(browser, "picker-q", "Elena Nuova")
+    tap_text(browser, "#picker-list", "Add “Elena Nuova”")
+    wait(browser, lambda d: attendee_names(d) == ["Elena Nuova"], f"attendees: {attendee_names(browser)}")
+    assert indicator(browser) == "2 changes waiting", indicator(browser)
+    tap_id(browser, "picker-done")
+
+    with yoga_restartable():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: indicator(d) == "All saved", f"back online, the outbox did not empty: {indicator(browser)!r}", timeout=60)
+        elena = [s for s in ok(browser, "GET", "/students?active=all")["students"] if s["name"] == "Elena Nuova"]
+        assert len(elena) == 1, elena
+        attendees = ok(browser, "GET", "/class")["class"]["attendees"]
+        assert [(a["id"], a["name"]) for a in attendees] == [(elena[0]["id"], "Elena Nuova")], attendees
+
+
 def test_a_class_held_offline_keeps_a_student_and_its_venue_deleted_meanwhile_on_another_device(yoga_two_devices, browser):
     """The class is held on the phone with no signal while the laptop deletes one of its students and its venue. The
     class still reaches the server whole when the signal is back, with them as the phone knew them (as for a student
