@@ -1395,7 +1395,8 @@ def two_poems(browser, base) -> tuple[str, str]:
 
 def listed_poems(driver) -> list[str]:
     """The ids of the poems in the list, in order."""
-    return [b.get_attribute("data-open") for b in driver.find_elements(By.CSS_SELECTOR, "#poems .pm-poem-open")]
+    # In one call: the list is drawn again as the outbox empties (WebKit found an element gone between two calls).
+    return driver.execute_script("return [...document.querySelectorAll('#poems .pm-poem-open')].map((b) => b.dataset.open)")
 
 
 def only_kept_once_back(browser, restartable_server, kept: str) -> None:
@@ -1405,7 +1406,7 @@ def only_kept_once_back(browser, restartable_server, kept: str) -> None:
         wait(browser, lambda d: [p["id"] for p in get_json(d, f"{API}/poems")] == [kept],
              "the poem deleted offline is still on the server", timeout=40)
         wait(browser, lambda d: d.find_element(By.ID, "sync-status").text == "All saved", "the deletion still waits")
-        assert listed_poems(browser) == [kept], f"once back, the list is {listed_poems(browser)}"
+        wait(browser, lambda d: listed_poems(d) == [kept], f"once back, the list is {listed_poems(browser)}")
 
 
 def test_a_poem_deleted_offline_and_left_before_its_undo_runs_out_is_deleted_when_back(restartable_server, browser):
