@@ -18,17 +18,17 @@ export function placeLabels(items, { width, height, measure, taken = [], lineHei
     const w = measure(item.text);
     const h = lineHeight;
     const r = item.r ?? 5;
-    const d = (r + gap) * Math.SQRT1_2; // the diagonals' corner just clear of the dot
+    const corner = (r + gap) * Math.SQRT1_2; // a diagonal label's corner, just clear of the dot
     const spots = [
       [item.x + r + gap, item.y - h / 2],
       [item.x - r - gap - w, item.y - h / 2],
       [item.x - w / 2, item.y - r - gap - h],
       [item.x - w / 2, item.y + r + gap],
       // In a cluster (a city amid its suburbs) the four sides are often taken by neighbours' dots.
-      [item.x + d, item.y - d - h],
-      [item.x + d, item.y + d],
-      [item.x - d - w, item.y - d - h],
-      [item.x - d - w, item.y + d],
+      [item.x + corner, item.y - corner - h],
+      [item.x + corner, item.y + corner],
+      [item.x - corner - w, item.y - corner - h],
+      [item.x - corner - w, item.y + corner],
     ];
     let spot = null; // the first clear one; for the first item, else the one covering the fewest dots
     for (const [x, y] of spots) {
