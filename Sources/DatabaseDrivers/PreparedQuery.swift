@@ -6,17 +6,21 @@ import Synchronization
 /// SQLKit's builders write a statement's text anew for every query, and for a short SELECT that takes longer
 /// than SQLite takes to run it (docs/BENCHMARKS.md). A hot query is built once with the builders, as any
 /// other, from placeholders; each call then binds its own values to the kept text. A read
-/// (`isRead`) goes to SQLite's readers like any SELECT.
+/// (`isRead`) goes to SQLite's readers like any SELECT: a short one (a few rows by key) to a quick reader, run in
+/// the calling task with its statement kept; a longer one (`isShort: false`: a list, a count over a table) to
+/// SQLiteNIO's readers, on their threads, so that it holds up no event loop.
 public final class PreparedQuery: Sendable {
     public let isRead: Bool
+    public let isShort: Bool
     private let build: @Sendable (any SQLDatabase, [SQLBind]) -> any SQLExpression
     /// Per dialect and number of values: the text, and which value each of its placeholders takes.
     private let texts = Mutex<[String: (sql: String, order: [Int])]>([:])
 
     /// `build` makes the statement from one `SQLBind` per value, in the order `statement(_:on:)` gets them, used
     /// in any order; it may look at how many values there are, but not at what they are.
-    public init(isRead: Bool, build: @escaping @Sendable (any SQLDatabase, [SQLBind]) -> any SQLExpression) {
+    public init(isRead: Bool, isShort: Bool = true, build: @escaping @Sendable (any SQLDatabase, [SQLBind]) -> any SQLExpression) {
         self.isRead = isRead
+        self.isShort = isShort
         self.build = build
     }
 
@@ -25,7 +29,7 @@ public final class PreparedQuery: Sendable {
         // Kept per number of values too, for statements whose length follows their values (a batch insert).
         let key = "\(database.dialect.name) \(values.count)"
         if let kept = texts.withLock({ $0[key] }) {
-            return PreparedStatement(sql: kept.sql, binds: kept.order.map { values[$0] }, isRead: isRead)
+            return PreparedStatement(sql: kept.sql, binds: kept.order.map { values[$0] }, isRead: isRead, isShort: isShort)
         }
         // Built once from markers naming each value, so the text says where each value goes (a WHERE may name
         // them in another order than the call).
@@ -36,10 +40,10 @@ public final class PreparedQuery: Sendable {
         guard order.count == binds.count, Set(order).count == values.count else {
             assertionFailure("a PreparedQuery's builder must bind every value and nothing else: \(sql)")
             let (sql, binds) = database.serialize(build(database, values.map { SQLBind($0) }))
-            return PreparedStatement(sql: sql, binds: binds, isRead: isRead)
+            return PreparedStatement(sql: sql, binds: binds, isRead: isRead, isShort: isShort)
         }
         texts.withLock { $0[key] = (sql, order) }
-        return PreparedStatement(sql: sql, binds: order.map { values[$0] }, isRead: isRead)
+        return PreparedStatement(sql: sql, binds: order.map { values[$0] }, isRead: isRead, isShort: isShort)
     }
 
     /// Stands for the value at `index` while the text is written.
@@ -81,6 +85,7 @@ public struct PreparedStatement: SQLExpression {
     let sql: String
     let binds: [any Encodable & Sendable]
     public let isRead: Bool
+    public let isShort: Bool
 
     public func serialize(to serializer: inout SQLSerializer) {
         serializer.write(sql)

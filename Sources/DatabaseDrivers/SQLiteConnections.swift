@@ -7,12 +7,12 @@ import Synchronization
 ///
 /// A write of one statement joins the open transaction and returns once it is committed (`GroupCommit`).
 /// `withSession` commits that transaction first, then holds the writer's turn for its whole closure, so its
-/// statements never interleave with another request's; inside it the closure talks to the writer directly. A read `PreparedQuery`
-/// outside a session goes to the next quick reader (`InlineSQLiteConnection`, run in the calling task), any other
-/// SELECT to a free one of SQLiteNIO's readers (`FreeReaders`). Neither waits for the writer: in WAL mode a reader
-/// sees every write committed before its query starts. (Readers on the writer's own connection would be worse than
-/// slow: an implicit transaction commits only when the connection's last statement ends, so an answered write could
-/// still be uncommitted while another request's read was running.)
+/// statements never interleave with another request's; inside it the closure talks to the writer directly. A short
+/// read `PreparedQuery` outside a session goes to the next quick reader (`InlineSQLiteConnection`, run in the calling
+/// task), any other SELECT to a free one of SQLiteNIO's readers (`FreeReaders`). Neither waits for the writer: in WAL
+/// mode a reader sees every write committed before its query starts. (Readers on the writer's own connection would
+/// be worse than slow: an implicit transaction commits only when the connection's last statement ends, so an answered
+/// write could still be uncommitted while another request's read was running.)
 struct SQLiteConnections: ForwardingSQLDatabase, BatchedTransactions {
     let base: any SQLDatabase
     let readers: [any SQLDatabase]
@@ -35,7 +35,7 @@ struct SQLiteConnections: ForwardingSQLDatabase, BatchedTransactions {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        if !quickReaders.isEmpty, (query as? PreparedStatement)?.isRead == true {
+        if !quickReaders.isEmpty, let prepared = query as? PreparedStatement, prepared.isRead, prepared.isShort {
             try await quickReaders[turn.next(of: quickReaders.count)].execute(sql: query, onRow)
         } else if !readers.isEmpty, query is SQLSelect || (query as? PreparedStatement)?.isRead == true {
             let reader = await freeReaders.take()

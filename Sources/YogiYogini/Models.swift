@@ -39,6 +39,51 @@ extension Student {
     }
 }
 
+/// A roster name's place in a list: case, accents and width aside, numbers by their value ("Student 9" before
+/// "Student 10"), as the page's `Intl.Collator` orders names. Folded once per name and compared here, by code point:
+/// Foundation on Linux builds a locale for every localized comparison, which was most of a roster read's sort.
+public struct NameOrder: Comparable, Sendable {
+    let scalars: [UInt32]
+
+    public init(_ name: String) {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            scalars = name.utf8.map { UInt32($0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0) }
+        } else {
+            let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            scalars = folded.unicodeScalars.map(\.value)
+        }
+    }
+
+    public static func < (lhs: NameOrder, rhs: NameOrder) -> Bool { order(lhs.scalars, rhs.scalars) < 0 }
+
+    public static func == (lhs: NameOrder, rhs: NameOrder) -> Bool { order(lhs.scalars, rhs.scalars) == 0 }
+
+    /// Negative, zero or positive as `a` comes before, with or after `b`; a run of digits counts as its number.
+    static func order(_ a: [UInt32], _ b: [UInt32]) -> Int {
+        func isDigit(_ scalar: UInt32) -> Bool { scalar >= 0x30 && scalar <= 0x39 }
+        func number(in scalars: [UInt32], from start: Int) -> (digits: Range<Int>, end: Int) {
+            var first = start
+            while first < scalars.count, scalars[first] == 0x30 { first += 1 }
+            var end = first
+            while end < scalars.count, isDigit(scalars[end]) { end += 1 }
+            return (first..<end, end)
+        }
+        var (i, j) = (0, 0)
+        while i < a.count, j < b.count {
+            if isDigit(a[i]), isDigit(b[j]) {
+                let (x, y) = (number(in: a, from: i), number(in: b, from: j))
+                if x.digits.count != y.digits.count { return x.digits.count - y.digits.count }
+                for (p, q) in zip(x.digits, y.digits) where a[p] != b[q] { return a[p] < b[q] ? -1 : 1 }
+                (i, j) = (x.end, y.end)
+            } else {
+                if a[i] != b[j] { return a[i] < b[j] ? -1 : 1 }
+                (i, j) = (i + 1, j + 1)
+            }
+        }
+        return (a.count - i) - (b.count - j)
+    }
+}
+
 public struct StudentType: Sendable, Equatable {
     public var id: String
     public var name: String

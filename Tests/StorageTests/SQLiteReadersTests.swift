@@ -1,8 +1,14 @@
-import DatabaseDrivers
 import Foundation
+import Logging
+import NIOCore
+import NIOPosix
 import SQLKit
+import SQLiteKit
+import Synchronization
 import TestSupport
 import Testing
+
+@testable import DatabaseDrivers
 
 /// SQLite's SELECTs go to reader connections (SQLiteConnections): they must see every committed write at
 /// once, never another request's uncommitted transaction, and must not wait for it.
@@ -58,6 +64,39 @@ import Testing
     }
     static let idQuery = PreparedQuery(isRead: true) { database, values in
         database.select().column("id").from("notes").where("id", .equal, values[0]).select
+    }
+
+    /// A read by key runs in the calling task (a quick reader, its statement kept); a list or a count over a table
+    /// (`isShort: false`) and any other SELECT go to SQLiteNIO's readers, on their threads; a write to the writer.
+    @Test func eachKindOfStatementGoesToItsConnection() async throws {
+        let (writer, reader, quick) = (StatementLog(), StatementLog(), StatementLog())
+        let connections = SQLiteConnections(base: writer, readers: [reader], quickReaders: [quick])
+        _ = try await Self.noteQuery.first([1], on: connections)
+        _ = try await Self.notesQuery.all([], on: connections)
+        _ = try await connections.select().column("id").from("notes").all()
+        try await connections.insert(into: "notes").columns("id").values(SQLBind(2)).run()
+        #expect(quick.statements == [#"SELECT "text" FROM "notes" WHERE "id" = ?1"#])
+        #expect(reader.statements == [#"SELECT "id", "text" FROM "notes""#, #"SELECT "id" FROM "notes""#])
+        #expect(writer.statements.contains(#"INSERT INTO "notes" ("id") VALUES (?1)"#))
+    }
+
+    static let notesQuery = PreparedQuery(isRead: true, isShort: false) { database, _ in
+        database.select().columns("id", "text").from("notes").select
+    }
+
+    /// A connection that answers nothing and keeps the text of each statement it is given.
+    final class StatementLog: SQLDatabase, Sendable {
+        let logger = Logger(label: "test")
+        let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        var dialect: any SQLDialect { SQLiteDialect() }
+        private let texts = Mutex<[String]>([])
+        var statements: [String] { texts.withLock { $0 } }
+
+        func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+            let sql = serialize(query).sql
+            texts.withLock { $0.append(sql) }
+            return eventLoop.makeSucceededVoidFuture()
+        }
     }
 
     /// The writer's turn: transactions of many tasks at once run one after another, none lost or interleaved.

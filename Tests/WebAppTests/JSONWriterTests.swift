@@ -87,6 +87,23 @@ import YogiYogini
         }
     }
 
+    @Test func writesTheRosterAsJSONResponsesEncoderDoes() throws {
+        let records = [
+            YogaRosterRepository.StudentRecord(
+                student: Student(
+                    id: "s1", name: "Zoë \"Z\" Ng", joinedOn: "2026-01-02", active: true, typeID: "t1", notes: "Knee\nleft"),
+                typeName: "Member", sessionsAttended: 12, lastSeen: Date(timeIntervalSince1970: 1_800_000_000.75)),
+            YogaRosterRepository.StudentRecord(
+                student: Student(id: "s2", name: "北京", joinedOn: "2025-12-31", active: false, typeID: nil, notes: ""),
+                typeName: nil, sessionsAttended: 0, lastSeen: nil),
+        ]
+        for answer in [YogaRosterAPIController.StudentsAnswer(students: records.map(StudentJSON.init)), .init(students: [])] {
+            var writer = JSONWriter()
+            answer.write(to: &writer)
+            #expect(try parsed(Data(writer.bytes)) == parsed(try JSONResponse.encoder.encode(answer)))
+        }
+    }
+
     @Test func writesAProfileAsJSONResponsesEncoderDoes() throws {
         let created = Date(timeIntervalSince1970: 1_800_000_000.75)
         let profiles = [

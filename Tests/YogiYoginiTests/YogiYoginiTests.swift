@@ -18,6 +18,17 @@ import YogiYogini
         #expect(throws: YogaError.self) { try YogaValidation.departed(["b"], knownNames: ["b": ""]) }
     }
 
+    @Test func namesAreOrderedAsAPersonReadsThem() {
+        let names = ["Student 10", "Zoë", "émile", "Student 9", "adam", "Émile B", "ＡＤＡ"]
+        #expect(names.sorted { NameOrder($0) < NameOrder($1) } == ["ＡＤＡ", "adam", "émile", "Émile B", "Student 9", "Student 10", "Zoë"])
+        #expect(NameOrder("Zoë") == NameOrder("zoe"))
+        #expect(!(NameOrder("zoe") < NameOrder("Zoë")))
+        #expect(NameOrder("Room 007") == NameOrder("room 7"))
+        #expect(NameOrder("Room 7b") < NameOrder("Room 07c"))
+        #expect(NameOrder("Ann") < NameOrder("Anna") && NameOrder("Ann 2") < NameOrder("Anna"))
+        #expect(NameOrder("9") < NameOrder("10") && NameOrder("") < NameOrder("a"))
+    }
+
     @Test func datesMustBeRealAndWrittenYYYYMMDD() throws {
         #expect(try YogaValidation.date("2024-02-29") == "2024-02-29")
         for bad in ["2023-02-29", "2024-13-01", "22-11-2026", "2026/11/22", "yesterday", "2026-11-2"] {

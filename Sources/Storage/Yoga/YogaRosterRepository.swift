@@ -31,29 +31,54 @@ public struct YogaRosterRepository: Sendable {
     }
 
     private func records(profileID: String, id: String?) async throws -> [StudentRecord] {
-        var query = database.select().columns(Self.studentColumns.map { SQLColumn($0, table: "s") })
+        let rows =
+            if let id { try await Self.studentQuery.all([profileID, id], on: database) } else {
+                try await Self.studentsQuery.all([profileID], on: database)
+            }
+        let counts = try await attendance(profileID: profileID)
+        return try rows.map { row in
+            let student = try Self.student(row)
+            let seen = counts[student.id]
+            return StudentRecord(
+                student: student, typeName: try row.decode(column: "type_name", as: String?.self),
+                sessionsAttended: seen?.count ?? 0, lastSeen: seen?.last)
+        }
+    }
+
+    /// The roster is read each time YogiYogini opens: its text is written once (`PreparedQuery`), and it runs on
+    /// SQLiteNIO's readers, since a roster can be long. Values: the profile (and the student, for one).
+    static let studentsQuery = PreparedQuery(isRead: true, isShort: false) { database, values in
+        studentsSelect(database, profileID: values[0]).select
+    }
+
+    static let studentQuery = PreparedQuery(isRead: true) { database, values in
+        studentsSelect(database, profileID: values[0]).where(SQLColumn("id", table: "s"), .equal, values[1]).select
+    }
+
+    private static func studentsSelect(_ database: any SQLDatabase, profileID: SQLBind) -> SQLSelectBuilder {
+        database.select().columns(studentColumns.map { SQLColumn($0, table: "s") })
             .column(SQLColumn("name", table: "t"), as: "type_name")
             .from(SQLAlias(SQLIdentifier("yoga_students"), as: SQLIdentifier("s")))
             .join(
                 SQLAlias(SQLIdentifier("yoga_student_types"), as: SQLIdentifier("t")), method: SQLJoinMethod.left,
                 on: SQLColumn("type_id", table: "s"), .equal, SQLColumn("id", table: "t")
             )
-            .where(SQLColumn("profile_id", table: "s"), .equal, SQLBind(profileID))
-        if let id { query = query.where(SQLColumn("id", table: "s"), .equal, SQLBind(id)) }
-        let rows = try await query.all()
-        let counts = try await attendance(profileID: profileID)
-        return try rows.map { row in
-            let student = try Self.student(row)
-            let seen = counts[student.id]
-            return StudentRecord(
-                student: student, typeName: try row.decodeNil(column: "type_name") ? nil : row.decode(column: "type_name", as: String.self),
-                sessionsAttended: seen?.count ?? 0, lastSeen: seen?.last)
-        }
+            .where(SQLColumn("profile_id", table: "s"), .equal, profileID)
     }
 
     /// How many sessions each student attended, and when last.
     private func attendance(profileID: String) async throws -> [String: (count: Int, last: Date)] {
-        let rows = try await database.select()
+        var result: [String: (count: Int, last: Date)] = [:]
+        for row in try await Self.attendanceQuery.all([profileID], on: database) {
+            result[try row.decode(column: "student_id", as: String.self)] =
+                (try row.decode(column: "n", as: Int.self), Date(millisecondsSince1970: try row.decode(column: "last", as: Int64.self)))
+        }
+        return result
+    }
+
+    /// Counts over all of a profile's sessions: not short.
+    static let attendanceQuery = PreparedQuery(isRead: true, isShort: false) { database, values in
+        database.select()
             .column(SQLColumn("student_id", table: "a"))
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .column(SQLFunction("MAX", args: SQLColumn("started_at", table: "x")), as: "last")
@@ -62,15 +87,9 @@ public struct YogaRosterRepository: Sendable {
                 SQLAlias(SQLIdentifier("yoga_sessions"), as: SQLIdentifier("x")), on: SQLColumn("session_id", table: "a"), .equal,
                 SQLColumn("id", table: "x")
             )
-            .where(SQLColumn("profile_id", table: "x"), .equal, SQLBind(profileID))
+            .where(SQLColumn("profile_id", table: "x"), .equal, values[0])
             .where(SQLColumn("student_id", table: "a"), .isNot, SQLLiteral.null)
-            .groupBy(SQLColumn("student_id", table: "a")).all()
-        var result: [String: (count: Int, last: Date)] = [:]
-        for row in rows {
-            result[try row.decode(column: "student_id", as: String.self)] =
-                (try row.decode(column: "n", as: Int.self), Date(millisecondsSince1970: try row.decode(column: "last", as: Int64.self)))
-        }
-        return result
+            .groupBy(SQLColumn("student_id", table: "a")).select
     }
 
     public func createStudent(_ student: Student, profileID: String, now: Date = Date()) async throws -> StudentRecord {

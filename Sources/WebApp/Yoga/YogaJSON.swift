@@ -3,7 +3,7 @@ import Storage
 import YogiYogini
 
 /// The yoga API's shapes. Times are ISO 8601 in UTC; temperatures Celsius; absent values are null.
-struct StudentJSON: APIAnswer {
+struct StudentJSON: APIAnswer, JSONWritable {
     let id: String
     let name: String
     let joined_on: String
@@ -24,6 +24,29 @@ struct StudentJSON: APIAnswer {
         notes = record.student.notes
         sessions_attended = record.sessionsAttended
         last_seen = record.lastSeen
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { w in
+            w.key("active")
+            w.bool(active)
+            w.key("id")
+            w.string(id)
+            w.key("joined_on")
+            w.string(joined_on)
+            w.key("last_seen")
+            if let last_seen { w.date(last_seen) } else { w.null() }
+            w.key("name")
+            w.string(name)
+            w.key("notes")
+            w.string(notes)
+            w.key("sessions_attended")
+            w.integer(sessions_attended)
+            w.key("type_id")
+            w.string(type_id)
+            w.key("type_name")
+            w.string(type_name)
+        }
     }
 }
 

@@ -42,8 +42,15 @@ struct YogaRosterAPIController {
         }
     }
 
-    struct StudentsAnswer: APIAnswer {
+    struct StudentsAnswer: APIAnswer, JSONWritable {
         let students: [StudentJSON]
+
+        func write(to writer: inout JSONWriter) {
+            writer.object { w in
+                w.key("students")
+                w.array(students) { w, student in student.write(to: &w) }
+            }
+        }
     }
 
     @Sendable func students(_ request: Request, context: TroveRequestContext) async throws -> StudentsAnswer {
@@ -62,21 +69,20 @@ struct YogaRosterAPIController {
             }
         }
         let descending = try Self.descending(request)
-        let sort = request.queryString("sort") ?? "name"
-        let byName: (YogaRosterRepository.StudentRecord, YogaRosterRepository.StudentRecord) -> Bool = {
-            $0.student.name.localizedStandardCompare($1.student.name) == .orderedAscending
+        /// By `key`, then by name.
+        func sorted<Key: Comparable>(by key: (YogaRosterRepository.StudentRecord) -> Key) -> [YogaRosterRepository.StudentRecord] {
+            records.map { (name: NameOrder($0.student.name), record: $0) }
+                .sorted { a, b in
+                    let (x, y) = (key(a.record), key(b.record))
+                    return x != y ? x < y : a.name < b.name
+                }
+                .map(\.record)
         }
-        switch sort {
-        case "name": records.sort(by: byName)
-        case "joined":
-            records.sort { $0.student.joinedOn != $1.student.joinedOn ? $0.student.joinedOn < $1.student.joinedOn : byName($0, $1) }
-        case "attended":
-            records.sort { $0.sessionsAttended != $1.sessionsAttended ? $0.sessionsAttended < $1.sessionsAttended : byName($0, $1) }
-        case "last_seen":
-            records.sort {
-                ($0.lastSeen ?? .distantPast) != ($1.lastSeen ?? .distantPast)
-                    ? ($0.lastSeen ?? .distantPast) < ($1.lastSeen ?? .distantPast) : byName($0, $1)
-            }
+        switch request.queryString("sort") ?? "name" {
+        case "name": records = sorted { _ in 0 }
+        case "joined": records = sorted(by: \.student.joinedOn)
+        case "attended": records = sorted(by: \.sessionsAttended)
+        case "last_seen": records = sorted { $0.lastSeen ?? .distantPast }
         default: throw APIError.badRequest("'sort' must be name, joined, attended or last_seen.")
         }
         if descending { records.reverse() }
