@@ -1193,6 +1193,11 @@ def test_someone_new_at_the_door_joins_the_roster_and_the_class_from_the_picker(
     wait(browser, lambda d: "Show inactive" in text(d, "picker-empty"), f"the picker says {text(browser, 'picker-empty')!r}")
     assert list_texts(browser, "#picker-list li") == []
     search.clear()
+    search.send_keys("anna bianchi")  # already here: said so, rather than that nobody matches
+    wait(browser, lambda d: text(d, "picker-empty") == "Anna Bianchi is already in this class.",
+         f"the picker says {text(browser, 'picker-empty')!r}")
+    assert list_texts(browser, "#picker-list li") == []
+    search.clear()
     search.send_keys("Elena Nuova")
     wait(browser, lambda d: len(list_texts(d, "#picker-list li")) == 1, "a new name is not offered")
     assert "Add “Elena Nuova”" in list_texts(browser, "#picker-list li")[0]

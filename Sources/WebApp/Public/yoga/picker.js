@@ -69,14 +69,17 @@ function renderPicker() {
       [],
       true,
     ).some((s) => !s.active && matches(s.name, $('picker-q').value));
+  const here = typed && klass.attendees.find((a) => fold(a.name) === fold(typed));
   show('picker-empty', !people.length && !walkIn);
   txt(
     'picker-empty',
     hidden
       ? 'No active student left to add. Tick “Show inactive students” to find the others.'
-      : $('picker-q').value.trim()
-        ? 'Nobody on your roster matches.'
-        : 'Nobody else to add. Type a new student’s name to add them.',
+      : here
+        ? `${here.name} is already in this class.`
+        : typed
+          ? 'Nobody on your roster matches.'
+          : 'Nobody else to add. Type a new student’s name to add them.',
   );
 }
 
