@@ -618,7 +618,9 @@ def test_a_favourite_removed_offline_and_left_before_its_undo_runs_out_is_remove
         for card in cards:
             assert call(browser, "PUT", f"/api/v1/strategies/{card['id']}/favourite")[0] in (200, 201, 204)
         open_strategies(browser, base, "#favourites")
-        listed = lambda d: [b.get_attribute("data-remove") for b in d.find_elements(By.CSS_SELECTOR, "#favourites-list [data-remove]")]  # noqa: E731
+        # In one call: the list may be drawn again between finding a button and reading it.
+        listed = lambda d: d.execute_script(  # noqa: E731
+            "return [...document.querySelectorAll('#favourites-list [data-remove]')].map((b) => b.dataset.remove)")
         wait(browser, lambda d: sorted(listed(d)) == sorted(str(c["id"]) for c in cards), f"the list is {listed(browser)}")
     kept, doomed = listed(browser)
     browser.find_element(By.CSS_SELECTOR, f'#favourites-list [data-remove="{doomed}"]').click()
