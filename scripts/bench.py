@@ -233,10 +233,11 @@ def api(base: str, method: str, path: str, body: dict | None = None, cookie: str
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             text = response.read()
-            set_cookie = response.headers.get("Set-Cookie")
+            # The session's cookie: a sign-up also sets the device's (for its own path), first.
+            session = [c.split(";")[0] for c in response.headers.get_all("Set-Cookie") or [] if c.startswith("trove_session=")]
     except urllib.error.HTTPError as error:
         raise SystemExit(f"{method} {path} answered {error.code}: {error.read()[:500]!r}")
-    return (json.loads(text) if text else {}), (set_cookie.split(";")[0] if set_cookie else None)
+    return (json.loads(text) if text else {}), (session[0] if session else None)
 
 
 def new_guest(base: str) -> str:
