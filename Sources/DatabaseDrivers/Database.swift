@@ -56,33 +56,27 @@ public final class Database: Sendable {
             writer.close()
             throw .cannotOpen(path, String(describing: error))
         }
-        var readers: [SQLiteConnection] = []
+        var readers: [InlineSQLiteConnection] = []
         var quickReaders: [InlineSQLiteConnection] = []
         do {
             // Read-only so that a statement sent to a reader by mistake fails instead of writing outside the
             // writer's turn.
             for _ in 0..<sqliteReaders {
-                let reader = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
-                readers.append(reader)
-                for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA query_only = ON"] {
-                    try await reader.sql().raw(SQLQueryString(pragma)).run()
-                }
-                quickReaders.append(
-                    try InlineSQLiteConnection(
-                        path: url.path, readOnly: true, logger: logger, eventLoop: MultiThreadedEventLoopGroup.singleton.any()))
+                let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+                readers.append(
+                    try InlineSQLiteConnection(path: url.path, readOnly: true, threadPool: .singleton, logger: logger, eventLoop: eventLoop)
+                )
+                quickReaders.append(try InlineSQLiteConnection(path: url.path, readOnly: true, logger: logger, eventLoop: eventLoop))
             }
         } catch {
-            for reader in readers { try? await reader.close() }
-            for reader in quickReaders { reader.close() }
+            for reader in readers + quickReaders { reader.close() }
             writer.close()
             throw .cannotOpen(path, String(describing: error))
         }
-        let opened = readers
-        let quick = quickReaders
-        let database = SQLiteConnections(base: writer, readers: opened.map { $0.sql(queryLogLevel: .trace) }, quickReaders: quick)
+        let opened = readers + quickReaders
+        let database = SQLiteConnections(base: writer, readers: readers, quickReaders: quickReaders)
         return Database(sql: database, kind: .sqlite) {
-            for reader in opened { try? await reader.close() }
-            for reader in quick { reader.close() }
+            for reader in opened { reader.close() }
             writer.close()
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import SQLKit
 import SQLiteKit
 import Synchronization
@@ -15,7 +16,8 @@ import VaporCSQLite
 /// write on pages in memory takes microseconds, so it runs here, at once. So does a read by key (a poem, a reader's
 /// place, a few cities' names): through the pool, its two hops and preparing its statement anew cost more than the
 /// read (a poem read 20% faster here, a city search 35%). Longer reads (a list, an export, the catalog's 235,000
-/// cities) stay on SQLiteNIO's threads, several at once, so that none holds up the requests of an event loop.
+/// cities) go to readers that run their statements on NIO's thread pool (`threadPool`), several at once, so that
+/// none holds up the requests of an event loop; their statements are kept too.
 /// What is waited for is waited for without blocking: when another process holds the database (a `trove import`,
 /// a backup), the statement is tried again after a short sleep until the busy timeout.
 ///
@@ -30,6 +32,8 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
     private let busyTimeout: Duration
     /// The writer's; a reader has none.
     private let checkpointer: SQLiteCheckpointer?
+    /// Where a reader for longer reads runs its statements; nil for the calling task.
+    private let threadPool: NIOThreadPool?
 
     /// The open handle and its kept statements, only touched under the lock.
     private final class Connection {
@@ -43,10 +47,11 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
 
     /// Opens (creating if needed) the database file at `path`. Its log is checkpointed in the background once it
     /// holds `checkpointPages` pages (`SQLiteCheckpointer`).
-    /// `readOnly` opens a reader instead, for short reads (`PreparedQuery`'s), which then run in the calling task too.
+    /// `readOnly` opens a reader instead: for short reads (`PreparedQuery`'s), which then run in the calling task too,
+    /// or, given a `threadPool`, for longer ones, run on its threads.
     public init(
-        path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5), checkpointPages: Int32 = 1000, logger: Logger,
-        eventLoop: any EventLoop
+        path: String, readOnly: Bool = false, threadPool: NIOThreadPool? = nil, busyTimeout: Duration = .seconds(5),
+        checkpointPages: Int32 = 1000, logger: Logger, eventLoop: any EventLoop
     ) throws {
         var handle: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE
@@ -62,6 +67,7 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
         checkpointer = readOnly ? nil : SQLiteCheckpointer(path: path, pages: checkpointPages, logger: logger)
         checkpointer?.watch(handle)
         connection = Mutex(Connection(handle: handle))
+        self.threadPool = threadPool
         self.busyTimeout = busyTimeout
         self.logger = logger
         self.eventLoop = eventLoop
@@ -74,7 +80,7 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
         let deadline = ContinuousClock.now + busyTimeout
         var pause = Duration.milliseconds(1)
         while true {
-            if try connection.withLock({ try Self.run(sql, values, on: $0, onRow) }) { return }
+            if try await run(sql, values, onRow) { return }
             guard ContinuousClock.now < deadline else {
                 throw SQLiteFailure(code: SQLITE_BUSY, message: "database is locked (by another process, for over \(busyTimeout))")
             }
@@ -90,6 +96,12 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
         return promise.futureResult
     }
 
+    /// Runs the statement here, or on the thread pool; false when another process holds the database.
+    private func run(_ sql: String, _ values: [SQLiteData], _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws -> Bool {
+        guard let threadPool else { return try connection.withLock { try Self.run(sql, values, on: $0, onRow) } }
+        return try await threadPool.runIfActive { try self.connection.withLock { try Self.run(sql, values, on: $0, onRow) } }
+    }
+
     /// Closes the connection; it answers no statement after.
     public func close() {
         connection.withLock { connection in
@@ -99,6 +111,12 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
             connection.handle = nil
         }
         checkpointer?.close()
+    }
+
+    /// How many times SQLite compiled the kept statement for `sql` again since it was kept; nil when none is kept
+    /// (for tests).
+    public func recompilations(of sql: String) -> Int32? {
+        connection.withLock { $0.statements[sql].map { sqlite_nio_sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0) } }
     }
 
     /// Returns once the background checkpoints asked for so far have run (for tests).
@@ -126,7 +144,10 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
         let statement = try prepared(sql, on: connection, handle: handle)
         defer {
             sqlite_nio_sqlite3_reset(statement)
-            sqlite_nio_sqlite3_clear_bindings(statement)
+            // Every run binds all of a statement's values, so the last ones are left in place: clearing them marks a
+            // statement whose plan looked at a value (a LEFT JOIN's `= ?`, by SQLite's heuristics) as expired, and it
+            // was compiled again on every run. Large ones are let go, so that a kept statement holds no upload.
+            if values.contains(where: \.isLarge) { sqlite_nio_sqlite3_clear_bindings(statement) }
         }
         for (offset, value) in values.enumerated() {
             let code = bind(value, at: Int32(offset + 1), to: statement)
@@ -200,6 +221,17 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
 
     /// SQLite copies a bound text or blob before the call returns (`SQLITE_TRANSIENT`).
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+extension SQLiteData {
+    /// A text or blob worth letting go of once its statement has run.
+    fileprivate var isLarge: Bool {
+        switch self {
+        case .text(let text): text.utf8.count > 16_384
+        case .blob(let buffer): buffer.readableBytes > 16_384
+        default: false
+        }
+    }
 }
 
 /// An error SQLite reported, with its extended result code.
