@@ -1,7 +1,6 @@
 import NIOCore
 import NIOPosix
 import PostgresKit
-import SQLiteKit
 import VaporCSQLite
 
 /// A query that failed for a reason outside the request: the database cannot be reached, or its disk refuses
@@ -23,9 +22,6 @@ public enum DatabaseOutage: Equatable, Sendable {
         switch error {
         case let error as PSQLError:
             guard let outage = Self.postgres(error) else { return nil }
-            self = outage
-        case let error as SQLiteError:
-            guard let outage = Self.sqlite(error.reason) else { return nil }
             self = outage
         case let error as SQLiteFailure:
             guard let outage = Self.sqlite(primaryCode: error.primaryCode) else { return nil }
@@ -55,7 +51,7 @@ public enum DatabaseOutage: Equatable, Sendable {
         }
     }
 
-    /// The writer's errors (`InlineSQLiteConnection`) by their result code, as the readers' below by SQLiteNIO's reason.
+    /// SQLite's errors (`InlineSQLiteConnection`'s, the writer's and the readers') by their result code.
     private static func sqlite(primaryCode: Int32) -> DatabaseOutage? {
         switch primaryCode {
         case SQLITE_FULL: .full
@@ -63,26 +59,6 @@ public enum DatabaseOutage: Equatable, Sendable {
         case SQLITE_BUSY, SQLITE_LOCKED: .busy
         case SQLITE_IOERR, SQLITE_CANTOPEN: .diskError
         default: nil
-        }
-    }
-
-    private static func sqlite(_ reason: SQLiteError.Reason) -> DatabaseOutage? {
-        switch reason {
-        case .full:
-            return .full
-        case .readOnly, .readonlyInRecovery, .readonlyCantLock, .readonlyInRollback, .readonlyBackingMoved,
-            .readonlyDirectory:
-            return .readOnly
-        case .busy, .locked, .busyInRecovery, .busyInSnapshot, .busyTimeout, .lockedBySharedCache:
-            return .busy
-        case .ioError, .ioErrorFailedRead, .ioErrorIncompleteRead, .ioErrorFailedWrite, .ioErrorFailedSync,
-            .ioErrorFailedDirSync, .ioErrorFailedTruncate, .ioErrorFailedStat, .ioErrorFailedUnlock,
-            .ioErrorFailedReadLock, .ioErrorFailedDelete, .ioErrorFailedAccess, .ioErrorFailedLockCheck,
-            .ioErrorFailedAdvisoryLock, .ioErrorFailedClose, .ioErrorFailedSharedMemOpen,
-            .ioErrorFailedSharedMemSize, .ioErrorFailedSharedMemMap, .ioErrorFailedMemoryMap, .cantOpen:
-            return .diskError
-        default:
-            return nil
         }
     }
 }

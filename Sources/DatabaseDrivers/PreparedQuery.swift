@@ -7,8 +7,8 @@ import Synchronization
 /// than SQLite takes to run it (docs/BENCHMARKS.md). A hot query is built once with the builders, as any
 /// other, from placeholders; each call then binds its own values to the kept text. A read
 /// (`isRead`) goes to SQLite's readers like any SELECT: a short one (a few rows by key) to a quick reader, run in
-/// the calling task with its statement kept; a longer one (`isShort: false`: a list, a count over a table) to
-/// SQLiteNIO's readers, on their threads, so that it holds up no event loop.
+/// the calling task with its statement kept; a longer one (`isShort: false`: a list, a count over a table) to the
+/// readers that run on NIO's thread pool, so that it holds up no event loop.
 public final class PreparedQuery: Sendable {
     public let isRead: Bool
     public let isShort: Bool

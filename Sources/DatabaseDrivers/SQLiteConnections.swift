@@ -9,10 +9,10 @@ import Synchronization
 /// `withSession` commits that transaction first, then holds the writer's turn for its whole closure, so its
 /// statements never interleave with another request's; inside it the closure talks to the writer directly. A short
 /// read `PreparedQuery` outside a session goes to the next quick reader (`InlineSQLiteConnection`, run in the calling
-/// task), any other SELECT to a free one of SQLiteNIO's readers (`FreeReaders`). Neither waits for the writer: in WAL
-/// mode a reader sees every write committed before its query starts. (Readers on the writer's own connection would
-/// be worse than slow: an implicit transaction commits only when the connection's last statement ends, so an answered
-/// write could still be uncommitted while another request's read was running.)
+/// task), any other SELECT to a free one of the readers on NIO's thread pool (`FreeReaders`). Neither waits for the
+/// writer: in WAL mode a reader sees every write committed before its query starts. (Readers on the writer's own
+/// connection would be worse than slow: an implicit transaction commits only when the connection's last statement
+/// ends, so an answered write could still be uncommitted while another request's read was running.)
 struct SQLiteConnections: ForwardingSQLDatabase, BatchedTransactions {
     let base: any SQLDatabase
     let readers: [any SQLDatabase]

@@ -45,8 +45,8 @@ public struct YogaRosterRepository: Sendable {
         }
     }
 
-    /// The roster is read each time YogiYogini opens: its text is written once (`PreparedQuery`), and it runs on
-    /// SQLiteNIO's readers, since a roster can be long. Values: the profile (and the student, for one).
+    /// The roster is read each time YogiYogini opens: its text is written once (`PreparedQuery`), and it runs on the
+    /// readers on NIO's thread pool, since a roster can be long. Values: the profile (and the student, for one).
     static let studentsQuery = PreparedQuery(isRead: true, isShort: false) { database, values in
         studentsSelect(database, profileID: values[0]).select
     }
