@@ -290,6 +290,9 @@ def test_reading_from_the_first_chapter_to_an_ending(stories_server, browser):
     assert "**" not in text(browser, "chapter-text")
     wait(browser, picture_loaded, "the first chapter's picture did not load")
     assert not browser.find_element(By.ID, "back").is_enabled(), "nothing to go back to on the first chapter"
+    # "‹ All stories" reads as one back control: its chevron was underlined apart from its words.
+    assert browser.execute_script(
+        "return getComputedStyle(document.querySelector('.st-backlink')).textDecorationLine") == "none"
 
     watch_text_top(browser)
     for label, expected in (("Climb the tower", "One Hundred and Seventeen Steps"), ("Follow the glowing moth", "The Lantern Moth")):
