@@ -625,7 +625,8 @@ def test_a_favourite_removed_offline_and_left_before_its_undo_runs_out_is_remove
     kept, doomed = listed(browser)
     browser.find_element(By.CSS_SELECTOR, f'#favourites-list [data-remove="{doomed}"]').click()
     wait(browser, lambda d: listed(d) == [kept], "the removed favourite is still listed")
-    assert browser.find_elements(By.CSS_SELECTOR, ".toast .toast-action"), "no Undo to leave"
+    # The toast follows the list's redraw: waited for, not asserted at once (WebKit was faster to check).
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".toast .toast-action"), "no Undo to leave")
     browser.get(base + "/strategies")
     wait(browser, lambda d: [(e["method"], e["path"]) for e in outbox(d)] == [("DELETE", f"/api/v1/strategies/{doomed}/favourite")],
          f"the removal made as the page went is not waiting: {outbox(browser)}")
