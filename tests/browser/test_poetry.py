@@ -1417,7 +1417,9 @@ def test_a_poem_deleted_offline_and_left_before_its_undo_runs_out_is_deleted_whe
         kept, doomed = two_poems(browser, base)
     tap(browser, browser.find_element(By.CSS_SELECTOR, f'#poems button[data-delete="{doomed}"]'))
     wait(browser, lambda d: listed_poems(d) == [kept], "the deleted poem is still listed")
-    assert [b for b in browser.find_elements(By.CSS_SELECTOR, ".toast .toast-action") if b.text == "Undo"], "no Undo to leave"
+    # The toast follows the list's redraw: waited for, not asserted at once.
+    wait(browser, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('.toast .toast-action')].some((b) => b.textContent === 'Undo')"), "no Undo to leave")
     browser.get(base + "/poetry")
     wait(browser, lambda d: [(e["method"], e["path"].split("/")[-1]) for e in outbox(d)] == [("DELETE", doomed)],
          f"the deletion made as the page went is not waiting: {outbox(browser)}")
