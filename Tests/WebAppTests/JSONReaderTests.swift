@@ -104,6 +104,34 @@ import Testing
     }
 }
 
+/// Dates in a body: RFC 3339, with or without fractional seconds, in UTC or with an offset; nothing else.
+@Suite struct JSONBodyDateTests {
+    struct Stamped: Decodable { let at: Date }
+
+    static let read: [(String, Double)] = [
+        ("2026-12-02T09:30:00Z", 1_796_203_800),
+        ("2026-12-02T09:30:00.250Z", 1_796_203_800.25),
+        ("2026-12-02T10:30:00+01:00", 1_796_203_800),
+        ("2026-12-02T10:30:00.5+01:00", 1_796_203_800.5),
+    ]
+
+    @Test(arguments: read)
+    func readsAnRFC3339DateAndTime(text: String, seconds: Double) throws {
+        let stamped = try JSONBody.decode(Stamped.self, from: Data(#"{"at":"\#(text)"}"#.utf8))
+        #expect(abs(stamped.at.timeIntervalSince1970 - seconds) < 0.001)
+    }
+
+    @Test(arguments: ["2026-12-02", "yesterday", "2026-12-02T09:30:00", "2026-13-02T09:30:00Z", ""])
+    func refusesAnythingElseAsInvalid(text: String) {
+        #expect {
+            try JSONBody.decode(Stamped.self, from: Data(#"{"at":"\#(text)"}"#.utf8))
+        } throws: { error in
+            guard case .invalid(let message) = error as? JSONBodyError else { return false }
+            return message.hasPrefix("'at' is not valid")
+        }
+    }
+}
+
 /// A Twine reader's place as stored: read by hand as JSONDecoder reads it, or left to it.
 @Suite struct TwineReadingJSONTests {
     static let places: [TwineReading] = [

@@ -3,7 +3,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  offlineDrawTime,
   fold,
   sameText,
   cardId,
@@ -304,11 +303,4 @@ test('the card of the day is the one the server chooses (CardPickerTests pins th
   assert.equal(on(2026, 11, 29), 16);
   assert.equal(on(1970, 1, 2), 6);
   assert.equal(cardOfTheDay(extra, new Date()), null);
-});
-
-test('a draw made offline is timed in whole seconds, rounded up, so it stays after one recorded online that second', () => {
-  assert.equal(offlineDrawTime(new Date('2026-12-02T07:09:40.800Z')), '2026-12-02T07:09:41Z');
-  assert.equal(offlineDrawTime(new Date('2026-12-02T07:09:40.001Z')), '2026-12-02T07:09:41Z');
-  assert.equal(offlineDrawTime(new Date('2026-12-02T07:09:40.000Z')), '2026-12-02T07:09:40Z');
-  assert.equal(offlineDrawTime(new Date('2026-12-31T23:59:59.500Z')), '2027-01-01T00:00:00Z');
 });

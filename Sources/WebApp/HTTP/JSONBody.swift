@@ -27,9 +27,25 @@ enum JSONBodyError: Error {
 enum JSONBody {
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            guard let date = date(from: try container.decode(String.self)) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "expected a date and time as in 2026-12-02T09:30:00Z."))
+            }
+            return date
+        }
         return decoder
     }()
+
+    private static let wholeSeconds = Date.ISO8601FormatStyle()
+    private static let fractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// An RFC 3339 date and time, with or without fractional seconds (`new Date().toISOString()` in a page sends
+    /// milliseconds; `.iso8601` alone refused them).
+    static func date(from text: String) -> Date? {
+        (try? wholeSeconds.parse(text)) ?? (try? fractionalSeconds.parse(text))
+    }
 
     /// Reads and decodes a JSON body, checking its type and size first.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {

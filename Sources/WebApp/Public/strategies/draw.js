@@ -9,7 +9,6 @@ import {
   API,
   SCOPE,
   HISTORY,
-  offlineDrawTime,
   readSettings,
   settingsSummary,
   drawQuery as queryFor,
@@ -195,7 +194,7 @@ function keepHistoryFresh() {
 /** A draw made offline joins the history when the connection returns, at the time it was made. */
 function recordOfflineDraw(card) {
   if (!Number.isInteger(card.id)) return; // a card written offline has the device's id until it syncs
-  const drawnAt = offlineDrawTime(new Date());
+  const drawnAt = new Date().toISOString(); // to the millisecond, as a draw recorded online
   // A refusal (the card withdrawn meanwhile) loses only a history line.
   send('POST', HISTORY, { card_id: card.id, drawn_at: drawnAt }, { label: `the draw “${card.strategy}”`, scope: SCOPE }).catch(() => {});
 }

@@ -7,10 +7,6 @@ export const API = '/api/v1/strategies';
 export const SCOPE = 'strategies'; // this app's writes in the shared outbox (js/sync.js)
 export const HISTORY = `${API}/history`; // the draws recorded, newest first
 
-/** When a draw made offline was made, as the API reads it: whole seconds, rounded up, so that it stays after a draw
- * recorded online earlier in the same second (the server keeps those to the millisecond). */
-export const offlineDrawTime = (date) => new Date(Math.ceil(date.getTime() / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 // ---------- Text ----------
 
 /** Case- and accent-insensitive form of a text, for searching. */
