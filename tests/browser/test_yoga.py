@@ -596,6 +596,25 @@ def test_location_refused_offers_saved_venues_favourites_first(yoga_server, brow
     check_console(browser)
 
 
+def test_a_venue_searched_for_and_not_found_is_checked_in_without_typing_its_name_again(yoga_server, browser):
+    refuse_location(browser, yoga_server)
+    open_yoga(browser, yoga_server)
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: d.find_element(By.ID, "typed").get_attribute("open") is not None,
+         "with no venues and no location, Type a venue should open")
+    # She looks for her studio first; nothing is found, and the name she searched for is the one to type.
+    browser.find_element(By.ID, "venue-q").send_keys("Studio Lotus")
+    wait(browser, lambda d: d.find_element(By.ID, "typed-name").get_attribute("value") == "Studio Lotus",
+         f"the name reads {browser.find_element(By.ID, 'typed-name').get_attribute('value')!r}")
+    # A name she corrects there is hers: searching on leaves it.
+    fill(browser, "typed-name", "Studio Lotus East")
+    browser.find_element(By.ID, "venue-q").send_keys(" Hall")
+    assert browser.find_element(By.ID, "typed-name").get_attribute("value") == "Studio Lotus East"
+    tap_id(browser, "typed-checkin")
+    wait_in_session(browser, "Studio Lotus East")
+    check_console(browser)
+
+
 # ---------- Repeat last time ----------
 
 def test_repeat_last_time_proposes_the_regulars(yoga_server, browser):

@@ -55,6 +55,10 @@ function useMyLocation() {
 }
 const typedEmpty = () => !$('typed-lat').value.trim() && !$('typed-lon').value.trim();
 
+// The name she searches for is the name of the venue she would type: it follows the search into "Type a venue"
+// (open when she has no venues) until she edits the name there, so a new venue is not typed twice.
+let searchedName = '';
+
 /** While a check-in panel is open, Back closes it as its Cancel does (../js/layers.js). */
 let layer = null;
 function panelOpened() {
@@ -74,6 +78,7 @@ export function openCheckin() {
   mode('checkin-panel');
   panelOpened();
   $('venue-q').value = '';
+  if ($('typed-name').value.trim() === searchedName) $('typed-name').value = searchedName = '';
   slot('Finding where you are…');
   show('nearby', false);
   err('typed-error');
@@ -303,6 +308,7 @@ click('repeat-go', (e) => {
 });
 click('nearest-checkin', (e) => checkInFrom({ venue_id: e.currentTarget.dataset.id }, e.currentTarget));
 listen('venue-q', 'input', () => {
+  if ($('typed-name').value.trim() === searchedName) $('typed-name').value = searchedName = $('venue-q').value.trim();
   renderSaved();
   if (position) onVenueQuery();
 });
