@@ -200,15 +200,10 @@ struct SessionJSON: APIAnswer {
     }
 }
 
-/// ISO 8601 times from request bodies, with or without fractional seconds; anything else is a clear 422.
+/// Times read from strings in request bodies (`JSONBody.date`), with the field named in the 422.
 enum YogaTime {
     static func parse(_ text: String, field: String) throws(YogaError) -> Date {
-        let plain = ISO8601DateFormatter()
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let date = plain.date(from: text) ?? fractional.date(from: text) else {
-            throw .invalid("'\(field)' must be a time such as 2026-11-22T18:00:00Z.")
-        }
+        guard let date = JSONBody.date(from: text) else { throw .invalid("'\(field)' must be a time such as 2026-11-22T18:00:00Z.") }
         return date
     }
 }
