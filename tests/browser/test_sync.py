@@ -18,7 +18,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from browser_support import wait
+from browser_support import add_preload_script, wait
 from conftest import _running_trove, _trove_binary, free_port
 from test_offline import wait_until_kept
 from test_yoga import (attendee_names, fill, go, ok, open_student_form, open_yoga, shown, tap, tap_id, tap_text, text, wait_in_session,
@@ -424,6 +424,53 @@ def test_a_class_held_offline_while_another_device_runs_one_stays_on_the_device_
         sessions = ok(browser, "GET", "/sessions")["sessions"]
         assert [(s["venue"]["name"], s["notes"]) for s in sessions] == [("Basement Studio", "Held on the phone")], sessions
         assert ok(browser, "GET", "/class")["class"]["venue"]["name"] == "Laptop Hall", "the laptop's class was ended"
+
+
+# The page's fetch, with one answer lost on the way back: `window.__troveLoseAnswer = '/api/v1/yoga/class'` lets the
+# next POST there reach the server, then fails it as a dropped connection does.
+LOSE_AN_ANSWER = """
+(() => {
+  const real = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const answer = await real(input, init);
+    const lose = window.__troveLoseAnswer;
+    if (lose && init?.method === 'POST' && new URL(String(input), location.href).pathname === lose) {
+      window.__troveLoseAnswer = null;
+      throw new TypeError('Failed to fetch');
+    }
+    return answer;
+  };
+})();
+"""
+
+
+def test_a_held_class_whose_hand_over_answer_was_lost_is_recognised_on_the_server(yoga_restartable, browser):
+    """The phone hands its offline class to the server as the signal returns, and the answer is lost on the way back.
+    Asked again, the server has a class running: this one (same start, same place), which the phone takes, with the
+    notes written since; not a second class, and not one kept on the phone as another device's."""
+    add_preload_script(browser, LOSE_AN_ANSWER)
+    with yoga_restartable() as base:
+        open_yoga(browser, base)
+        wait(browser, lambda d: indicator(d) == "All saved", f"the indicator does not say All saved: {indicator(browser)!r}")
+        kept_for_offline(browser, "/yoga")
+
+    open_offline(browser, base, "/yoga", YOGA_READY)
+    check_in_typed(browser, "Basement Studio")
+    browser.execute_script("window.__troveLoseAnswer = '/api/v1/yoga/class'")
+    with yoga_restartable():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: d.execute_script("return window.__troveLoseAnswer") is None, "the class was not handed over")
+        assert ok(browser, "GET", "/class")["class"]["venue"]["name"] == "Basement Studio", "the hand-over did not reach the server"
+        write_class_notes(browser, "Written after the hand-over")
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: not shown(d, "live-held"), f"the class still says it is held: {text(browser, 'live-held')!r}")
+        wait(browser, lambda d: ok(d, "GET", "/class")["class"]["notes"] == "Written after the hand-over",
+             "the notes written since did not reach the server's class")
+        hold_end_class(browser)
+        wait(browser, lambda d: indicator(d) == "All saved", f"the class did not end: {indicator(browser)!r}", timeout=60)
+        sessions = ok(browser, "GET", "/sessions")["sessions"]
+        assert [(s["venue"]["name"], s["notes"]) for s in sessions] == [("Basement Studio", "Written after the hand-over")], sessions
+        assert ok(browser, "GET", "/class")["class"] is None
 
 
 @pytest.fixture
