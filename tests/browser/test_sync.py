@@ -194,6 +194,33 @@ def test_a_newcomer_added_from_the_picker_offline_reaches_the_server_in_the_clas
         assert [(a["id"], a["name"]) for a in attendees] == [(elena[0]["id"], "Elena Nuova")], attendees
 
 
+def test_a_class_taken_offline_offers_the_roster_though_the_students_tab_was_never_opened(yoga_restartable, browser):
+    """The roster reached the device only through the Students tab: an instructor who opened YogiYogini online on
+    the Class tab alone, then taught where there is no signal, had nobody to add ("this needs the server")."""
+    with yoga_restartable() as base:
+        open_yoga(browser, base)
+        ok(browser, "POST", "/students", {"name": "Anna Bianchi"}, 201)
+        open_yoga(browser, base)  # a visit as any other: the Class tab, nothing else opened
+        wait(browser, lambda d: d.execute_async_script(KEPT_ROSTER) == ["Anna Bianchi"],
+             "a visit to the Class tab did not keep the roster on the device")
+        kept_for_offline(browser, "/yoga")
+
+    open_offline(browser, base, "/yoga", YOGA_READY)
+    check_in_typed(browser, "Basement Studio")
+    tap_id(browser, "add-attendees")
+    wait(browser, lambda d: "Anna Bianchi" in text(d, "picker-list"), f"offline, the picker offers nobody: {text(browser, 'picker-list')!r}")
+    tap_text(browser, "#picker-list", "Anna Bianchi")
+    wait(browser, lambda d: attendee_names(d) == ["Anna Bianchi"], f"attendees: {attendee_names(browser)}")
+
+
+# The students the device keeps for YogiYogini (js/sync.js `kept('yoga')`), by name.
+KEPT_ROSTER = """
+const done = arguments[arguments.length - 1];
+const url = performance.getEntriesByType('resource').map((e) => e.name).find((n) => n.endsWith('/js/sync.js'));
+import(url).then((sync) => sync.kept('yoga')).then((m) => done((m?.students || []).map((s) => s.name)), (e) => done(String(e)));
+"""
+
+
 def test_a_class_held_offline_keeps_a_student_and_its_venue_deleted_meanwhile_on_another_device(yoga_two_devices, browser):
     """The class is held on the phone with no signal while the laptop deletes one of its students and its venue. The
     class still reaches the server whole when the signal is back, with them as the phone knew them (as for a student

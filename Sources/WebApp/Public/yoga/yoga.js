@@ -3,7 +3,7 @@
 // #venues, #settings.
 import { $ } from './dom.js';
 import { createRouter, parseView } from '../js/router.js';
-import { call, state, emit, studentsChanged } from './store.js';
+import { call, state, emit, studentsChanged, loadStudents } from './store.js';
 import * as classTab from './class.js';
 
 // The Class tab comes with the page; the Students and Sessions tabs load when one of their views is first shown
@@ -91,6 +91,9 @@ async function start() {
   router.start();
   await Promise.all([settings, classTab.ready()]);
   $('yoga').dataset.ready = 'true';
+  // The roster kept on the device from every visit, not only from one to the Students tab: without it, a class
+  // taken offline has nobody to offer in its attendee picker.
+  loadStudents().catch(() => {});
 }
 
 // What was done offline reached the server: the tabs read again (the server's ids and figures).
