@@ -612,6 +612,16 @@ def test_a_venue_searched_for_and_not_found_is_checked_in_without_typing_its_nam
     assert browser.find_element(By.ID, "typed-name").get_attribute("value") == "Studio Lotus East"
     tap_id(browser, "typed-checkin")
     wait_in_session(browser, "Studio Lotus East")
+    # The next check-in, on the same page: the name follows the search again (checking in emptied the form).
+    tap_id(browser, "end-class")
+    wait(browser, lambda d: dialog_open(d, "end-dialog"), "End class did not ask what to do")
+    tap_id(browser, "end-save")
+    wait(browser, lambda d: shown(d, "checkin") and not dialog_open(d, "end-dialog"), "saving did not end the class")
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: shown(d, "checkin-panel"), "check-in did not open")
+    browser.find_element(By.ID, "venue-q").send_keys("Parish Hall")
+    wait(browser, lambda d: d.find_element(By.ID, "typed-name").get_attribute("value") == "Parish Hall",
+         f"the second time the name reads {browser.find_element(By.ID, 'typed-name').get_attribute('value')!r}")
     check_console(browser)
 
 

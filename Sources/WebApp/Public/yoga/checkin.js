@@ -56,7 +56,7 @@ function useMyLocation() {
 const typedEmpty = () => !$('typed-lat').value.trim() && !$('typed-lon').value.trim();
 
 // The name she searches for is the name of the venue she would type: it follows the search into "Type a venue"
-// (open when she has no venues) until she edits the name there, so a new venue is not typed twice.
+// (open when she has no venues) while that name is empty or still the search's, so a new venue is not typed twice.
 let searchedName = '';
 
 /** While a check-in panel is open, Back closes it as its Cancel does (../js/layers.js). */
@@ -78,7 +78,7 @@ export function openCheckin() {
   mode('checkin-panel');
   panelOpened();
   $('venue-q').value = '';
-  if ($('typed-name').value.trim() === searchedName) $('typed-name').value = searchedName = '';
+  if ($('typed-name').value.trim() === searchedName) $('typed-name').value = '';
   slot('Finding where you are…');
   show('nearby', false);
   err('typed-error');
@@ -308,7 +308,8 @@ click('repeat-go', (e) => {
 });
 click('nearest-checkin', (e) => checkInFrom({ venue_id: e.currentTarget.dataset.id }, e.currentTarget));
 listen('venue-q', 'input', () => {
-  if ($('typed-name').value.trim() === searchedName) $('typed-name').value = searchedName = $('venue-q').value.trim();
+  const name = $('typed-name');
+  if (!name.value.trim() || name.value.trim() === searchedName) name.value = searchedName = $('venue-q').value.trim();
   renderSaved();
   if (position) onVenueQuery();
 });
