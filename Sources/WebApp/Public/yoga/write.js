@@ -129,9 +129,11 @@ async function sendHeld() {
 async function ownRunning(held) {
   const running = (await api('GET', `${API}/class`).catch(() => null))?.class;
   if (running === undefined) return null;
-  // Started in the same second at the same place: this class. A start alone is not enough: a class the laptop checked
-  // in within the second of this one's (times are whole seconds) was taken for it, and given its notes.
-  if (running?.started_at !== held.started_at || running.venue?.name !== held.venue?.name) return false;
+  // Started in the same second at the same place (a saved venue by its id, which a rename elsewhere keeps; a typed
+  // one by its name): this class. A start alone is not enough: a class the laptop checked in within the second of
+  // this one's (times are whole seconds) was taken for it, and given its notes.
+  const samePlace = held.venue?.id ? running?.venue?.id === held.venue.id : running?.venue?.name === held.venue?.name;
+  if (running?.started_at !== held.started_at || !samePlace) return false;
   const missing = catchUp(running, held);
   return missing ? api('PATCH', `${API}/class`, missing).catch(() => null) : { class: running };
 }
