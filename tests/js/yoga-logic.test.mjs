@@ -6,6 +6,7 @@ import {
   formatClock,
   formatDuration,
   shownDuration,
+  timeSpan,
   elapsedAt,
   formatTemperature,
   toFahrenheit,
@@ -285,6 +286,11 @@ test('plural', () => {
   assert.equal(plural(1, 'student'), '1 student');
   assert.equal(plural(0, 'student'), '0 students');
   assert.equal(plural(2, 'class', 'classes'), '2 classes');
+});
+
+test('a class within one minute shows that minute once', () => {
+  assert.equal(timeSpan('9:00 AM', '10:15 AM'), '9:00 AM–10:15 AM');
+  assert.equal(timeSpan('9:59 AM', '9:59 AM'), '9:59 AM');
 });
 
 test('a session lasts what its shown times say, whatever their seconds', () => {

@@ -23,6 +23,9 @@ export function formatDuration(seconds) {
 export const shownDuration = (startedAt, endedAt) =>
   formatDuration(60 * (Math.floor(Date.parse(endedAt) / 60000) - Math.floor(Date.parse(startedAt) / 60000)));
 
+/** Two shown times as one span: "9:00 AM–10:15 AM", or "9:59 AM" alone for a class that began and ended within it. */
+export const timeSpan = (from, to) => (from === to ? from : `${from}–${to}`);
+
 /** Seconds run at `now` (ms): the server's elapsed_seconds plus the time since it answered, so a wrong device clock is harmless. */
 export function elapsedAt(klass, receivedAt, now) {
   if (klass && Number.isFinite(klass.elapsed_seconds)) {

@@ -20,7 +20,7 @@ import {
   svg,
 } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
-import { plural, parseTemperature, shownDuration, temperatureValue } from './logic.js';
+import { plural, parseTemperature, shownDuration, temperatureValue, timeSpan } from './logic.js';
 import { sortSessions, defaultOrder, toLocalInput, fromLocalInput, fillMonths, localDate, niceMax, barLength } from './lists.js';
 
 // The list's sort is remembered on this device, across reloads.
@@ -73,7 +73,7 @@ function renderList() {
           'a',
           { className: 'yg-item', href: `#session/${encodeURIComponent(s.id)}`, dataset: { id: s.id } },
           span('yg-item-title', s.venue.name),
-          span('yg-item-meta', `${formatDate(s.started_at)} · ${formatTime(s.started_at)}–${formatTime(s.ended_at)}`),
+          span('yg-item-meta', `${formatDate(s.started_at)} · ${timeSpan(formatTime(s.started_at), formatTime(s.ended_at))}`),
           span(
             'yg-item-meta',
             [plural(s.attendance, 'student'), shownDuration(s.started_at, s.ended_at), temperature(s.temperature_c)]
