@@ -48,11 +48,9 @@ public struct CityCatalog: Sendable {
             positions.sort { cities[Int($0)].geonameid < cities[Int($1)].geonameid }
         }
         self.positionsByID = positions
-        var rank = [Int32](repeating: 0, count: cities.count)
-        for (position, index) in cities.indices.sorted(by: { Self.byPopulation(cities[$0], cities[$1]) }).enumerated() {
-            rank[index] = Int32(position)
-        }
-        self.names = names.build(rank: rank, maximumLimit: Self.maximumLimit)
+        self.names = names.build(
+            prominence: cities.indices.map { Self.prominence(population: cities[$0].population, names: searchKeys[$0].count) },
+            maximumLimit: Self.maximumLimit)
         self.citiesByCountry = byCountry
         self.spatial = SpatialIndex(latitudes: cities.map(\.latitude), longitudes: cities.map(\.longitude))
         self.boundingBoxes = byCountry.compactMapValues { members in
@@ -165,6 +163,14 @@ public struct CityCatalog: Sendable {
     /// Countries that have at least one city, so "Surprise Me" can land somewhere.
     public var countriesWithCities: [String] {
         citiesByCountry.keys.sorted()
+    }
+
+    /// How a name search orders the cities of one tier, larger first: the square root of the population times
+    /// the number of the city's distinct names. GeoNames has a city's name in as many languages as write about
+    /// it, so by population alone "flor" offered Florianópolis before Florence and "val" Venezuela's Valencia
+    /// before Spain's; the square root keeps a large city well known in few languages above a village with many.
+    static func prominence(population: Int, names: Int) -> Float {
+        Float(Double(max(population, 0)).squareRoot() * Double(max(names, 1)))
     }
 
     /// The seed's order: most populous first, then by name.

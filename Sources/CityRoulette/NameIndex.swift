@@ -13,9 +13,10 @@ public struct NameIndex: Sendable {
         public let cityIndex: Int
         /// The key that matched (normalized).
         public let key: String
-        /// 0: the city's own name is the query; 1: its own name starts with the query, or an alternate name
-        /// does (alternate names are many and uneven, so an exact one counts for no more); 2: a later word does.
+        /// 0: a whole name (own or alternate) starts with the query; 1: only a later word of one does.
         public let tier: Int
+        /// How the match weighs the city's prominence among the matches of its tier.
+        public let weight: Weight
         /// Whether it was an alternate name that matched rather than the city's own.
         public let alternate: Bool
         /// Which of the city's names matched: its position in the list the builder was given, the city's own
@@ -85,24 +86,25 @@ public struct NameIndex: Sendable {
             }
         }
 
-        /// The index. `rank[c]` orders city c among matches of one tier (0 first: most populous); answers hold
-        /// at most `maximumLimit` cities; ranges longer than `heavyRange` entries are answered at build time.
-        public func build(rank: [Int32], maximumLimit: Int, heavyRange: Int = 2048) -> NameIndex {
-            NameIndex(bytes: bytes, unsorted: entries, rank: rank, maximumLimit: maximumLimit, heavyRange: heavyRange)
+        /// The index. `prominence[c]` orders city c among matches of one tier (larger first; equal ones by index);
+        /// answers hold at most `maximumLimit` cities; ranges longer than `heavyRange` entries are answered at build
+        /// time.
+        public func build(prominence: [Float], maximumLimit: Int, heavyRange: Int = 2048) -> NameIndex {
+            NameIndex(bytes: bytes, unsorted: entries, prominence: prominence, maximumLimit: maximumLimit, heavyRange: heavyRange)
         }
     }
 
     private let bytes: [UInt8]
     private let entries: [Entry]
-    private let rank: [Int32]
+    private let prominence: [Float]
     private let maximumLimit: Int
     private let heavyRange: Int
     /// Ranked answers (entry positions, best first) of the queries whose range is longer than `heavyRange`.
     private var heavyAnswers: [[UInt8]: [Int32]] = [:]
 
-    private init(bytes: [UInt8], unsorted: [Entry], rank: [Int32], maximumLimit: Int, heavyRange: Int) {
+    private init(bytes: [UInt8], unsorted: [Entry], prominence: [Float], maximumLimit: Int, heavyRange: Int) {
         self.bytes = bytes
-        self.rank = rank
+        self.prominence = prominence
         self.maximumLimit = maximumLimit
         self.heavyRange = max(1, heavyRange)
         self.entries = bytes.withUnsafeBufferPointer { buffer in
@@ -121,7 +123,7 @@ public struct NameIndex: Sendable {
     }
 
     /// Each city matching the (already normalized) query once, with its best match, ranked: by tier, then by
-    /// the city's rank; at most `limit`.
+    /// the city's prominence as its match weighs it (`Weight`); at most `limit`.
     public func search(_ query: String, limit: Int) -> [Match] {
         let query = Array(query.utf8)
         guard !query.isEmpty, limit > 0 else { return [] }
@@ -133,10 +135,12 @@ public struct NameIndex: Sendable {
         return positions.map { position in
             let entry = entries[Int(position)]
             let end = Int(entry.start) + Int(entry.length)
+            let code = Self.code(entry, queryLength: query.count)
             return Match(
                 cityIndex: Int(entry.city),
                 key: String(decoding: bytes[Int(entry.start)..<end], as: UTF8.self),
-                tier: Self.tier(entry, queryLength: query.count) >> 1,
+                tier: code >> 2,
+                weight: Weight(rawValue: code & 3)!,
                 alternate: entry.kind >= 2,
                 name: entry.name,
                 spelling: entry.kind >= 2 && entry.spelling != .stored
@@ -155,29 +159,59 @@ public struct NameIndex: Sendable {
 
     // MARK: - Ranking
 
-    /// Tier and name kind in one number, smaller better: (tier << 1) | alternate.
-    private static func tier(_ entry: Entry, queryLength: Int) -> Int {
-        let wordMatch = entry.kind & 1 == 1
+    /// How much of a city's prominence its match counts, the heaviest first.
+    public enum Weight: Int, Sendable {
+        /// The query is the city's own name, tenfold: a town typed in full comes before the larger cities whose
+        /// names it begins ("bath": Bath before Bathinda), and a village whose name is a short query does not
+        /// come before them all ("par": Paris before Par, Cornwall).
+        case ownName
+        /// The city's own name, or a later word of it, starts with the query.
+        case own
+        /// The query is a whole alternate name ("roma", "wien"): as strong a sign as an own name begun.
+        case alternateName
+        /// An alternate name, or a later word of one, starts with the query, a tenth: GeoNames' alternates include
+        /// transliterations from other scripts ("beroorizonchi" for Belo Horizonte), so a large city with hundreds of
+        /// them came before the cities whose own names were typed ("ber": Beirut before Berlin, Bergen and Bern).
+        /// A well-known alternate still leads where no own name competes ("firen": Florence).
+        case alternate
+
+        public func of(_ prominence: Float) -> Float {
+            switch self {
+            case .ownName: prominence * 10
+            case .own, .alternateName: prominence
+            case .alternate: prominence * 0.1
+            }
+        }
+    }
+
+    /// Tier and weight in one number, smaller better: (tier << 2) | weight.
+    private static func code(_ entry: Entry, queryLength: Int) -> Int {
+        let word = entry.kind & 1 == 1
         let alternate = entry.kind >= 2
-        let tier = wordMatch ? 2 : (!alternate && Int(entry.length) == queryLength ? 0 : 1)
-        return tier << 1 | (alternate ? 1 : 0)
+        let whole = !word && Int(entry.length) == queryLength
+        let weight: Weight = alternate ? (whole ? .alternateName : .alternate) : (whole ? .ownName : .own)
+        return (word ? 1 : 0) << 2 | weight.rawValue
     }
 
     /// The best `limit` cities of a range, as the positions of their best entries.
     private func ranked(_ buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, queryLength: Int, limit: Int) -> [Int32] {
-        // Per city, the best tier wins, and its own name beats an alternate one; on a tie the first entry.
+        // Per city, the best tier wins, then the heaviest weight; on a tie the first entry.
         var best: [Int32: (code: Int, position: Int32)] = [:]
         best.reserveCapacity(min(range.count, 1 << 16))
         for position in range {
             let entry = entries[position]
-            let code = Self.tier(entry, queryLength: queryLength)
+            let code = Self.code(entry, queryLength: queryLength)
             if let current = best[entry.city], current.code <= code { continue }
             best[entry.city] = (code, Int32(position))
         }
-        // Sort key: tier, then the city's rank.
-        var order = best.map { city, match in (UInt64(match.code >> 1) << 32 | UInt64(UInt32(rank[Int(city)])), match.position) }
-        order.sort { $0.0 < $1.0 }
-        return order.prefix(limit).map(\.1)
+        // Sort key: tier, then the weighed prominence, larger first (a positive Float's bits order as it does), then
+        // the city.
+        var order = best.map { city, match in
+            let weighed = Weight(rawValue: match.code & 3)!.of(prominence[Int(city)])
+            return (key: UInt64(match.code >> 2) << 32 | UInt64(~weighed.bitPattern), city: city, position: match.position)
+        }
+        order.sort { ($0.key, $0.city) < ($1.key, $1.city) }
+        return order.prefix(limit).map(\.position)
     }
 
     /// Answers every query whose range is longer than `heavyRange` (all of them start the range's entries, so

@@ -108,11 +108,63 @@ import Testing
         #expect(try names("zzz").isEmpty)
     }
 
-    @Test func ranksOwnExactNamesThenWholeNamesThenWordsEachByPopulation() throws {
+    @Test func ranksOwnExactNamesThenWholeNamesThenWordsEachByProminence() throws {
         // "York" itself first, then New York City by a later word of its name.
         #expect(try names("york") == ["York", "New York City"])
-        // Whole-name prefixes by population; the "Flor" of Vila Flor is an alternate, so it counts no more than a prefix.
-        #expect(try names("flor") == ["Florianópolis", "Florence", "Vila Flor"])
+        // Whole-name prefixes by prominence: Florence, named three ways, before Florianópolis, more populous and named
+        // one way. The "Flor" of Vila Flor is an alternate, so it counts no more than a prefix.
+        #expect(try names("flor") == ["Florence", "Florianópolis", "Vila Flor"])
+    }
+
+    @Test func aCityTypedByItsOwnNameComesBeforeALargerOneMatchedByAnAlternate() throws {
+        let beirut = City(
+            geonameid: 1, name: "Beirut", countryCode: "LB", admin1Code: "", latitude: 33.9, longitude: 35.5, population: 1_900_000,
+            timezone: "")
+        let bern = City(
+            geonameid: 2, name: "Bern", countryCode: "CH", admin1Code: "", latitude: 46.9, longitude: 7.4, population: 133_000,
+            timezone: "")
+        let catalog = CityCatalog(
+            cities: [beirut, bern], alternateNames: [["Berut", "Beyrouth", "Bayrut"], ["Berne", "Berna"]], countries: [])
+        #expect(try catalog.search("ber", limit: 5).map(\.city.name) == ["Bern", "Beirut"])
+        // With no own name to compete, the alternate leads.
+        #expect(try catalog.search("beyr", limit: 5).map(\.city.name) == ["Beirut"])
+    }
+
+    @Test func aNameTypedInFullCountsTenfoldAndAWholeAlternateAsAnOwnNameBegun() throws {
+        func city(_ id: Int, _ name: String, _ population: Int) -> City {
+            City(
+                geonameid: id, name: name, countryCode: "", admin1Code: "", latitude: 0, longitude: 0, population: population, timezone: "")
+        }
+        let catalog = CityCatalog(
+            cities: [
+                city(1, "Par", 1_500), city(2, "Paris", 2_100_000), city(3, "Bath", 88_000), city(4, "Bathinda", 285_000),
+                city(5, "Rome", 2_300_000), city(6, "Roma", 20_000), city(7, "Roman", 50_000),
+            ],
+            alternateNames: [[], ["Parigi", "Paryż"], ["Akemanchester"], [], ["Roma", "Rom", "Rzym"], [], []], countries: [])
+        // A village whose name is the query does not come before a capital it begins.
+        #expect(try catalog.search("par", limit: 5).map(\.city.name) == ["Paris", "Par"])
+        // A town typed in full comes before a larger city its name begins.
+        #expect(try catalog.search("bath", limit: 5).map(\.city.name) == ["Bath", "Bathinda"])
+        // "Roma" typed in full is Rome's alternate name: Rome first, then the town of that name, then one it begins.
+        #expect(try catalog.search("roma", limit: 5).map(\.city.name) == ["Rome", "Roma", "Roman"])
+    }
+
+    @Test func aVillageWithManyNamesStaysBelowALargeCity() throws {
+        let city = City(
+            geonameid: 1, name: "Valencia", countryCode: "VE", admin1Code: "", latitude: 10.2, longitude: -68, population: 1_000_000,
+            timezone: "")
+        let village = City(
+            geonameid: 2, name: "Valence", countryCode: "FR", admin1Code: "", latitude: 44.9, longitude: 4.9, population: 500,
+            timezone: "")
+        let manyNames = (1...20).map { "Valence \($0)" }
+        let catalog = CityCatalog(cities: [village, city], alternateNames: [manyNames, []], countries: [])
+        #expect(try catalog.search("val", limit: 5).map(\.city.name) == ["Valencia", "Valence"])
+        // With as many names, the more populous first.
+        let twin = City(
+            geonameid: 3, name: "Valencia", countryCode: "ES", admin1Code: "", latitude: 39.5, longitude: -0.4, population: 800_000,
+            timezone: "")
+        let twins = CityCatalog(cities: [twin, city], alternateNames: [[], []], countries: [])
+        #expect(try twins.search("valencia", limit: 5).map(\.city.countryCode) == ["VE", "ES"])
     }
 
     @Test func findsByAlternateNamesAndSaysWhichMatched() throws {
@@ -149,7 +201,7 @@ import Testing
     }
 
     @Test func oneCharacterFindsTooAndLimitsHold() throws {
-        #expect(try names("f", limit: 2) == ["Florianópolis", "Florence"])
+        #expect(try names("f", limit: 2) == ["Florence", "Florianópolis"])
         #expect(throws: CityError.self) { try catalog.search("", limit: 5) }
         #expect(throws: CityError.self) { try catalog.search("  ,. ", limit: 5) }
         #expect(throws: CityError.self) { try catalog.search("york", limit: 501) }
@@ -171,21 +223,23 @@ import Testing
         return (0..<count).map { _ in (name(), (0..<Int.random(in: 0...2, using: &generator)).map { _ in name() }) }
     }
 
-    /// The ranking as a full scan does it: best (tier, own name before alternate) per city, then tier and rank.
-    func reference(_ names: [(primary: String, alternates: [String])], rank: [Int32], query: String, limit: Int) -> [Int] {
-        var best: [Int: (Int, Int)] = [:]
+    /// The ranking as a full scan does it: each city's best match (tier, then weight), then tier, the prominence
+    /// as the match weighs it (larger first) and the city.
+    func reference(_ names: [(primary: String, alternates: [String])], prominence: [Float], query: String, limit: Int) -> [Int] {
+        var best: [Int: (tier: Int, weight: NameIndex.Weight)] = [:]
         for (city, name) in names.enumerated() {
             for (number, key) in ([name.primary] + name.alternates).enumerated() {
                 for (offset, tail) in SearchKey.wordTails(of: key).enumerated() where tail.hasPrefix(query) {
-                    let alternate = number > 0
-                    let tier = offset > 0 ? 2 : (!alternate && tail == query ? 0 : 1)
-                    let code = (tier, alternate ? 1 : 0)
-                    if let current = best[city], current <= code { continue }
-                    best[city] = code
+                    let whole = offset == 0 && tail == query
+                    let weight: NameIndex.Weight = number > 0 ? (whole ? .alternateName : .alternate) : (whole ? .ownName : .own)
+                    let match = (tier: offset > 0 ? 1 : 0, weight: weight)
+                    if let current = best[city], (current.tier, current.weight.rawValue) <= (match.tier, match.weight.rawValue) { continue }
+                    best[city] = match
                 }
             }
         }
-        return best.sorted { ($0.value.0, rank[$0.key]) < ($1.value.0, rank[$1.key]) }.prefix(limit).map(\.key)
+        func weighed(_ city: Int) -> Float { best[city]!.weight.of(prominence[city]) }
+        return best.keys.sorted { (best[$0]!.tier, -weighed($0), $0) < (best[$1]!.tier, -weighed($1), $1) }.prefix(limit).map { $0 }
     }
 
     @Test func agreesWithAFullScanWithAndWithoutAnswersComputedAhead() {
@@ -193,14 +247,15 @@ import Testing
         var builder = NameIndex.Builder()
         for (city, name) in names.enumerated() { builder.add(cityIndex: city, primary: name.primary, alternates: name.alternates) }
         var generator = SeededGenerator(seed: 12)
-        let rank = (0..<Int32(names.count)).shuffled(using: &generator)
-        let ahead = builder.build(rank: rank, maximumLimit: 50, heavyRange: 8)
-        let scanned = builder.build(rank: rank, maximumLimit: 50, heavyRange: .max)
+        // Few distinct values, so that ties (broken by the city) are common.
+        let prominence = names.map { _ in Float(Int.random(in: 0..<40, using: &generator)) }
+        let ahead = builder.build(prominence: prominence, maximumLimit: 50, heavyRange: 8)
+        let scanned = builder.build(prominence: prominence, maximumLimit: 50, heavyRange: .max)
         let queries =
             ["a", "b", "c", "é", "ab", "ba", "cé", "abc", "éé", "a b", "ca c", "abca", "d", "z"] + names.prefix(30).map(\.primary)
         for query in queries {
             for limit in [1, 7, 50] {
-                let expected = reference(names, rank: rank, query: query, limit: limit)
+                let expected = reference(names, prominence: prominence, query: query, limit: limit)
                 #expect(ahead.search(query, limit: limit).map(\.cityIndex) == expected, "\(query) limit \(limit), answered ahead")
                 #expect(scanned.search(query, limit: limit).map(\.cityIndex) == expected, "\(query) limit \(limit), scanned")
             }
@@ -211,7 +266,7 @@ import Testing
         var builder = NameIndex.Builder()
         builder.add(cityIndex: 0, primary: "sant julia de loria", alternates: ["san julia de loria", "sant zhulia"])
         builder.add(cityIndex: 1, primary: "zhulia", alternates: [])
-        let index = builder.build(rank: [0, 1], maximumLimit: 10)
+        let index = builder.build(prominence: [2, 1], maximumLimit: 10)
         func position(_ query: String) -> [Int] { index.search(query, limit: 10).filter { $0.cityIndex == 0 }.map(\.name) }
         #expect(position("sant julia") == [0])
         #expect(position("loria") == [0], "the own name's word beats an alternate's")
