@@ -326,7 +326,16 @@ def test_refused_location_a_typed_place_and_accent_insensitive_filter(cities_ser
     assert "not shared" in status_text(browser)
     assert browser.switch_to.active_element.get_attribute("id") == "place", "the place field takes the focus"
 
-    browser.find_element(By.ID, "place").send_keys("sant julia")
+    # On a phone the form is at the page's foot: what it finds must come into view, not open below the fold.
+    browser.find_element(By.ID, "place").send_keys("se")
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#place-results button")) == 3, "'se' did not offer three places")
+    wait(browser, lambda d: d.execute_script(
+        "const r = document.getElementById('place-results').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight"),
+        "the places found opened below the fold, out of sight")
+    assert browser.switch_to.active_element.get_attribute("id") == "place", "the field keeps the focus as the page scrolls"
+    place = browser.find_element(By.ID, "place")
+    place.clear()
+    place.send_keys("sant julia")
     wait(browser, lambda d: "Sant Julià de Lòria" in d.find_element(By.ID, "place-results").text,
          "searching 'sant julia' did not offer Sant Julià de Lòria")
     place = browser.find_element(By.ID, "place")

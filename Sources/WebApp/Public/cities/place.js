@@ -1,11 +1,24 @@
 // City Roulette: a place typed by hand, when the location is not shared (cities.js loads this when asked).
 import { api } from '../js/api.js';
-import { $ } from '../js/dom.js';
+import { $, scrollBehavior } from '../js/dom.js';
 import { outOfRange, parseCoordinates, placeDetails } from './coords.js';
 
 let searchSeq = 0;
 let places = [];
 let typingTimer = 0;
+
+/**
+ * Brings the form to the top of what is visible when the places found would end below it. On a phone the form
+ * sits at the page's foot, and its suggestions opened below the fold (under the keyboard, on a real phone):
+ * a person typing saw nothing happen.
+ */
+function keepResultsInView() {
+  const view = window.visualViewport;
+  const bottom = view ? view.offsetTop + view.height : innerHeight;
+  if ($('place-results').getBoundingClientRect().bottom > bottom) {
+    $('place-form').scrollIntoView({ block: 'start', behavior: scrollBehavior() });
+  }
+}
 
 /** Wires the place form to the page's status line, coordinates() and its run() and nearby(). */
 export function init({ status, coordinates, run, nearby }) {
@@ -44,6 +57,7 @@ export function init({ status, coordinates, run, nearby }) {
         return li;
       }),
     );
+    if (places.length) keepResultsInView();
     if (outOfRange(text))
       status(`“${text.trim()}” are coordinates out of range: latitude goes from −90 to 90, longitude from −180 to 180.`);
     else if (text.trim() && !places.length) status(`No place called “${text.trim()}” was found.`);

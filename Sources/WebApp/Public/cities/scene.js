@@ -1,13 +1,11 @@
 // City Roulette: the map + list scene of an import or of the collection; the rules are in logic.js.
 import { toast, undoable } from '../js/api.js';
-import { $ } from '../js/dom.js';
+import { $, scrollBehavior } from '../js/dom.js';
 import { backCloses } from '../js/back-closes.js';
 import { formatNumber, plural } from '../js/format.js';
 import { SceneState } from './logic.js';
 import { CityMap, loadWorld, wireMapControls } from './map.js';
 import { dropPending, getUnit, paintWeather, setUnit, weatherFor } from './weather.js';
-
-const smooth = () => (matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
 
 export class SceneView {
   constructor({ onCommitted, onChange }) {
@@ -228,7 +226,7 @@ export class SceneView {
     $('map-status').textContent =
       `${row.name}, ${row.country_name || row.country_code}: ` +
       (row.population ? `population ${formatNumber(row.population)}` : 'population unknown');
-    if (from === 'map') this.els.get(id)?.scrollIntoView({ block: 'nearest', behavior: smooth() });
+    if (from === 'map') this.els.get(id)?.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
     else this.map.select(id, { reveal: true });
     if (from === 'list') this.revealMap();
     if (from !== 'restore') this.onChange?.(this.snapshot());
@@ -237,7 +235,7 @@ export class SceneView {
   /** On a phone the map sits above the list: when it is off screen, bring it back to show the dot. */
   revealMap() {
     const box = $('map').getBoundingClientRect();
-    if (box.bottom < 40 || box.top > innerHeight - 40) $('map').scrollIntoView({ block: 'nearest', behavior: smooth() });
+    if (box.bottom < 40 || box.top > innerHeight - 40) $('map').scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
   }
 
   // ---------- Changes ----------

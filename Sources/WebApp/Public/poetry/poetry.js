@@ -7,7 +7,7 @@ import { Board, DEFAULT_SCALE, FONTS, withAPIKeys } from './board.js';
 import { Tray } from './tray.js';
 import { WordSets } from './wordsets.js';
 import { Saver, SCOPE, UNTITLED, isTemp, pendingPoems, shownTitle } from './save.js';
-import { $, announce, confirmDialog, make, stylesheet } from './dom.js';
+import { $, announce, confirmDialog, make, scrollBehavior, stylesheet } from './dom.js';
 import { formatDateTime } from '../js/time.js';
 import { characterCount } from '../js/format.js';
 
@@ -489,7 +489,7 @@ function closeSheets() {
 function showPanel(panel) {
   closeSheets();
   panel.open = true;
-  panel.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+  panel.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
   panel.querySelector('summary').focus({ preventScroll: true });
 }
 
