@@ -15,8 +15,6 @@ public struct NameIndex: Sendable {
         public let key: String
         /// 0: a whole name (own or alternate) starts with the query; 1: only a later word of one does.
         public let tier: Int
-        /// How the match weighs the city's prominence among the matches of its tier.
-        public let weight: Weight
         /// Whether it was an alternate name that matched rather than the city's own.
         public let alternate: Bool
         /// Which of the city's names matched: its position in the list the builder was given, the city's own
@@ -135,12 +133,10 @@ public struct NameIndex: Sendable {
         return positions.map { position in
             let entry = entries[Int(position)]
             let end = Int(entry.start) + Int(entry.length)
-            let code = Self.code(entry, queryLength: query.count)
             return Match(
                 cityIndex: Int(entry.city),
                 key: String(decoding: bytes[Int(entry.start)..<end], as: UTF8.self),
-                tier: code >> 2,
-                weight: Weight(rawValue: code & 3)!,
+                tier: Self.code(entry, queryLength: query.count) >> 2,
                 alternate: entry.kind >= 2,
                 name: entry.name,
                 spelling: entry.kind >= 2 && entry.spelling != .stored
