@@ -18,7 +18,7 @@ navigator.serviceWorker?.ready.then(
     }),
   () => {},
 );
-import { $ } from '../js/dom.js';
+import { $, scrollBehavior } from '../js/dom.js';
 import { formatNumber } from '../js/format.js';
 import { forgetScene, readScene, storeScene } from './logic.js';
 import { SceneView } from './scene.js';
@@ -28,7 +28,10 @@ import { showModal } from '../js/dom.js';
 const API = '/api/v1/cities';
 const root = $('cities');
 const status = (text) => {
-  $('welcome-status').textContent = text;
+  const line = $('welcome-status');
+  line.textContent = text;
+  // The place form scrolls the page up to its results (place.js), past this line: a message must not go unseen.
+  if (text && line.getBoundingClientRect().top < 0) line.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
 };
 const fixed = (n) => Math.abs(n).toFixed(2);
 const coordinates = (lat, lon) => `${fixed(lat)}° ${lat < 0 ? 'S' : 'N'}, ${fixed(lon)}° ${lon < 0 ? 'W' : 'E'}`;

@@ -32,7 +32,11 @@ export function init({ status, coordinates, run, nearby }) {
       try {
         data = await api('GET', `/api/v1/cities/search?q=${encodeURIComponent(text.trim())}&limit=8`);
       } catch (error) {
-        if (seq === searchSeq) status(error.message);
+        if (seq === searchSeq) {
+          // The places found for what was typed before are not this text's.
+          $('place-results').replaceChildren();
+          status(error.message);
+        }
         return (places = []);
       }
       if (seq !== searchSeq) return places;
