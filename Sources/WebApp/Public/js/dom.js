@@ -1,8 +1,9 @@
 // Trove shared DOM helpers for the apps' pages.
 export const $ = (id) => document.getElementById(id);
 
-/** How a page scrolls for the person: smoothly, unless they asked for reduced motion. */
-export const scrollBehavior = () => (matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+/** Whether the person asked for reduced motion; scrollBehavior: how a page scrolls for them. */
+export const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+export const scrollBehavior = () => (reducedMotion() ? 'auto' : 'smooth');
 
 /** An element: props are attributes (className, text, dataset, on* handlers, boolean true/false). */
 export function make(tag, props = {}, ...children) {

@@ -1,9 +1,8 @@
 // Magnetic Poetry: what a person does to the board's magnets, added to Board (board.js) when the first magnet is on
 // an editable board (the first paint of an empty board does without it): dragging, selecting, removing, the rotate
 // handle and the two-finger twist, the keyboard, and the shadows' tilt with the device.
-import { reducedMotion } from './board.js';
 import { freeSpot, overlaps } from './layout.js';
-import { stylesheet } from './dom.js';
+import { reducedMotion, stylesheet } from './dom.js';
 
 await stylesheet('board-gestures.css'); // its looks come with it
 

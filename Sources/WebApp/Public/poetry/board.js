@@ -3,6 +3,7 @@
 // (board-gestures.js, with the first magnet), dropped on the tray to go back; the page hears of changes before
 // (`onBefore`, undo) and after (`onChange`).
 import { freeSpot, nudge, placeNear } from './layout.js';
+import { reducedMotion, scrollBehavior } from './dom.js';
 
 export const FONTS = {
   serif: "Georgia, 'Times New Roman', serif",
@@ -12,7 +13,6 @@ export const FONTS = {
   typewriter: "'American Typewriter', 'Courier New', monospace",
 };
 export const DEFAULT_SCALE = 1.1;
-export const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
 const round = (value, digits = 5) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -259,7 +259,7 @@ export class Board {
   /** Scrolls a magnet into view and makes it glow for a moment. */
   reveal(node) {
     const box = node.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > innerHeight) node.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
+    if (box.top < 0 || box.bottom > innerHeight) node.scrollIntoView({ block: 'center', behavior: scrollBehavior() });
     node.classList.remove('is-new');
     void node.offsetWidth; // restarts the glow
     node.classList.add('is-new');

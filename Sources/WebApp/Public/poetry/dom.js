@@ -1,7 +1,7 @@
 // Magnetic Poetry: the page's own DOM helpers, beside the shared ones of ../js/dom.js it passes on.
 import { make } from '../js/dom.js';
 
-export { $, make, announce, confirmDialog, copyText, scrollBehavior } from '../js/dom.js';
+export { $, make, announce, confirmDialog, copyText, reducedMotion, scrollBehavior } from '../js/dom.js';
 
 const sheets = new Map();
 /** Adds a stylesheet of this folder (what a module loaded on demand shows); resolves once it applies, or failed. */

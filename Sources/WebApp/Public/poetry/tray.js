@@ -1,7 +1,7 @@
 // Magnetic Poetry: the tray of words not on the board, in rows (layout.js `layoutTray`), a page at a time. A tile
 // tapped goes next to the last word placed (`onTap`); dragged onto the board, where it is dropped (`onDrop`).
 import { layoutTray } from './layout.js';
-import { reducedMotion } from './board.js';
+import { reducedMotion } from './dom.js';
 
 const GAP = 6;
 

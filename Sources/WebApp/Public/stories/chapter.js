@@ -2,10 +2,9 @@
 // stories (play.js) draw alike: the ending, the trail of chapters read, the page turn, and the controls held
 // while a move is on its way.
 import { plural } from '../js/format.js';
-import { $, make } from './dom.js';
+import { $, make, reducedMotion } from './dom.js';
 import { trail, readLine, endingsLine } from './logic.js';
 
-const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 const MOVES = '.st-choice, .st-step, #back, #restart, #ending-restart';
 
 /** The ending box, shown at an ending: how many chapters `path` read, and the endings `found` (ids, named from
@@ -43,7 +42,7 @@ export function drawTrail(path, chapters, goBack) {
 
 /** A chapter just drawn in `article` fades in (unless motion is reduced); with `focus`, the page goes to its title. */
 export function turnPage(article, { focus, fade }) {
-  if (fade && !reducedMotion.matches) {
+  if (fade && !reducedMotion()) {
     article.classList.remove('st-fade');
     void article.offsetWidth; // restart the animation
     article.classList.add('st-fade');

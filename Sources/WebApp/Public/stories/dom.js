@@ -1,7 +1,7 @@
 // Choose Your Destiny: small DOM helpers shared by the hub and the reader.
 import { $, announce } from '../js/dom.js';
 
-export { $, make, confirmDialog, busy } from '../js/dom.js';
+export { $, make, confirmDialog, busy, reducedMotion } from '../js/dom.js';
 
 const TAGS = new Set(['p', 'em', 'strong', 'br']);
 
