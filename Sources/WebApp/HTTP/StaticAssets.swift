@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import Zlib
 
-/// The files under Public/, read into memory at start (they are small) and served with ETags; style sheets without
-/// their comments (`CSSMinifier`).
+/// The files under Public/, read into memory at start (they are small) and served with ETags; style sheets and
+/// scripts without their comments (`CSSMinifier`, `JSMinifier`).
 ///
 /// Pages link to `/static/<version>/<path>`, where the version is a hash of every file, so those URLs can be
 /// cached for a year; the same files are also served unversioned with revalidation, for the manifest and the
@@ -31,6 +31,7 @@ struct StaticAssets: Sendable {
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
             var data = try Data(contentsOf: url)
             if url.pathExtension == "css" { data = Data(CSSMinifier.minified([UInt8](data))) }
+            if url.pathExtension == "js" { data = Data(JSMinifier.minified([UInt8](data))) }
             var hash = FNV1a()
             hash.add(data)
             combined.add(Data(relative.utf8))
