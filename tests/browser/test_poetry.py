@@ -326,6 +326,44 @@ def test_a_first_load_leaves_room_to_write_and_every_magnet_takes_a_finger(serve
     assert_no_console_errors(browser)
 
 
+@pytest.mark.parametrize("upright", [(375, 667), (320, 568)], ids=["375x667", "320x568"])
+def test_a_phone_on_its_side_keeps_a_board_of_about_its_upright_shape(server, browser, upright):
+    """Turned on its side, a phone gave the board the screen's width and a fifth of its height: magnets 11 px high,
+    and the poem's words pulled far apart. Now the title, tray and bar stand beside a board of about the upright
+    one's shape, and turning back finds every word where it was."""
+    width, height = upright
+    set_viewport(browser, width, height)
+    open_poetry(browser, server)
+    words = put_words(browser, 8)
+    font = "return parseFloat(getComputedStyle(document.querySelector('#board .pm-magnet')).fontSize)"
+    upright_board, upright_font, upright_magnets = board_rect(browser), browser.execute_script(font), magnets(browser)
+
+    set_viewport(browser, height, width)
+    wait_for_layout(browser, "the poetry page on its side")
+    still(browser)
+    browser.execute_script("document.getElementById('poetry-main').scrollIntoView()")
+    board, tray = board_rect(browser), rect_of(browser, "tray")
+    bar = browser.execute_script("return [...document.querySelectorAll('.pm-bar button')].map(b => b.getBoundingClientRect().toJSON())")
+    assert 0 <= board["top"] and board["bottom"] <= width, f"the board is at {board['top']:.0f}..{board['bottom']:.0f} of {width}"
+    assert tray["left"] >= board["right"] and tray["bottom"] <= width, f"the tray is not beside the board: {tray} {board}"
+    assert all(r["left"] >= board["right"] and r["bottom"] <= width and min(r["width"], r["height"]) >= 44 for r in bar), f"the bar: {bar}"
+    shape, upright_shape = board["width"] / board["height"], upright_board["width"] / upright_board["height"]
+    assert shape <= 1.5 * upright_shape, f"the board is {shape:.2f} wide to its height on its side, {upright_shape:.2f} upright"
+    assert browser.execute_script(font) >= 0.8 * upright_font, f"magnets shrank from {upright_font:.1f} px to {browser.execute_script(font):.1f}"
+    shown = magnets(browser)
+    assert [m["word"] for m in sorted(shown, key=lambda m: (round(m["top"]), m["left"]))] == words, "the poem's words changed order"
+    assert_none_overlap(shown, "words on the board on its side")
+    assert all(inside(m, board) for m in shown), "a word is outside the board"
+
+    set_viewport(browser, width, height)
+    wait_for_layout(browser, "the poetry page upright again")
+    still(browser)
+    browser.execute_script("window.scrollTo(0, 0)")
+    back = {m["word"]: (round(m["left"]), round(m["top"])) for m in magnets(browser)}
+    assert back == {m["word"]: (round(m["left"]), round(m["top"])) for m in upright_magnets}, "upright again, words moved"
+    assert_no_console_errors(browser)
+
+
 @pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_a_word_dragged_from_the_tray_joins_the_poem_and_dragged_back_leaves_it(server, browser, pointer):
     open_poetry(browser, server)

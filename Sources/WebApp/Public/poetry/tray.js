@@ -58,16 +58,11 @@ export class Tray {
     this.layout();
   }
 
-  /** Rows a page holds: more on taller screens. */
-  rowsFor(height) {
-    return height < 700 ? 2 : height < 900 ? 3 : 4;
-  }
-
   /** Measures every tile and lays them out in rows and pages (again after a font or size change). */
   layout() {
     const tiles = [...this.tiles.children];
     const width = this.tiles.clientWidth;
-    this.rows = this.rowsFor(innerHeight);
+    this.rows = Number(getComputedStyle(this.el).getPropertyValue('--pm-rows')) || 2;
     for (const tile of tiles) tile.hidden = false;
     const rowHeight = Math.max(44, ...tiles.slice(0, 1).map((t) => t.offsetHeight));
     const { places, pages } = layoutTray(
