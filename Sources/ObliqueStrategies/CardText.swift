@@ -17,9 +17,28 @@ public enum CardText {
 
     /// A note on a draw, trimmed; empty means no note.
     public static func note(_ text: String?) throws(StrategyError) -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard let trimmed = trimmedNote(text) else { return nil }
         guard trimmed.count <= noteMaximumLength else { throw .invalidNote("A note holds at most 500 characters.") }
         return trimmed
+    }
+
+    /// `text` trimmed, nil when nothing is left: a note as it is stored, whatever its length.
+    public static func trimmedNote(_ text: String?) -> String? {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        return trimmed
+    }
+
+    /// The note a draw keeps when `sent` was written on a device that last saw the note `was`, and the draw has
+    /// `current` now. A note changed elsewhere meanwhile (another device, or this one's earlier save still waiting
+    /// to be sent) is not written over: both are kept, the one already there first, unless one holds the other.
+    /// A note removed on one side and changed on the other keeps the change.
+    public static func note(sent: String?, over was: String?, current: String?) -> String? {
+        if current == was || current == sent { return sent }
+        guard let sent else { return current }
+        guard let current else { return sent }
+        if current.contains(sent) { return current }
+        if sent.contains(current) { return sent }
+        return current + " · " + sent
     }
 
     /// Case- and accent-insensitive form for searching.

@@ -26,6 +26,23 @@ import Testing
         #expect(try CardText.note(" used it on the bridge ") == "used it on the bridge")
         #expect(throws: StrategyError.self) { try CardText.note(String(repeating: "n", count: 501)) }
     }
+
+    @Test func aNoteChangedElsewhereMeanwhileIsKeptBesideTheOneSent() {
+        // Nothing changed since the device read the note: what it sends is the note, removal included.
+        #expect(CardText.note(sent: "bridge", over: "river", current: "river") == "bridge")
+        #expect(CardText.note(sent: nil, over: "river", current: "river") == nil)
+        #expect(CardText.note(sent: "bridge", over: nil, current: nil) == "bridge")
+        // Changed elsewhere meanwhile: both are kept, the one already there first.
+        #expect(CardText.note(sent: "bridge", over: "river", current: "call Ann") == "call Ann · bridge")
+        #expect(CardText.note(sent: "bridge", over: nil, current: "call Ann") == "call Ann · bridge")
+        // The same text, or one holding the other, is not written twice.
+        #expect(CardText.note(sent: "call Ann", over: "river", current: "call Ann") == "call Ann")
+        #expect(CardText.note(sent: "call", over: "river", current: "call Ann") == "call Ann")
+        #expect(CardText.note(sent: "call Ann at six", over: "river", current: "call Ann") == "call Ann at six")
+        // Removed on one side, changed on the other: the change stays.
+        #expect(CardText.note(sent: nil, over: "river", current: "call Ann") == "call Ann")
+        #expect(CardText.note(sent: "bridge", over: "river", current: nil) == "bridge")
+    }
 }
 
 @Suite struct EditionComparisonTests {

@@ -340,6 +340,42 @@ import Testing
         }
     }
 
+    @Test(arguments: DatabaseKind.allCases)
+    func aNoteChangedOnAnotherDeviceMeanwhileIsKeptBesideTheOneSent(kind: DatabaseKind) async throws {
+        try await withDeck(kind) { client in
+            let cookie = try await signUp(client, username: "schmidt")
+            #expect(try await client.execute(uri: "/api/v1/strategies/random", method: .post, headers: .session(cookie)).status == .ok)
+            let history = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(cookie))
+            let entryID = try #require(
+                (try JSONSerialization.jsonObject(with: Data(history.bodyText.utf8)) as? [[String: Any]])?.first?["id"] as? Int)
+            func note(_ fields: [String: Any]) async throws -> (HTTPResponse.Status, String?) {
+                let answer = try await client.execute(
+                    uri: "/api/v1/strategies/history/\(entryID)", method: .patch, headers: .json(cookie: cookie), body: body(fields))
+                return (answer.status, answer.status == .ok ? try answer.json()["note"] as? String : nil)
+            }
+            // Both devices read "river"; one writes "call Ann", then the other, still on "river", writes "bridge".
+            #expect(try await note(["note": "river", "was": NSNull()]) == (.ok, "river"))
+            #expect(try await note(["note": "call Ann", "was": "river"]) == (.ok, "call Ann"))
+            #expect(try await note(["note": "bridge", "was": " river "]) == (.ok, "call Ann · bridge"))
+            // Removing a note seen before it changed keeps it; from its latest text, it goes.
+            #expect(try await note(["note": NSNull(), "was": "river"]) == (.ok, "call Ann · bridge"))
+            #expect(try await note(["note": "", "was": "call Ann · bridge"]) == (.ok, nil))
+            // Without `was` the note is replaced, as before.
+            #expect(try await note(["note": "plain"]) == (.ok, "plain"))
+            // Bad input writes nothing.
+            #expect(try await note(["note": "x", "was": 5]).0 == .unprocessableContent)
+            #expect(try await note(["note": String(repeating: "n", count: 501), "was": "plain"]).0 == .unprocessableContent)
+            let after = try await client.execute(uri: "/api/v1/strategies/history", method: .get, headers: .session(cookie))
+            #expect(
+                (try JSONSerialization.jsonObject(with: Data(after.bodyText.utf8)) as? [[String: Any]])?.first?["note"] as? String
+                    == "plain")
+            let missing = try await client.execute(
+                uri: "/api/v1/strategies/history/\(entryID + 1000)", method: .patch, headers: .json(cookie: cookie),
+                body: body(["note": "x", "was": "y"]))
+            #expect(missing.status == .notFound)
+        }
+    }
+
     @Test func legacyRoutesAnswerInTheOriginalShape() async throws {
         try await withDeck(.sqlite) { client in
             let all = try await client.execute(uri: "/api/oblique/all", method: .get)

@@ -701,6 +701,44 @@ def test_a_note_saved_online_is_in_the_history_offline(strategies_restartable, b
     wait(browser, lambda d: history_notes(d) == ["Tried it on the bridge"], f"offline, the note reads {history_notes(browser)}")
 
 
+def save_note(driver, text: str) -> None:
+    """Types `text` over the first history row's note and saves it."""
+    note = driver.find_element(By.CSS_SELECTOR, "#history-list input[name=note]")
+    note.clear()
+    note.send_keys(text)
+    note.find_element(By.XPATH, "./ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+
+
+def test_a_note_changed_on_another_device_meanwhile_is_kept_beside_this_ones(strategies_restartable, browser):
+    """A note written here over one another device changed meanwhile used to replace it: the last save won, and the
+    other device's words were gone without a word. Online or sent from the outbox later, both are kept now."""
+    with strategies_restartable() as base:
+        assert visit_and_wait_until_kept(browser, base) is True
+        draw_by_tapping(browser)
+        open_tab(browser, "history")
+        wait(browser, lambda d: history_notes(d) == [""], f"the draw is not in the history: {history_notes(browser)}")
+        save_note(browser, "river")
+        wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text == "Saved", "no word that it was saved")
+        entry = fetch_json(browser, "/api/v1/strategies/history")[0]["id"]
+
+        # Another device (the same profile) changes the note; this page still shows "river".
+        assert call(browser, "PATCH", f"/api/v1/strategies/history/{entry}", {"note": "call Ann", "was": "river"})[0] == 200
+        save_note(browser, "bridge")
+        wait(browser, lambda d: history_notes(d) == ["call Ann · bridge"], f"online, the note reads {history_notes(browser)}")
+        assert "both notes are kept" in browser.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text
+        assert call(browser, "PATCH", f"/api/v1/strategies/history/{entry}", {"note": "tea", "was": "call Ann · bridge"})[0] == 200
+
+    # Offline, this page writes over "call Ann · bridge", which the other device changed to "tea" meanwhile.
+    save_note(browser, "stone")
+    wait(browser, lambda d: "until the connection is back" in d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text,
+         "offline, no word that the note waits on this device")
+    with strategies_restartable():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the note was never sent: {sync_indicator(browser)!r}", timeout=30)
+        assert fetch_json(browser, "/api/v1/strategies/history")[0]["note"] == "tea · stone"
+        wait(browser, lambda d: history_notes(d) == ["tea · stone"], f"back online, the note reads {history_notes(browser)}")
+
+
 def history_rows(driver) -> list[tuple[str, bool]]:
     """The History view's rows: each one's card and whether it takes a note (a draw that waits to be sent does not)."""
     return driver.execute_script(

@@ -128,12 +128,24 @@ public struct StrategyProfileRepository: Sendable {
             .limit(Self.historyLength).all().map(Self.entry)
     }
 
-    /// Sets or clears the note of one of the profile's draws; nil when it has no such draw.
-    public func setNote(profileID: String, entryID: Int, note: String?) async throws -> HistoryEntry? {
-        let updated = try await database.update("strategy_draws").set("note", to: note)
-            .where("id", .equal, entryID).where("profile_id", .equal, profileID)
-            .returning("id").all()
-        guard !updated.isEmpty else { return nil }
+    /// Sets or clears the note of one of the profile's draws; nil when it has no such draw. With `was` (the note as
+    /// the writing device last saw it), a note changed meanwhile is kept beside this one (`CardText.note(sent:over:current:)`).
+    public func setNote(profileID: String, entryID: Int, note: String?, over was: String?? = nil) async throws -> HistoryEntry? {
+        let found = try await database.transaction { db -> Bool in
+            var kept = note
+            if let was {
+                guard
+                    let row = try await db.select().column("note").from("strategy_draws")
+                        .where("id", .equal, entryID).where("profile_id", .equal, profileID).first()
+                else { return false }
+                kept = CardText.note(sent: note, over: was, current: try row.decode(column: "note", as: String?.self))
+            }
+            let updated = try await db.update("strategy_draws").set("note", to: kept)
+                .where("id", .equal, entryID).where("profile_id", .equal, profileID)
+                .returning("id").all()
+            return !updated.isEmpty
+        }
+        guard found else { return nil }
         return try await historyQuery(profileID: profileID)
             .where(SQLColumn("id", table: "strategy_draws"), .equal, SQLBind(entryID)).first().map(Self.entry)
     }

@@ -10,7 +10,20 @@ struct StrategiesProfileAPIController {
     let profiles: StrategyProfileRepository
 
     struct TextBody: Decodable { let strategy: String }
-    struct NoteBody: Decodable { let note: String? }
+    struct NoteBody: Decodable {
+        let note: String?
+        /// The note as the sending device last saw it (null: none). Sent, a note changed elsewhere meanwhile is kept
+        /// beside this one; left out, this one replaces it.
+        let was: String??
+
+        enum CodingKeys: String, CodingKey { case note, was }
+
+        init(from decoder: any Decoder) throws {
+            let body = try decoder.container(keyedBy: CodingKeys.self)
+            note = try body.decodeIfPresent(String.self, forKey: .note)
+            was = body.contains(.was) ? .some(try body.decodeIfPresent(String.self, forKey: .was)) : nil
+        }
+    }
     struct Popular: Encodable, Sendable {
         let card: StrategyCard
         let favourites: Int
@@ -181,9 +194,11 @@ struct StrategiesProfileAPIController {
 
     @Sendable func setNote(_ request: Request, context: ProfileRequestContext) async throws -> DrawJSON {
         let id = try context.parameters.requireID("id")
-        let note = try CardText.note(try await JSONBody.decode(NoteBody.self, from: request).note)
+        let body = try await JSONBody.decode(NoteBody.self, from: request)
+        let note = try CardText.note(body.note)
         let profile = context.profile
-        guard let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note)
+        guard
+            let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note, over: body.was.map(CardText.trimmedNote))
         else { throw StrategyError.historyEntryNotFound }
         return DrawJSON(entry)
     }

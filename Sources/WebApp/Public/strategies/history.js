@@ -1,6 +1,7 @@
 // Oblique Strategies: History, the last draws with a note on each. A note saved without the server waits in the
-// device's outbox (js/sync.js) and is sent once it is back; the last note of a draw wins. A draw made without the
-// server waits there too, and is listed on top until it is sent (it can take a note once it has joined).
+// device's outbox (js/sync.js) and is sent once it is back, with the note it replaces (`was`): a note changed on
+// another device meanwhile is kept beside it, not written over. A draw made without the server waits there too,
+// and is listed on top until it is sent (it can take a note once it has joined).
 import { $, make } from '../js/dom.js';
 import { all, read, send } from '../js/sync.js';
 import { formatDateTime } from '../js/time.js';
@@ -29,7 +30,8 @@ export async function enter() {
   const rows = [...drawn.map(({ draw }) => [waitingKey(draw), '']), ...shown.map((e) => [String(e.id), e.note || ''])];
   const listed = [...ui.historyList.children].map((li) => [li.dataset.entry, li.dataset.note]);
   if (JSON.stringify(rows) === JSON.stringify(listed)) return;
-  ui.historyList.replaceChildren(...drawn.map(waitingItem), ...shown.map(item));
+  const saved = new Map(entries.map((e) => [e.id, e.note]));
+  ui.historyList.replaceChildren(...drawn.map(waitingItem), ...shown.map((e) => item(e, saved.get(e.id))));
 }
 
 /** The waiting draws with their cards: from the deck or the own cards the device has (a card unknown is left out). */
@@ -60,7 +62,8 @@ addEventListener('trove:synced', ({ detail }) => {
   if (detail.scopes.includes(SCOPE) && state.view === 'history') enter().catch(() => {});
 });
 
-function item(entry) {
+/** A draw's row; `was`: its note as the server has it (a note waiting in the outbox shows in its place). */
+function item(entry, was) {
   const id = `note-${entry.id}`;
   const input = make('input', { type: 'text', id, name: 'note', maxlength: String(NOTE_MAX), autocomplete: 'off' });
   input.value = entry.note || '';
@@ -80,32 +83,36 @@ function item(entry) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const note = input.value.trim();
+    const li = form.closest('li');
     error.textContent = noteProblem(note);
     if (error.textContent) return;
     try {
       const sent = await send(
         'PATCH',
         `${PATH}/${entry.id}`,
-        { note: note || null },
+        { note: note || null, was: li.dataset.was || null },
         {
           label: `the note on “${entry.card.strategy}”`,
           scope: SCOPE,
           replace: `${SCOPE}:note:${entry.id}`,
         },
       );
-      input.value = sent.queued ? note : (sent.data && sent.data.note) || '';
+      const kept = sent.queued ? note : (sent.data && sent.data.note) || '';
+      input.value = kept;
       // The history kept on the device (what opens offline) was read before this note: read it again. A note that
       // waits is shown from the outbox (waitingNotes).
       if (!sent.queued) read(PATH).catch(() => {});
-      form.closest('li').dataset.note = input.value;
-      status.textContent = (note ? 'Saved' : 'Note removed') + (sent.queued ? ' on this device until the connection is back' : '');
+      li.dataset.note = kept;
+      if (!sent.queued) li.dataset.was = kept;
+      if (kept !== note) status.textContent = `Changed on another device meanwhile: ${note ? 'both notes are kept' : 'that note stays'}`;
+      else status.textContent = (note ? 'Saved' : 'Note removed') + (sent.queued ? ' on this device until the connection is back' : '');
     } catch (failure) {
       error.textContent = failure.message;
     }
   });
   return make(
     'li',
-    { dataset: { entry: entry.id, note: entry.note || '' } },
+    { dataset: { entry: entry.id, note: entry.note || '', was: was || '' } },
     make('time', { className: 'os-muted', datetime: entry.drawn_at, text: formatDateTime(entry.drawn_at) }),
     cardButton(entry.card),
     form,
