@@ -318,6 +318,15 @@ def test_a_star_moves_the_city_to_the_top_and_the_search_filters_as_you_type(cit
     assert_no_console_errors(browser)
 
 
+def test_on_a_phone_on_its_side_the_welcome_shows_what_to_do_not_only_its_picture(cities_server, browser):
+    set_viewport(browser, 667, 375)
+    open_cities(browser, cities_server)
+    picture = browser.execute_script("return document.querySelector('.cr-picture').getBoundingClientRect().toJSON()")
+    assert picture["height"] <= 375 * 0.34 + 1, f"the picture is {picture['height']:.0f} px high on a 375 px screen"
+    top = browser.execute_script("return document.getElementById('around-me').getBoundingClientRect().top")
+    assert top < 375, f"Around Me starts {top:.0f} px down a 375 px screen: the first screen is only the picture"
+
+
 def test_refused_location_a_typed_place_and_accent_insensitive_filter(cities_server, browser):
     refuse_location(browser, cities_server)
     open_cities(browser, cities_server)

@@ -50,6 +50,18 @@ def open_story(driver, base: str, story_id: str = "gull-rock") -> None:
          "the reader never became ready")
 
 
+@pytest.mark.parametrize("size", [(667, 375), (375, 667)], ids=["on-its-side", "upright"])
+def test_a_chapters_picture_leaves_room_for_its_words(stories_server, browser, size):
+    """On a phone on its side a chapter's picture took the screen's whole width and more than its height: the first
+    screen was a picture and nothing to read. It takes at most half the screen's height now, whole, centred."""
+    set_viewport(browser, *size)
+    open_story(browser, stories_server)
+    picture = browser.execute_script("return document.querySelector('.st-picture').getBoundingClientRect().toJSON()")
+    assert picture["height"] <= size[1] / 2 + 1, f"the picture is {picture['height']:.0f} px high on a {size[1]} px screen"
+    assert abs(picture["width"] / picture["height"] - 1.6) < 0.02, f"the picture is cut to {picture['width']:.0f}x{picture['height']:.0f}"
+    assert abs((picture["left"] + picture["right"]) / 2 - size[0] / 2) <= 1, "the picture is not centred"
+
+
 def shown(driver, element_id: str) -> bool:
     return driver.execute_script(
         "const e = document.getElementById(arguments[0]); return !!e && e.getClientRects().length > 0", element_id)
