@@ -145,8 +145,15 @@ LAYOUT_ELEMENTS = "body *"
 
 
 # Each word of the controls matched by arguments[0] that the page splits across lines ("Ba|ck"), as "label: word";
-# text cut short on one line (white-space: nowrap, an ellipsis) is left out.
+# text cut short on one line (white-space: nowrap, an ellipsis) is left out, and so is a word wider than its whole
+# line (a long username at 200% text on the smallest phone), which must break or overflow the screen.
 SPLIT_WORDS = """
+const room = (node) => {
+  let box = node.parentElement;
+  while (box.parentElement && getComputedStyle(box).display.startsWith('inline')) box = box.parentElement;
+  const style = getComputedStyle(box);
+  return box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+};
 const out = [];
 for (const el of document.querySelectorAll(arguments[0])) {
   if (!el.getClientRects().length) continue;
@@ -160,7 +167,8 @@ for (const el of document.querySelectorAll(arguments[0])) {
       const range = document.createRange();
       range.setStart(n, i);
       range.setEnd(n, at);
-      if ([...range.getClientRects()].filter((r) => r.width > 0).length > 1) out.push(`${el.textContent.trim()}: ${word}`);
+      const parts = [...range.getClientRects()].filter((r) => r.width > 0);
+      if (parts.length > 1 && parts.reduce((sum, r) => sum + r.width, 0) <= room(n)) out.push(`${el.textContent.trim()}: ${word}`);
     }
   }
 }
