@@ -738,6 +738,21 @@ def test_a_note_changed_on_another_device_meanwhile_is_kept_beside_this_ones(str
         assert fetch_json(browser, "/api/v1/strategies/history")[0]["note"] == "tea · stone"
         wait(browser, lambda d: history_notes(d) == ["tea · stone"], f"back online, the note reads {history_notes(browser)}")
 
+    # Offline again, with nobody else writing: once the note is sent, the next one here replaces it, not joins it.
+    save_note(browser, "moss")
+    wait(browser, lambda d: "until the connection is back" in d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text,
+         "offline, no word that the note waits on this device")
+    with strategies_restartable():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the note was never sent: {sync_indicator(browser)!r}", timeout=30)
+        # The row now knows the server's note is "moss" (History is read again once the outbox is sent).
+        wait(browser, lambda d: d.execute_script("return document.querySelector('#history-list li').dataset.was") == "moss",
+             "the row never learnt that its note was sent")
+        save_note(browser, "fern")
+        wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text == "Saved",
+             f"saving 'fern' says {browser.find_element(By.CSS_SELECTOR, '#history-list .os-saved').text!r}")
+        assert history_notes(browser) == ["fern"] and fetch_json(browser, "/api/v1/strategies/history")[0]["note"] == "fern"
+
 
 def history_rows(driver) -> list[tuple[str, bool]]:
     """The History view's rows: each one's card and whether it takes a note (a draw that waits to be sent does not)."""

@@ -29,9 +29,13 @@ export async function enter() {
   // Shown again with nothing changed: the rows stay, so a note being typed or a button under a finger stays too.
   const rows = [...drawn.map(({ draw }) => [waitingKey(draw), '']), ...shown.map((e) => [String(e.id), e.note || ''])];
   const listed = [...ui.historyList.children].map((li) => [li.dataset.entry, li.dataset.note]);
-  if (JSON.stringify(rows) === JSON.stringify(listed)) return;
-  const saved = new Map(entries.map((e) => [e.id, e.note]));
-  ui.historyList.replaceChildren(...drawn.map(waitingItem), ...shown.map((e) => item(e, saved.get(e.id))));
+  const saved = new Map(entries.map((e) => [String(e.id), e.note || '']));
+  if (JSON.stringify(rows) === JSON.stringify(listed)) {
+    // A note sent from the outbox is the server's now: the next one is written over it, not kept beside it.
+    for (const li of ui.historyList.children) if (saved.has(li.dataset.entry)) li.dataset.was = saved.get(li.dataset.entry);
+    return;
+  }
+  ui.historyList.replaceChildren(...drawn.map(waitingItem), ...shown.map((e) => item(e, saved.get(String(e.id)))));
 }
 
 /** The waiting draws with their cards: from the deck or the own cards the device has (a card unknown is left out). */
