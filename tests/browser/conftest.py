@@ -451,8 +451,12 @@ def cities_server(open_meteo, wikipedia):
     binary = _trove_binary()
     workdir = Path(tempfile.mkdtemp(prefix="trove-cities-"))
     database = _cities_database(binary, workdir)
-    with _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url, "--wikipedia-url", wikipedia.url)) as base:
+    with _running_trove(binary, workdir, database, _cities_providers(open_meteo, wikipedia)) as base:
         yield base
+
+
+def _cities_providers(open_meteo, wikipedia) -> tuple[str, ...]:
+    return ("--open-meteo-url", open_meteo.url, "--wikipedia-url", wikipedia.url)
 
 
 @pytest.fixture
@@ -462,8 +466,7 @@ def cities_restartable(open_meteo, wikipedia):
     workdir = Path(tempfile.mkdtemp(prefix="trove-cities-restart-"))
     database = _cities_database(binary, workdir)
     port = free_port()
-    return lambda: _running_trove(binary, workdir, database, ("--open-meteo-url", open_meteo.url, "--wikipedia-url", wikipedia.url),
-                                  port=port)
+    return lambda: _running_trove(binary, workdir, database, _cities_providers(open_meteo, wikipedia), port=port)
 
 
 def _cities_database(binary: str, workdir: Path) -> Path:

@@ -709,6 +709,14 @@ def save_note(driver, text: str) -> None:
     note.find_element(By.XPATH, "./ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
 
 
+def send_waiting_note(driver) -> None:
+    """With the server back: the note saved offline (which said so) is sent."""
+    wait(driver, lambda d: "until the connection is back" in d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text,
+         "offline, no word that the note waits on this device")
+    driver.execute_script("window.dispatchEvent(new Event('online'))")
+    wait(driver, lambda d: sync_indicator(d) == "All saved", f"the note was never sent: {sync_indicator(driver)!r}", timeout=30)
+
+
 def test_a_note_changed_on_another_device_meanwhile_is_kept_beside_this_ones(strategies_restartable, browser):
     """A note written here over one another device changed meanwhile used to replace it: the last save won, and the
     other device's words were gone without a word. Online or sent from the outbox later, both are kept now."""
@@ -730,21 +738,15 @@ def test_a_note_changed_on_another_device_meanwhile_is_kept_beside_this_ones(str
 
     # Offline, this page writes over "call Ann · bridge", which the other device changed to "tea" meanwhile.
     save_note(browser, "stone")
-    wait(browser, lambda d: "until the connection is back" in d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text,
-         "offline, no word that the note waits on this device")
     with strategies_restartable():
-        browser.execute_script("window.dispatchEvent(new Event('online'))")
-        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the note was never sent: {sync_indicator(browser)!r}", timeout=30)
+        send_waiting_note(browser)
         assert fetch_json(browser, "/api/v1/strategies/history")[0]["note"] == "tea · stone"
         wait(browser, lambda d: history_notes(d) == ["tea · stone"], f"back online, the note reads {history_notes(browser)}")
 
     # Offline again, with nobody else writing: once the note is sent, the next one here replaces it, not joins it.
     save_note(browser, "moss")
-    wait(browser, lambda d: "until the connection is back" in d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text,
-         "offline, no word that the note waits on this device")
     with strategies_restartable():
-        browser.execute_script("window.dispatchEvent(new Event('online'))")
-        wait(browser, lambda d: sync_indicator(d) == "All saved", f"the note was never sent: {sync_indicator(browser)!r}", timeout=30)
+        send_waiting_note(browser)
         # The row now knows the server's note is "moss" (History is read again once the outbox is sent).
         wait(browser, lambda d: d.execute_script("return document.querySelector('#history-list li').dataset.was") == "moss",
              "the row never learnt that its note was sent")
