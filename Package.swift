@@ -32,8 +32,10 @@ let package = Package(
     targets: [
         // Domain: Foundation only.
         .target(name: "Accounts", swiftSettings: swiftSettings),
-        .target(name: "ObliqueStrategies", swiftSettings: swiftSettings),
-        .target(name: "MagneticPoetry", dependencies: ["Pictures"], swiftSettings: swiftSettings),
+        // Saving an edit over what another device saved meanwhile, shared by the apps whose records two devices edit.
+        .target(name: "Edits", swiftSettings: swiftSettings),
+        .target(name: "ObliqueStrategies", dependencies: ["Edits"], swiftSettings: swiftSettings),
+        .target(name: "MagneticPoetry", dependencies: ["Pictures", "Edits"], swiftSettings: swiftSettings),
         // Recognising pictures by their bytes (uploads), shared by Magnetic Poetry and Choose Your Destiny.
         .target(name: "Pictures", swiftSettings: swiftSettings),
         // Optimized even in debug builds: its indexes over 235,000 cities are built at every start, and
@@ -41,7 +43,7 @@ let package = Package(
         .target(
             name: "CityRoulette", dependencies: ["Geography"],
             swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
-        .target(name: "YogiYogini", dependencies: ["Geography"], swiftSettings: swiftSettings),
+        .target(name: "YogiYogini", dependencies: ["Geography", "Edits"], swiftSettings: swiftSettings),
         .target(name: "ChooseYourDestiny", dependencies: ["Pictures"], swiftSettings: swiftSettings),
         // Reading uploaded zip archives (a story with its pictures): inflate and the zip directory, no dependencies.
         .target(name: "ZipArchive", dependencies: ["Zlib"], swiftSettings: swiftSettings),
@@ -73,7 +75,7 @@ let package = Package(
             name: "Storage",
             dependencies: [
                 "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini", "ChooseYourDestiny", "Pictures",
-                "DatabaseDrivers", "Zlib",
+                "DatabaseDrivers", "Zlib", "Edits",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -144,6 +146,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"], swiftSettings: swiftSettings),
+        .testTarget(name: "EditsTests", dependencies: ["Edits"], swiftSettings: swiftSettings),
         .testTarget(name: "ObliqueStrategiesTests", dependencies: ["ObliqueStrategies"], swiftSettings: swiftSettings),
         .testTarget(name: "MagneticPoetryTests", dependencies: ["MagneticPoetry"], swiftSettings: swiftSettings),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures"], swiftSettings: swiftSettings),

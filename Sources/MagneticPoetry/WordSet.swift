@@ -1,3 +1,4 @@
+import Edits
 import Foundation
 
 /// A named list of words to make magnets from: a built-in set or one of a profile's own.
@@ -43,7 +44,7 @@ extension WordSet {
         var result = current.words.filter { !opened.contains($0) || kept.contains($0) }
         var seen = Set(result.map { $0.lowercased() })
         for word in words where !opened.contains(word) && seen.insert(word.lowercased()).inserted { result.append(word) }
-        return (name == base.name ? current.name : name, result)
+        return (Edits.edited(name, base: base.name, current: current.name), result)
     }
 }
 

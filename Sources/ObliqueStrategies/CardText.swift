@@ -1,3 +1,4 @@
+import Edits
 import Foundation
 
 /// Rules for text people write: own cards and draw notes.
@@ -33,12 +34,8 @@ public enum CardText {
     /// to be sent) is not written over: both are kept, the one already there first, unless one holds the other.
     /// A note removed on one side and changed on the other keeps the change.
     public static func note(sent: String?, over was: String?, current: String?) -> String? {
-        if current == was || current == sent { return sent }
-        guard let sent else { return current }
-        guard let current else { return sent }
-        if current.contains(sent) { return current }
-        if sent.contains(current) { return sent }
-        return current + " · " + sent
+        let kept = editedText(sent ?? "", base: was ?? "", current: current ?? "", joinedBy: " · ")
+        return kept.isEmpty ? nil : kept
     }
 
     /// Case- and accent-insensitive form for searching.

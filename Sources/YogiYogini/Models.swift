@@ -1,3 +1,4 @@
+import Edits
 import Foundation
 
 /// A student on the instructor's roster. How often they came is derived from the sessions, never stored.
@@ -20,22 +21,53 @@ public struct Student: Sendable, Equatable {
     }
 }
 
-/// One field of an edit made in a form opened on `base`, over the record as stored now (`current`): a field the form
-/// left as it was keeps what another device saved meanwhile, a field it changed takes the edit's value. So two
-/// devices editing different fields of one record (the notes here, the type there) both keep their change.
-public func edited<Value: Equatable>(_ edit: Value, base: Value, current: Value) -> Value {
-    edit == base ? current : edit
-}
-
 extension Student {
-    /// An edit of a student made in a form opened on `base`, over the student as stored now, field by field.
+    /// An edit of a student made in a form opened on `base`, over the student as stored now, field by field; notes
+    /// changed on both sides keep both (`editedText`).
     public static func edited(_ edit: Student, base: Student, current: Student) -> Student {
         func field<Value: Equatable>(_ value: KeyPath<Student, Value>) -> Value {
-            YogiYogini.edited(edit[keyPath: value], base: base[keyPath: value], current: current[keyPath: value])
+            Edits.edited(edit[keyPath: value], base: base[keyPath: value], current: current[keyPath: value])
         }
         return Student(
             id: current.id, name: field(\.name), joinedOn: field(\.joinedOn), active: field(\.active), typeID: field(\.typeID),
-            notes: field(\.notes))
+            notes: editedText(edit.notes, base: base.notes, current: current.notes, joinedBy: "\n"))
+    }
+}
+
+/// What a correction of a past session states: its times, the roster students who attended, notes and temperature.
+public struct SessionCorrection: Sendable, Equatable {
+    public var startedAt: Date
+    public var endedAt: Date
+    /// Roster students' ids, in the order given.
+    public var attendeeIDs: [String]
+    public var notes: String
+    public var temperatureCelsius: Double?
+
+    public init(startedAt: Date, endedAt: Date, attendeeIDs: [String], notes: String, temperatureCelsius: Double?) {
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.attendeeIDs = attendeeIDs
+        self.notes = notes
+        self.temperatureCelsius = temperatureCelsius
+    }
+
+    /// A correction made in a form opened on `base`, over the session as stored now, field by field: the students
+    /// it added or took off are added or taken off, the others stay as stored; notes changed on both sides keep both.
+    /// Times that would end before they start, taken one from each side, are both the edit's.
+    public static func edited(_ edit: Self, base: Self, current: Self) -> Self {
+        let added = edit.attendeeIDs.filter { !base.attendeeIDs.contains($0) }
+        let removed = Set(base.attendeeIDs.filter { !edit.attendeeIDs.contains($0) })
+        let stayed = current.attendeeIDs.filter { !removed.contains($0) }
+        var merged = Self(
+            startedAt: Edits.edited(edit.startedAt, base: base.startedAt, current: current.startedAt),
+            endedAt: Edits.edited(edit.endedAt, base: base.endedAt, current: current.endedAt),
+            attendeeIDs: stayed + added.filter { !stayed.contains($0) },
+            notes: editedText(edit.notes, base: base.notes, current: current.notes, joinedBy: "\n"),
+            temperatureCelsius: Edits.edited(edit.temperatureCelsius, base: base.temperatureCelsius, current: current.temperatureCelsius))
+        if merged.endedAt <= merged.startedAt || merged.endedAt.timeIntervalSince(merged.startedAt) > YogaValidation.maximumDuration {
+            (merged.startedAt, merged.endedAt) = (edit.startedAt, edit.endedAt)
+        }
+        return merged
     }
 }
 

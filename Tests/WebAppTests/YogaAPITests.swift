@@ -471,6 +471,88 @@ import Testing
         }
     }
 
+    /// Notes typed in a running class over what the device last saw (`was`): notes another device wrote meanwhile
+    /// are kept, and the device's next save, made on its own, takes its own place beside them.
+    @Test(arguments: DatabaseKind.allCases)
+    func classNotesWrittenOnTwoDevicesKeepBoth(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "notes": "Warm room"])
+            func notes(_ body: [String: Any]) async throws -> String? {
+                let answer = try await send(client, .patch, "/api/v1/yoga/class", cookie, body)
+                #expect(answer.status == .ok, "\(answer.bodyText)")
+                return (try answer.json()["class"] as? [String: Any])?["notes"] as? String
+            }
+            #expect(try await notes(["notes": "Warm room\nAna: knee", "was": "Warm room"]) == "Warm room\nAna: knee")
+            // The tablet, still on "Warm room", wrote a line of its own.
+            #expect(try await notes(["notes": "Warm room, windows open", "was": "Warm room"]) == "Warm room, windows open\nAna: knee")
+            // The phone goes on from what it sent; the tablet's words stay.
+            #expect(
+                try await notes(["notes": "Warm room\nAna: knee, rest", "was": "Warm room\nAna: knee"])
+                    == "Warm room, windows open\nAna: knee, rest")
+            // Without `was` the notes are replaced, as before.
+            #expect(try await notes(["notes": "Cold"]) == "Cold")
+            // A bad `was` or notes too long: refused, nothing written.
+            for bad: [String: Any] in [
+                ["notes": "x", "was": 3], ["notes": String(repeating: "n", count: 4001), "was": "Cold"], ["was": ["Cold"]],
+            ] {
+                let refused = try await send(client, .patch, "/api/v1/yoga/class", cookie, bad)
+                #expect(refused.status.code / 100 == 4, "\(bad.keys)")
+            }
+            let running = try await send(client, .get, "/api/v1/yoga/class", cookie).json()["class"] as? [String: Any]
+            #expect(running?["notes"] as? String == "Cold")
+        }
+    }
+
+    /// A past session corrected on two devices from forms opened on the same session: each keeps its change, an
+    /// attendee added on one and another taken off on the other, notes both wrote.
+    @Test(arguments: DatabaseKind.allCases)
+    func aSessionCorrectedOnTwoDevicesKeepsBothCorrections(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let ana = try await addStudent(client, cookie, "Ana")
+            let ben = try await addStudent(client, cookie, "Ben")
+            let cy = try await addStudent(client, cookie, "Cy")
+            _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "attendees": [ana, ben]])
+            let saved = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"]).json()
+            let id = try #require((saved["session"] as? [String: Any])?["id"] as? String)
+            let opened: [String: Any] = [
+                "started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:00:00Z", "attendees": [ana, ben], "notes": "Hips",
+                "temperature_c": NSNull(),
+            ]
+            #expect(try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, opened).status == .ok)
+            var phone = opened  // took Ben off, added Cy, wrote a note
+            phone["attendees"] = [ana, cy]
+            phone["notes"] = "Hips, then twists"
+            phone["base"] = opened
+            #expect(try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, phone).status == .ok)
+            var tablet = opened  // from the same form: the end later, 12 °C, its own note
+            tablet["ended_at"] = "2026-11-20T19:15:00Z"
+            tablet["temperature_c"] = 12
+            tablet["notes"] = "Bring blocks"
+            tablet["base"] = opened
+            let both = try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, tablet)
+            #expect(both.status == .ok, "\(both.bodyText)")
+            let session = try both.json()
+            let names = (session["attendees"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted()
+            #expect(names == ["Ana", "Cy"], "\(session)")
+            #expect(session["notes"] as? String == "Hips, then twists\nBring blocks")
+            #expect(session["duration_seconds"] as? Int == 4500 && session["temperature_c"] as? Double == 12)
+            // A bad base is refused, and nothing is written.
+            var bad = tablet
+            bad["notes"] = "changed"
+            bad["base"] = ["started_at": "yesterday", "ended_at": "2026-11-20T19:00:00Z", "attendees": [String](), "notes": ""]
+            #expect(try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, bad).status == .unprocessableContent)
+            bad["base"] = ["notes": "Hips"]
+            #expect(try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, bad).status.code / 100 == 4)
+            let stored = try await send(client, .get, "/api/v1/yoga/sessions/\(id)", cookie).json()
+            #expect(stored["notes"] as? String == "Hips, then twists\nBring blocks")
+            // Without a base, a correction is saved whole, as before.
+            let whole = try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, opened).json()
+            #expect(whole["notes"] as? String == "Hips" && whole["attendance"] as? Int == 2)
+        }
+    }
+
     /// A venue renamed on one device and starred on another, each from what it knew: both are kept.
     @Test(arguments: DatabaseKind.allCases)
     func aVenueRenamedHereAndStarredThereKeepsBoth(kind: DatabaseKind) async throws {

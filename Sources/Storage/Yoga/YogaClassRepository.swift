@@ -1,5 +1,6 @@
 import Accounts
 import DatabaseDrivers
+import Edits
 import Foundation
 import SQLKit
 import YogiYogini
@@ -47,9 +48,12 @@ public struct YogaClassRepository: Sendable {
         }
     }
 
-    /// Adds and removes attendees and replaces the notes when given. An added id that is not one of the profile's
-    /// students is refused (`notOnRoster`), and nothing changes.
-    public func change(add: [String], remove: [String], notes: String?, profileID: String) async throws -> RunningClass {
+    /// Adds and removes attendees and replaces the notes when given; notes written over `was` (as the writing device
+    /// last saw them) keep what another device wrote meanwhile (`editedText`). An added id that is not one of the
+    /// profile's students is refused (`notOnRoster`), and nothing changes.
+    public func change(add: [String], remove: [String], notes: String?, over was: String? = nil, profileID: String) async throws
+        -> RunningClass
+    {
         // Four statements in the writer's turn (a tap of a live class is the app's busiest write): the class, the
         // names of its attendees and of those added (which is also the roster check), the update, and the answer
         // made from what was read rather than read again.
@@ -62,6 +66,10 @@ public struct YogaClassRepository: Sendable {
             let removing = Set(remove)
             let ids = everyone.filter { !removing.contains($0) }
             let joined = ids.joined(separator: ",")
+            var notes = notes
+            if let sent = notes, let was {
+                notes = editedText(sent, base: was, current: try row.decode(column: "notes", as: String.self), joinedBy: "\n")
+            }
             try await Self.changeQuery.run(notes.map { [profileID, joined, $0] } ?? [profileID, joined], on: db)
             return try Self.runningClass(row, ids: ids, names: names, notes: notes)
         }

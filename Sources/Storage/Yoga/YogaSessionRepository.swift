@@ -73,25 +73,39 @@ public struct YogaSessionRepository: Sendable {
         }
     }
 
-    /// Corrects times, notes, temperature and the roster students who attended; former students' rows stay.
-    /// `departed`: the names of attendees deleted from the roster meanwhile (`YogaValidation.departed`), kept with no id
-    /// unless the session already keeps them so.
+    /// Corrects times, notes, temperature and the roster students who attended; former students' rows stay. A
+    /// correction made on `base` (the session as its form was opened) keeps what another device corrected meanwhile
+    /// in what it left alone (`SessionCorrection.edited`). `departed`: the names of attendees deleted from the roster
+    /// meanwhile (`YogaValidation.departed`), kept with no id unless the session already keeps them so.
     public func correct(
-        id: String, startedAt: Date, endedAt: Date, attendeeIDs: [String], departed: [String] = [], notes: String, temperature: Double?,
-        profileID: String
+        id: String, _ edit: SessionCorrection, base: SessionCorrection? = nil, departed: [String] = [], profileID: String
     ) async throws -> Session {
         try await database.transaction { db in
             guard
-                try await db.select().column("id").from("yoga_sessions").where("id", .equal, id).where("profile_id", .equal, profileID)
-                    .first() != nil
+                let row = try await db.select().columns("started_at", "ended_at", "notes", "temperature_c").from("yoga_sessions")
+                    .where("id", .equal, id).where("profile_id", .equal, profileID).first()
             else { throw YogaError.sessionNotFound }
-            try await db.update("yoga_sessions").set("started_at", to: SQLBind(startedAt.millisecondsSince1970))
-                .set("ended_at", to: SQLBind(endedAt.millisecondsSince1970)).set("notes", to: SQLBind(notes))
-                .set("temperature_c", to: SQLBind(temperature)).where("id", .equal, id).where("profile_id", .equal, profileID).run()
+            var saved = edit
+            if let base {
+                let attended = try await db.select().column("student_id").from("yoga_attendance").where("session_id", .equal, id)
+                    .where("student_id", .isNot, SQLLiteral.null).orderBy("id").all()
+                let current = SessionCorrection(
+                    startedAt: Date(millisecondsSince1970: try row.decode(column: "started_at", as: Int64.self)),
+                    endedAt: Date(millisecondsSince1970: try row.decode(column: "ended_at", as: Int64.self)),
+                    attendeeIDs: try attended.map { try $0.decode(column: "student_id", as: String.self) },
+                    notes: try row.decode(column: "notes", as: String.self),
+                    temperatureCelsius: try row.decodeNil(column: "temperature_c")
+                        ? nil : row.decode(column: "temperature_c", as: Double.self))
+                saved = SessionCorrection.edited(edit, base: base, current: current)
+            }
+            try await db.update("yoga_sessions").set("started_at", to: SQLBind(saved.startedAt.millisecondsSince1970))
+                .set("ended_at", to: SQLBind(saved.endedAt.millisecondsSince1970)).set("notes", to: SQLBind(saved.notes))
+                .set("temperature_c", to: SQLBind(saved.temperatureCelsius)).where("id", .equal, id).where("profile_id", .equal, profileID)
+                .run()
             try await db.delete(from: "yoga_attendance").where("session_id", .equal, id).where("student_id", .isNot, SQLLiteral.null).run()
             let kept = try await db.select().column("student_name").from("yoga_attendance").where("session_id", .equal, id).all()
                 .map { try $0.decode(column: "student_name", as: String.self) }
-            let roster = try await Self.attendees(YogaClassRepository.unique(attendeeIDs), profileID: profileID, on: db)
+            let roster = try await Self.attendees(YogaClassRepository.unique(saved.attendeeIDs), profileID: profileID, on: db)
             try await Self.insertAttendance(sessionID: id, attendees: roster + Self.departed(departed, besides: kept), on: db)
         }
         return try await session(id: id, profileID: profileID).readBack(or: .sessionNotFound)

@@ -1,4 +1,5 @@
 import Accounts
+import Edits
 import Foundation
 import SQLKit
 import YogiYogini

@@ -97,11 +97,14 @@ struct YogaClassAPIController {
         let add: [String]?
         let remove: [String]?
         let notes: String?
+        /// The notes as the writing device last saw them: notes changed meanwhile on another device are kept beside
+        /// these (`editedText`). Left out, the notes are replaced.
+        let was: String?
         /// The outside temperature typed or corrected: a number, null to clear it, or left out to keep it.
         let temperature: Double??
 
         enum CodingKeys: String, CodingKey {
-            case add, remove, notes, temperature_c
+            case add, remove, notes, was, temperature_c
         }
 
         /// As `init(from:)` reads it; anything else (an escape, a repeated member, a wrong type) is left to it.
@@ -109,12 +112,14 @@ struct YogaClassAPIController {
             var add: [String]??
             var remove: [String]??
             var notes: String??
+            var was: String??
             var temperature: Double???
             try reader.object { reader, key throws(JSONReader.GiveUp) in
                 switch key {
                 case "add": try JSONReader.once(&add, try Self.strings(&reader))
                 case "remove": try JSONReader.once(&remove, try Self.strings(&reader))
                 case "notes": try JSONReader.once(&notes, try reader.null() ? nil : try reader.string())
+                case "was": try JSONReader.once(&was, try reader.null() ? nil : try reader.string())
                 case "temperature_c": try JSONReader.once(&temperature, try reader.null() ? nil : try reader.double())
                 default: try reader.skip()
                 }
@@ -122,6 +127,7 @@ struct YogaClassAPIController {
             self.add = add ?? nil
             self.remove = remove ?? nil
             self.notes = notes ?? nil
+            self.was = was ?? nil
             self.temperature = temperature ?? nil
         }
 
@@ -137,6 +143,7 @@ struct YogaClassAPIController {
             add = try container.decodeIfPresent([String].self, forKey: .add)
             remove = try container.decodeIfPresent([String].self, forKey: .remove)
             notes = try container.decodeIfPresent(String.self, forKey: .notes)
+            was = try container.decodeIfPresent(String.self, forKey: .was)
             if container.contains(.temperature_c) {
                 temperature = .some(
                     try container.decodeNil(forKey: .temperature_c) ? nil : try container.decode(Double.self, forKey: .temperature_c))
@@ -154,7 +161,7 @@ struct YogaClassAPIController {
         guard add.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
         let temperature = try body.temperature.map { value throws(YogaError) in try YogaValidation.temperature(value) }
         // The repository refuses an added id that is not on the roster.
-        var running = try await classes.change(add: add, remove: body.remove ?? [], notes: notes, profileID: profile.id)
+        var running = try await classes.change(add: add, remove: body.remove ?? [], notes: notes, over: body.was, profileID: profile.id)
         if let temperature {
             try await classes.setTemperature(temperature, profileID: profile.id)
             running = try await classes.current(profileID: profile.id) ?? running

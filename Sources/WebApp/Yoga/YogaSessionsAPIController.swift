@@ -66,6 +66,36 @@ struct YogaSessionsAPIController {
         let notes: String?
         let temperature_c: Double?
         let as_known: AsKnown?
+        /// The session as the correction's form was opened (the same fields): what it did not change keeps what was
+        /// corrected meanwhile on another device.
+        let base: CorrectionBase?
+
+        func correction() throws(YogaError) -> SessionCorrection {
+            let start = try YogaTime.parse(started_at, field: "started_at")
+            let end = try YogaTime.parse(ended_at, field: "ended_at")
+            try YogaValidation.times(start: start, end: end)
+            guard attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
+            return SessionCorrection(
+                startedAt: start, endedAt: end, attendeeIDs: attendees, notes: try YogaValidation.notes(notes),
+                temperatureCelsius: try YogaValidation.temperature(temperature_c))
+        }
+    }
+
+    /// `CorrectionBody.base`: a session as a correction states one.
+    struct CorrectionBase: Decodable {
+        let started_at: String
+        let ended_at: String
+        let attendees: [String]
+        let notes: String
+        let temperature_c: Double?
+
+        func correction() throws(YogaError) -> SessionCorrection {
+            try CorrectionBody(
+                started_at: started_at, ended_at: ended_at, attendees: attendees, notes: notes, temperature_c: temperature_c, as_known: nil,
+                base: nil
+            )
+            .correction()
+        }
     }
 
     /// What the device knew of a class sent after it ended, for what was deleted on another device meanwhile: its
@@ -123,19 +153,13 @@ struct YogaSessionsAPIController {
     @Sendable func correct(_ request: Request, context: ProfileRequestContext) async throws -> SessionJSON {
         let id = try context.parameters.require("id")
         let body = try await JSONBody.decode(CorrectionBody.self, from: request)
-        let start = try YogaTime.parse(body.started_at, field: "started_at")
-        let end = try YogaTime.parse(body.ended_at, field: "ended_at")
-        try YogaValidation.times(start: start, end: end)
-        let notes = try YogaValidation.notes(body.notes)
-        let temperature = try YogaValidation.temperature(body.temperature_c)
-        guard body.attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
+        let correction = try body.correction()
+        let base = try body.base?.correction()
         let profile = context.profile
         guard try await sessions.session(id: id, profileID: profile.id) != nil else { throw YogaError.sessionNotFound }
         let unknown = try await roster.unknownStudents(body.attendees, profileID: profile.id)
         let departed = try YogaValidation.departed(unknown, knownNames: body.as_known?.attendees)
-        let session = try await sessions.correct(
-            id: id, startedAt: start, endedAt: end, attendeeIDs: body.attendees, departed: departed, notes: notes,
-            temperature: temperature, profileID: profile.id)
+        let session = try await sessions.correct(id: id, correction, base: base, departed: departed, profileID: profile.id)
         return SessionJSON(session)
     }
 
