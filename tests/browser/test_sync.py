@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from browser_support import add_preload_script, wait
 from conftest import _running_trove, _trove_binary, free_port
@@ -269,6 +270,50 @@ def test_a_class_held_offline_keeps_a_student_and_its_venue_deleted_meanwhile_on
         assert ok(browser, "GET", "/venues")["venues"] == [], "the venue deleted elsewhere was saved again"
         seen = browser.execute_script("return [...(window.__seenToasts || [])]")
         assert not [t for t in seen if "Not saved" in t], f"the page said: {seen}"
+
+
+def test_class_notes_written_offline_join_the_lines_another_device_wrote_meanwhile(yoga_two_devices, browser):
+    """The class runs on the server. The phone loses its signal and writes two notes, one after the other, while the
+    tablet adds a line. When the signal is back the outbox sends the phone's two saves: the tablet's line stays, and
+    the phone's second save takes the place of its first rather than joining it."""
+    here, other = yoga_two_devices
+    with here() as base:
+        open_yoga(browser, base)
+        ok(browser, "POST", "/class", {"venue": {"name": "Lotus Studio"}}, 201)
+        open_yoga(browser, base)
+        wait_in_session(browser, "Lotus Studio")
+        write_class_notes(browser, "Warm room")
+        wait(browser, lambda d: indicator(d) == "All saved", f"the indicator does not say All saved: {indicator(browser)!r}")
+        kept_for_offline(browser, "/yoga")
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in browser.get_cookies())
+
+    open_offline(browser, base, "/yoga", YOGA_READY)
+    wait_in_session(browser, "Lotus Studio")
+    notes = browser.find_element(By.ID, "class-notes")
+    for words in [(Keys.END, Keys.ENTER, "Anna: knee"), (Keys.END, ", rest")]:
+        notes.send_keys(*words)
+        browser.execute_script("arguments[0].blur()", notes)
+        wait(browser, lambda d: text(d, "notes-state") == "Saved", "offline, the notes were not kept")
+    assert notes.get_attribute("value") == "Warm room\nAnna: knee, rest"
+    watch_toasts(browser)
+
+    with other() as tablet:
+        body = json.dumps({"notes": "Warm room, windows open", "was": "Warm room"}).encode()
+        request = urllib.request.Request(f"{tablet}/api/v1/yoga/class", data=body, method="PATCH",
+                                         headers={"Cookie": cookie, "Content-Type": "application/json"})
+        assert urllib.request.urlopen(request, timeout=10).status == 200
+
+    with here():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: indicator(d) == "All saved", f"the notes did not reach the server: {indicator(browser)!r}", timeout=60)
+        notes = ok(browser, "GET", "/class")["class"]["notes"]
+        assert notes == "Warm room, windows open\nAnna: knee, rest", notes
+        seen = browser.execute_script("return [...(window.__seenToasts || [])]")
+        assert not [t for t in seen if "Not saved" in t], f"the page said: {seen}"
+        open_yoga(browser, base)
+        wait_in_session(browser, "Lotus Studio")
+        shown_notes = browser.find_element(By.ID, "class-notes").get_attribute("value")
+        assert shown_notes == "Warm room, windows open\nAnna: knee, rest", shown_notes
 
 
 def test_a_student_changed_offline_and_deleted_on_another_device_meanwhile_is_added_again(yoga_two_devices, browser):

@@ -792,6 +792,72 @@ def test_a_student_edited_on_two_devices_keeps_both_changes(yoga_server, browser
     wait(browser, lambda d: "trial" in inner_text(d, "#student-list li"), "the roster does not show the type kept")
 
 
+def notes_value(driver) -> str:
+    return driver.find_element(By.ID, "class-notes").get_attribute("value")
+
+
+def test_class_notes_written_on_two_devices_keep_both(yoga_server, browser):
+    """The phone and the tablet both show a class's notes "Warm room". The tablet adds a line; the phone, still on
+    "Warm room", adds its own. Both lines are kept, the phone shows them and says so, and its next words go on from
+    there. Before, the phone's save wrote over the tablet's line."""
+    open_yoga(browser, yoga_server)
+    check_in(browser, {"name": "Lotus Studio", "address": ""})
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Lotus Studio")
+    notes = browser.find_element(By.ID, "class-notes")
+    notes.send_keys("Warm room")
+    wait(browser, lambda d: text(d, "notes-state") == "Saved", "the notes were not saved")
+    # Meanwhile, on the tablet:
+    ok(browser, "PATCH", "/class", {"notes": "Warm room\nBring blocks", "was": "Warm room"})
+    notes.send_keys(Keys.ENTER, "Anna: knee")
+    wait(browser, lambda d: text(d, "notes-state") == "Changed on another device meanwhile: both notes are kept",
+         "the phone did not say the tablet's line was kept")
+    assert notes_value(browser) == "Warm room\nBring blocks\nAnna: knee", notes_value(browser)
+    assert ok(browser, "GET", "/class")["class"]["notes"] == "Warm room\nBring blocks\nAnna: knee"
+    # Typing on, at the caret (after "knee"): the phone's words replace its own, the tablet's line stays.
+    notes.send_keys(", rest")
+    wait(browser, lambda d: text(d, "notes-state") == "Saved", "the next words were not saved")
+    assert ok(browser, "GET", "/class")["class"]["notes"] == "Warm room\nBring blocks\nAnna: knee, rest"
+    browser.refresh()
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Lotus Studio")
+    assert notes_value(browser) == "Warm room\nBring blocks\nAnna: knee, rest"
+    check_console(browser)
+
+
+def test_a_session_corrected_on_two_devices_keeps_both_corrections(yoga_server, browser):
+    """The laptop has a session's correction form open while the tablet records the temperature and a note; the
+    laptop takes Bruno off and writes its note. Both corrections are kept, and the page says what came from elsewhere."""
+    open_yoga(browser, yoga_server)
+    anna = add_student(browser, "Anna Bianchi")
+    bruno = add_student(browser, "Bruno Rossi")
+    check_in(browser, {"name": "Lotus Studio", "address": ""}, [anna["id"], bruno["id"]])
+    session = save_class(browser)
+    start = datetime.datetime.now().astimezone().replace(microsecond=0) - datetime.timedelta(hours=2)
+    opened = {"started_at": utc(start), "ended_at": utc(start + datetime.timedelta(hours=1)),
+              "attendees": [anna["id"], bruno["id"]], "notes": "", "temperature_c": None}
+    ok(browser, "PUT", f"/sessions/{session['id']}", opened)
+    open_yoga(browser, yoga_server, "#sessions")
+    tap_text(browser, "#session-list", "Lotus Studio")
+    wait(browser, lambda d: shown(d, "session-show"), "the details did not open")
+    tap_id(browser, "session-edit")
+    wait(browser, lambda d: shown(d, "session-form"), "the correction form did not open")
+    # Meanwhile, on the tablet:
+    ok(browser, "PUT", f"/sessions/{session['id']}", {**opened, "notes": "Bring blocks", "temperature_c": 14, "base": opened})
+    tap(browser, browser.find_element(By.XPATH, "//ul[@id='edit-attendees']//label[contains(., 'Bruno Rossi')]"))
+    fill(browser, "edit-notes", "Hips")
+    tap_id(browser, "session-save")
+    wait(browser, lambda d: shown(d, "session-show") and list_texts(d, "#session-attendees li", "") == ["Anna Bianchi"],
+         "the corrected attendance is not shown")
+    wait(browser, lambda d: "notes and temperature changed on another device" in d.execute_script(
+        "return [...document.querySelectorAll('.toast')].map(t => t.textContent).join(' ')"), "the page did not say what it kept")
+    assert text(browser, "session-notes") == "Bring blocks\nHips", text(browser, "session-notes")
+    stored = ok(browser, "GET", f"/sessions/{session['id']}")
+    assert stored["notes"] == "Bring blocks\nHips" and stored["temperature_c"] == 14, stored
+    assert [a["name"] for a in stored["attendees"]] == ["Anna Bianchi"], stored
+    check_console(browser)
+
+
 def test_a_student_deleted_on_another_device_while_their_form_is_open_can_be_added_again(yoga_server, browser):
     """Save of a student deleted elsewhere meanwhile asks whether to add them again with what was typed, instead of
     leaving the words in a form that can only be closed."""

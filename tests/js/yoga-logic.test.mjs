@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
+  keptFromElsewhere,
   formatClock,
   formatDuration,
   shownDuration,
@@ -297,4 +298,15 @@ test('a session lasts what its shown times say, whatever their seconds', () => {
   assert.equal(shownDuration('2026-11-20T16:00:40Z', '2026-11-20T17:15:00Z'), '1 h 15 min');
   assert.equal(shownDuration('2026-11-20T16:00:40Z', '2026-11-20T16:03:10Z'), '3 min');
   assert.equal(shownDuration('2026-11-20T16:00:10Z', '2026-11-20T16:00:50Z'), 'under a minute');
+});
+
+test('keptFromElsewhere names the fields the server kept from another device, a list compared as a set', () => {
+  const names = { notes: 'notes', attendees: 'attendees', temperature_c: 'temperature' };
+  const sent = { notes: 'Hips', attendees: ['a', 'b'], temperature_c: null };
+  assert.equal(keptFromElsewhere(sent, { notes: 'Hips', attendees: ['b', 'a'] }, names), '');
+  assert.equal(
+    keptFromElsewhere(sent, { notes: 'Hips\nBlocks', attendees: ['a'], temperature_c: 12 }, names),
+    'notes, attendees and temperature',
+  );
+  assert.equal(keptFromElsewhere(sent, { notes: 'Hips', attendees: ['a', 'b'], temperature_c: 12 }, names), 'temperature');
 });

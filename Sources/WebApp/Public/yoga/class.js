@@ -80,14 +80,15 @@ export function setClass(next) {
   if (holding && !previous?.on_device) giveToServer();
   renderTimer();
   renderAttendees();
-  if (document.activeElement !== $('class-notes') && !notesSave.pending()) {
+  if (document.activeElement !== $('class-notes') && !notesSave.pending() && notesSending === null) {
     const kept = draft();
     if (kept?.for === next.started_at && kept.notes !== (next.notes || '')) {
       $('class-notes').value = kept.notes; // typed as the page was left: saved now
+      notesBase = kept.was ?? null;
       notesSave();
     } else {
       if (kept) localStorage.removeItem(NOTES);
-      $('class-notes').value = next.notes || '';
+      $('class-notes').value = notesBase = next.notes || '';
     }
   }
   if (!timer) timer = setInterval(renderTimer, 250);
@@ -267,8 +268,8 @@ async function removeAttendee(attendee, button) {
   refocus('attendee-list', index, 'add-attendees');
 }
 
-// Notes typed and not yet saved ({ for: the class's started_at, notes }), kept on the device at once: a page left
-// before they were saved (offline too) saves them when it is opened again.
+// Notes typed and not yet saved ({ for: the class's started_at, notes, was }), kept on the device at once: a page
+// left before they were saved (offline too) saves them when it is opened again.
 const NOTES = 'yoga.classNotes';
 const draft = () => {
   try {
@@ -277,13 +278,38 @@ const draft = () => {
     return null;
   }
 };
+const keepDraft = () =>
+  klass && localStorage.setItem(NOTES, JSON.stringify({ for: klass.started_at, notes: $('class-notes').value, was: notesBase }));
+// Each save says what it was typed over (`was`: the notes as last saved or read here), so the server keeps what
+// another device wrote meanwhile beside these (and a save sent late from the outbox follows the one before it).
+let notesBase = null;
+let notesSending = null; // the notes a save is sending, while it does: the answer decides what the box shows
+const withBase = (notes) => (notesBase === null ? { notes } : { notes, was: notesBase });
 const notesSave = debounce(async () => {
   if (!klass) return;
-  const notes = $('class-notes').value;
+  const area = $('class-notes');
+  const notes = area.value;
   txt('notes-state', 'Saving…');
-  const saved = await patch({ notes }, true);
-  if (saved && draft()?.notes === notes) localStorage.removeItem(NOTES);
-  txt('notes-state', saved ? 'Saved' : 'Not saved: check your connection');
+  notesSending = notes;
+  const saved = await patch(withBase(notes), true).finally(() => (notesSending = null));
+  if (!saved) return txt('notes-state', 'Not saved: check your connection');
+  const kept = klass?.notes ?? notes;
+  if (area.value === notes) {
+    if (kept !== notes) {
+      // Another device's words joined these: shown where they are, the caret where it was among these words.
+      const place = (at) =>
+        kept.endsWith(notes.slice(at)) ? kept.length - (notes.length - at) : kept.startsWith(notes.slice(0, at)) ? at : kept.length;
+      const [from, to] = [place(area.selectionStart), place(area.selectionEnd)];
+      area.value = kept;
+      if (document.activeElement === area) area.setSelectionRange(from, to);
+    }
+    notesBase = kept;
+    if (draft()?.notes === notes) localStorage.removeItem(NOTES);
+  } else {
+    notesBase = notes; // typed on meanwhile: the next save goes over this one
+    if (draft()) keepDraft();
+  }
+  txt('notes-state', kept === notes ? 'Saved' : 'Changed on another device meanwhile: both notes are kept');
 }, 800);
 
 /** A page going away: the notes typed in its last moment are sent (the server's class) and kept as a draft. */
@@ -295,7 +321,7 @@ function sendNotesNow() {
     method: 'PATCH',
     keepalive: true,
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ notes: $('class-notes').value }),
+    body: JSON.stringify(withBase($('class-notes').value)),
   }).catch(() => {});
 }
 
@@ -478,7 +504,7 @@ export function init() {
 
   listen('class-notes', 'input', () => {
     txt('notes-state', 'Not saved yet');
-    if (klass) localStorage.setItem(NOTES, JSON.stringify({ for: klass.started_at, notes: $('class-notes').value }));
+    keepDraft();
     notesSave();
   });
   listen('class-notes', 'blur', () => notesSave.flush());

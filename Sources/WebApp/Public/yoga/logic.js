@@ -153,6 +153,18 @@ export function createLongPress(duration = 600) {
 }
 
 /** `fn` once, `ms` after the last call; flush() runs it now, cancel() drops it. */
+/**
+ * The fields (`names`: each field's words) where the record saved is not what an edit sent, joined by "and" ('' when
+ * none): what the server kept from another device's change meanwhile. A list is compared as a set.
+ */
+export function keptFromElsewhere(sent, saved, names) {
+  const value = (v) => (Array.isArray(v) ? [...v].sort().join() : (v ?? null));
+  const kept = Object.keys(names)
+    .filter((f) => value(sent[f]) !== value(saved[f]))
+    .map((f) => names[f]);
+  return kept.length > 1 ? `${kept.slice(0, -1).join(', ')} and ${kept.at(-1)}` : kept.join('');
+}
+
 export function debounce(fn, ms) {
   let timer = null;
   let args = null;

@@ -20,7 +20,7 @@ import {
   svg,
 } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
-import { plural, parseTemperature, shownDuration, temperatureValue, timeSpan } from './logic.js';
+import { plural, parseTemperature, shownDuration, temperatureValue, timeSpan, keptFromElsewhere } from './logic.js';
 import { sortSessions, defaultOrder, toLocalInput, fromLocalInput, fillMonths, localDate, niceMax, barLength } from './lists.js';
 
 // The list's sort is remembered on this device, across reloads.
@@ -46,6 +46,7 @@ const ORDER = {
 };
 if (!ORDER[view.sort] || !['asc', 'desc'].includes(view.order)) Object.assign(view, { sort: 'date', order: 'desc' });
 let current = null; // the session on the detail view
+let opened = null; // the session as its correction's form was opened: the edit's `base`
 
 const sessionPath = (id) => `/sessions/${encodeURIComponent(id)}`;
 const degrees = (c) => temperature(c) || 'not recorded';
@@ -135,8 +136,20 @@ function renderDetail() {
   txt('session-notes', s.notes || 'No notes.');
 }
 
+// A correction sends the session as its form was opened (`base`): the server keeps what another device corrected
+// meanwhile in what this form left alone, and both devices' notes.
+const asOpened = (s) => ({
+  started_at: s.started_at,
+  ended_at: s.ended_at,
+  attendees: s.attendees.map((a) => a.id).filter(Boolean),
+  notes: s.notes || '',
+  temperature_c: s.temperature_c ?? null,
+});
+const CORRECTED = { started_at: 'start', ended_at: 'end', attendees: 'attendees', notes: 'notes', temperature_c: 'temperature' };
+
 async function openEdit() {
   const s = current;
+  opened = asOpened(s);
   let roster = [];
   try {
     roster = await loadStudents();
@@ -196,10 +209,12 @@ async function saveEdit(event) {
   };
   await busy($('session-save'), async () => {
     try {
-      current = await call('PUT', sessionPath(s.id), body);
+      current = await call('PUT', sessionPath(s.id), { ...body, base: opened });
       changed();
       renderDetail();
-      say('Session saved');
+      const kept = keptFromElsewhere(body, asOpened(current), CORRECTED);
+      if (kept) toast(`Session saved, with the ${kept} changed on another device meanwhile.`);
+      else say('Session saved');
       $('session-edit').focus();
     } catch (error) {
       err('session-error', error);

@@ -17,7 +17,7 @@ import {
   confirmDialog,
 } from './dom.js';
 import { call, state, on, temperature, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
-import { plural, shownDuration } from './logic.js';
+import { plural, shownDuration, keptFromElsewhere } from './logic.js';
 import { KEY, sendAsLeaving } from './local.js';
 import { sortStudents, filterStudents, defaultOrder, localDate } from './lists.js';
 import { showModal } from '../js/dom.js';
@@ -139,12 +139,6 @@ function asksFirst() {
 const FIELDS = { name: 'name', joined_on: 'joining date', active: 'active setting', type_id: 'type', notes: 'notes' };
 const asOpened = (s) => ({ name: s.name, joined_on: s.joined_on, active: s.active, type_id: s.type_id ?? null, notes: s.notes || '' });
 
-/** The fields of the saved student that are not what this form sent, in words ('' when none). */
-function keptFromElsewhere(sent, saved) {
-  const differ = Object.keys(FIELDS).filter((f) => (sent[f] ?? null) !== (saved[f] ?? null));
-  return differ.map((f) => FIELDS[f]).join(' and ');
-}
-
 /**
  * An edit of `student`. One deleted on another device since the form opened is added again with what was typed, if
  * the person says so (nothing typed is lost without their word); undefined when they go back to the form.
@@ -208,7 +202,7 @@ async function saveStudent(event) {
       const saved = editing ? await saveEdit(editing, body) : await call('POST', '/students', body);
       if (!saved) return; // deleted elsewhere, and the person went back to the form
       $('student-dialog').close();
-      const kept = editing ? keptFromElsewhere(body, saved) : '';
+      const kept = editing ? keptFromElsewhere(body, saved, FIELDS) : '';
       if (kept) toast(`${saved.name} saved, with the ${kept} changed on another device meanwhile.`);
       else say(editing ? `${saved.name} saved` : `${saved.name} added`);
       await refreshAll(saved.id);
