@@ -364,6 +364,46 @@ def test_a_phone_on_its_side_keeps_a_board_of_about_its_upright_shape(server, br
     assert_no_console_errors(browser)
 
 
+def test_a_poem_written_on_a_phone_keeps_its_shape_on_a_tablet(server, browser):
+    """Magnets are kept at fractions of the board, and the editor's board took each screen's shape: a poem written on
+    a phone, opened on a tablet, had its lines pulled apart sideways, and a save there kept the tablet's shape. The
+    board now keeps the shape the poem was written on, as large as the screen allows, and so does its next save."""
+    set_viewport(browser, 375, 667)
+    open_poetry(browser, server)
+    words = put_words(browser, 8)
+    poem = current_poem(browser)
+    written = poem["board"]["aspect"]
+
+    def placed(driver) -> dict:
+        board = board_rect(driver)
+        return {m["word"]: ((m["left"] - board["left"]) / board["width"], (m["top"] - board["top"]) / board["height"])
+                for m in magnets(driver)}
+
+    on_phone = placed(browser)
+    set_viewport(browser, 1024, 768)
+    browser.refresh()
+    wait_settled(browser, "the poem did not open on the tablet")
+    board, stage = board_rect(browser), browser.execute_script(
+        "return document.querySelector('.pm-stage').getBoundingClientRect().toJSON()")
+    shape = board["width"] / board["height"]
+    assert abs(shape - written) <= 0.02 * written, f"the board is {shape:.3f} wide to its height, the poem was written at {written}"
+    assert inside(board, stage, slack=1) and board["bottom"] <= 768, f"the board {board} is not inside its stage {stage}"
+    assert board["height"] >= 0.95 * stage["height"] or board["width"] >= 0.95 * stage["width"], "the board is not as large as it can be"
+    for word, (x, y) in placed(browser).items():
+        px, py = on_phone[word]
+        assert abs(x - px) <= 0.01 and abs(y - py) <= 0.01, f"{word!r} moved from {px:.3f}, {py:.3f} of the board to {x:.3f}, {y:.3f}"
+    shown = magnets(browser)
+    assert [m["word"] for m in sorted(shown, key=lambda m: (round(m["top"]), m["left"]))] == words, "the poem's words changed order"
+
+    # A save on the tablet keeps the phone's shape.
+    title = browser.find_element(By.ID, "poem-title")
+    title.send_keys("Fridge")
+    title.send_keys(Keys.TAB)
+    wait(browser, lambda d: current_poem(d)["title"] == "Fridge", "the title was not saved")
+    assert current_poem(browser)["board"]["aspect"] == written, "a save on the tablet changed the poem's shape"
+    assert_no_console_errors(browser)
+
+
 @pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_a_word_dragged_from_the_tray_joins_the_poem_and_dragged_back_leaves_it(server, browser, pointer):
     open_poetry(browser, server)

@@ -62,6 +62,7 @@ export class Board {
   /** Shows `data` (a board), replacing every magnet; `animate` flies them in. */
   load(data, { animate = false } = {}) {
     this.data = data;
+    this.keepShape();
     this.applyStyle({ reflow: false });
     for (const node of this.nodes.values()) node.remove();
     this.nodes.clear();
@@ -73,6 +74,20 @@ export class Board {
     if (data.magnets.length) this.gestures();
     if (this.selected && !this.nodes.has(this.selected)) this.select(null);
     if (animate) this.flyIn([...this.nodes.values()]);
+  }
+
+  /**
+   * In the editor, a poem with words keeps the shape of the board it was written on (its `aspect`), drawn as large
+   * as the stage allows (poetry.css `.is-shaped`): on a screen of another shape, a board stretched to it pulled the
+   * poem's lines apart (magnets are stored at fractions of the board). An empty board takes the stage's shape.
+   */
+  keepShape() {
+    const aspect = Number(this.data.aspect);
+    this.shape = this.editable && this.data.magnets.length && aspect >= 0.25 && aspect <= 4 ? aspect : null;
+    const stage = this.el.parentElement;
+    stage.classList.toggle('is-shaped', !!this.shape);
+    if (this.shape) stage.style.setProperty('--pm-aspect', String(this.shape));
+    else stage.style.removeProperty('--pm-aspect');
   }
 
   /** Font and size: the magnets are measured again and drawn apart where they would overlap. */
@@ -155,6 +170,7 @@ export class Board {
 
   /** The board's width over its height, saved with the poem: its published page keeps that shape (public.js). */
   aspect() {
+    if (this.shape) return this.shape;
     const { width, height } = this.size();
     return width && height ? round(width / height, 3) : undefined;
   }
