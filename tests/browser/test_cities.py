@@ -1042,6 +1042,25 @@ def test_on_a_phone_the_map_stays_in_view_with_the_list(cities_server, browser):
     assert below, "the row is hidden behind the map"
 
 
+def test_on_a_phone_on_its_side_the_map_stands_beside_the_list(cities_server, browser):
+    """On its side, the map stuck above the list was 150 px high and left the list a row and a half. It now stands
+    beside the list, most of the screen high, stays in view as the list scrolls, and a city's name keeps its words."""
+    set_viewport(browser, 667, 375)
+    around_me(browser, cities_server)
+    canvas = browser.find_element(By.ID, "map")
+    # Down the list, short of its end (where the page's foot comes in and takes the map up with the list).
+    browser.execute_script("const s = document.querySelector('.cr-split'); scrollTo(0, scrollY + s.getBoundingClientRect().bottom - 1.5 * innerHeight)")
+    assert browser.execute_script("return scrollY") > 200, "the list is too short to scroll down it"
+    box = browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", canvas)
+    assert box["top"] >= -1 and box["bottom"] <= 376, f"the map left the screen: {box}"
+    assert box["height"] >= 0.7 * 375, f"the map is {box['height']:.0f} px high on a 375 px screen"
+    rows = browser.execute_script("return [...document.querySelectorAll('.cr-row')].map(r => r.getBoundingClientRect().toJSON())")
+    assert all(r["left"] >= box["right"] for r in rows), "a row is under the map, not beside it"
+    assert browser.execute_script("return document.documentElement.scrollWidth <= innerWidth"), "the page scrolls sideways"
+    split = browser.execute_script(browser_support.SPLIT_WORDS, ".cr-row .cr-name")
+    assert not split, f"city names broken inside a word: {split}"
+
+
 # ---------- Surprise Me ----------
 
 def test_surprise_me_shows_cities_of_one_country(cities_server, browser):
