@@ -196,6 +196,7 @@ public struct NameIndex: Sendable {
         best.reserveCapacity(min(range.count, 1 << 16))
         for position in range {
             let entry = entries[position]
+            if entry.spelling == .code, Int(entry.length) != queryLength { continue }  // a code matches typed whole
             let code = Self.code(entry, queryLength: queryLength)
             if let current = best[entry.city], current.code <= code { continue }
             best[entry.city] = (code, Int32(position))

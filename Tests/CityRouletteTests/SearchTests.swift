@@ -42,6 +42,11 @@ import Testing
         ("st john s", "St. John's", .stored),
         ("firenze", "Firenze ", .stored),
         ("a", "A", .capitalized),
+        ("fih", "FIH", .code),
+        ("fzaa", "FZAA", .code),
+        ("la", "LA", .stored),
+        ("paris", "PARIS", .stored),
+        ("a1b", "A1B", .stored),
         ("1st avenue", "1st Avenue", .capitalized),
         // Equal as Swift strings (canonically), but not byte for byte: the bytes stored are what is shown.
         ("caf\u{E9}", "caf\u{65}\u{301}", .stored),
@@ -173,6 +178,28 @@ import Testing
         #expect(found.first?.matchedName == "firenze")
         #expect(found.first?.matchedNamePosition == 1)
         #expect(try catalog.search("florence", limit: 5).first?.matchedName == nil)
+    }
+
+    @Test func aCitysCodeMatchesOnlyWhenTypedWhole() throws {
+        let nyc = try #require(try catalog.search("nyc", limit: 5).first)
+        #expect(nyc.city.name == "New York City" && nyc.matchedSpelling == "NYC")
+        // Begun, a code is no name: "fi" offered Kinshasa first, by its airport's "FIH".
+        #expect(try names("ny").isEmpty)
+        // The same in answers computed ahead (a one- or two-letter query).
+        var builder = NameIndex.Builder()
+        builder.add(cityIndex: 0, primary: "kinshasa", alternates: ["fih", "finshasa"], spellings: [.code, .capitalized])
+        for city in 1...6 { builder.add(cityIndex: city, primary: "fier \(city)", alternates: []) }
+        let index = builder.build(prominence: [100, 1, 1, 1, 1, 1, 1], maximumLimit: 10, heavyRange: 2)
+        #expect(index.search("fi", limit: 10).first { $0.cityIndex == 0 }?.key == "finshasa")
+        #expect(index.search("fih", limit: 10).map(\.cityIndex) == [0])
+        #expect(index.search("fih", limit: 10).first?.spelling == "FIH")
+        let codeOnly = {
+            var b = NameIndex.Builder()
+            b.add(cityIndex: 0, primary: "kinshasa", alternates: ["fih"], spellings: [.code])
+            return b
+        }()
+        #expect(codeOnly.build(prominence: [1], maximumLimit: 10, heavyRange: 1).search("f", limit: 10).isEmpty)
+        #expect(codeOnly.build(prominence: [1], maximumLimit: 10, heavyRange: 1).search("fih", limit: 10).count == 1)
     }
 
     @Test func givesTheNameAsWrittenWhenItsKeyDoes() throws {
