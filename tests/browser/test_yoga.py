@@ -767,6 +767,17 @@ def test_deleting_a_student_who_came_asks_first_and_keeps_the_head_count(yoga_se
 
 # ---------- Statistics ----------
 
+def test_the_students_tab_opened_first_reads_the_roster_once(yoga_server, browser):
+    """Opened on #students, the page read the roster twice at once: for the tab, and to keep it on the device."""
+    open_yoga(browser, yoga_server)
+    add_student(browser, "Anna Bianchi")
+    open_yoga(browser, yoga_server, "#students")
+    wait(browser, lambda d: roster_names(d) == ["Anna Bianchi"], "the roster did not load")
+    reads = browser.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/v1/yoga/students?')).length")
+    assert reads == 1, f"the roster was read {reads} times"
+
+
 def test_a_student_edited_on_two_devices_keeps_both_changes(yoga_server, browser):
     """The laptop has Anna's form open while the phone gives her a type; the laptop then writes a note and saves.
     Both are kept (the form sends what it was opened on), and the page says the type came from elsewhere."""

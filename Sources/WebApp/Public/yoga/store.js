@@ -28,12 +28,16 @@ export const temperature = (celsius) => formatTemperature(celsius, state.setting
 /** Students deleted a moment ago whose Undo has not run out: not deleted on the server yet, not shown. */
 export const leaving = new Set();
 
-export async function loadStudents(force = false) {
-  if (!state.students || force) {
-    const body = await call('GET', '/students?active=all&sort=name&order=asc');
-    state.students = body.students.filter((s) => !leaving.has(s.id));
-  }
-  return state.students;
+let studentsRead = null; // a roster read on its way, which a call taking what is there shares
+export function loadStudents(force = false) {
+  if (!force && state.students) return Promise.resolve(state.students);
+  if (!force && studentsRead) return studentsRead;
+  const read = call('GET', '/students?active=all&sort=name&order=asc').then(
+    (body) => (state.students = body.students.filter((s) => !leaving.has(s.id))),
+  );
+  studentsRead = read;
+  read.finally(() => studentsRead === read && (studentsRead = null)).catch(() => {});
+  return read;
 }
 
 export async function loadTypes(force = false) {
