@@ -152,7 +152,6 @@ export function createLongPress(duration = 600) {
   };
 }
 
-/** `fn` once, `ms` after the last call; flush() runs it now, cancel() drops it. */
 /**
  * The fields (`names`: each field's words) where the record saved is not what an edit sent, joined by "and" ('' when
  * none): what the server kept from another device's change meanwhile. A list is compared as a set.
@@ -165,6 +164,7 @@ export function keptFromElsewhere(sent, saved, names) {
   return kept.length > 1 ? `${kept.slice(0, -1).join(', ')} and ${kept.at(-1)}` : kept.join('');
 }
 
+/** `fn` once, `ms` after the last call; flush() runs it now, cancel() drops it. */
 export function debounce(fn, ms) {
   let timer = null;
   let args = null;
