@@ -160,6 +160,23 @@ extension TwineStory {
         return result
     }
 
+    /// A Twine file has no summary, so its catalog card showed none: the opening of its first passage, as a reader
+    /// first sees it, stands in. Whole sentences up to about 200 characters, or the words that fit with "…"; without
+    /// the emphasis marks (`**`, `*`) a passage is shown with.
+    static func summary(opening paragraphs: [String]) -> String {
+        let words = paragraphs.joined(separator: " ").replacingOccurrences(of: "*", with: "")
+            .split(whereSeparator: \.isWhitespace)
+        var summary = ""
+        var sentences = ""
+        for word in words {
+            let next = summary.isEmpty ? String(word) : summary + " " + word
+            guard next.count <= 200 else { return sentences.isEmpty ? summary + "…" : sentences }
+            summary = next
+            if let last = word.last, ".!?".contains(last) { sentences = summary }
+        }
+        return summary
+    }
+
     /// Today's `Story` for this Twine story; see `TwineImport`.
     public func troveStory() -> TwineImport {
         var warnings = self.warnings
@@ -205,7 +222,9 @@ extension TwineStory {
                     id: passage.name, name: passage.name, isFirst: passage.name == start, text: text, choices: choices,
                     endsOnSomePaths: needsInterpreter && !choices.isEmpty && !scan.branches.alwaysMovesOn))
         }
-        let story = Story(id: ifid?.lowercased() ?? Twee.slug(name), name: name, chapters: chapters)
+        let story = Story(
+            id: ifid?.lowercased() ?? Twee.slug(name), name: name,
+            summary: Self.summary(opening: interpreter.start().passage.paragraphs), chapters: chapters)
         var included = Set<String>()
         for scan in scans.values { included.formUnion(scan.includes) }
         for passage in passages where TwineSpecial.isHidden(passage, format: format) { included.formUnion(scan(passage).includes) }

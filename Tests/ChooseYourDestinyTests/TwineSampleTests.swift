@@ -28,6 +28,17 @@ import Testing
         #expect(written.chapter(id: "Crossing")?.canEnd == true && written.chapter(id: "Dock Again")?.canEnd == false)
     }
 
+    /// A Twine file has no summary: the catalog card shows the opening as the reader first sees it, variables said.
+    @Test func aTwineStorysSummaryIsItsOpening() throws {
+        let ferry = try TwineSamples.story("twine-harlowe").troveStory().story
+        #expect(ferry.summary == "The last ferry leaves at midnight. The ferryman takes three coins for the crossing; you have 2.")
+        #expect(try !TwineSamples.story("twine-sugarcube").troveStory().story.summary.isEmpty)
+        let long = String(repeating: "word ", count: 60)
+        #expect(TwineStory.summary(opening: ["One. Two is here.", long]) == "One. Two is here.")
+        #expect(TwineStory.summary(opening: [long]) == String(repeating: "word ", count: 40).dropLast() + "…")
+        #expect(TwineStory.summary(opening: []) == "")
+    }
+
     @Test func theHarloweFerryTakesTheReaderHomeOnlyWithTheLantern() throws {
         let story = try Self.harlowe()
         let home = try story.walk([

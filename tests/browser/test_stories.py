@@ -191,6 +191,9 @@ def test_the_catalog_lists_both_samples_with_covers_and_counts(stories_server, b
     lamp = card(browser, "catalog", LAMP)
     assert "15 chapters · 4 endings" in lamp.text and "by Trove" in lamp.text
     assert "ship heading for the reef" in lamp.text, "the summary shows"
+    # A Twine file has no summary: its card shows the opening as a reader first sees it.
+    ferry = card(browser, "catalog", FERRY).find_element(By.CSS_SELECTOR, ".st-summary")
+    assert ferry.text.startswith("The last ferry leaves at midnight."), ferry.text
     cover = lamp.find_element(By.CSS_SELECTOR, "img.st-cover")
     assert cover.get_attribute("loading") == "lazy"
     wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", cover),
