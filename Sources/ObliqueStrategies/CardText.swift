@@ -16,10 +16,13 @@ public enum CardText {
         return trimmed
     }
 
-    /// A note on a draw, trimmed; empty means no note.
-    public static func note(_ text: String?) throws(StrategyError) -> String? {
+    /// A note on a draw, trimmed; empty means no note. Written over `was` (the note as the writing device last saw
+    /// it), it may be as long as that: two devices' notes kept together can pass the limit.
+    public static func note(_ text: String?, over was: String? = nil) throws(StrategyError) -> String? {
         guard let trimmed = trimmedNote(text) else { return nil }
-        guard trimmed.count <= noteMaximumLength else { throw .invalidNote("A note holds at most 500 characters.") }
+        guard trimmed.count <= noteMaximumLength || trimmed.count <= (trimmedNote(was)?.count ?? 0) else {
+            throw .invalidNote("A note holds at most 500 characters.")
+        }
         return trimmed
     }
 

@@ -16,9 +16,11 @@ public enum YogaValidation {
         return trimmed
     }
 
-    public static func notes(_ text: String?) throws(YogaError) -> String {
+    /// Notes written over `base` (what the writing device last saw) may be as long as it: notes merged from two
+    /// devices can pass the limit, and the next edit of them is not refused for what neither device wrote alone.
+    public static func notes(_ text: String?, over base: String? = nil) throws(YogaError) -> String {
         let value = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard value.count <= maximumNotesLength else {
+        guard value.count <= maximumNotesLength || value.count <= (base ?? "").trimmingCharacters(in: .whitespacesAndNewlines).count else {
             throw .invalid("The notes are too long (at most \(maximumNotesLength) characters).")
         }
         return value

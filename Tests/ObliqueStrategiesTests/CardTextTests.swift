@@ -25,6 +25,10 @@ import Testing
         #expect(try CardText.note("  ") == nil)
         #expect(try CardText.note(" used it on the bridge ") == "used it on the bridge")
         #expect(throws: StrategyError.self) { try CardText.note(String(repeating: "n", count: 501)) }
+        // Written over two devices' notes kept together (longer than 500), a note may be as long as they are.
+        let kept = String(repeating: "a", count: 300) + " · " + String(repeating: "b", count: 300)
+        #expect(try CardText.note(String(kept.dropLast()), over: kept) == String(kept.dropLast()))
+        #expect(throws: StrategyError.self) { try CardText.note(kept + "!", over: kept) }
     }
 
     @Test func aNoteChangedElsewhereMeanwhileIsKeptBesideTheOneSent() {

@@ -553,6 +553,44 @@ import Testing
         }
     }
 
+    /// Notes two devices wrote, kept together, can pass the 4,000-character limit. Nobody wrote them that long, so
+    /// the next edit made over them is taken (and a correction of the session that leaves them alone); an edit longer
+    /// than both the limit and what it was written over is still refused.
+    @Test(arguments: DatabaseKind.allCases)
+    func notesMergedPastTheLimitCanStillBeEdited(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let cookie = try await guest(client)
+            let (phone, tablet) = (String(repeating: "p", count: 2500), String(repeating: "t", count: 2500))
+            _ = try await send(client, .post, "/api/v1/yoga/class", cookie, ["venue": ["name": "Loft"], "notes": ""])
+            _ = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["notes": phone, "was": ""])
+            let merged = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["notes": tablet, "was": ""])
+            let both = try #require((try merged.json()["class"] as? [String: Any])?["notes"] as? String)
+            #expect(both == phone + "\n" + tablet)
+            let edited = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["notes": both + "!", "was": both])
+            #expect(edited.status.code / 100 == 4, "one more than it was: refused")
+            let shorter = String(both.dropLast(100))
+            let trimmed = try await send(client, .patch, "/api/v1/yoga/class", cookie, ["notes": shorter, "was": both])
+            #expect(trimmed.status == .ok, "\(trimmed.bodyText)")
+            let saved = try await send(client, .post, "/api/v1/yoga/class/end", cookie, ["action": "save"]).json()
+            let session = try #require(saved["session"] as? [String: Any])
+            let id = try #require(session["id"] as? String)
+            let opened: [String: Any] = [
+                "started_at": "2026-11-20T18:00:00Z", "ended_at": "2026-11-20T19:00:00Z", "attendees": [String](),
+                "notes": shorter, "temperature_c": NSNull(),
+            ]
+            var later = opened
+            later["ended_at"] = "2026-11-20T19:30:00Z"
+            later["base"] = opened
+            let corrected = try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, later)
+            #expect(corrected.status == .ok, "\(corrected.bodyText)")
+            #expect(try corrected.json()["notes"] as? String == shorter)
+            var longer = later
+            longer["notes"] = shorter + "!"
+            #expect(try await send(client, .put, "/api/v1/yoga/sessions/\(id)", cookie, longer).status.code / 100 == 4)
+            #expect(try await send(client, .get, "/api/v1/yoga/sessions/\(id)", cookie).json()["notes"] as? String == shorter)
+        }
+    }
+
     /// A venue renamed on one device and starred on another, each from what it knew: both are kept.
     @Test(arguments: DatabaseKind.allCases)
     func aVenueRenamedHereAndStarredThereKeepsBoth(kind: DatabaseKind) async throws {

@@ -10,6 +10,17 @@ import YogiYogini
         #expect(throws: YogaError.self) { try YogaValidation.name("two\nlines") }
     }
 
+    @Test func notesAreBoundedUnlessWrittenOverLongerOnes() throws {
+        #expect(try YogaValidation.notes(nil) == "" && YogaValidation.notes("  knee \n") == "knee")
+        let limit = String(repeating: "n", count: YogaValidation.maximumNotesLength)
+        #expect(throws: YogaError.self) { try YogaValidation.notes(limit + "n") }
+        #expect(throws: YogaError.self) { try YogaValidation.notes(limit + "n", over: limit) }
+        // Two devices' notes kept together pass the limit; an edit of them may be as long as they are.
+        let merged = limit + "\n" + "more"
+        #expect(try YogaValidation.notes(merged, over: merged + " ") == merged)
+        #expect(throws: YogaError.self) { try YogaValidation.notes(merged + "!", over: merged) }
+    }
+
     @Test func attendeesDeletedMeanwhileAreKeptByTheNameTheDeviceKnew() throws {
         #expect(try YogaValidation.departed(["b", "c", "b"], knownNames: ["b": " Ben ", "c": "Cleo", "a": "Ana"]) == ["Ben", "Cleo"])
         #expect(try YogaValidation.departed([], knownNames: nil) == [])

@@ -717,6 +717,32 @@ def send_waiting_note(driver) -> None:
     wait(driver, lambda d: sync_indicator(d) == "All saved", f"the note was never sent: {sync_indicator(driver)!r}", timeout=30)
 
 
+def test_a_note_kept_from_two_devices_past_the_limit_can_still_be_edited(strategies_restartable, browser):
+    """Two devices' notes kept together can pass a note's 500 characters. The page then refused every edit of them
+    ("A note holds at most 500 characters"), and the field took no more letters, until the person cut words that
+    neither device had written too long. An edit as long as what it was written over is saved now."""
+    with strategies_restartable() as base:
+        assert visit_and_wait_until_kept(browser, base) is True
+        draw_by_tapping(browser)
+        open_tab(browser, "history")
+        wait(browser, lambda d: history_notes(d) == [""], f"the draw is not in the history: {history_notes(browser)}")
+        mine, theirs = "a" * 300, "b" * 300
+        save_note(browser, mine[:-1])
+        wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text == "Saved", "no word that it was saved")
+        entry = fetch_json(browser, "/api/v1/strategies/history")[0]["id"]
+        assert call(browser, "PATCH", f"/api/v1/strategies/history/{entry}", {"note": theirs, "was": mine[:-1]})[0] == 200
+        note = browser.find_element(By.CSS_SELECTOR, "#history-list input[name=note]")
+        note.send_keys("a", Keys.ENTER)
+        both = f"{theirs} · {mine}"
+        wait(browser, lambda d: history_notes(d) == [both], f"the notes were not kept together: {history_notes(browser)}")
+        # The person takes one letter off and adds a word's end: as long as the note was, so it is saved.
+        note = browser.find_element(By.CSS_SELECTOR, "#history-list input[name=note]")
+        note.send_keys(Keys.END, Keys.BACKSPACE, Keys.BACKSPACE, "z", Keys.ENTER)
+        wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text == "Saved",
+             f"the edit was not saved: {browser.find_element(By.CSS_SELECTOR, '#history-list form').text!r}")
+        assert fetch_json(browser, "/api/v1/strategies/history")[0]["note"] == both[:-2] + "z"
+
+
 def test_a_note_changed_on_another_device_meanwhile_is_kept_beside_this_ones(strategies_restartable, browser):
     """A note written here over one another device changed meanwhile used to replace it: the last save won, and the
     other device's words were gone without a word. Online or sent from the outbox later, both are kept now."""

@@ -836,6 +836,28 @@ def test_class_notes_written_on_two_devices_keep_both(yoga_server, browser):
     check_console(browser)
 
 
+
+def test_class_notes_kept_from_two_devices_past_the_limit_can_still_be_edited(yoga_server, browser):
+    """The phone and the tablet each wrote 2,500 characters of notes: kept together they pass the 4,000 a box holds.
+    The box then took no letter more, and the server refused the next save of them ("Not saved"), though neither
+    device had written too much. An edit as long as the notes it was written over is saved now."""
+    open_yoga(browser, yoga_server)
+    check_in(browser, {"name": "Lotus Studio", "address": ""})
+    open_yoga(browser, yoga_server)
+    wait_in_session(browser, "Lotus Studio")
+    notes = browser.find_element(By.ID, "class-notes")
+    browser.execute_script("arguments[0].value = 'p'.repeat(2500); arguments[0].dispatchEvent(new Event('input'))", notes)
+    wait(browser, lambda d: text(d, "notes-state") == "Saved", "the notes were not saved")
+    ok(browser, "PATCH", "/class", {"notes": "t" * 2500, "was": ""})  # the tablet, from before the phone's words
+    notes.send_keys(Keys.END, "!")
+    wait(browser, lambda d: text(d, "notes-state") == "Changed on another device meanwhile: both notes are kept",
+         "the phone did not say the tablet's words were kept")
+    both = notes_value(browser)
+    assert len(both) == 5002 and both.count("t") == 2500, len(both)
+    notes.send_keys(Keys.BACKSPACE, Keys.BACKSPACE, "?")
+    wait(browser, lambda d: text(d, "notes-state") == "Saved", f"the edit was not saved: {text(browser, 'notes-state')!r}")
+    assert notes_value(browser) == ok(browser, "GET", "/class")["class"]["notes"] and len(notes_value(browser)) == 5001
+
 def test_a_session_corrected_on_two_devices_keeps_both_corrections(yoga_server, browser):
     """The laptop has a session's correction form open while the tablet records the temperature and a note; the
     laptop takes Bruno off and writes its note. Both corrections are kept, and the page says what came from elsewhere."""

@@ -69,6 +69,10 @@ test('a card counts its characters as a person does', () => {
   assert.equal(cardProblem('Go slowly'), '');
   assert.equal(noteProblem('x'.repeat(500)), '');
   assert.match(noteProblem('x'.repeat(501)), /at most 500/);
+  // Over two devices' notes kept together (longer than 500): as long as they are, and no longer.
+  const kept = `${'a'.repeat(300)} · ${'b'.repeat(300)}`;
+  assert.equal(noteProblem(kept.slice(1), kept), '');
+  assert.match(noteProblem(`${kept}!`, kept), /at most 500/);
 });
 
 test('card ids from the page: numbers, or a card made on this device', () => {

@@ -195,7 +195,7 @@ struct StrategiesProfileAPIController {
     @Sendable func setNote(_ request: Request, context: ProfileRequestContext) async throws -> DrawJSON {
         let id = try context.parameters.requireID("id")
         let body = try await JSONBody.decode(NoteBody.self, from: request)
-        let note = try CardText.note(body.note)
+        let note = try CardText.note(body.note, over: body.was ?? nil)
         let profile = context.profile
         guard
             let entry = try await profiles.setNote(profileID: profile.id, entryID: id, note: note, over: body.was.map(CardText.trimmedNote))

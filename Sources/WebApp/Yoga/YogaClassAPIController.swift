@@ -155,7 +155,7 @@ struct YogaClassAPIController {
 
     @Sendable func change(_ request: Request, context: ProfileRequestContext) async throws -> ClassAnswer {
         let body = try await JSONBody.decode(ChangeBody.self, from: request)
-        let notes = try body.notes.map { text throws(YogaError) in try YogaValidation.notes(text) }
+        let notes = try body.notes.map { text throws(YogaError) in try YogaValidation.notes(text, over: body.was) }
         let profile = context.profile
         let add = body.add ?? []
         guard add.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }

@@ -37,7 +37,7 @@ struct YogaRosterAPIController {
             Student(
                 id: id, name: try YogaValidation.name(name), joinedOn: try YogaValidation.joiningDate(joined_on ?? today, now: Date()),
                 active: active ?? true,
-                typeID: type_id.flatMap { $0.isEmpty ? nil : $0 }, notes: try YogaValidation.notes(notes)
+                typeID: type_id.flatMap { $0.isEmpty ? nil : $0 }, notes: try YogaValidation.notes(notes, over: base?.notes)
             )
         }
     }
@@ -119,9 +119,11 @@ struct YogaRosterAPIController {
             throw YogaError.invalid("An edit needs 'name', 'joined_on' and 'active'.")
         }
         let student = try body.student(id: id, today: joined)
+        // A base is its own base: its notes are what was saved, however long merging made them.
         let base = try body.base.map { base throws(YogaError) in
             try StudentBody(
-                name: base.name, joined_on: base.joined_on, active: base.active, type_id: base.type_id, notes: base.notes, base: nil
+                name: base.name, joined_on: base.joined_on, active: base.active, type_id: base.type_id, notes: base.notes,
+                base: base
             )
             .student(id: id, today: base.joined_on)
         }

@@ -76,7 +76,7 @@ struct YogaSessionsAPIController {
             try YogaValidation.times(start: start, end: end)
             guard attendees.count <= 500 else { throw YogaError.invalid("At most 500 attendees.") }
             return SessionCorrection(
-                startedAt: start, endedAt: end, attendeeIDs: attendees, notes: try YogaValidation.notes(notes),
+                startedAt: start, endedAt: end, attendeeIDs: attendees, notes: try YogaValidation.notes(notes, over: base?.notes),
                 temperatureCelsius: try YogaValidation.temperature(temperature_c))
         }
     }
@@ -89,10 +89,11 @@ struct YogaSessionsAPIController {
         let notes: String
         let temperature_c: Double?
 
+        /// Checked as a correction over itself: its notes are what was saved, however long merging made them.
         func correction() throws(YogaError) -> SessionCorrection {
             try CorrectionBody(
                 started_at: started_at, ended_at: ended_at, attendees: attendees, notes: notes, temperature_c: temperature_c, as_known: nil,
-                base: nil
+                base: self
             )
             .correction()
         }

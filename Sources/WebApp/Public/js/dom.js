@@ -20,6 +20,16 @@ export function make(tag, props = {}, ...children) {
   return node;
 }
 
+/**
+ * A text field set to `text` as saved. Notes two devices wrote, kept together, can pass the field's maxlength; the
+ * server takes an edit as long as the text it was written over, so the field lets it be that long too.
+ */
+export function setSavedText(field, text) {
+  const limit = Number((field.dataset.maxlength ||= String(field.maxLength)));
+  field.value = text;
+  if (limit > 0) field.maxLength = Math.max(limit, text.length);
+}
+
 /** A polite announcement for screen readers, in the live region `regionId`. */
 export function announce(regionId, message) {
   const region = $(regionId);

@@ -2,7 +2,7 @@
 // device's outbox (js/sync.js) and is sent once it is back, with the note it replaces (`was`): a note changed on
 // another device meanwhile is kept beside it, not written over. A draw made without the server waits there too,
 // and is listed on top until it is sent (it can take a note once it has joined).
-import { $, make } from '../js/dom.js';
+import { $, make, setSavedText } from '../js/dom.js';
 import { all, read, send } from '../js/sync.js';
 import { formatDateTime } from '../js/time.js';
 import { HISTORY as PATH, SCOPE } from './logic.js';
@@ -70,7 +70,7 @@ addEventListener('trove:synced', ({ detail }) => {
 function item(entry, was) {
   const id = `note-${entry.id}`;
   const input = make('input', { type: 'text', id, name: 'note', maxlength: String(NOTE_MAX), autocomplete: 'off' });
-  input.value = entry.note || '';
+  setSavedText(input, entry.note || '');
   const error = make('p', { className: 'form-error', role: 'alert' });
   const status = make('span', { className: 'os-muted os-saved', role: 'status' });
   const form = make(
@@ -88,7 +88,7 @@ function item(entry, was) {
     event.preventDefault();
     const note = input.value.trim();
     const li = form.closest('li');
-    error.textContent = noteProblem(note);
+    error.textContent = noteProblem(note, li.dataset.was);
     if (error.textContent) return;
     try {
       const sent = await send(
@@ -102,7 +102,7 @@ function item(entry, was) {
         },
       );
       const kept = sent.queued ? note : (sent.data && sent.data.note) || '';
-      input.value = kept;
+      setSavedText(input, kept);
       // The history kept on the device (what opens offline) was read before this note: read it again. A note that
       // waits is shown from the outbox (waitingNotes).
       if (!sent.queued) read(PATH).catch(() => {});

@@ -22,8 +22,12 @@ export function cardProblem(text) {
   return '';
 }
 
-/** Why a note cannot be saved, or ''. */
-export const noteProblem = (note) => (characterCount(note) > NOTE_MAX ? `A note holds at most ${NOTE_MAX} characters.` : '');
+/**
+ * Why a note cannot be saved, or ''. Written over `was` (notes two devices wrote, kept together, can pass the limit),
+ * it may be as long as that, as the server takes it.
+ */
+export const noteProblem = (note, was = '') =>
+  characterCount(note) > Math.max(NOTE_MAX, characterCount(was)) ? `A note holds at most ${NOTE_MAX} characters.` : '';
 
 // ---------- All ----------
 

@@ -3,7 +3,7 @@
 // loaded when its panel opens. The class lives on the server, so a reload, a restart or another device shows the
 // same class (one checked in without the server is held on this device until the server answers: yoga/write.js).
 import { toast } from '../js/api.js';
-import { $, txt, show, err, make, span, listen, click, say, busy, formatTime, confirmDialog } from './dom.js';
+import { $, txt, show, err, make, span, listen, click, say, busy, formatTime, confirmDialog, setSavedText } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
 import { handOver } from './local.js';
 import { formatClock, elapsedAt, formatDuration, debounce, createLongPress, plural, parseTemperature, temperatureValue } from './logic.js';
@@ -83,12 +83,12 @@ export function setClass(next) {
   if (document.activeElement !== $('class-notes') && !notesSave.pending() && notesSending === null) {
     const kept = draft();
     if (kept?.for === next.started_at && kept.notes !== (next.notes || '')) {
-      $('class-notes').value = kept.notes; // typed as the page was left: saved now
+      setSavedText($('class-notes'), kept.notes); // typed as the page was left: saved now
       notesBase = kept.was ?? null;
       notesSave();
     } else {
       if (kept) localStorage.removeItem(NOTES);
-      $('class-notes').value = notesBase = next.notes || '';
+      setSavedText($('class-notes'), (notesBase = next.notes || ''));
     }
   }
   if (!timer) timer = setInterval(renderTimer, 250);
@@ -300,7 +300,7 @@ const notesSave = debounce(async () => {
       const place = (at) =>
         kept.endsWith(notes.slice(at)) ? kept.length - (notes.length - at) : kept.startsWith(notes.slice(0, at)) ? at : kept.length;
       const [from, to] = [place(area.selectionStart), place(area.selectionEnd)];
-      area.value = kept;
+      setSavedText(area, kept);
       if (document.activeElement === area) area.setSelectionRange(from, to);
     }
     notesBase = kept;

@@ -2,7 +2,7 @@
 import { $, make, announce } from '../js/dom.js';
 import { formatTime } from '../js/time.js';
 
-export { $, make, confirmDialog, busy } from '../js/dom.js';
+export { $, make, confirmDialog, busy, setSavedText } from '../js/dom.js';
 export { formatTime };
 export const txt = (id, value) => {
   $(id).textContent = value;

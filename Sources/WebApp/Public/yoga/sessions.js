@@ -18,6 +18,7 @@ import {
   formatMonth,
   confirmDialog,
   svg,
+  setSavedText,
 } from './dom.js';
 import { call, state, emit, on, temperature, loadStudents, loadSessions, studentsChanged } from './store.js';
 import { plural, parseTemperature, shownDuration, temperatureValue, timeSpan, keptFromElsewhere } from './logic.js';
@@ -167,7 +168,7 @@ async function openEdit() {
   const former = s.attendees.filter((a) => !a.id).map((a) => a.name);
   show('edit-former', former.length);
   txt('edit-former', `Also attending, no longer on the roster: ${former.join(', ')}.`);
-  $('edit-notes').value = s.notes || '';
+  setSavedText($('edit-notes'), s.notes || '');
   const unit = state.settings.temperature_unit;
   txt('edit-temp-label', `Outside temperature, °${unit === 'fahrenheit' ? 'F' : 'C'}`);
   $('edit-temp').value = temperatureValue(s.temperature_c, unit);

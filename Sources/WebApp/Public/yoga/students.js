@@ -15,6 +15,7 @@ import {
   formatDate,
   formatTime,
   confirmDialog,
+  setSavedText,
 } from './dom.js';
 import { call, state, on, temperature, loadStudents, loadTypes, studentsChanged, leaving } from './store.js';
 import { plural, shownDuration, keptFromElsewhere } from './logic.js';
@@ -102,7 +103,7 @@ async function openStudent(student) {
   $('student-name').value = student ? student.name : '';
   $('student-joined').value = student ? student.joined_on : localDate();
   $('student-active').checked = student ? student.active : true;
-  $('student-notes').value = student ? student.notes || '' : '';
+  setSavedText($('student-notes'), student ? student.notes || '' : '');
   fillTypes(student ? student.type_id : '');
   reveal('student-delete', student);
   err('student-error');
