@@ -404,6 +404,29 @@ def test_a_poem_written_on_a_phone_keeps_its_shape_on_a_tablet(server, browser):
     assert_no_console_errors(browser)
 
 
+def test_a_poem_begun_on_a_phone_keeps_its_shape_when_the_phone_turns(server, browser):
+    """A poem kept its shape only once it was opened again: begun on a phone and the phone turned on its side, the
+    board took the new screen's shape and pulled the lines just written apart. It keeps the shape from its first word."""
+    set_viewport(browser, 375, 667)
+    open_poetry(browser, server)
+    put_words(browser, 6)
+    board = board_rect(browser)
+    written = board["width"] / board["height"]
+    before = {m["word"]: ((m["left"] - board["left"]) / board["width"], (m["top"] - board["top"]) / board["height"])
+              for m in magnets(browser)}
+    set_viewport(browser, 667, 375)
+    wait(browser, lambda d: abs(board_rect(d)["width"] - board["width"]) > 1, "the board did not follow the turn")
+    turned = board_rect(browser)
+    shape = turned["width"] / turned["height"]
+    assert abs(shape - written) <= 0.02 * written, f"the board is {shape:.3f} wide to its height, the poem was begun at {written:.3f}"
+    for m in magnets(browser):
+        x, y = (m["left"] - turned["left"]) / turned["width"], (m["top"] - turned["top"]) / turned["height"]
+        px, py = before[m["word"]]
+        assert abs(x - px) <= 0.01 and abs(y - py) <= 0.01, f"{m['word']!r} moved from {px:.3f}, {py:.3f} of the board to {x:.3f}, {y:.3f}"
+    assert current_poem(browser)["board"]["aspect"] == round(written, 3) or abs(current_poem(browser)["board"]["aspect"] - written) < 0.01
+    assert_no_console_errors(browser)
+
+
 @pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_a_word_dragged_from_the_tray_joins_the_poem_and_dragged_back_leaves_it(server, browser, pointer):
     open_poetry(browser, server)

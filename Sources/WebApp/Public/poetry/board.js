@@ -245,6 +245,11 @@ export class Board {
     const { width, height } = this.size();
     const magnet = { id: newId(), word, x: 0, y: 0, rotation: 0, z: this.topZ() + 1 };
     this.data.magnets.push(magnet);
+    if (!this.shape) {
+      // A poem begun here keeps the shape it is begun on from its first word, as a poem opened again does.
+      this.data.aspect = round(width / height, 3);
+      this.keepShape();
+    }
     const node = this.createNode(magnet);
     this.nodes.set(magnet.id, node);
     this.el.insertBefore(node, this.tools || null);
