@@ -323,8 +323,9 @@ def test_on_a_phone_on_its_side_the_welcome_shows_what_to_do_not_only_its_pictur
     open_cities(browser, cities_server)
     picture = browser.execute_script("return document.querySelector('.cr-picture').getBoundingClientRect().toJSON()")
     assert picture["height"] <= 375 * 0.34 + 1, f"the picture is {picture['height']:.0f} px high on a 375 px screen"
-    top = browser.execute_script("return document.getElementById('around-me').getBoundingClientRect().top")
-    assert top < 375, f"Around Me starts {top:.0f} px down a 375 px screen: the first screen is only the picture"
+    # Waited for: under CI's load the landscape layout can still be settling as the page opens.
+    top = lambda d: d.execute_script("return document.getElementById('around-me').getBoundingClientRect().top")
+    wait(browser, lambda d: top(d) < 375, "Around Me starts a screen down or more: the first screen is only the picture")
 
 
 def test_refused_location_a_typed_place_and_accent_insensitive_filter(cities_server, browser):
