@@ -149,3 +149,11 @@ private func matches(_ o: [String], _ x: [String]) -> [Int?] {
     }
     return found
 }
+
+/// Whether `text`, written over `base` (what the writing device last saw), is short enough to save: at most `limit`
+/// characters, or as many as `base` has (trimmed). Text two devices wrote, kept together by `editedText`, can pass the
+/// limit, and the next edit of it is not refused for what neither device wrote alone.
+public func fits(_ text: String, limit: Int, over base: String?) -> Bool {
+    let count = text.count
+    return count <= limit || count <= (base?.trimmingCharacters(in: .whitespacesAndNewlines).count ?? 0)
+}

@@ -20,7 +20,7 @@ public enum CardText {
     /// it), it may be as long as that: two devices' notes kept together can pass the limit.
     public static func note(_ text: String?, over was: String? = nil) throws(StrategyError) -> String? {
         guard let trimmed = trimmedNote(text) else { return nil }
-        guard trimmed.count <= noteMaximumLength || trimmed.count <= (trimmedNote(was)?.count ?? 0) else {
+        guard fits(trimmed, limit: noteMaximumLength, over: was) else {
             throw .invalidNote("A note holds at most 500 characters.")
         }
         return trimmed

@@ -1,3 +1,4 @@
+import Edits
 import Foundation
 
 /// The rules every input passes before it is stored.
@@ -16,11 +17,10 @@ public enum YogaValidation {
         return trimmed
     }
 
-    /// Notes written over `base` (what the writing device last saw) may be as long as it: notes merged from two
-    /// devices can pass the limit, and the next edit of them is not refused for what neither device wrote alone.
+    /// Notes written over `base` (what the writing device last saw) may be as long as it (`fits`).
     public static func notes(_ text: String?, over base: String? = nil) throws(YogaError) -> String {
         let value = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard value.count <= maximumNotesLength || value.count <= (base ?? "").trimmingCharacters(in: .whitespacesAndNewlines).count else {
+        guard fits(value, limit: maximumNotesLength, over: base) else {
             throw .invalid("The notes are too long (at most \(maximumNotesLength) characters).")
         }
         return value

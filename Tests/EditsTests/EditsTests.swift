@@ -60,4 +60,9 @@ import Testing
             editedText("Warm room\nBen late", base: base, current: "Warm room\nAna: knee!\nBen late", joinedBy: "\n")
                 == "Warm room\nAna: knee!\nBen late")
     }
+
+    @Test func textFitsItsLimitOrTheLongerTextItWasWrittenOver() {
+        #expect(fits("abc", limit: 3, over: nil) && !fits("abcd", limit: 3, over: nil))
+        #expect(fits("abcd", limit: 3, over: " abcde ") && !fits("abcdef", limit: 3, over: " abcde "))
+    }
 }
