@@ -163,7 +163,8 @@ public struct NameIndex: Sendable {
         case ownName
         /// The city's own name, or a later word of it, starts with the query.
         case own
-        /// The query is a whole alternate name ("roma", "wien"): as strong a sign as an own name begun.
+        /// The query is a whole alternate name of three letters or more ("roma", "wien"): as strong a sign as an own
+        /// name begun.
         case alternateName
         /// An alternate name, or a later word of one, starts with the query, a tenth: GeoNames' alternates include
         /// transliterations from other scripts ("beroorizonchi" for Belo Horizonte), so a large city with hundreds of
@@ -184,7 +185,10 @@ public struct NameIndex: Sendable {
     private static func code(_ entry: Entry, queryLength: Int) -> Int {
         let word = entry.kind & 1 == 1
         let alternate = entry.kind >= 2
-        let whole = !word && Int(entry.length) == queryLength
+        // Two letters typed begin a name far more often than they are one: a whole alternate that short counts as
+        // one begun ("Pa", an old name of Chongqing, led Paris for "pa"; "hu" led Shanghai), unless written as a code
+        // ("LA", "NY", "HK"). Lengths are bytes: two letters of a script outside ASCII ("東京") are a name whole.
+        let whole = !word && Int(entry.length) == queryLength && (!alternate || queryLength > 2 || entry.spelling == .code)
         let weight: Weight = alternate ? (whole ? .alternateName : .alternate) : (whole ? .ownName : .own)
         return (word ? 1 : 0) << 2 | weight.rawValue
     }

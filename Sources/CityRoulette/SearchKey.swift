@@ -120,7 +120,7 @@ public enum SearchKey {
         case key = 1
         /// The key with the first letter of each word in capitals.
         case capitalized = 2
-        /// The key in capitals, three or four letters: an airport's or a city's code ("FIH" for Kinshasa, "NYC"),
+        /// The key in capitals, two to four letters: an airport's or a city's code ("FIH" for Kinshasa, "NYC", "LA"),
         /// which a search matches only when it is typed whole: as a name begun, "fi" offered Kinshasa first.
         case code = 3
     }
@@ -131,7 +131,7 @@ public enum SearchKey {
         if key.utf8.allSatisfy({ $0 < 0x80 }) {
             // ASCII, most keys, compared in place: a catalog build checks 853,000 names.
             guard key.utf8.count == spelling.count else { return .stored }
-            if (3...4).contains(spelling.count),
+            if (2...4).contains(spelling.count),
                 zip(key.utf8, spelling).allSatisfy({ letter, written in letter >= 0x61 && letter <= 0x7A && written == letter - 0x20 })
             {
                 return .code

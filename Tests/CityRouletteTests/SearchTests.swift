@@ -44,7 +44,7 @@ import Testing
         ("a", "A", .capitalized),
         ("fih", "FIH", .code),
         ("fzaa", "FZAA", .code),
-        ("la", "LA", .stored),
+        ("la", "LA", .code),
         ("paris", "PARIS", .stored),
         ("a1b", "A1B", .stored),
         ("1st avenue", "1st Avenue", .capitalized),
@@ -154,6 +154,24 @@ import Testing
         #expect(try catalog.search("roma", limit: 5).map(\.city.name) == ["Rome", "Roma", "Roman"])
     }
 
+    @Test func twoLettersBeginANameRatherThanNameAnAlternate() throws {
+        func city(_ id: Int, _ name: String, _ population: Int) -> City {
+            City(
+                geonameid: id, name: name, countryCode: "", admin1Code: "", latitude: 0, longitude: 0, population: population, timezone: "")
+        }
+        let catalog = CityCatalog(
+            cities: [
+                city(1, "Chongqing", 7_457_599), city(2, "Paris", 2_138_551), city(3, "Pau", 77_000), city(4, "Los Angeles", 3_820_914),
+                city(5, "Lagos", 9_000_000), city(6, "Las Vegas", 641_903),
+            ],
+            alternateNames: [["Pa", "Pa-hsien"], ["Parigi", "Paryż"], [], ["LA", "Lo-sang-chi"], ["Lagosi"], []], countries: [])
+        // "Pa", an old name of Chongqing, led Paris: two letters are counted as a name begun, not as a whole name.
+        let found = try catalog.search("pa", limit: 5).map(\.city.name)
+        #expect(found.first == "Paris" && Set(found) == ["Paris", "Chongqing", "Pau"], "\(found)")
+        // Unless written as a code: "LA" is all of Los Angeles's name, as strong as Las Vegas's begun.
+        #expect(try catalog.search("la", limit: 5).map(\.city.name) == ["Lagos", "Los Angeles", "Las Vegas"])
+    }
+
     @Test func aVillageWithManyNamesStaysBelowALargeCity() throws {
         let city = City(
             geonameid: 1, name: "Valencia", countryCode: "VE", admin1Code: "", latitude: 10.2, longitude: -68, population: 1_000_000,
@@ -257,7 +275,7 @@ import Testing
         for (city, name) in names.enumerated() {
             for (number, key) in ([name.primary] + name.alternates).enumerated() {
                 for (offset, tail) in SearchKey.wordTails(of: key).enumerated() where tail.hasPrefix(query) {
-                    let whole = offset == 0 && tail == query
+                    let whole = offset == 0 && tail == query && (number == 0 || query.utf8.count > 2)
                     let weight: NameIndex.Weight = number > 0 ? (whole ? .alternateName : .alternate) : (whole ? .ownName : .own)
                     let match = (tier: offset > 0 ? 1 : 0, weight: weight)
                     if let current = best[city], (current.tier, current.weight.rawValue) <= (match.tier, match.weight.rawValue) { continue }
