@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 import selenium_axe_python
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from browser_support import call, emulate_media, wait, wait_for_layout
 from conftest import CITIES_HOME, YOGA_HOME
@@ -297,3 +299,59 @@ def test_an_undo_toast_above_an_open_dialog_passes_axe(cities_server, browser):
     wait(browser, lambda d: d.execute_script(
         "return !!document.querySelector('#leave-dialog .toast-region .toast-action')"), "the toast did not move into the dialog")
     assert_accessible(browser, "an Undo toast above an open dialog")
+
+
+# ---------- Keyboard focus is never hidden (WCAG 2.2, 2.4.11) ----------
+
+FOCUS_OBSCURED = """
+const a = document.activeElement;
+if (!a || a === document.body) return null;
+const r = a.getBoundingClientRect();
+const x = Math.min(Math.max(r.x + r.width / 2, 0), innerWidth - 1), y = Math.min(Math.max(r.y + r.height / 2, 0), innerHeight - 1);
+const top = document.elementFromPoint(x, y);
+if (top && (a.contains(top) || top.contains(a))) return null;
+return `${a.tagName} ${(a.getAttribute('aria-label') || a.textContent).trim().slice(0, 40)} (top ${Math.round(r.top)}) under ${top?.tagName} #${top?.id} .${top?.className}`;
+"""
+
+
+def hidden_focus_while_tabbing(driver, presses: int, backwards: bool = False) -> list[str]:
+    """Presses Tab (or Shift+Tab) and returns, for each focused control whose centre another element covers, what."""
+    hidden = []
+    for _ in range(presses):
+        keys = ActionChains(driver)
+        if backwards:
+            keys = keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT)
+        else:
+            keys = keys.send_keys(Keys.TAB)
+        keys.perform()
+        if (what := driver.execute_script(FOCUS_OBSCURED)) is not None:
+            hidden.append(what)
+    return hidden
+
+
+def test_on_a_phone_a_control_reached_by_tab_is_never_behind_a_bar(yoga_server, cities_server, browser):
+    """YogiYogini's tab bar is fixed at the bottom; City Roulette's map sticks at the top above its list. A field
+    reached with Tab was scrolled only as far as the screen's edge: behind the tab bar (the typed venue's address at
+    check-in), and going up the list with Shift+Tab, behind the map (47 of 80 controls)."""
+    browser_support.refuse_location(browser, yoga_server)
+    browser.get(yoga_server + "/yoga")
+    ready(browser, "yoga", "the YogiYogini page")
+    tap(browser, browser.find_element(By.ID, "checkin"))
+    wait(browser, lambda d: shown(d, "typed"), "check-in did not open")
+    if not browser.find_element(By.ID, "typed").get_attribute("open"):
+        tap(browser, browser.find_element(By.CSS_SELECTOR, "#typed summary"))
+    wait(browser, lambda d: shown(d, "typed-name"), "no venue to type")
+    browser.execute_script("scrollTo(0, 0); document.getElementById('typed-name').focus()")
+    hidden = hidden_focus_while_tabbing(browser, 8)
+    assert not hidden, "at check-in, Tab left a control behind the tab bar:\n" + "\n".join(hidden)
+
+    browser_support.allow_location(browser, cities_server, *CITIES_HOME)
+    browser.get(cities_server + "/cities")
+    ready(browser, "cities", "the City Roulette page")
+    tap(browser, browser.find_element(By.ID, "around-me"))
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#rows .cr-row")) > 5, "no city list opened")
+    wait_for_layout(browser, "the city list")
+    last = browser.find_elements(By.CSS_SELECTOR, "#rows .cr-row .cr-name")[-1]
+    browser.execute_script("arguments[0].focus(); scrollTo(0, document.body.scrollHeight)", last)
+    hidden = hidden_focus_while_tabbing(browser, 30, backwards=True)
+    assert not hidden, "going up the city list, Shift+Tab left a control behind the map:\n" + "\n".join(hidden)
