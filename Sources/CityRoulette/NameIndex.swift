@@ -206,13 +206,24 @@ public struct NameIndex: Sendable {
             best[entry.city] = (code, Int32(position))
         }
         // Sort key: tier, then the weighed prominence, larger first (a positive Float's bits order as it does), then
-        // the city.
-        var order = best.map { city, match in
+        // the city. Only the best `limit` are kept, in order: most of a range's cities fall behind the last kept after
+        // one comparison, where sorting them all was a fifth of a search.
+        var top: [(key: UInt64, city: Int32, position: Int32)] = []
+        top.reserveCapacity(limit + 1)
+        for (city, match) in best {
             let weighed = Weight(rawValue: match.code & 3)!.of(prominence[Int(city)])
-            return (key: UInt64(match.code >> 2) << 32 | UInt64(~weighed.bitPattern), city: city, position: match.position)
+            let candidate = (key: UInt64(match.code >> 2) << 32 | UInt64(~weighed.bitPattern), city: city, position: match.position)
+            if top.count == limit, let last = top.last, (last.key, last.city) < (candidate.key, candidate.city) { continue }
+            var low = 0
+            var high = top.count
+            while low < high {
+                let middle = (low + high) / 2
+                if (top[middle].key, top[middle].city) < (candidate.key, candidate.city) { low = middle + 1 } else { high = middle }
+            }
+            top.insert(candidate, at: low)
+            if top.count > limit { top.removeLast() }
         }
-        order.sort { ($0.key, $0.city) < ($1.key, $1.city) }
-        return order.prefix(limit).map(\.position)
+        return top.map(\.position)
     }
 
     /// Answers every query whose range is longer than `heavyRange` (all of them start the range's entries, so
