@@ -427,6 +427,29 @@ def test_a_poem_begun_on_a_phone_keeps_its_shape_when_the_phone_turns(server, br
     assert_no_console_errors(browser)
 
 
+def test_a_board_emptied_of_its_words_takes_the_screens_shape_again(server, browser):
+    """A poem keeps the shape of its first word's board; emptied, the board kept that shape until the poem was opened
+    again, so a phone turned on its side showed a narrow empty board in the middle of the screen."""
+    set_viewport(browser, 375, 667)
+    open_poetry(browser, server)
+    put_words(browser, 1)
+    upright = board_rect(browser)
+    browser.execute_script("document.querySelector('.pm-magnet').focus()")
+    ActionChains(browser).send_keys(Keys.DELETE).perform()
+    wait(browser, lambda d: not magnets(d), "Delete did not take the word off the board")
+    set_viewport(browser, 667, 375)
+    wait(browser, lambda d: abs(board_rect(d)["width"] - upright["width"]) > 1, "the board did not follow the turn")
+    stage = browser.execute_script("return document.getElementById('board').parentElement.getBoundingClientRect().toJSON()")
+    turned = board_rect(browser)
+    assert turned["width"] >= stage["width"] - 2, f"the empty board is {turned['width']} px wide in a stage of {stage['width']}"
+    # The next poem begun there keeps the turned screen's shape.
+    put_words(browser, 1)
+    aspect = turned["width"] / turned["height"]
+    wait(browser, lambda d: abs(current_poem(d)["board"].get("aspect", 0) - aspect) < 0.02 * aspect,
+         f"the poem's shape is not the turned board's ({aspect:.3f})")
+    assert_no_console_errors(browser)
+
+
 @pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_a_word_dragged_from_the_tray_joins_the_poem_and_dragged_back_leaves_it(server, browser, pointer):
     open_poetry(browser, server)

@@ -31,6 +31,7 @@ export const gestures = {
     const hadFocus = node.contains(document.activeElement) || this.tools?.contains(document.activeElement);
     const order = [...this.nodes.keys()];
     this.data.magnets.splice(index, 1);
+    if (!this.data.magnets.length) this.keepShape(); // an empty board takes the stage's shape again
     this.nodes.delete(id);
     this.shown.delete(id);
     if (this.last === id) this.last = null;
