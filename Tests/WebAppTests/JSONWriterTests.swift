@@ -104,6 +104,26 @@ import YogiYogini
         }
     }
 
+    @Test func writesDatesAsFoundationsISO8601Does() {
+        func written(_ date: Date) -> String {
+            var writer = JSONWriter()
+            writer.date(date)
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        // Edges: the epoch and a second either side of it (with fractions, which are dropped), leap days, the turn of
+        // centuries that are and are not leap years, the first Gregorian day, the last second of 9999 and after it.
+        var moments: [Double] = [
+            0, 0.999, -0.5, -1, -86_400.25, 951_782_400, 951_868_799.5, 4_107_542_400, 4_107_628_800, 946_684_799,
+            -2_208_988_800.5, -12_219_292_800, -12_219_292_801, 253_402_300_799.9, 253_402_300_800, 1_800_000_000.75,
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 { moments.append(Double.random(in: -12_219_292_800..<253_402_300_800, using: &generator)) }
+        for moment in moments {
+            let date = Date(timeIntervalSince1970: moment)
+            #expect(written(date) == "\"\(date.formatted(.iso8601))\"", "\(moment)")
+        }
+    }
+
     @Test func writesAProfileAsJSONResponsesEncoderDoes() throws {
         let created = Date(timeIntervalSince1970: 1_800_000_000.75)
         let profiles = [

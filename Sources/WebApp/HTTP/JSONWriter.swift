@@ -105,8 +105,48 @@ struct JSONWriter {
     }
 
     /// A date as JSONResponse's encoder writes it (ISO 8601, whole seconds, UTC).
+    /// As Foundation's `.iso8601` writes it: UTC, whole seconds ("2026-12-03T07:55:39Z"). Written here from the
+    /// day count (Howard Hinnant's `civil_from_days`), where the format style's calendar was 1.2% of an
+    /// `account/me`. Before the Gregorian calendar (1582) and after year 9999 Foundation writes it, as it did.
     mutating func date(_ value: Date) {
-        string(value.formatted(.iso8601))
+        let seconds = value.timeIntervalSince1970.rounded(.down)
+        guard seconds >= -12_219_292_800, seconds < 253_402_300_800 else { return string(value.formatted(.iso8601)) }
+        let whole = Int(seconds)
+        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let time = whole - days * 86_400
+        let shifted = days + 719_468  // from 0000-03-01, so that a leap day ends its year
+        let era = shifted / 146_097  // every date here is after 0000-03-01: no negative era
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        func digits(_ number: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(number / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(time / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(time / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(time % 60, 2)
+        bytes.append(UInt8(ascii: "Z"))
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
     }
 
     mutating func integer(_ value: Int) {

@@ -211,7 +211,7 @@ struct StoredPoemAnswer: JSONWritable, APIAnswer {
             w.key("title")
             w.string(poem.title)
             w.key("updated_at")
-            w.string(poem.updatedAt.formatted(.iso8601))
+            w.date(poem.updatedAt)
             w.key("version")
             w.integer(poem.version)
         }
