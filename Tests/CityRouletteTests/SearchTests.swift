@@ -135,11 +135,12 @@ import Testing
         #expect(try catalog.search("beyr", limit: 5).map(\.city.name) == ["Beirut"])
     }
 
+    /// A city of `population` at no place in particular.
+    func city(_ id: Int, _ name: String, _ population: Int) -> City {
+        City(geonameid: id, name: name, countryCode: "", admin1Code: "", latitude: 0, longitude: 0, population: population, timezone: "")
+    }
+
     @Test func aNameTypedInFullCountsTenfoldAndAWholeAlternateAsAnOwnNameBegun() throws {
-        func city(_ id: Int, _ name: String, _ population: Int) -> City {
-            City(
-                geonameid: id, name: name, countryCode: "", admin1Code: "", latitude: 0, longitude: 0, population: population, timezone: "")
-        }
         let catalog = CityCatalog(
             cities: [
                 city(1, "Par", 1_500), city(2, "Paris", 2_100_000), city(3, "Bath", 88_000), city(4, "Bathinda", 285_000),
@@ -155,10 +156,6 @@ import Testing
     }
 
     @Test func twoLettersBeginANameRatherThanNameAnAlternate() throws {
-        func city(_ id: Int, _ name: String, _ population: Int) -> City {
-            City(
-                geonameid: id, name: name, countryCode: "", admin1Code: "", latitude: 0, longitude: 0, population: population, timezone: "")
-        }
         let catalog = CityCatalog(
             cities: [
                 city(1, "Chongqing", 7_457_599), city(2, "Paris", 2_138_551), city(3, "Pau", 77_000), city(4, "Los Angeles", 3_820_914),
