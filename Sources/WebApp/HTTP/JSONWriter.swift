@@ -104,9 +104,8 @@ struct JSONWriter {
         if let text { string(text) } else { null() }
     }
 
-    /// A date as JSONResponse's encoder writes it (ISO 8601, whole seconds, UTC).
-    /// As Foundation's `.iso8601` writes it: UTC, whole seconds ("2026-12-03T07:55:39Z"). Written here from the
-    /// day count (Howard Hinnant's `civil_from_days`), where the format style's calendar was 1.2% of an
+    /// A date as JSONResponse's encoder (Foundation's `.iso8601`) writes it: UTC, whole seconds
+    /// ("2026-12-03T07:55:39Z"). Written here from the day count, where the format style's calendar was 1.2% of an
     /// `account/me`. Before the Gregorian calendar (1582) and after year 9999 Foundation writes it, as it did.
     mutating func date(_ value: Date) {
         let seconds = value.timeIntervalSince1970.rounded(.down)
@@ -114,39 +113,40 @@ struct JSONWriter {
         let whole = Int(seconds)
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let time = whole - days * 86_400
-        let shifted = days + 719_468  // from 0000-03-01, so that a leap day ends its year
-        let era = shifted / 146_097  // every date here is after 0000-03-01: no negative era
+        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        func digits(_ number: Int, _ width: Int, then separator: Unicode.Scalar) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(number / divisor % 10))
+                divisor /= 10
+            }
+            bytes.append(UInt8(ascii: separator))
+        }
+        digits(year, 4, then: "-")
+        digits(month, 2, then: "-")
+        digits(day, 2, then: "T")
+        digits(time / 3600, 2, then: ":")
+        digits(time / 60 % 60, 2, then: ":")
+        digits(time % 60, 2, then: "Z")
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// The Gregorian year, month and day of a day counted from 1970-01-01, for a day after 0000-03-01 (Howard
+    /// Hinnant's `civil_from_days`: years counted from March, so that a leap day ends its year).
+    private static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = shifted / 146_097
         let dayOfEra = shifted - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let monthFromMarch = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        func digits(_ number: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(number / divisor % 10))
-                divisor /= 10
-            }
-        }
-        digits(year, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(time / 3600, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(time / 60 % 60, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(time % 60, 2)
-        bytes.append(UInt8(ascii: "Z"))
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     mutating func integer(_ value: Int) {
