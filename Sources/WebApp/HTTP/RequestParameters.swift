@@ -102,7 +102,7 @@ extension Request {
     /// The value of the cookie `name` (the first of that name), read in place from the Cookie header. Hummingbird's
     /// `cookies` splits and copies every cookie to find one, on every request with a session (2–3% of a poem read).
     func cookieValue(_ name: String) -> Substring? {
-        guard let header = headers[.cookie] else { return nil }
+        guard let header = headers.value(.cookie) else { return nil }
         return Self.cookieValue(name, in: header)
     }
 

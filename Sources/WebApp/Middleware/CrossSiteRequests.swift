@@ -16,10 +16,10 @@ enum CrossSiteRequests {
     }
 
     static func isAllowed(_ request: Request) -> Bool {
-        if let site = request.headers[.secFetchSite] {
+        if let site = request.headers.value(.secFetchSite) {
             return site == "same-origin" || site == "none"
         }
-        guard let origin = request.headers[.origin] else { return true }
+        guard let origin = request.headers.value(.origin) else { return true }
         guard let host = request.head.authority else { return false }
         // The Origin's host and port must be this server's, whatever the scheme a proxy terminated.
         return origin == "http://\(host)" || origin == "https://\(host)"

@@ -46,7 +46,7 @@ struct ProfileSessions: Sendable {
     /// The cookie the answer must carry: a new or ended session, a renewed expiry, or a stale cookie cleared.
     func writeCookie(to response: inout Response, found: Found, session: ProfileSession, request: Request) {
         // Most answers carry no cookie: the headers are looked at only when one is written.
-        var secure: Bool { alwaysSecure || request.headers[.xForwardedProto] == "https" }
+        var secure: Bool { alwaysSecure || request.headers.value(.xForwardedProto) == "https" }
         switch session.cookieChange {
         case .set(let id, let expires):
             response.setCookie(Self.cookie(value: id, expires: expires, secure: secure))
@@ -55,7 +55,7 @@ struct ProfileSessions: Sendable {
         case nil:
             if let extended = found.extended, let session = found.current,
                 // A response a shared cache may keep must not carry anyone's session cookie.
-                !(response.headers[.cacheControl]?.contains("public") ?? false)
+                !(response.headers.value(.cacheControl)?.contains("public") ?? false)
             {
                 response.setCookie(Self.cookie(value: session.id, expires: extended, secure: secure))
             } else if found.hadStaleCookie {

@@ -35,7 +35,7 @@ struct RequestPipeline: RouterMiddleware {
             try CrossSiteRequests.check(request)
             // Nothing to look up without a cookie (a first visit, a monitor, an API client): no await.
             let found =
-                request.headers[.cookie] == nil
+                !request.headers.contains(.cookie)
                 ? sessions.attachNew(to: &context) : try await sessions.attach(to: &context, request: request)
             if IdempotentRequests.applies(to: request) {
                 response = try await idempotency.answer(request, context: context, next: next)

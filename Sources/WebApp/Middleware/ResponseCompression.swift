@@ -14,7 +14,7 @@ struct ResponseCompression: Sendable {
 
     /// The request as the handler should see it: If-None-Match without the gzip suffix, and whether it had one.
     static func withoutGzipSuffix(_ request: Request) -> (request: Request, askedForGzipVariant: Bool) {
-        guard let match = request.headers[.ifNoneMatch], match.contains(suffix + "\"") else { return (request, false) }
+        guard let match = request.headers.value(.ifNoneMatch), match.contains(suffix + "\"") else { return (request, false) }
         var head = request.head
         head.headerFields[.ifNoneMatch] = match.replacingOccurrences(of: suffix + "\"", with: "\"")
         return (Request(head: head, body: request.body), true)
@@ -23,18 +23,19 @@ struct ResponseCompression: Sendable {
     /// Adds Vary, and whether the answer's body is to be gzipped (by `compress`); marks a 304 for the gzip
     /// representation with its ETag. Synchronous, as most answers need nothing more.
     static func prepare(_ response: inout Response, for request: Request, askedForGzipVariant: Bool) -> Bool {
-        let compressible = isCompressible(response.headers[.contentType], hasETag: response.headers[.eTag] != nil)
-        if compressible || response.headers[.contentEncoding] != nil {
-            if !(response.headers[.vary]?.contains("Accept-Encoding") ?? false) {
+        let compressible = isCompressible(response.headers.value(.contentType), hasETag: response.headers.contains(.eTag))
+        let encoding = response.headers.value(.contentEncoding)
+        if compressible || encoding != nil {
+            if !(response.headers.value(.vary)?.contains("Accept-Encoding") ?? false) {
                 response.headers.append(.init(name: .vary, value: "Accept-Encoding"))
             }
         }
         // Without Accept-Encoding there is nothing more to do (wrk and most API clients send none).
-        guard let acceptEncoding = request.headers[.acceptEncoding], acceptsGzip(acceptEncoding) else { return false }
-        if response.headers[.contentEncoding] == "gzip" || (response.status == .notModified && askedForGzipVariant) {
+        guard let acceptEncoding = request.headers.value(.acceptEncoding), acceptsGzip(acceptEncoding) else { return false }
+        if encoding == "gzip" || (response.status == .notModified && askedForGzipVariant) {
             markGzipRepresentation(&response)
         }
-        return compressible && response.headers[.contentEncoding] == nil && (response.status.code == 200 || response.status.code == 201)
+        return compressible && encoding == nil && (response.status.code == 200 || response.status.code == 201)
             && (response.body.contentLength ?? 0) >= minimumBytes
     }
 

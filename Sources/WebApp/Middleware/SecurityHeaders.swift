@@ -34,7 +34,7 @@ enum SecurityHeaders {
     /// The site's policy, unless the answer set a stricter one of its own (an uploaded picture's).
     static func apply(to headers: inout HTTPFields, requestID: String) {
         headers.reserveCapacity(headers.count + fixed.count + 2)
-        if headers[.contentSecurityPolicy] == nil { headers.append(policy) }
+        if !headers.contains(.contentSecurityPolicy) { headers.append(policy) }
         headers.append(contentsOf: fixed)
         headers.append(HTTPField(name: HTTPField.Name.xRequestID, value: requestID))
     }
