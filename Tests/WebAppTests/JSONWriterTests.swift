@@ -160,3 +160,45 @@ import YogiYogini
                 == "https://en.wikipedia.org/wiki/Special:Search?search=S%C3%A3o%20Paulo%2C%20Brazil")
     }
 }
+
+/// Numbers are written with `description`'s digits (JSONEncoder's), whole numbers as integers.
+@Suite struct JSONWriterNumberTests {
+    func written(_ value: Double) -> String {
+        var writer = JSONWriter()
+        writer.number(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// Whole numbers below 10¹⁵ as integers (JSONEncoder's "1", not "1.0"), every other number as `description`.
+    func expected(_ value: Double) -> String {
+        value == value.rounded() && value.magnitude < 1e15 ? String(Int64(value)) : value.description
+    }
+
+    @Test func decimalsOfUpToSixPlacesAreWrittenAsDescriptionWritesThem() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200_000 {
+            let places = Int.random(in: 0...7, using: &generator)
+            let digits = UInt64.random(in: 0...UInt64(1e15), using: &generator) >> UInt64.random(in: 0...50, using: &generator)
+            var value = Double(digits) / pow(10, Double(places))
+            if Bool.random(using: &generator) { value = -value }
+            #expect(written(value) == expected(value), "\(digits) / 10^\(places)")
+        }
+    }
+
+    @Test func otherNumbersAndEdgesToo() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100_000 {
+            let value = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator))
+            guard value.isFinite else { continue }
+            #expect(written(value) == expected(value), "\(value)")
+        }
+        let edges: [Double] = [
+            0, -0.0, 1e-4, 9.9999e-5, 0.000_1, 0.000_099_999_9, 0.000_123, 999_999_999.999_999, 1e9, 1e9 + 0.5, 0.1, 0.2, 0.3,
+            0.1 + 0.2, 1.0 / 3.0, 0.000_001, 0.000_000_1, 48.853_41, 2.348_8, -33.5, 151.000_001, 1e15, 1e16, 123_456_789.123_456,
+            .leastNonzeroMagnitude, .greatestFiniteMagnitude, 5e-324,
+        ]
+        for value in edges {
+            #expect(written(value) == expected(value), "\(value)")
+        }
+    }
+}
