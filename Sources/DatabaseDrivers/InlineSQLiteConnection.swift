@@ -38,10 +38,35 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
     /// The open handle and its kept statements, only touched under the lock.
     private final class Connection {
         var handle: OpaquePointer?
-        var statements: [String: OpaquePointer] = [:]
+        var statements: [String: KeptStatement] = [:]
 
         init(handle: OpaquePointer) {
             self.handle = handle
+        }
+    }
+
+    /// A prepared statement, and the names of its columns once a row was read: making those (a string per column and
+    /// a dictionary) for every run was about 1.4% of a poem read.
+    private final class KeptStatement {
+        let handle: OpaquePointer
+        private var columns: SQLiteResultRow.Columns?
+        /// How many times SQLite had compiled it again when `columns` were read: a schema change may change them.
+        private var columnsCompilation: Int32 = 0
+
+        init(handle: OpaquePointer) {
+            self.handle = handle
+        }
+
+        var compilations: Int32 { sqlite_nio_sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0) }
+
+        /// The columns of the row just stepped to.
+        func rowColumns() -> SQLiteResultRow.Columns {
+            let compilation = compilations
+            if let columns, columnsCompilation == compilation { return columns }
+            let names = SQLiteResultRow.Columns(handle)
+            columns = names
+            columnsCompilation = compilation
+            return names
         }
     }
 
@@ -105,7 +130,7 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
     /// Closes the connection; it answers no statement after.
     public func close() {
         connection.withLock { connection in
-            for statement in connection.statements.values { sqlite_nio_sqlite3_finalize(statement) }
+            for statement in connection.statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
             connection.statements = [:]
             sqlite_nio_sqlite3_close_v2(connection.handle)
             connection.handle = nil
@@ -116,7 +141,7 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
     /// How many times SQLite compiled the kept statement for `sql` again since it was kept; nil when none is kept
     /// (for tests).
     public func recompilations(of sql: String) -> Int32? {
-        connection.withLock { $0.statements[sql].map { sqlite_nio_sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0) } }
+        connection.withLock { $0.statements[sql]?.compilations }
     }
 
     /// Returns once the background checkpoints asked for so far have run (for tests).
@@ -141,7 +166,8 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
         _ sql: String, _ values: [SQLiteData], on connection: Connection, _ onRow: (any SQLRow) -> Void
     ) throws -> Bool {
         guard let handle = connection.handle else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed") }
-        let statement = try prepared(sql, on: connection, handle: handle)
+        let kept = try prepared(sql, on: connection, handle: handle)
+        let statement = kept.handle
         defer {
             sqlite_nio_sqlite3_reset(statement)
             // Every run binds all of a statement's values, so the last ones are left in place: clearing them marks a
@@ -158,7 +184,7 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
             let code = sqlite_nio_sqlite3_step(statement)
             switch code {
             case SQLITE_ROW:
-                let names = columns ?? SQLiteResultRow.Columns(statement)
+                let names = columns ?? kept.rowColumns()
                 columns = names
                 onRow(SQLiteResultRow(columns: names, values: (0..<Int32(names.names.count)).map { value(at: $0, of: statement) }))
             case SQLITE_DONE:
@@ -171,10 +197,10 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
         }
     }
 
-    private static func prepared(_ sql: String, on connection: Connection, handle: OpaquePointer) throws -> OpaquePointer {
+    private static func prepared(_ sql: String, on connection: Connection, handle: OpaquePointer) throws -> KeptStatement {
         if let kept = connection.statements[sql] { return kept }
         if connection.statements.count >= keptStatements {
-            for statement in connection.statements.values { sqlite_nio_sqlite3_finalize(statement) }
+            for statement in connection.statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
             connection.statements = [:]
         }
         var statement: OpaquePointer?
@@ -182,8 +208,9 @@ public final class InlineSQLiteConnection: SQLDatabase, Sendable {
         guard code == SQLITE_OK else { throw SQLiteFailure(code: code, handle: handle) }
         // An empty text (only a comment) compiles to no statement.
         guard let statement else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "no statement in \(sql.prefix(80))") }
-        connection.statements[sql] = statement
-        return statement
+        let kept = KeptStatement(handle: statement)
+        connection.statements[sql] = kept
+        return kept
     }
 
     private static func bind(_ value: SQLiteData, at index: Int32, to statement: OpaquePointer) -> Int32 {

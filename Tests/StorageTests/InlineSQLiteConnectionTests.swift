@@ -69,6 +69,26 @@ import Testing
         }
     }
 
+    /// A kept statement keeps its columns' names, until a schema change has SQLite compile it again with others.
+    @Test func aKeptStatementsColumnsFollowTheSchema() async throws {
+        try await Self.withFile { path in
+            let db = try Self.open(path)
+            defer { db.close() }
+            try await db.raw("CREATE TABLE t (a INTEGER, b TEXT)").run()
+            try await db.raw("INSERT INTO t VALUES (1, 'one')").run()
+            let first = try #require(try await db.raw("SELECT * FROM t").first())
+            #expect(first.allColumns == ["a", "b"])
+            #expect(try #require(try await db.raw("SELECT * FROM t").first()).allColumns == ["a", "b"])
+            try await db.raw("ALTER TABLE t RENAME COLUMN b TO name").run()
+            try await db.raw("ALTER TABLE t ADD COLUMN c REAL").run()
+            let after = try #require(try await db.raw("SELECT * FROM t").first())
+            #expect(after.allColumns == ["a", "name", "c"])
+            #expect(try after.decode(column: "name", as: String.self) == "one")
+            #expect(try after.decodeNil(column: "c"))
+            #expect(!after.contains(column: "b"))
+        }
+    }
+
     @Test func aKeptStatementTakesNewValuesEachTimeAndManyStatementsStillRun() async throws {
         try await Self.withFile { path in
             let db = try Self.open(path)
