@@ -46,6 +46,6 @@ enum JSONResponse {
 }
 
 extension APIAnswer where Self: JSONWritable {
-    /// An answer that writes itself is known to at compile time: no cast at run time.
+    /// An answer that writes itself is known to be one at compile time: no cast at run time.
     func response(from request: Request, context: some RequestContext) -> Response { JSONResponse.make(self) }
 }
