@@ -103,16 +103,17 @@ def _settled_window(driver, goal: tuple[int, int] | None = None, window: tuple[i
 
 # ---------- Waiting, weighing ----------
 
-def wait(driver, condition, message: str, timeout: float = 20):
+def wait(driver, condition, message, timeout: float = 20):
     """Wait until `condition(driver)` is truthy, failing with `message` (generous: CI machines are busy). An
-    element the page replaced while the condition read it (a list redrawn) means: not yet, look again."""
+    element the page replaced while the condition read it (a list redrawn) means: not yet, look again. A message
+    that reads the page is a function, so that it says what the page shows when the wait gives up."""
     from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 
     try:
         return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
     except TimeoutException:
-        raise AssertionError(message) from None
+        raise AssertionError(message() if callable(message) else message) from None
 
 
 # The layout has settled when two animation frames in a row (after the fonts have loaded) measure the same: the

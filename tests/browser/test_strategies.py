@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import time
 
 import pytest
 from selenium.common.exceptions import TimeoutException
@@ -778,8 +779,38 @@ def test_a_note_changed_on_another_device_meanwhile_is_kept_beside_this_ones(str
              "the row never learnt that its note was sent")
         save_note(browser, "fern")
         wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text == "Saved",
-             f"saving 'fern' says {browser.find_element(By.CSS_SELECTOR, '#history-list .os-saved').text!r}")
+             lambda: f"saving 'fern' says {browser.find_element(By.CSS_SELECTOR, '#history-list .os-saved').text!r}")
         assert history_notes(browser) == ["fern"] and fetch_json(browser, "/api/v1/strategies/history")[0]["note"] == "fern"
+
+
+def test_a_note_saved_while_the_outbox_finds_nothing_to_send_is_sent_at_once(strategies_server, browser):
+    """A retry set for a write that has since been sent still ran, and a note saved in that moment waited in the
+    outbox and said "until the connection is back" with the server answering (CI caught it on a busy machine). The
+    moment is held open here: the outbox's lock is taken and a flush started, and the note is saved meanwhile."""
+    open_strategies(browser, strategies_server)
+    draw_by_tapping(browser)
+    open_tab(browser, "history")
+    wait(browser, lambda d: history_notes(d) == [""], f"the draw is not in the history: {history_notes(browser)}")
+    assert browser.execute_async_script(HOLD_A_FLUSH) is True
+    save_note(browser, "lantern")
+    time.sleep(0.5)  # the save meets the flush on its way
+    browser.execute_script("window.releaseFlush()")
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text == "Saved",
+         lambda: f"the note says {browser.find_element(By.CSS_SELECTOR, '#history-list .os-saved').text!r}", timeout=10)
+    assert fetch_json(browser, "/api/v1/strategies/history")[0]["note"] == "lantern"
+
+
+# Takes the outbox's lock (js/outbox.js `flush` runs under it) and starts a flush, which then waits for
+# `window.releaseFlush()` with nothing to send.
+HOLD_A_FLUSH = """
+const done = arguments[arguments.length - 1];
+if (!navigator.locks) { done('no Web Locks'); return; }
+const url = performance.getEntriesByType('resource').map((e) => e.name).find((n) => n.endsWith('/js/sync.js'));
+navigator.locks.request('trove-sync', () => {
+  import(url.replace(/sync[.]js$/, 'outbox.js')).then((outbox) => { outbox.flush(); done(true); }, (e) => done(String(e)));
+  return new Promise((release) => { window.releaseFlush = release; });
+});
+"""
 
 
 def history_rows(driver) -> list[tuple[str, bool]]:

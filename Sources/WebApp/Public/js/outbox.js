@@ -85,6 +85,10 @@ async function sendOrQueue(entry, keepalive) {
   // would go to the profile now signed in, or wait for it in the outbox.
   if (globalThis.troveStale)
     throw Object.assign(new Error('You signed in or out in another tab.'), { status: 409, code: 'profile_changed' });
+  // A flush with nothing left to send (its retry timer outlived the writes it was for) is over in a moment: a write
+  // made meanwhile waits for it, not for the connection, which is there.
+  const running = flushing;
+  if (running && !(await waiting())) await running.catch(() => {});
   if (!(await waiting(entry.scope)) && !flushing) {
     try {
       return { data: await call(entry.method, entry.path, entry.body, entry.key, keepalive) };
@@ -164,6 +168,7 @@ function schedule(delay) {
 export function flush() {
   if (globalThis.troveStale) return Promise.resolve();
   if (flushing) return flushing;
+  clearTimeout(timer); // this run sends what waits now: a retry set for an earlier failure would find it sent
   const run = () =>
     drain().finally(() => {
       flushing = null;
