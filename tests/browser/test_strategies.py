@@ -777,6 +777,7 @@ def test_a_note_changed_on_another_device_meanwhile_is_kept_beside_this_ones(str
         # The row now knows the server's note is "moss" (History is read again once the outbox is sent).
         wait(browser, lambda d: d.execute_script("return document.querySelector('#history-list li').dataset.was") == "moss",
              "the row never learnt that its note was sent")
+        assert browser.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text == "Saved"  # no longer "until the connection is back"
         save_note(browser, "fern")
         wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#history-list .os-saved").text == "Saved",
              lambda: f"saving 'fern' says {browser.find_element(By.CSS_SELECTOR, '#history-list .os-saved').text!r}")

@@ -31,8 +31,14 @@ export async function enter() {
   const listed = [...ui.historyList.children].map((li) => [li.dataset.entry, li.dataset.note]);
   const saved = new Map(entries.map((e) => [String(e.id), e.note || '']));
   if (JSON.stringify(rows) === JSON.stringify(listed)) {
-    // A note sent from the outbox is the server's now: the next one is written over it, not kept beside it.
-    for (const li of ui.historyList.children) if (saved.has(li.dataset.entry)) li.dataset.was = saved.get(li.dataset.entry);
+    // A note sent from the outbox is the server's now: the next one is written over it, not kept beside it, and
+    // its word no longer says that it waits.
+    for (const li of ui.historyList.children) {
+      if (!saved.has(li.dataset.entry)) continue;
+      li.dataset.was = saved.get(li.dataset.entry);
+      const status = li.querySelector('.os-saved');
+      if (status?.textContent.endsWith(WAITS) && li.dataset.was === li.dataset.note) status.textContent = savedWord(li.dataset.note);
+    }
     return;
   }
   ui.historyList.replaceChildren(...drawn.map(waitingItem), ...shown.map((e) => item(e, saved.get(String(e.id)))));
@@ -65,6 +71,9 @@ function waitingItem({ draw, card }) {
 addEventListener('trove:synced', ({ detail }) => {
   if (detail.scopes.includes(SCOPE) && state.view === 'history') enter().catch(() => {});
 });
+
+const WAITS = ' on this device until the connection is back';
+const savedWord = (note) => (note ? 'Saved' : 'Note removed');
 
 /** A draw's row; `was`: its note as the server has it (a note waiting in the outbox shows in its place). */
 function item(entry, was) {
@@ -109,7 +118,7 @@ function item(entry, was) {
       li.dataset.note = kept;
       if (!sent.queued) li.dataset.was = kept;
       if (kept !== note) status.textContent = `Changed on another device meanwhile: ${note ? 'both notes are kept' : 'that note stays'}`;
-      else status.textContent = (note ? 'Saved' : 'Note removed') + (sent.queued ? ' on this device until the connection is back' : '');
+      else status.textContent = savedWord(note) + (sent.queued ? WAITS : '');
     } catch (failure) {
       error.textContent = failure.message;
     }
