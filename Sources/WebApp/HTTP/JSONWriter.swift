@@ -55,6 +55,15 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// A string whose bytes `append` writes itself, each one known to need no escape (a percent-encoded URL).
+    mutating func plainString(_ append: (inout [UInt8]) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        append(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     /// `text` as the inside of a JSON string (without its quotes), appended to `bytes`.
     static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
         // Most text needs no escape: it goes in whole.
