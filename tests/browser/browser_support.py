@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 MOBILE = (375, 667)
 DESKTOP = (1280, 800)
@@ -80,7 +81,6 @@ def _settled_window(driver, goal: tuple[int, int] | None = None, window: tuple[i
     """WebKit: the window's size and the page's viewport once a resize has settled. set_window_rect returns before
     the page has seen the new size (it arrives some frames later), so both are read after two animation frames,
     until the viewport is `goal`, or the readings agree (see below)."""
-    import time
 
     deadline = time.monotonic() + timeout
     last, same = None, 0
@@ -568,17 +568,22 @@ def outbox(driver) -> list[dict]:
 
 
 def call(driver, method: str, path: str, body=None):
-    """A request from inside the page, with its cookie (the page's profile): (status, JSON, or text that is not JSON)."""
-    result = driver.execute_async_script(
-        """
+    """A request from inside the page, with its cookie (the page's profile): (status, JSON, or text that is not JSON).
+
+    A GET that never got an answer (status 0: WebKit's "Load failed", once on a loaded CI machine) is asked once
+    more: it is the test's own look at the server, and a browser asks an idempotent request again too. A failure
+    says where the page was, to tell a page going away from the network."""
+    script = """
         const [method, path, body, done] = arguments;
         const init = {method, credentials: 'same-origin', headers: {Accept: 'application/json'}};
         if (body !== null) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
         fetch(path, init).then(r => r.text().then(t => done({status: r.status, body: t})))
-          .catch(e => done({status: 0, body: String(e)}));
-        """,
-        method, path, body,
-    )
+          .catch(e => done({status: 0, body: `${e} (on ${location.pathname}${location.hash}, ${document.readyState})`}));
+        """
+    result = driver.execute_async_script(script, method, path, body)
+    if result["status"] == 0 and method == "GET":
+        time.sleep(0.5)
+        result = driver.execute_async_script(script, method, path, body)
     text = result["body"]
     try:
         return result["status"], (json.loads(text) if text else None)
