@@ -36,8 +36,10 @@ export async function enter() {
     for (const li of ui.historyList.children) {
       if (!saved.has(li.dataset.entry)) continue;
       li.dataset.was = saved.get(li.dataset.entry);
+      if (!('waits' in li.dataset) || li.dataset.was !== li.dataset.note) continue;
+      delete li.dataset.waits;
       const status = li.querySelector('.os-saved');
-      if (status?.textContent.endsWith(WAITS) && li.dataset.was === li.dataset.note) status.textContent = savedWord(li.dataset.note);
+      if (status) status.textContent = savedWord(li.dataset.note);
     }
     return;
   }
@@ -117,6 +119,8 @@ function item(entry, was) {
       if (!sent.queued) read(PATH).catch(() => {});
       li.dataset.note = kept;
       if (!sent.queued) li.dataset.was = kept;
+      // A note that waits says so until the outbox has sent it (the rows' update above).
+      li.toggleAttribute('data-waits', sent.queued && kept === note);
       if (kept !== note) status.textContent = `Changed on another device meanwhile: ${note ? 'both notes are kept' : 'that note stays'}`;
       else status.textContent = savedWord(note) + (sent.queued ? WAITS : '');
     } catch (failure) {
