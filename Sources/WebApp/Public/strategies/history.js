@@ -120,7 +120,7 @@ function item(entry, was) {
       li.dataset.note = kept;
       if (!sent.queued) li.dataset.was = kept;
       // A note that waits says so until the outbox has sent it (the rows' update above).
-      li.toggleAttribute('data-waits', sent.queued && kept === note);
+      li.toggleAttribute('data-waits', Boolean(sent.queued) && kept === note);
       if (kept !== note) status.textContent = `Changed on another device meanwhile: ${note ? 'both notes are kept' : 'that note stays'}`;
       else status.textContent = savedWord(note) + (sent.queued ? WAITS : '');
     } catch (failure) {
