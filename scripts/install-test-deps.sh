@@ -65,6 +65,8 @@ command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
 command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb xauth)
 # The soak suite's load (tests/reliability) and make bench.
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+# A balancer in front of two `trove serve` instances (tests/reliability/test_exactly_once.py).
+[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 # zlib's header, for the Zlib target (the library itself is linked through async-http-client).
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 

@@ -12,7 +12,7 @@ public final class Database: Sendable {
     private let close: @Sendable () async throws -> Void
 
     init(sql: any SQLDatabase, kind: DatabaseKind, close: @escaping @Sendable () async throws -> Void) {
-        self.sql = MeteredDatabase(base: sql, kind: kind)
+        self.sql = TransactionJoiningDatabase(base: MeteredDatabase(base: sql, kind: kind))
         self.kind = kind
         self.close = close
     }

@@ -5,9 +5,14 @@ extension SQLDatabase {
     /// Runs `body` in one transaction on one connection: everything it writes lands, or nothing does.
     ///
     /// Called on the connection of a transaction already running (a repository used inside a larger transaction,
-    /// as an account import uses them all), `body` joins that transaction instead of starting another.
+    /// as an account import uses them all), or in a task running in a `RequestTransaction`, `body` joins that
+    /// transaction instead of starting another.
     public func transaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         if let running = self as? TransactionConnection { return try await body(running) }
+        // A keyed API write's handler: its repositories join the transaction that claimed the key.
+        if let joined = (self as? TransactionJoiningDatabase)?.joinedTransaction {
+            return try await body(TransactionConnection(base: joined))
+        }
         // SQLite's writer: a savepoint in the writes that share the next commit (`GroupCommit`).
         if let batched = self as? any BatchedTransactions, batched.batchesTransactions {
             return try await batched.inBatch { connection in try await body(TransactionConnection(base: connection)) }

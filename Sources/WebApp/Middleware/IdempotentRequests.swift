@@ -6,9 +6,11 @@ import Storage
 /// Answers a state-changing API request sent again with the same `Idempotency-Key` with its first answer,
 /// so an outbox replaying after a lost connection never creates a second student, session, card or favourite.
 ///
-/// Keys belong to the profile. The same key with another request is 422 `idempotency_key_reused`; while the
-/// first is still being answered, 409 `idempotency_key_in_use`. Answers of 500 and above, and errors, are not
-/// kept: sending again runs the request again. The account routes (sign-in changes the profile) take no key.
+/// Keys belong to the profile. The same key with another request is 422 `idempotency_key_reused`. The handler runs
+/// in the transaction that claims the key (`IdempotencyRepository.once`), so its writes and the recorded answer
+/// commit together: a process that dies mid-request leaves neither, and the retry runs as new. A retry sent while the
+/// first is still being answered waits for it. Answers of 500 and above, and errors, are not kept and what they wrote
+/// is rolled back: sending again runs the request again. The account routes (sign-in changes the profile) take no key.
 struct IdempotentRequests: Sendable {
     let keys: IdempotencyRepository
 
@@ -30,39 +32,31 @@ struct IdempotentRequests: Sendable {
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         let fingerprint = IdempotencyKey.fingerprint(method: request.method, uri: request.uri.description, body: body)
         let profileID = try await context.session.requireProfile().id
-        switch try await keys.claim(profileID: profileID, key: key, fingerprint: fingerprint) {
+        let outcome = try await withoutActuallyEscaping(next) { next in
+            let handled = UncheckedRequest(request: request, context: context, next: next)
+            return try await keys.once(profileID: profileID, key: key, fingerprint: fingerprint) {
+                let response = try await handled.next(handled.request, handled.context)
+                // A server error keeps no answer, and what the request wrote is rolled back: sending it again runs
+                // it again.
+                guard response.status.code < 500 else { return (response, nil) }
+                let collected = try await response.body.collected()
+                var kept = response
+                kept.body = .init(byteBuffer: collected)
+                let answer = IdempotencyRepository.Answer(
+                    status: Int(response.status.code), contentType: response.headers[.contentType], body: Data(buffer: collected))
+                return (kept, answer)
+            }
+        }
+        switch outcome {
+        case .ran(let response):
+            return response
         case .reused:
             throw APIError(
                 .unprocessableContent, code: "idempotency_key_reused",
                 message: "This Idempotency-Key was used for another request; use a new key for a new request.")
-        case .inProgress:
-            throw APIError(
-                .conflict, code: "idempotency_key_in_use",
-                message: "The request with this Idempotency-Key is still being answered; try again in a moment.",
-                headers: [.retryAfter: "1"])
         case .answered(let answer):
             Telemetry.idempotentReplays.increment()
             return Self.replay(answer)
-        case .claimed:
-            let response: Response
-            do {
-                response = try await next(request, context)
-            } catch {
-                try? await keys.release(profileID: profileID, key: key)
-                throw error
-            }
-            guard response.status.code < 500 else {
-                try? await keys.release(profileID: profileID, key: key)
-                return response
-            }
-            let collected = try await response.body.collected()
-            let answer = IdempotencyRepository.Answer(
-                status: Int(response.status.code), contentType: response.headers[.contentType], body: Data(buffer: collected)
-            )
-            try await keys.record(profileID: profileID, key: key, answer: answer)
-            var kept = response
-            kept.body = .init(byteBuffer: collected)
-            return kept
         }
     }
 
@@ -74,4 +68,11 @@ struct IdempotentRequests: Sendable {
         headers[replayed] = "true"
         return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
+}
+
+/// The handler and its request, carried into the transaction's closure, which runs once, before `answer` returns.
+private struct UncheckedRequest: @unchecked Sendable {
+    let request: Request
+    let context: TroveRequestContext
+    let next: (Request, TroveRequestContext) async throws -> Response
 }
