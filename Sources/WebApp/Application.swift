@@ -2,6 +2,7 @@ import Accounts
 import DatabaseDrivers
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Providers
 import ServiceLifecycle
@@ -23,6 +24,7 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
         let router = try await buildRouter(configuration, database: database, logger: logger)
         return Application(
             router: router,
+            server: httpServer,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "trove"),
             services: [
                 DatabaseCloser(database: database),
@@ -41,12 +43,17 @@ public func buildApplication(_ configuration: AppConfiguration) async throws -> 
     }
 }
 
+/// HTTP/1.1 with a connection closed after 30 s without a whole request part: an idle keep-alive connection, or a
+/// request's head sent a byte at a time, holds a socket that long at most.
+let httpServer: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: .seconds(30)))
+
 /// Builds an application on a database the caller opened, migrated and will close (tests use this).
 public func buildApplication(_ configuration: AppConfiguration, database: Database) async throws -> some ApplicationProtocol {
     let logger = makeLogger(configuration)
     let router = try await buildRouter(configuration, database: database, logger: logger)
     return Application(
         router: router,
+        server: httpServer,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "trove"),
         logger: logger
     )

@@ -14,6 +14,10 @@ test('anything that could leave the site is refused', () => {
   for (const raw of [
     '//evil.example',
     '///evil.example',
+    '/.//evil.example',
+    '/..//evil.example',
+    '/x/..//evil.example',
+    '/%2e//evil.example',
     'https://evil.example',
     'http:evil.example',
     'javascript:alert(1)',

@@ -9,13 +9,21 @@ public struct SignInFailureRepository: Sendable {
         self.database = database
     }
 
-    /// One failed sign-in; `device` is the token of a known browser it came from (`KnownDeviceRepository`).
-    public func record(username: String, client: String? = nil, device: String? = nil, at date: Date = Date()) async throws {
+    /// One failed sign-in, or one being tried (counted as failed until `forget` takes it back); `device` is the
+    /// token of a known browser it came from (`KnownDeviceRepository`). Returns its id.
+    @discardableResult
+    public func record(username: String, client: String? = nil, device: String? = nil, at date: Date = Date()) async throws -> Int64 {
         func nullable(_ text: String?) -> any SQLExpression { text.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null }
-        try await database.insert(into: "sign_in_failures")
+        let row = try await database.insert(into: "sign_in_failures")
             .columns("username", "client", "device", "failed_at")
             .values(SQLBind(username), nullable(client), nullable(device), SQLBind(date.millisecondsSince1970))
-            .run()
+            .returning("id").first()
+        return try row?.decode(column: "id", as: Int64.self) ?? 0
+    }
+
+    /// Takes back one recorded attempt (it succeeded, or it was refused before its password was checked).
+    public func forget(id: Int64) async throws {
+        try await database.delete(from: "sign_in_failures").where("id", .equal, id).run()
     }
 
     public func failures(client: String, since: Date) async throws -> [Date] {

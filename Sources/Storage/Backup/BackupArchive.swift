@@ -114,7 +114,8 @@ public enum BackupArchive {
         }()
 
         public init(creating url: URL, header: Header) throws {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            // Readable by its owner only: it holds every account's data and password hashes.
+            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                 throw Failure(description: "cannot create \(url.path)")
             }
             handle = try FileHandle(forWritingTo: url)

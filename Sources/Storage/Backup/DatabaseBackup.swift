@@ -23,6 +23,10 @@ public struct DatabaseBackup: Sendable {
 
     // MARK: Backup
 
+    /// Tables whose rows are keys to an account (a session id, a known browser's token): a backup leaves them out,
+    /// so a copy of it signs nobody in. After a restore, people sign in again.
+    static let credentialTables: Set<String> = ["sessions", "known_devices"]
+
     public func backUp(to url: URL, now: Date = Date()) async throws -> Summary {
         let kind = database.kind
         return try await database.sql.withSession { db in
@@ -37,6 +41,7 @@ public struct DatabaseBackup: Sendable {
                 let tables = try await Self.tables(on: db, kind: kind)
                 for table in tables {
                     try writer.table(table)
+                    guard !Self.credentialTables.contains(table.table) else { continue }
                     try await Self.eachRow(of: table, on: db) { try writer.row($0) }
                 }
                 try writer.finish()

@@ -108,7 +108,8 @@ struct AccountAPIController {
     private func signIn(username: String, password: String, request: Request, context: TroveRequestContext) async throws
         -> EditedResponse<ProfileBody>
     {
-        let now = Date()
+        // To the millisecond, as failures are stored: this attempt's own record is then found by its time.
+        let now = Date(millisecondsSince1970: Date().millisecondsSince1970)
         let client = ClientAddress.limited(
             remote: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor],
             trusted: trustedProxies)
@@ -118,30 +119,33 @@ struct AccountAPIController {
         {
             device = nil
         }
-        var allowed: Int  // failures this sign-in may still meet before it is throttled, this one included
-        if let device {
-            allowed = try throttle.check(
-                recentFailures: try await failures.failures(device: device, since: throttle.windowStart(now: now)), now: now)
-        } else {
-            allowed = Int.max
-            if let client {
-                allowed = try clientThrottle.check(
-                    recentFailures: try await failures.failures(client: client, since: clientThrottle.windowStart(now: now)), now: now)
-            }
-            allowed = min(
-                allowed,
-                try throttle.check(
-                    recentFailures: try await failures.failures(username: username, since: throttle.windowStart(now: now)), now: now))
+        // Refused at once when the limit is already reached; else the attempt is counted as a failure before its
+        // password is checked (which takes a bcrypt's time), and the limit checked again with it counted: of many
+        // parallel tries, only those within the limit are checked at all.
+        _ = try await allowedFailures(username: username, client: client, device: device, now: now)
+        let attempt = try await failures.record(username: username, client: client, device: device, at: now)
+        let allowed: Int  // failures this sign-in may still meet before it is throttled, this one included
+        do {
+            allowed = try await allowedFailures(username: username, client: client, device: device, now: now, counted: now)
+        } catch {
+            try await failures.forget(id: attempt)
+            throw error
         }
-        let stored = try await profiles.credentials(username: username)
-        guard password.utf8.count <= Credentials.passwordMaximumBytes,
-            try await hasher.verify(password, hash: stored?.passwordHash),
-            let stored
-        else {
-            try await failures.record(username: username, client: client, device: device, at: now)
+        let stored: StoredCredentials?
+        let verified: Bool
+        do {
+            stored = try await profiles.credentials(username: username)
+            let checkable = password.utf8.count <= Credentials.passwordMaximumBytes
+            verified = checkable ? try await hasher.verify(password, hash: stored?.passwordHash) : false
+        } catch {
+            try? await failures.forget(id: attempt)  // not checked (the server was busy): not a failure
+            throw error
+        }
+        guard verified, let stored else {
             // Warned of before it comes; failures count for any username, so this tells nothing of an account.
             throw AccountError.wrongCredentials(triesLeft: allowed <= 3 ? allowed - 1 : nil)
         }
+        try await failures.forget(id: attempt)
         if let device {
             try await failures.clear(device: device, olderThan: throttle.windowStart(now: now))
         } else {
@@ -154,6 +158,36 @@ struct AccountAPIController {
         try await context.session.signIn(as: stored.profile)
         return EditedResponse(
             headers: try await rememberDevice(for: stored.profile, request: request, now: now), response: ProfileBody(stored.profile))
+    }
+
+    /// How many failures this sign-in may still meet before it is throttled (this one included); throws when it is
+    /// throttled already. A known browser is counted on its own failures; any other on its address's and the
+    /// username's. `counted` is the time of this attempt when it is already recorded, which is then not counted
+    /// against itself.
+    private func allowedFailures(username: String, client: String?, device: String?, now: Date, counted: Date? = nil)
+        async throws -> Int
+    {
+        func others(_ failures: [Date]) -> [Date] {
+            guard let counted, let own = failures.firstIndex(of: counted) else { return failures }
+            var others = failures
+            others.remove(at: own)
+            return others
+        }
+        if let device {
+            return try throttle.check(
+                recentFailures: others(try await failures.failures(device: device, since: throttle.windowStart(now: now))), now: now)
+        }
+        var allowed = Int.max
+        if let client {
+            allowed = try clientThrottle.check(
+                recentFailures: others(try await failures.failures(client: client, since: clientThrottle.windowStart(now: now))),
+                now: now)
+        }
+        return min(
+            allowed,
+            try throttle.check(
+                recentFailures: others(try await failures.failures(username: username, since: throttle.windowStart(now: now))),
+                now: now))
     }
 
     /// A new device token for this browser and the account, replacing the one it brought.

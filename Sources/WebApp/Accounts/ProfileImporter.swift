@@ -33,32 +33,20 @@ struct ProfileImporter: Sendable {
     let sections: [any ProfileDataSection]
     let merge: GuestMerge
 
+    /// An export's size in values and depth: a year of heavy use (thousands of sessions, poems and cities) holds a
+    /// few hundred thousand values, nested under ten deep.
+    static let limits = JSONShapeLimits(maximumDepth: 32, maximumValues: 1_000_000)
+
     func importDocument(_ data: Data, into profileID: String) async throws -> ImportReport {
-        guard var document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw APIError(.unprocessableContent, code: "invalid_export", message: "The file is not a Trove account export (JSON).")
-        }
-        if document["format"] as? String == Self.camelCaseFormat, let renamed = Self.renamingLegacyKeys(document) as? [String: Any] {
-            document = renamed
-        } else if document["format"] as? String != Self.format {
-            throw APIError(
-                .unprocessableContent, code: "invalid_export",
-                message: "The file is not a Trove account export: its \"format\" is not \"\(Self.format)\".")
-        }
+        let sections = sections
+        // Checked, parsed and split off the event loops: a document of 20 MB takes seconds to parse.
+        let ready = try await offEventLoops { try Self.sectionData(data, sections: sections) }
         guard try await merge.work(of: profileID).isEmpty else {
             throw APIError(
                 .conflict, code: "profile_not_empty",
                 message: "An export can be imported only into a profile with nothing in it yet: sign up for a new account and import there."
             )
         }
-        var parts: [(any ProfileDataSection, Data)] = []
-        for section in sections {
-            guard let value = document[section.key] else { continue }
-            guard value is [String: Any] else {
-                throw APIError(.unprocessableContent, code: "invalid_export", message: "'\(section.key)' must be an object.")
-            }
-            parts.append((section, try JSONSerialization.data(withJSONObject: value)))
-        }
-        let ready = parts.map { UncheckedPart(section: $0.0, data: $0.1) }
         return try await database.transaction { db in
             var report = ImportReport()
             for part in ready {
@@ -72,6 +60,34 @@ struct ProfileImporter: Sendable {
             }
             return report
         }
+    }
+
+    /// Each app's section of the export document `data`, as JSON of its own.
+    private static func sectionData(_ data: Data, sections: [any ProfileDataSection]) throws -> [UncheckedPart] {
+        do {
+            try limits.check(data)
+        } catch let error as JSONBodyError {
+            throw error.apiError
+        }
+        guard var document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw APIError(.unprocessableContent, code: "invalid_export", message: "The file is not a Trove account export (JSON).")
+        }
+        if document["format"] as? String == Self.camelCaseFormat, let renamed = Self.renamingLegacyKeys(document) as? [String: Any] {
+            document = renamed
+        } else if document["format"] as? String != Self.format {
+            throw APIError(
+                .unprocessableContent, code: "invalid_export",
+                message: "The file is not a Trove account export: its \"format\" is not \"\(Self.format)\".")
+        }
+        var parts: [UncheckedPart] = []
+        for section in sections {
+            guard let value = document[section.key] else { continue }
+            guard value is [String: Any] else {
+                throw APIError(.unprocessableContent, code: "invalid_export", message: "'\(section.key)' must be an object.")
+            }
+            parts.append(UncheckedPart(section: section, data: try JSONSerialization.data(withJSONObject: value)))
+        }
+        return parts
     }
 
     /// `value` with every key of `legacyKeys` renamed, at any depth (a board's own old keys its decoder reads).

@@ -1,10 +1,11 @@
+import HTTPTypes
 import Hummingbird
 
 /// What Trove does around every request, in the order it happens, as the router's one middleware:
 ///
 /// 1. `RequestRecords` counts the request in flight and starts its clock.
 /// 2. `ResponseCompression` takes a gzip ETag's suffix off If-None-Match.
-/// 3. `CrossSiteRequests` refuses another site's state-changing request.
+/// 3. A request with two Host headers is refused; `CrossSiteRequests` refuses another site's state-changing request.
 /// 4. `ProfileSessions` puts the visitor's session into the context (nothing to look up without a cookie).
 /// 5. `IdempotentRequests` answers an API write sent again with its Idempotency-Key; every other request goes to
 ///    its handler directly.
@@ -25,6 +26,8 @@ struct RequestPipeline: RouterMiddleware {
     let idempotency: IdempotentRequests
     let errors: ErrorResponses
 
+    static let secondHost = HTTPField.Name("Host")!
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = records.start(request)
         let (request, askedForGzipVariant) = ResponseCompression.withoutGzipSuffix(request)
@@ -32,6 +35,9 @@ struct RequestPipeline: RouterMiddleware {
         var response: Response
         var failed = false
         do {
+            // The first Host header is the request's authority; one left among the fields is a second (RFC 9112
+            // §3.2: answer 400), which a proxy and Trove could each read differently.
+            if request.headers[Self.secondHost] != nil { throw APIError.badRequest("A request carries one Host header.") }
             try CrossSiteRequests.check(request)
             // Nothing to look up without a cookie (a first visit, a monitor, an API client): no await.
             let found =

@@ -1,6 +1,6 @@
 // Where sign-in and sign-up return to: the `next` of the page's address, only when it is a path of this site.
-// Anything that could leave it (`//evil.example`, `https://evil.example`, `/\evil.example`, a tab or newline
-// that the URL parser drops) is refused; so are the sign-in pages themselves.
+// Anything that could leave it (`//evil.example`, `https://evil.example`, `/\evil.example`, `/.//evil.example`,
+// a tab or newline that the URL parser drops) is refused; so are the sign-in pages themselves.
 
 const CONTROL_OR_BACKSLASH = /[\\\u0000-\u001f\u007f]/;
 const SIGN_IN_PAGES = new Set(['/login', '/signup']);
@@ -16,6 +16,9 @@ export function safeNext(raw, origin) {
     return null;
   }
   if (url.origin !== origin || SIGN_IN_PAGES.has(url.pathname)) return null;
+  // Dot segments can normalise to a path that starts with `//` (`/.//evil.example`), which a browser reads as
+  // another host.
+  if (url.pathname.startsWith('//')) return null;
   return url.pathname + url.search + url.hash;
 }
 
