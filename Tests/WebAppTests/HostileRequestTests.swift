@@ -88,4 +88,43 @@ import Testing
             #expect(lines.contains { $0.contains("Asha") })
         }
     }
+
+    /// An import publishes only as an upload does: not for a guest, not a story the checks refuse, and under the id
+    /// an upload would get, so its author can always reach and withdraw it.
+    @Test func anImportPublishesOnlyWhatAnUploadWould() async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            func story(id: String, video: String) -> String {
+                let chapters: [[String: Any]] = [
+                    [
+                        "id": "1", "name": "Start", "is_first_chapter": true, "text": "Go on.",
+                        "choices": [["text": "On", "chapter_id": "2"]],
+                    ],
+                    ["id": "2", "name": "End", "text": "The end.", "video_url": video, "choices": []],
+                ]
+                let object = ["story": ["id": id, "name": "Sneaky \(id.count)", "chapters": chapters]]
+                return String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+            }
+            func document(_ published: [String]) -> ByteBuffer {
+                let object: [String: Any] = [
+                    "format": "trove-export/2", "stories": ["library": [], "progress": [], "published": published],
+                ]
+                return ByteBuffer(data: try! JSONSerialization.data(withJSONObject: object))
+            }
+            let stories = [story(id: "a/b/../../x y?#", video: "https://example.org/v"), story(id: "evil", video: "javascript:alert(1)")]
+            let guest = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            let asGuest = try await client.execute(
+                uri: "/api/v1/account/import", method: .post, headers: .json(cookie: guest), body: document(stories))
+            #expect(asGuest.status == .ok, "\(asGuest.bodyText)")
+            #expect(try asGuest.json()["added"] as? [String: Int] == [:])
+            let account = try await signUp(client, username: "uma")
+            let imported = try await client.execute(
+                uri: "/api/v1/account/import", method: .post, headers: .json(cookie: account), body: document(stories))
+            #expect(try imported.json()["added"] as? [String: Int] == ["published_stories": 1, "stories": 1], "\(imported.bodyText)")
+            #expect(imported.bodyText.contains("http(s)"))
+            let mine = try await client.execute(uri: "/api/v1/stories/a-b-x-y", method: .get, headers: .session(account))
+            #expect(mine.status == .ok, "\(mine.bodyText.prefix(300))")
+            #expect(
+                try await client.execute(uri: "/api/v1/stories/a-b-x-y", method: .delete, headers: .session(account)).status == .noContent)
+        }
+    }
 }

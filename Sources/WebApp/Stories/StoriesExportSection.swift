@@ -44,17 +44,26 @@ struct StoriesExportSection: ProfileDataSection {
     func importData(_ data: Data, profileID: String, on db: any SQLDatabase, report: inout ImportReport) async throws {
         let part = try JSONBody.decoder.decode(Export.self, from: data)
         let repository = StoryRepository(database: db)
-        for text in part.published {
-            guard let story = try? StoryFile.read(text) else {
-                report.skipped.append("A published story could not be read.")
+        // Published as an upload is: by an account, checked as an upload is checked, under the id an upload gets.
+        let isAccount = try await ProfileRepository(database: db).find(id: profileID).map { !$0.isGuest } ?? false
+        if !isAccount, !part.published.isEmpty {
+            report.skipped.append("Published stories were not published here: publishing needs an account, and this is a guest's profile.")
+        }
+        for text in part.published where isAccount {
+            let accepted: StoryIntake.Accepted
+            do {
+                accepted = try StoryIntake.accept(text, format: .storyJSON)
+            } catch {
+                let problems = error.apiError.details ?? [error.apiError.message]
+                report.skipped.append("A published story was not published here: \(problems.joined(separator: " "))")
                 continue
             }
-            if try await repository.find(id: story.id) != nil {
-                report.skipped.append("The story “\(story.name)” was not published here: this server has a story with its id.")
+            if try await repository.find(id: accepted.id) != nil {
+                report.skipped.append("The story “\(accepted.story.name)” was not published here: this server has a story with its id.")
                 continue
             }
-            try await repository.save(id: story.id, story: story, owner: profileID, source: "upload")
-            try await repository.addToLibrary(storyID: story.id, profileID: profileID)
+            try await repository.save(id: accepted.id, story: accepted.story, owner: profileID, source: "upload")
+            try await repository.addToLibrary(storyID: accepted.id, profileID: profileID)
             report.add("published_stories")
         }
         // Each story the export names is looked up once.
