@@ -146,7 +146,7 @@ run_browser_tests() {
 # every run, quick or full (a fixed one would only ever try the same examples), printed before the suite and
 # in its line, so a failure names the seed that replays it (TROVE_FUZZ_SEED=N). Each suite prints one line
 # (reliability_support.report); they are gathered and printed together at the end.
-RELIABILITY_SUITES=(fuzz crash exactly_once soak provider_faults database_faults security dist backup settings)
+RELIABILITY_SUITES=(fuzz crash exactly_once hostile_input soak provider_faults database_faults security dist backup settings)
 
 run_reliability_suites() {
     local depth=$1 bin=${TROVE_BIN:-$TROVE_BIN_DEFAULT} summary suite rc

@@ -24,7 +24,8 @@ public enum StoryIntake {
 
     public static let maximumBytes = 2 << 20
 
-    public static func accept(_ text: String, format: Format) throws(StoryError) -> Accepted {
+    /// `work` bounds the time reading a Twine story may take (see `TwineWork`).
+    public static func accept(_ text: String, format: Format, work: TwineWork = TwineWork()) throws(StoryError) -> Accepted {
         guard text.utf8.count <= maximumBytes else { throw .invalid(["The file is larger than \(maximumBytes >> 20) MB."]) }
         let story: Story
         var warnings: [String] = []
@@ -40,7 +41,7 @@ public enum StoryIntake {
                 throw .unreadable(error.description)
             }
         case .twineHTML, .twineTwee:
-            return try acceptTwine(text, format: format)
+            return try acceptTwine(text, format: format, work: work)
         }
         let validation = StoryValidation(story)
         guard validation.isValid else { throw .invalid(validation.errors) }
@@ -48,14 +49,16 @@ public enum StoryIntake {
     }
 
     /// A Twine story need not end (many offer "play again"), and a passage only `(display:)`ed is not lost.
-    static func acceptTwine(_ text: String, format: Format) throws(StoryError) -> Accepted {
+    static func acceptTwine(_ text: String, format: Format, work: TwineWork) throws(StoryError) -> Accepted {
         let twine: TwineStory
         do {
             twine = format == .twineHTML ? try TwineHTML.read(text) : try TwineStory.read(twee: text)
+            try twine.checkLimits(work: work)
         } catch {
             throw .unreadable(error.description)
         }
-        let imported = twine.troveStory()
+        let imported = twine.troveStory(work: work)
+        if let exhausted = work.exhausted { throw .unreadable("The story cannot be read: \(exhausted.description).") }
         let validation = StoryValidation(imported.story)
         let endless = ["The story has no ending: every chapter offers choices.", "No ending can be reached from the first chapter."]
         let errors = validation.errors.filter { !endless.contains($0) }

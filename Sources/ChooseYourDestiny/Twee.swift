@@ -122,29 +122,26 @@ public enum Twee {
     /// a setter `][…]` dropped. A link to an outside address stays in the text as its words, and so does a link in a
     /// sentence (`TwineMarkup.linkInProse`), which is a choice too.
     public static func links(in text: String) -> (text: String, choices: [Choice]) {
+        // Over scalars: Foundation's search on what is left of the text copied it at each link (quadratic).
         var output = ""
         var choices: [Choice] = []
-        let scalars = Array(text.unicodeScalars)
-        var rest = Substring(text)
-        var offset = 0  // where `rest` starts, in scalars (for linkInProse), counted as it moves on
-        while let open = rest.range(of: "[["), let close = rest[open.upperBound...].range(of: "]]") {
-            output += rest[..<open.lowerBound]
-            var inner = String(rest[open.upperBound..<close.lowerBound])
-            let at = offset + rest.unicodeScalars.distance(from: rest.startIndex, to: open.lowerBound)
-            let end = at + rest.unicodeScalars.distance(from: open.lowerBound, to: close.upperBound)
-            offset = end
-            rest = rest[close.upperBound...]
+        let s = Array(text.unicodeScalars)
+        var i = 0
+        while let open = TwineMarkup.find("[[", s, i, s.count), let close = TwineMarkup.find("]]", s, open + 2, s.count) {
+            output += TwineMarkup.string(s[i..<open])
+            var inner = TwineMarkup.string(s[(open + 2)..<close])
+            i = close + 2
             // A setter link [[link][$x = 1]] leaves "link][$x = 1" between the brackets: keep the link.
             if let setter = inner.range(of: "][") { inner = String(inner[..<setter.lowerBound]) }
             let (words, target) = split(inner)
-            if target.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil {
+            if TwineText.isAddress(target) {
                 output += words
                 continue
             }
-            if TwineMarkup.linkInProse(scalars, at, end) { output += words }
+            if TwineMarkup.linkInProse(s, open, close + 2) { output += words }
             choices.append(Choice(chapterID: target, text: words))
         }
-        output += rest
+        output += TwineMarkup.string(s[i...])
         // Lines that held only links are gone; runs of blank lines become one paragraph break.
         let cleaned = output.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         var lines: [String] = []

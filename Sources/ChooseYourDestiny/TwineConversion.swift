@@ -44,7 +44,7 @@ extension TwineStory {
         var branches = TwineBranches()
     }
 
-    func scan(_ passage: Passage) -> Scan {
+    func scan(_ passage: Passage, work: TwineWork = TwineWork()) -> Scan {
         var result = Scan()
         let s = Array(passage.text.unicodeScalars)
         var i = 0
@@ -60,9 +60,10 @@ extension TwineStory {
             ((try? TwineParser.arguments(args, harlowe: true)) ?? []).map { if case .literal(.string(let text)) = $0 { text } else { nil } }
         }
         while i < s.count {
+            guard work.consume() else { break }
             let c = s[i]
             if c == "[", TwineMarkup.starts("[[", s, i), !TwineMarkup.starts("[[[", s, i),
-                let close = TwineMarkup.find("]]", s, i + 2, s.count)
+                let close = TwineMarkup.find("]]", s, i + 2, s.count, work: work)
             {
                 let link = TwineRun.link(TwineMarkup.string(s[(i + 2)..<close]))
                 if link.setter != nil { result.usesState = true }
@@ -75,7 +76,7 @@ extension TwineStory {
                 if format == .harlowe || format == .sugarcube { result.usesState = true }
             }
             if format == .harlowe, c == "(", let (raw, argsStart) = TwineMarkup.macroName(s, i, s.count),
-                let close = TwineMarkup.matchParen(s, i, s.count)
+                let close = TwineMarkup.matchParen(s, i, s.count, work: work)
             {
                 let name = TwineExpression.fold(raw)
                 let args = TwineMarkup.string(s[argsStart..<close])
@@ -94,12 +95,12 @@ extension TwineStory {
                 case "display":
                     if let target = strings.first ?? nil { result.includes.append(resolve(target) ?? target) }
                 case "if", "unless", "elseif", "else":
-                    if close + 1 < s.count, s[close + 1] == "[", let end = TwineMarkup.matchHook(s, close + 1, s.count) {
+                    if close + 1 < s.count, s[close + 1] == "[", let end = TwineMarkup.matchHook(s, close + 1, s.count, work: work) {
                         result.branches.harloweHook(name, start: close + 1, end: end)
                     }
                 case "link", "linkreveal", "linkrerun", "linkrepeat":
                     if let text = strings.first ?? nil, close + 1 < s.count, s[close + 1] == "[",
-                        let end = TwineMarkup.matchHook(s, close + 1, s.count)
+                        let end = TwineMarkup.matchHook(s, close + 1, s.count, work: work)
                     {
                         linkWords = (text, end)
                     }
@@ -109,7 +110,7 @@ extension TwineStory {
                 i = close + 1
                 continue
             }
-            if format == .sugarcube, c == "<", let macro = TwineMarkup.sugarMacro(s, i, s.count) {
+            if format == .sugarcube, c == "<", let macro = TwineMarkup.sugarMacro(s, i, s.count, work: work) {
                 let name = macro.name
                 if !name.hasPrefix("/"), !result.macros.contains("<<\(name)>>") { result.macros.append("<<\(name)>>") }
                 if Self.statefulSugarCube.contains(name) { result.usesState = true }
@@ -133,14 +134,16 @@ extension TwineStory {
                         add(to, arguments.first.flatMap(words))
                     } else if let first = arguments.first, case .link(let text, let to, _) = first {
                         add(to, text)
-                    } else if let text = arguments.first.flatMap(words), let body = TwineMarkup.sugarBody(name, s, macro.end, s.count) {
+                    } else if let text = arguments.first.flatMap(words),
+                        let body = TwineMarkup.sugarBody(name, s, macro.end, s.count, work: work)
+                    {
                         linkWords = (text, body.bodyEnd)
                     }
                 case "goto":
                     if let to = arguments.first.flatMap(target) { add(to, nil) }
                 case "if", "switch":
                     let clauses: Set<String> = name == "if" ? ["elseif", "else"] : ["case", "default"]
-                    if let body = TwineMarkup.sugarBody(name, s, macro.end, s.count, clauses: clauses) {
+                    if let body = TwineMarkup.sugarBody(name, s, macro.end, s.count, clauses: clauses, work: work) {
                         result.branches.sugarChain(
                             name, bodyStart: macro.end, bodyEnd: body.bodyEnd, clauses: body.clauses.map { ($0.name, $0.start, $0.end) })
                     }
@@ -178,10 +181,15 @@ extension TwineStory {
     }
 
     /// Today's `Story` for this Twine story; see `TwineImport`.
-    public func troveStory() -> TwineImport {
+    public func troveStory(work: TwineWork = TwineWork()) -> TwineImport {
         var warnings = self.warnings
+        var warned = Set(warnings)
+        func warn(_ warning: String) {
+            warnings.append(warning)
+            warned.insert(warning)
+        }
         let shown = passages.filter { !TwineSpecial.isHidden($0, format: format) }
-        let scans = Dictionary(shown.map { ($0.name, scan($0)) }, uniquingKeysWith: { _, later in later })
+        let scans = Dictionary(shown.map { ($0.name, scan($0, work: work)) }, uniquingKeysWith: { _, later in later })
         let needsInterpreter =
             passages.contains { TwineSpecial.isStartup($0, format: format) || TwineSpecial.isReady($0, format: format) }
             || scans.values.contains { $0.usesState }
@@ -191,27 +199,28 @@ extension TwineStory {
         for passage in shown {
             let scan = scans[passage.name] ?? Scan()
             for macro in scan.macros where !isSupported(macro) {
-                warnings.append("Passage \"\(passage.name)\" uses \(macro), which Trove shows as text.")
+                warn("Passage \"\(passage.name)\" uses \(macro), which Trove shows as text.")
             }
             var text: String
             var choices: [Choice] = []
             if needsInterpreter {
                 text = TwineText.withoutLinks(passage.text)
-                for choice in scan.choices where !choices.contains(where: { $0.chapterID == choice.chapterID }) {
+                var chosen = Set<String>()
+                for choice in scan.choices where chosen.insert(choice.chapterID).inserted {
                     if names.contains(choice.chapterID) {
                         choices.append(choice)
                     } else {
-                        warnings.append("Passage \"\(passage.name)\" leads to \"\(choice.chapterID)\", which does not exist.")
+                        warn("Passage \"\(passage.name)\" leads to \"\(choice.chapterID)\", which does not exist.")
                     }
                 }
             } else {
-                let rendered = interpreter.render(passage: passage.name, state: ReaderState())
+                let rendered = interpreter.render(passage: passage.name, state: ReaderState(), work: work)
                 text = rendered.text
                 choices = rendered.choices.map { Choice(chapterID: $0.target, text: $0.text) }
-                for warning in rendered.warnings where !warnings.contains(warning) { warnings.append(warning) }
+                for warning in rendered.warnings where !warned.contains(warning) { warn(warning) }
             }
             if choices.count > StoryValidation.Limits.choicesPerChapter {
-                warnings.append(
+                warn(
                     "Passage \"\(passage.name)\" names \(choices.count) passages; the map shows the first \(StoryValidation.Limits.choicesPerChapter)."
                 )
                 choices = Array(choices.prefix(StoryValidation.Limits.choicesPerChapter))
@@ -224,10 +233,12 @@ extension TwineStory {
         }
         let story = Story(
             id: ifid?.lowercased() ?? Twee.slug(name), name: name,
-            summary: Self.summary(opening: interpreter.start().passage.paragraphs), chapters: chapters)
+            summary: Self.summary(opening: interpreter.start(work: work).passage.paragraphs), chapters: chapters)
         var included = Set<String>()
         for scan in scans.values { included.formUnion(scan.includes) }
-        for passage in passages where TwineSpecial.isHidden(passage, format: format) { included.formUnion(scan(passage).includes) }
+        for passage in passages where TwineSpecial.isHidden(passage, format: format) {
+            included.formUnion(scan(passage, work: work).includes)
+        }
         return TwineImport(twine: self, story: story, needsInterpreter: needsInterpreter, warnings: warnings, included: included)
     }
 

@@ -36,6 +36,14 @@ enum TwineStatement: Sendable, Equatable {
 
 struct TwineSyntaxError: Error, Equatable, CustomStringConvertible {
     let description: String
+    /// The expression is well formed but nests deeper than `TwineLimits` allow: a story holding it is refused.
+    var exceedsLimit = false
+
+    static let tooDeep = TwineSyntaxError(
+        description: "the expression nests more than \(TwineLimits.expressionNesting) levels deep", exceedsLimit: true)
+    static let tooTall = TwineSyntaxError(
+        description: "the expression nests more than \(TwineLimits.expressionDepth) levels deep (counting its operators)",
+        exceedsLimit: true)
 }
 
 enum TwineToken: Equatable {
@@ -167,6 +175,11 @@ enum TwineLexer {
 struct TwineParser {
     var tokens: [TwineToken]
     var position = 0
+    /// How deep the parse functions are inside one another (parentheses, lists, calls, prefix operators).
+    var nesting = 0
+    /// The height of the tree the last parse function returned. An operator chain (`1+1+…`) is read in a loop, but
+    /// its tree deepens a level a term, and evaluating (or freeing) the tree recurses that deep.
+    var height = 0
     /// Harlowe reads `$a is 1 or 2` as `$a is 1 or $a is 2` (an "elided comparison").
     let harlowe: Bool
 
@@ -245,6 +258,18 @@ struct TwineParser {
 
     var peek: TwineToken { tokens[position] }
 
+    mutating func enter() throws(TwineSyntaxError) {
+        nesting += 1
+        guard nesting <= TwineLimits.expressionNesting else { throw .tooDeep }
+    }
+
+    /// A node over children of these heights: records its height, and refuses a tree deeper than the limit.
+    mutating func node(_ expression: TwineExpression, over heights: Int...) throws(TwineSyntaxError) -> TwineExpression {
+        height = (heights.max() ?? 0) + 1
+        guard height <= TwineLimits.expressionDepth else { throw .tooTall }
+        return expression
+    }
+
     mutating func take(_ token: TwineToken) -> Bool {
         guard tokens[position] == token else { return false }
         position += 1
@@ -269,26 +294,42 @@ struct TwineParser {
     }
 
     mutating func parseExpression() throws(TwineSyntaxError) -> TwineExpression {
+        try enter()
+        defer { nesting -= 1 }
         var left = try parseAnd()
+        var leftHeight = height
         var lastComparison = Self.comparison(in: left)
         while take(.word("or")) || take(.symbol("||")) {
             var right = try parseAnd()
-            if let elided = elide(right, lastComparison) { right = elided }
+            var rightHeight = height
+            if let elided = elide(right, lastComparison) {
+                right = elided
+                rightHeight = leftHeight  // the elided subject is part of the tree on the left
+            }
             lastComparison = Self.comparison(in: right) ?? lastComparison
-            left = .binary("or", left, right)
+            left = try node(.binary("or", left, right), over: leftHeight, rightHeight)
+            leftHeight = height
         }
+        height = leftHeight
         return left
     }
 
     mutating func parseAnd() throws(TwineSyntaxError) -> TwineExpression {
         var left = try parseNot()
+        var leftHeight = height
         var lastComparison = Self.comparison(in: left)
         while take(.word("and")) || take(.symbol("&&")) {
             var right = try parseNot()
-            if let elided = elide(right, lastComparison) { right = elided }
+            var rightHeight = height
+            if let elided = elide(right, lastComparison) {
+                right = elided
+                rightHeight = leftHeight
+            }
             lastComparison = Self.comparison(in: right) ?? lastComparison
-            left = .binary("and", left, right)
+            left = try node(.binary("and", left, right), over: leftHeight, rightHeight)
+            leftHeight = height
         }
+        height = leftHeight
         return left
     }
 
@@ -306,14 +347,19 @@ struct TwineParser {
     static let comparisons = TwineExpression.comparisons
 
     mutating func parseNot() throws(TwineSyntaxError) -> TwineExpression {
-        if take(.word("not")) { return .unary("not", try parseNot()) }
-        return try parseComparison()
+        guard take(.word("not")) else { return try parseComparison() }
+        try enter()
+        defer { nesting -= 1 }
+        let operand = try parseNot()
+        return try node(.unary("not", operand), over: height)
     }
 
     mutating func parseComparison() throws(TwineSyntaxError) -> TwineExpression {
         var left = try parseAdditive()
         while let op = takeComparison() {
-            left = .binary(op, left, try parseAdditive())
+            let leftHeight = height
+            let right = try parseAdditive()
+            left = try node(.binary(op, left, right), over: leftHeight, height)
         }
         return left
     }
@@ -363,7 +409,9 @@ struct TwineParser {
         var left = try parseMultiplicative()
         while case .symbol(let op) = peek, op == "+" || op == "-" {
             position += 1
-            left = .binary(op, left, try parseMultiplicative())
+            let leftHeight = height
+            let right = try parseMultiplicative()
+            left = try node(.binary(op, left, right), over: leftHeight, height)
         }
         return left
     }
@@ -372,41 +420,54 @@ struct TwineParser {
         var left = try parseUnary()
         while case .symbol(let op) = peek, op == "*" || op == "/" || op == "%" {
             position += 1
-            left = .binary(op, left, try parseUnary())
+            let leftHeight = height
+            let right = try parseUnary()
+            left = try node(.binary(op, left, right), over: leftHeight, height)
         }
         return left
     }
 
     mutating func parseUnary() throws(TwineSyntaxError) -> TwineExpression {
-        if take(.symbol("-")) { return .unary("-", try parseUnary()) }
-        if take(.symbol("+")) { return .unary("+", try parseUnary()) }
-        if take(.symbol("!")) { return .unary("not", try parseUnary()) }
-        if take(.word("def")) { return .unary("def", try parseUnary()) }
-        if take(.word("ndef")) { return .unary("not", .unary("def", try parseUnary())) }
-        return try parsePostfix()
+        let op: String
+        switch peek {
+        case .symbol("-"): op = "-"
+        case .symbol("+"): op = "+"
+        case .symbol("!"): op = "not"
+        case .word("def"): op = "def"
+        case .word("ndef"): op = "ndef"
+        default: return try parsePostfix()
+        }
+        position += 1
+        try enter()
+        defer { nesting -= 1 }
+        let operand = try parseUnary()
+        if op == "ndef" { return try node(.unary("not", try node(.unary("def", operand), over: height)), over: height) }
+        return try node(.unary(op, operand), over: height)
     }
 
     mutating func parsePostfix() throws(TwineSyntaxError) -> TwineExpression {
         var value = try parsePrimary()
         while true {
+            let valueHeight = height
             if take(.symbol(".")) {
                 guard case .word(let name) = peek else { throw TwineSyntaxError(description: "a name must follow '.'") }
                 position += 1
                 if take(.symbol("(")) {
-                    value = .method(value, name, try parseList(until: ")"))
+                    let arguments = try parseList(until: ")")
+                    value = try node(.method(value, name, arguments), over: valueHeight, height)
                 } else {
-                    value = .member(value, name)
+                    value = try node(.member(value, name), over: valueHeight)
                 }
             } else if take(.symbol("'s")) {
                 switch peek {
                 case .word(let name):
                     position += 1
-                    value = .member(value, name)
+                    value = try node(.member(value, name), over: valueHeight)
                 case .number(let n):
                     // `1st`, `2nd`, `3rd`, `4th`: the number, then its letters.
                     position += 1
                     if case .word(let suffix) = peek, ["st", "nd", "rd", "th"].contains(suffix) { position += 1 }
-                    value = .index(value, .literal(.number(n - 1)))
+                    value = try node(.index(value, .literal(.number(n - 1))), over: valueHeight, 1)
                 default:
                     throw TwineSyntaxError(description: "'s must be followed by a name such as length or last")
                 }
@@ -414,19 +475,24 @@ struct TwineParser {
                 position += 1
                 let index = try parseExpression()
                 guard take(.symbol("]")) else { throw TwineSyntaxError(description: "'[' is not closed with ']'") }
-                value = .index(value, index)
+                value = try node(.index(value, index), over: valueHeight, height)
             } else {
+                height = valueHeight
                 return value
             }
         }
     }
 
+    /// The items up to `close`; `height` is then the tallest item's.
     mutating func parseList(until close: String) throws(TwineSyntaxError) -> [TwineExpression] {
         var list: [TwineExpression] = []
+        var tallest = 0
+        defer { height = tallest }
         if take(.symbol(close)) { return list }
         repeat {
             if case .symbol(close) = peek { break }
             list.append(try parseExpression())
+            tallest = max(tallest, height)
         } while take(.symbol(","))
         guard take(.symbol(close)) else { throw TwineSyntaxError(description: "a list is not closed with '\(close)'") }
         return list
@@ -435,17 +501,22 @@ struct TwineParser {
     mutating func parsePrimary() throws(TwineSyntaxError) -> TwineExpression {
         let token = peek
         position += 1
+        height = 1
         switch token {
         case .number(let n): return .literal(.number(n))
         case .string(let s): return .literal(.string(s))
         case .variable(let v): return .variable(v)
         case .temporary(let v): return .temporary(v)
-        case .macro(let name): return .call(name, try parseList(until: ")"))
+        case .macro(let name):
+            let arguments = try parseList(until: ")")
+            return try node(.call(name, arguments), over: height)
         case .symbol("("):
             let inner = try parseExpression()
             guard take(.symbol(")")) else { throw TwineSyntaxError(description: "'(' is not closed with ')'") }
             return inner
-        case .symbol("["): return .list(try parseList(until: "]"))
+        case .symbol("["):
+            let items = try parseList(until: "]")
+            return try node(.list(items), over: height)
         case .word(let word):
             switch word {
             case "true": return .literal(.bool(true))
@@ -455,7 +526,10 @@ struct TwineParser {
             case "visits", "visit": return .call("visits", [])
             default: break
             }
-            if take(.symbol("(")) { return .call(TwineExpression.fold(word), try parseList(until: ")")) }
+            if take(.symbol("(")) {
+                let arguments = try parseList(until: ")")
+                return try node(.call(TwineExpression.fold(word), arguments), over: height)
+            }
             throw TwineSyntaxError(description: "'\(word)' is not a value Trove knows")
         default:
             throw TwineSyntaxError(description: "\(Self.describe(token)) is not expected here")

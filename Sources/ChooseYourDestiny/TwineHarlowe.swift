@@ -20,104 +20,115 @@ extension TwineRun {
     .union(harloweValues)
 
     mutating func renderHarlowe(_ s: [Unicode.Scalar], _ from: Int, _ to: Int) throws(TwineInterrupt) {
+        try enterMarkup()
+        defer { markupNesting -= 1 }
         var i = from
         /// Whether an earlier hook in this (if:)/(else-if:)/(else:) chain was shown.
         var chainShown: Bool?
         while i < to {
-            let c = s[i]
-            if c == "[", i + 1 < to, s[i + 1] == "[", !(i + 2 < to && s[i + 2] == "["), let close = TwineMarkup.find("]]", s, i + 2, to) {
-                let (text, target, _) = Self.link(TwineMarkup.string(s[(i + 2)..<close]))
-                if TwineText.isAddress(target) {
-                    output += text
-                } else {
-                    if TwineMarkup.linkInProse(s, i, close + 2) { output += text }
-                    addChoice(TwineChoice(text: text, target: target), macro: "a link")
-                }
-                i = close + 2
-                continue
-            }
-            if c == "(", let (rawName, argsStart) = TwineMarkup.macroName(s, i, to), let close = TwineMarkup.matchParen(s, i, to) {
-                let name = TwineExpression.fold(rawName)
-                let args = TwineMarkup.string(s[argsStart..<close])
-                var hook: Range<Int>?
-                var after = close + 1
-                if !Self.harloweNoHook.contains(name) {
-                    var k = after
-                    while k < to, s[k] == " " || s[k] == "\t" { k += 1 }
-                    if k < to, s[k] == "[", let end = TwineMarkup.matchHook(s, k, to) {
-                        hook = (k + 1)..<end
-                        after = end + 1
-                    }
-                }
-                try harloweMacro(name, raw: TwineMarkup.string(s[i...close]), args: args, hook: hook, in: s, chainShown: &chainShown)
-                i = after
-                continue
-            }
-            if c == "$" || (c == "_" && (i == from || !TwineMarkup.isWord(s[i - 1]))), i + 1 < to, TwineMarkup.isWordStart(s[i + 1]) {
-                var j = i + 1
-                while j < to, TwineMarkup.isWord(s[j]) { j += 1 }
-                let name = TwineMarkup.string(s[(i + 1)..<j])
-                if c == "$" {
-                    output += (state.variables[name] ?? .number(0)).text
-                } else if let value = temporaries[name] {
-                    output += value.text
-                } else {
-                    output += "_" + name
-                }
-                i = j
-                continue
-            }
-            if c == "{", let close = TwineMarkup.matchBrace(s, i, to) {
-                let saved = output
-                output = ""
-                try renderHarlowe(s, i + 1, close)
-                let collapsed = output.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-                output = saved + collapsed
-                i = close + 1
-                continue
-            }
-            if c == "|", let (hookStart, _) = TwineMarkup.nametag(s, i, to) {
-                // `|name>[…]`: the name is for (show:)/(replace:), which Trove does not run; the hook is shown.
-                i = hookStart
-                continue
-            }
-            if c == "[", let end = TwineMarkup.matchHook(s, i, to) {
-                try renderHarlowe(s, i + 1, end)
-                i = end + 1
-                // `[…]<name|`
-                if i < to, s[i] == "<", let bar = TwineMarkup.findScalar("|", s, i + 1, min(to, i + 40)),
-                    s[(i + 1)..<bar].allSatisfy(TwineMarkup.isWord)
-                {
-                    i = bar + 1
-                }
-                continue
-            }
-            if c == "`" {
-                var run = 0
-                while i + run < to, s[i + run] == "`" { run += 1 }
-                let fence = String(repeating: "`", count: run)
-                if let close = TwineMarkup.find(fence, s, i + run, to) {
-                    output += TwineMarkup.string(s[(i + run)..<close])
-                    i = close + run
-                    continue
-                }
-            }
-            if c == "<", let next = try htmlMarkup(s, i, to) {
-                i = next
-                continue
-            }
-            if c == "\\", i + 1 < to, s[i + 1] == "\n" {
-                i += 2
-                continue
-            }
-            output.unicodeScalars.append(c)
-            i += 1
+            try charge(1)
+            if let next = try harloweStep(s, &i, from, to, &chainShown) { try renderNested(next, s) }
         }
     }
 
+    /// One mark (or one character) of the walk at `i`, moving `i` past it; what it shows inside itself is returned.
+    mutating func harloweStep(_ s: [Unicode.Scalar], _ i: inout Int, _ from: Int, _ to: Int, _ chainShown: inout Bool?)
+        throws(TwineInterrupt) -> NestedMarkup?
+    {
+        let c = s[i]
+        if c == "[", i + 1 < to, s[i + 1] == "[", !(i + 2 < to && s[i + 2] == "["),
+            let close = TwineMarkup.find("]]", s, i + 2, to, work: work)
+        {
+            let (text, target, _) = Self.link(TwineMarkup.string(s[(i + 2)..<close]))
+            if TwineText.isAddress(target) {
+                output += text
+            } else {
+                if TwineMarkup.linkInProse(s, i, close + 2) { output += text }
+                addChoice(TwineChoice(text: text, target: target), macro: "a link")
+            }
+            i = close + 2
+            return nil
+        }
+        if c == "(", let (rawName, argsStart) = TwineMarkup.macroName(s, i, to), let close = TwineMarkup.matchParen(s, i, to, work: work) {
+            let name = TwineExpression.fold(rawName)
+            let args = TwineMarkup.string(s[argsStart..<close])
+            var hook: Range<Int>?
+            var after = close + 1
+            if !Self.harloweNoHook.contains(name) {
+                var k = after
+                while k < to, s[k] == " " || s[k] == "\t" { k += 1 }
+                if k < to, s[k] == "[", let end = TwineMarkup.matchHook(s, k, to, work: work) {
+                    hook = (k + 1)..<end
+                    after = end + 1
+                }
+            }
+            let next = try harloweMacro(name, raw: TwineMarkup.string(s[i...close]), args: args, hook: hook, in: s, chainShown: &chainShown)
+            i = after
+            return next
+        }
+        if c == "$" || (c == "_" && (i == from || !TwineMarkup.isWord(s[i - 1]))), i + 1 < to, TwineMarkup.isWordStart(s[i + 1]) {
+            var j = i + 1
+            while j < to, TwineMarkup.isWord(s[j]) { j += 1 }
+            let name = TwineMarkup.string(s[(i + 1)..<j])
+            if c == "$" {
+                output += (state.variables[name] ?? .number(0)).text
+            } else if let value = temporaries[name] {
+                output += value.text
+            } else {
+                output += "_" + name
+            }
+            i = j
+            return nil
+        }
+        if c == "{", let close = TwineMarkup.matchBrace(s, i, to, work: work) {
+            let inside = (i + 1)..<close
+            i = close + 1
+            return .collapsed(inside)
+        }
+        if c == "|", let (hookStart, _) = TwineMarkup.nametag(s, i, to) {
+            // `|name>[…]`: the name is for (show:)/(replace:), which Trove does not run; the hook is shown.
+            i = hookStart
+            return nil
+        }
+        if c == "[", let end = TwineMarkup.matchHook(s, i, to, work: work) {
+            let hook = (i + 1)..<end
+            i = end + 1
+            // `[…]<name|`
+            if i < to, s[i] == "<", let bar = TwineMarkup.findScalar("|", s, i + 1, min(to, i + 40)),
+                s[(i + 1)..<bar].allSatisfy(TwineMarkup.isWord)
+            {
+                i = bar + 1
+            }
+            return .markup(hook)
+        }
+        if c == "`" {
+            var run = 0
+            while i + run < to, s[i + run] == "`" { run += 1 }
+            let fence = String(repeating: "`", count: run)
+            if let close = TwineMarkup.find(fence, s, i + run, to, work: work) {
+                output += TwineMarkup.string(s[(i + run)..<close])
+                i = close + run
+                return nil
+            }
+        }
+        if c == "<", let next = try htmlMarkup(s, i, to) {
+            i = next
+            return nil
+        }
+        if c == "\\", i + 1 < to, s[i + 1] == "\n" {
+            i += 2
+            return nil
+        }
+        output.unicodeScalars.append(c)
+        i += 1
+        return nil
+    }
+
+    /// Runs a macro; what it shows inside (its hook, a passage) is returned for `renderNested`, so that the walk
+    /// recurses through small stack frames only.
     mutating func harloweMacro(
         _ name: String, raw: String, args: String, hook: Range<Int>?, in s: [Unicode.Scalar], chainShown: inout Bool?
-    ) throws(TwineInterrupt) {
+    ) throws(TwineInterrupt) -> NestedMarkup? {
         let label = "(\(name):)"
         do {
             switch name {
@@ -139,13 +150,13 @@ extension TwineRun {
                 chainShown = (name == "if" || name == "unless") ? show : ((chainShown ?? true) || show)
                 guard let hook else {
                     warn("Passage \"\(passage)\": \(label) has no hook [ ] after it to show or hide.")
-                    return
+                    return nil
                 }
-                if show { try renderHarlowe(s, hook.lowerBound, hook.upperBound) }
+                if show { return .markup(hook) }
             case "print":
                 output += try value(of: try TwineParser.expression(args, harlowe: true)).text
             case "display":
-                try include(try text(args), macro: label)
+                return .passage(try text(args), macro: label)
             case "goto":
                 throw TwineInterrupt.goto(try text(args))
             case "linkgoto", "clickgoto", "linkrevealgoto":
@@ -164,43 +175,35 @@ extension TwineRun {
                     addChoice(TwineChoice(text: linkText, target: target, effect: body), macro: label)
                 } else {
                     warn("Passage \"\(passage)\": \(label) \"\(linkText)\" leads nowhere, so Trove shows what it reveals at once.")
-                    try renderHarlowe(s, hook.lowerBound, hook.upperBound)
+                    return .markup(hook)
                 }
             case "linkundo", "undo":
                 let previous = previousPassages.last
-                guard let previous else { return }
+                guard let previous else { return nil }
                 let linkText = name == "linkundo" ? (try? text(args)) ?? "Back" : "Back"
                 choices.append(TwineChoice(text: linkText, target: previous, kind: .back))
             case "hidden":
                 chainShown = false
             case "collapse", "nobr":
-                if let hook {
-                    let saved = output
-                    output = ""
-                    try renderHarlowe(s, hook.lowerBound, hook.upperBound)
-                    output = saved + output.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-                }
+                if let hook { return .collapsed(hook) }
             case "verbatim", "v6m":
                 if let hook { output += TwineMarkup.string(s[hook]) }
             case _ where Self.harloweValues.contains(name):
                 output += try value(of: .call(name, try TwineParser.arguments(args, harlowe: true))).text
             case _ where Self.harloweStyling.contains(name):
                 warn("Passage \"\(passage)\" uses \(label), whose styling Trove leaves out.")
-                if let hook { try renderHarlowe(s, hook.lowerBound, hook.upperBound) }
+                if let hook { return .markup(hook) }
             default:
                 unsupported(label)
                 output += raw
-                if let hook {
-                    output += "["
-                    try renderHarlowe(s, hook.lowerBound, hook.upperBound)
-                    output += "]"
-                }
+                if let hook { return .bracketed(hook) }
             }
         } catch let interrupt as TwineInterrupt {
             throw interrupt
         } catch {
             warn("Passage \"\(passage)\": \(label) \(error).")
         }
+        return nil
     }
 
     mutating func condition(_ args: String) throws -> Bool {
@@ -221,7 +224,7 @@ extension TwineRun {
         var i = 0
         while let open = TwineMarkup.findScalar("(", s, i, s.count) {
             if let (name, argsStart) = TwineMarkup.macroName(s, open, s.count), TwineExpression.fold(name) == "goto",
-                let close = TwineMarkup.matchParen(s, open, s.count)
+                let close = TwineMarkup.matchParen(s, open, s.count, work: work)
             {
                 return try text(TwineMarkup.string(s[argsStart..<close]))
             }
@@ -234,7 +237,7 @@ extension TwineRun {
     /// `<script>` is kept as text with a warning. Nil when `<` starts no tag.
     mutating func htmlMarkup(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) throws(TwineInterrupt) -> Int? {
         if TwineMarkup.starts("<!--", s, i) {
-            return (TwineMarkup.find("-->", s, i + 4, to).map { $0 + 3 }) ?? to
+            return (TwineMarkup.find("-->", s, i + 4, to, work: work).map { $0 + 3 }) ?? to
         }
         var j = i + 1
         let closing = j < to && s[j] == "/"
@@ -250,7 +253,7 @@ extension TwineRun {
         case "script":
             guard !closing else { return end + 1 }
             unsupported("<script>")
-            let close = TwineMarkup.find("</script>", s, end + 1, to).map { $0 + 9 } ?? to
+            let close = TwineMarkup.find("</script>", s, end + 1, to, work: work).map { $0 + 9 } ?? to
             output += TwineMarkup.string(s[i..<close])
             return close
         case "b", "strong": output += "**"

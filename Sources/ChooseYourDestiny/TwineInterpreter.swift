@@ -92,21 +92,31 @@ public struct TwineInterpreter: Sendable {
     public let story: TwineStory
     /// `(goto:)`s followed in one step before the reader is told the story loops.
     public static let gotoLimit = 100
-    /// `(display:)`/`<<include>>` nesting.
-    public static let includeDepthLimit = 40
+    /// `(display:)`/`<<include>>` nesting (below `TwineLimits.nesting`, which counts hooks and included passages).
+    public static let includeDepthLimit = 30
 
     let extras: TwineExtras
     let renderedPassages = RenderedPassages()
+    /// Passages over `TwineLimits` (a story stored before the limits, or not read through `StoryIntake`): each
+    /// stops the story where it is reached, with why, rather than run.
+    let problems: [String: String]
 
     public init(_ story: TwineStory) {
         self.story = story
         extras = TwineExtras(story)
+        problems = story.limitProblems()
+    }
+
+    func run(_ passage: String, _ state: ReaderState, _ work: TwineWork) -> TwineRun {
+        var run = TwineRun(story: story, passage: passage, state: state, work: work)
+        run.problems = problems
+        return run
     }
 
     /// The state before the first passage: SugarCube's `StoryInit` and Harlowe's `startup` passages have run.
-    public func initialState(seed: UInt64 = 0) -> ReaderState {
-        var run = TwineRun(story: story, passage: story.start, state: ReaderState(seed: seed))
-        for passage in story.passages where TwineSpecial.isStartup(passage, format: story.format) {
+    public func initialState(seed: UInt64 = 0, work: TwineWork = TwineWork()) -> ReaderState {
+        var run = run(story.start, ReaderState(seed: seed), work)
+        for passage in story.passages where TwineSpecial.isStartup(passage, format: story.format) && problems[passage.name] == nil {
             run.passage = passage.name
             _ = run.renderSilently(passage.text)
         }
@@ -114,12 +124,13 @@ public struct TwineInterpreter: Sendable {
     }
 
     /// Enters `passage` with `state` (its history not yet holding `passage`), runs its macros, follows its
-    /// `(goto:)`s.
-    public func render(passage: String, state: ReaderState) -> RenderedPassage {
-        renderedPassages.passage(passage, state) { renderAnew(passage: passage, state: state) }
+    /// `(goto:)`s. A passage cut short because `work` ran out is not kept for other readers.
+    public func render(passage: String, state: ReaderState, work: TwineWork = TwineWork()) -> RenderedPassage {
+        renderedPassages.passage(
+            passage, state, keep: { work.exhausted == nil }, render: { renderAnew(passage: passage, state: state, work: work) })
     }
 
-    private func renderAnew(passage: String, state: ReaderState) -> RenderedPassage {
+    private func renderAnew(passage: String, state: ReaderState, work: TwineWork) -> RenderedPassage {
         var name = story.resolve(passage) ?? passage
         var state = state
         var warnings: [String] = []
@@ -127,7 +138,7 @@ public struct TwineInterpreter: Sendable {
         var budget = TwineRun.budget
         while true {
             state.history.append(name)
-            var run = TwineRun(story: story, passage: name, state: state)
+            var run = run(name, state, work)
             run.extras = extras
             run.budget = budget
             let outcome = run.renderPassage()
@@ -164,9 +175,11 @@ public struct TwineInterpreter: Sendable {
 
     /// The state on entering the passage `choice` leads to (the choice's effect has run), and that passage's
     /// name. A `.back` choice is not followed here: it is `rewind`.
-    public func follow(_ choice: TwineChoice, from current: RenderedPassage) -> (passage: String, entry: ReaderState) {
+    public func follow(_ choice: TwineChoice, from current: RenderedPassage, work: TwineWork = TwineWork()) -> (
+        passage: String, entry: ReaderState
+    ) {
         guard let effect = choice.effect else { return (choice.target, current.state) }
-        var run = TwineRun(story: story, passage: current.passage, state: current.state)
+        var run = run(current.passage, current.state, work)
         switch run.renderSilently(effect) {
         case .goto(let target): return (target, run.state)
         case .done, .stopped: return (choice.target, run.state)
@@ -175,15 +188,15 @@ public struct TwineInterpreter: Sendable {
 
     // MARK: Reading step by step
 
-    public func start(seed: UInt64 = 0) -> (reading: TwineReading, passage: RenderedPassage) {
-        let entry = initialState(seed: seed)
+    public func start(seed: UInt64 = 0, work: TwineWork = TwineWork()) -> (reading: TwineReading, passage: RenderedPassage) {
+        let entry = initialState(seed: seed, work: work)
         let reading = TwineReading(seed: seed, choices: [], passage: story.start, entry: entry)
-        return (reading, render(passage: story.start, state: entry))
+        return (reading, render(passage: story.start, state: entry, work: work))
     }
 
     /// The passage the reader is at (one render).
-    public func current(_ reading: TwineReading) -> RenderedPassage {
-        render(passage: reading.passage, state: reading.entry)
+    public func current(_ reading: TwineReading, work: TwineWork = TwineWork()) -> RenderedPassage {
+        render(passage: reading.passage, state: reading.entry, work: work)
     }
 
     /// The passage the reader is at when it was rendered lately with the same state, else nil (no rendering).
@@ -192,12 +205,14 @@ public struct TwineInterpreter: Sendable {
     }
 
     /// Takes choice `index` of the current passage. A back choice rewinds one step.
-    public func choose(_ index: Int, in reading: TwineReading) throws(TwinePlayError) -> (reading: TwineReading, passage: RenderedPassage) {
-        try choose(index, in: reading, at: current(reading))
+    public func choose(_ index: Int, in reading: TwineReading, work: TwineWork = TwineWork()) throws(TwinePlayError) -> (
+        reading: TwineReading, passage: RenderedPassage
+    ) {
+        try choose(index, in: reading, at: current(reading, work: work), work: work)
     }
 
     /// `choose` when the current passage is already rendered.
-    func choose(_ index: Int, in reading: TwineReading, at here: RenderedPassage) throws(TwinePlayError) -> (
+    func choose(_ index: Int, in reading: TwineReading, at here: RenderedPassage, work: TwineWork) throws(TwinePlayError) -> (
         reading: TwineReading, passage: RenderedPassage
     ) {
         guard here.choices.indices.contains(index) else {
@@ -205,26 +220,30 @@ public struct TwineInterpreter: Sendable {
         }
         let choice = here.choices[index]
         if choice.kind == .back {
-            return try rewind(reading, to: max(0, reading.choices.count - 1))
+            return try rewind(reading, to: max(0, reading.choices.count - 1), work: work)
         }
-        let (target, entry) = follow(choice, from: here)
+        let (target, entry) = follow(choice, from: here, work: work)
         let next = TwineReading(seed: reading.seed, choices: reading.choices + [index], passage: target, entry: entry)
-        return (next, render(passage: target, state: entry))
+        return (next, render(passage: target, state: entry, work: work))
     }
 
     /// Back to step `step` (0 is the start), with the variables as they were there.
-    public func rewind(_ reading: TwineReading, to step: Int) throws(TwinePlayError) -> (reading: TwineReading, passage: RenderedPassage) {
+    public func rewind(_ reading: TwineReading, to step: Int, work: TwineWork = TwineWork()) throws(TwinePlayError) -> (
+        reading: TwineReading, passage: RenderedPassage
+    ) {
         guard (0...reading.choices.count).contains(step) else { throw .noSuchStep(step) }
-        let (replayed, passages) = try replay(seed: reading.seed, choices: Array(reading.choices.prefix(step)))
+        let (replayed, passages) = try replay(seed: reading.seed, choices: Array(reading.choices.prefix(step)), work: work)
         return (replayed, passages[passages.count - 1])
     }
 
     /// Every passage along `choices` from the start (the first is the start), and where that leaves the reader.
-    public func replay(seed: UInt64 = 0, choices: [Int]) throws(TwinePlayError) -> (reading: TwineReading, passages: [RenderedPassage]) {
-        var (reading, passage) = start(seed: seed)
+    public func replay(seed: UInt64 = 0, choices: [Int], work: TwineWork = TwineWork()) throws(TwinePlayError) -> (
+        reading: TwineReading, passages: [RenderedPassage]
+    ) {
+        var (reading, passage) = start(seed: seed, work: work)
         var passages = [passage]
         for index in choices {
-            (reading, passage) = try choose(index, in: reading, at: passage)
+            (reading, passage) = try choose(index, in: reading, at: passage, work: work)
             if reading.choices.count < passages.count - 1 {
                 passages.removeLast()
             } else {
@@ -253,9 +272,10 @@ final class RenderedPassages: @unchecked Sendable {
         return lock.withLock { kept[key] }
     }
 
-    func passage(_ passage: String, _ state: ReaderState, render: () -> RenderedPassage) -> RenderedPassage {
+    func passage(_ passage: String, _ state: ReaderState, keep: () -> Bool = { true }, render: () -> RenderedPassage) -> RenderedPassage {
         if let found = kept(passage, state) { return found }
         let rendered = render()
+        guard keep() else { return rendered }
         lock.withLock {
             if kept.count >= Self.capacity { kept.removeAll(keepingCapacity: true) }
             kept[Key(passage: passage, state: state)] = rendered

@@ -37,10 +37,11 @@ enum TwineMarkup {
         return true
     }
 
-    static func find(_ pattern: String, _ s: [Unicode.Scalar], _ from: Int, _ to: Int) -> Int? {
+    static func find(_ pattern: String, _ s: [Unicode.Scalar], _ from: Int, _ to: Int, work: TwineWork? = nil) -> Int? {
         guard let first = pattern.unicodeScalars.first else { return nil }
         var i = from
         while i < to {
+            if let work, !work.consume() { return nil }
             if s[i] == first, starts(pattern, s, i), i + pattern.unicodeScalars.count <= to { return i }
             i += 1
         }
@@ -102,10 +103,11 @@ enum TwineMarkup {
     }
 
     /// The `)` closing the `(` at `i`, across nested parentheses and strings.
-    static func matchParen(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
+    static func matchParen(_ s: [Unicode.Scalar], _ i: Int, _ to: Int, work: TwineWork? = nil) -> Int? {
         var depth = 0
         var j = i
         while j < to {
+            if let work, !work.consume() { return nil }
             switch s[j] {
             case "'" where isPossessive(s, j, to):
                 j += 2
@@ -126,12 +128,13 @@ enum TwineMarkup {
     }
 
     /// The `]` closing the hook `[` at `i`; macro calls inside are skipped whole, so their strings may hold brackets.
-    static func matchHook(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
+    static func matchHook(_ s: [Unicode.Scalar], _ i: Int, _ to: Int, work: TwineWork? = nil) -> Int? {
         var depth = 0
         var j = i
         while j < to {
+            if let work, !work.consume() { return nil }
             let c = s[j]
-            if c == "(", macroName(s, j, to) != nil, let close = matchParen(s, j, to) {
+            if c == "(", macroName(s, j, to) != nil, let close = matchParen(s, j, to, work: work) {
                 j = close + 1
                 continue
             }
@@ -145,12 +148,13 @@ enum TwineMarkup {
         return nil
     }
 
-    static func matchBrace(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> Int? {
+    static func matchBrace(_ s: [Unicode.Scalar], _ i: Int, _ to: Int, work: TwineWork? = nil) -> Int? {
         var depth = 0
         var j = i
         while j < to {
+            if let work, !work.consume() { return nil }
             let c = s[j]
-            if c == "(", macroName(s, j, to) != nil, let close = matchParen(s, j, to) {
+            if c == "(", macroName(s, j, to) != nil, let close = matchParen(s, j, to, work: work) {
                 j = close + 1
                 continue
             }
@@ -175,7 +179,7 @@ enum TwineMarkup {
     // MARK: SugarCube
 
     /// A SugarCube macro `<<name args>>` at `i`: its name, arguments and the index after `>>`.
-    static func sugarMacro(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) -> (name: String, args: String, end: Int)? {
+    static func sugarMacro(_ s: [Unicode.Scalar], _ i: Int, _ to: Int, work: TwineWork? = nil) -> (name: String, args: String, end: Int)? {
         guard starts("<<", s, i) else { return nil }
         var j = i + 2
         let nameStart = j
@@ -186,13 +190,14 @@ enum TwineMarkup {
         let argsStart = j
         var k = j
         while k < to {
+            if let work, !work.consume() { return nil }
             switch s[k] {
             case "\"", "'", "`":
                 guard let next = skipString(s, k, to) else { return nil }
                 k = next
                 continue
             case "[" where k + 1 < to && s[k + 1] == "[":
-                guard let close = find("]]", s, k + 2, to) else { return nil }
+                guard let close = find("]]", s, k + 2, to, work: work) else { return nil }
                 k = close + 2
                 continue
             case ">" where k + 1 < to && s[k + 1] == ">":
@@ -207,13 +212,14 @@ enum TwineMarkup {
     /// The body of the container macro `name` whose opening tag ends at `from`: where it ends, where its closing tag
     /// ends, and the clauses inside it at its own depth (`<<elseif>>`, `<<else>>`, `<<case>>`…).
     static func sugarBody(
-        _ name: String, _ s: [Unicode.Scalar], _ from: Int, _ to: Int, clauses: Set<String> = []
+        _ name: String, _ s: [Unicode.Scalar], _ from: Int, _ to: Int, clauses: Set<String> = [], work: TwineWork? = nil
     ) -> (bodyEnd: Int, end: Int, clauses: [(name: String, args: String, start: Int, end: Int)])? {
         var depth = 1
         var i = from
         var found: [(name: String, args: String, start: Int, end: Int)] = []
         while i < to {
-            guard s[i] == "<", let macro = sugarMacro(s, i, to) else {
+            if let work, !work.consume() { return nil }
+            guard s[i] == "<", let macro = sugarMacro(s, i, to, work: work) else {
                 i += 1
                 continue
             }

@@ -10,95 +10,106 @@ extension TwineRun {
     ]
 
     mutating func renderSugarCube(_ s: [Unicode.Scalar], _ from: Int, _ to: Int) throws(TwineInterrupt) {
+        try enterMarkup()
+        defer { markupNesting -= 1 }
         var i = from
         while i < to {
-            let c = s[i]
-            if c == "<", i + 1 < to, s[i + 1] == "<", let macro = TwineMarkup.sugarMacro(s, i, to) {
-                i = try sugarMacro(macro.name, args: macro.args, start: i, end: macro.end, in: s, to)
-                continue
-            }
-            if c == "[", i + 1 < to, s[i + 1] == "[", let close = TwineMarkup.find("]]", s, i + 2, to) {
-                let link = Self.link(TwineMarkup.string(s[(i + 2)..<close]))
-                if TwineText.isAddress(link.target) {
-                    output += link.text
-                    i = close + 2
-                    continue
-                }
-                if TwineMarkup.linkInProse(s, i, close + 2) { output += link.text }
-                addChoice(TwineChoice(text: link.text, target: link.target, effect: link.setter.map { "<<set \($0)>>" }), macro: "a link")
-                i = close + 2
-                continue
-            }
-            if c == "$" || (c == "_" && (i == from || !TwineMarkup.isWord(s[i - 1]))), i + 1 < to, TwineMarkup.isWordStart(s[i + 1]) {
-                var j = i + 1
-                while j < to, TwineMarkup.isWord(s[j]) { j += 1 }
-                // `$a.b` and `$a[0]` are read too, as SugarCube's naked variables are.
-                while j + 1 < to, s[j] == ".", TwineMarkup.isWordStart(s[j + 1]) {
-                    j += 2
-                    while j < to, TwineMarkup.isWord(s[j]) { j += 1 }
-                }
-                let source = TwineMarkup.string(s[i..<j])
-                if c == "_", temporaries[String(source.dropFirst()).components(separatedBy: ".")[0]] == nil {
-                    output += source
-                } else {
-                    do {
-                        output += try value(of: try TwineParser.expression(source, harlowe: false)).text
-                    } catch {
-                        warn("Passage \"\(passage)\": \(source) \(error).")
-                        output += source
-                    }
-                }
-                i = j
-                continue
-            }
-            if c == "/", i + 1 < to, s[i + 1] == "*" || s[i + 1] == "%" {
-                let close = TwineMarkup.find(s[i + 1] == "*" ? "*/" : "%/", s, i + 2, to)
-                i = close.map { $0 + 2 } ?? to
-                continue
-            }
-            if c == "@", TwineMarkup.starts("@@", s, i) {
-                // `@@color:red;text@@`: the style is left out, the text kept.
-                i += 2
-                if let semicolon = TwineMarkup.findScalar(";", s, i, min(to, i + 200)),
-                    let close = TwineMarkup.find("@@", s, i, to), semicolon < close,
-                    s[i..<semicolon].contains(":") || s[i] == "#" || s[i] == "."
-                {
-                    i = semicolon + 1
-                }
-                continue
-            }
-            if c == "{", TwineMarkup.starts("{{{", s, i), let close = TwineMarkup.find("}}}", s, i + 3, to) {
-                output += TwineMarkup.string(s[(i + 3)..<close])
-                i = close + 3
-                continue
-            }
-            if c == "<", let next = try htmlMarkup(s, i, to) {
-                i = next
-                continue
-            }
-            if c == "\\", i + 1 < to, s[i + 1] == "\n" {
-                i += 2
-                continue
-            }
-            output.unicodeScalars.append(c)
-            i += 1
+            try charge(1)
+            if let next = try sugarCubeStep(s, &i, from, to) { try renderNested(next, s) }
         }
     }
 
-    /// Runs one macro whose opening tag spans `start..<end`; returns where the walk goes on.
+    /// One mark (or one character) of the walk at `i`, moving `i` past it; what it shows inside itself is returned.
+    mutating func sugarCubeStep(_ s: [Unicode.Scalar], _ i: inout Int, _ from: Int, _ to: Int) throws(TwineInterrupt) -> NestedMarkup? {
+        let c = s[i]
+        if c == "<", i + 1 < to, s[i + 1] == "<", let macro = TwineMarkup.sugarMacro(s, i, to, work: work) {
+            let (after, next) = try sugarMacro(macro.name, args: macro.args, start: i, end: macro.end, in: s, to)
+            i = after
+            return next
+        }
+        if c == "[", i + 1 < to, s[i + 1] == "[", let close = TwineMarkup.find("]]", s, i + 2, to, work: work) {
+            let link = Self.link(TwineMarkup.string(s[(i + 2)..<close]))
+            if TwineText.isAddress(link.target) {
+                output += link.text
+                i = close + 2
+                return nil
+            }
+            if TwineMarkup.linkInProse(s, i, close + 2) { output += link.text }
+            addChoice(TwineChoice(text: link.text, target: link.target, effect: link.setter.map { "<<set \($0)>>" }), macro: "a link")
+            i = close + 2
+            return nil
+        }
+        if c == "$" || (c == "_" && (i == from || !TwineMarkup.isWord(s[i - 1]))), i + 1 < to, TwineMarkup.isWordStart(s[i + 1]) {
+            var j = i + 1
+            while j < to, TwineMarkup.isWord(s[j]) { j += 1 }
+            // `$a.b` and `$a[0]` are read too, as SugarCube's naked variables are.
+            while j + 1 < to, s[j] == ".", TwineMarkup.isWordStart(s[j + 1]) {
+                j += 2
+                while j < to, TwineMarkup.isWord(s[j]) { j += 1 }
+            }
+            let source = TwineMarkup.string(s[i..<j])
+            if c == "_", temporaries[String(source.dropFirst()).components(separatedBy: ".")[0]] == nil {
+                output += source
+            } else {
+                do {
+                    output += try value(of: try TwineParser.expression(source, harlowe: false)).text
+                } catch {
+                    warn("Passage \"\(passage)\": \(source) \(error).")
+                    output += source
+                }
+            }
+            i = j
+            return nil
+        }
+        if c == "/", i + 1 < to, s[i + 1] == "*" || s[i + 1] == "%" {
+            let close = TwineMarkup.find(s[i + 1] == "*" ? "*/" : "%/", s, i + 2, to, work: work)
+            i = close.map { $0 + 2 } ?? to
+            return nil
+        }
+        if c == "@", TwineMarkup.starts("@@", s, i) {
+            // `@@color:red;text@@`: the style is left out, the text kept.
+            i += 2
+            if let semicolon = TwineMarkup.findScalar(";", s, i, min(to, i + 200)),
+                let close = TwineMarkup.find("@@", s, i, to, work: work), semicolon < close,
+                s[i..<semicolon].contains(":") || s[i] == "#" || s[i] == "."
+            {
+                i = semicolon + 1
+            }
+            return nil
+        }
+        if c == "{", TwineMarkup.starts("{{{", s, i), let close = TwineMarkup.find("}}}", s, i + 3, to, work: work) {
+            output += TwineMarkup.string(s[(i + 3)..<close])
+            i = close + 3
+            return nil
+        }
+        if c == "<", let next = try htmlMarkup(s, i, to) {
+            i = next
+            return nil
+        }
+        if c == "\\", i + 1 < to, s[i + 1] == "\n" {
+            i += 2
+            return nil
+        }
+        output.unicodeScalars.append(c)
+        i += 1
+        return nil
+    }
+
+    /// Runs one macro whose opening tag spans `start..<end`; returns where the walk goes on, and what the macro shows
+    /// inside itself (for `renderNested`, so that the walk recurses through small stack frames only).
     mutating func sugarMacro(_ name: String, args: String, start: Int, end: Int, in s: [Unicode.Scalar], _ to: Int) throws(TwineInterrupt)
-        -> Int
+        -> (Int, NestedMarkup?)
     {
         let label = "<<\(name)>>"
         let raw = TwineMarkup.string(s[start..<end])
         var body: (bodyEnd: Int, end: Int, clauses: [(name: String, args: String, start: Int, end: Int)])?
         if Self.sugarContainers.contains(name) {
             body = TwineMarkup.sugarBody(
-                name, s, end, to, clauses: name == "if" ? ["elseif", "else"] : (name == "switch" ? ["case", "default"] : []))
+                name, s, end, to, clauses: name == "if" ? ["elseif", "else"] : (name == "switch" ? ["case", "default"] : []), work: work)
             if body == nil, !["link", "button"].contains(name) {
                 warn("Passage \"\(passage)\": \(label) is not closed with <</\(name)>>.")
                 output += raw
-                return end
+                return (end, nil)
             }
         }
         let after = body?.end ?? end
@@ -116,7 +127,7 @@ extension TwineRun {
             case "print", "=", "-":
                 output += try value(of: try TwineParser.expression(args, harlowe: false)).text
             case "if":
-                guard let body else { return after }
+                guard let body else { return (after, nil) }
                 var branches: [(condition: String?, from: Int, to: Int)] = []
                 var open = (condition: Optional(args), from: end)
                 for clause in body.clauses {
@@ -126,11 +137,10 @@ extension TwineRun {
                 branches.append((open.condition, open.from, body.bodyEnd))
                 for branch in branches {
                     if let condition = branch.condition, !(try self.condition(condition)) { continue }
-                    try renderSugarCube(s, branch.from, branch.to)
-                    break
+                    return (after, .markup(branch.from..<branch.to))
                 }
             case "switch":
-                guard let body else { return after }
+                guard let body else { return (after, nil) }
                 let subject = try value(of: try TwineParser.expression(args, harlowe: false))
                 var chosen: (Int, Int)?
                 for (index, clause) in body.clauses.enumerated() {
@@ -148,10 +158,10 @@ extension TwineRun {
                         break
                     }
                 }
-                if let chosen { try renderSugarCube(s, chosen.0, chosen.1) }
+                if let chosen { return (after, .markup(chosen.0..<chosen.1)) }
             case "include", "display":
                 guard let first = TwineMarkup.sugarArguments(args).first else { throw TwineEvalError(description: "needs a passage name") }
-                try include(try sugarTarget(first), macro: label)
+                return (after, .passage(try sugarTarget(first), macro: label))
             case "goto":
                 guard let first = TwineMarkup.sugarArguments(args).first else { throw TwineEvalError(description: "needs a passage name") }
                 throw TwineInterrupt.goto(try sugarTarget(first))
@@ -174,13 +184,13 @@ extension TwineRun {
                     addChoice(TwineChoice(text: text, target: target, effect: effects.isEmpty ? nil : effects.joined()), macro: label)
                 } else {
                     warn("Passage \"\(passage)\": \(label) \"\(text)\" leads nowhere, so Trove runs what it does at once.")
-                    try renderSugarCube(s, end, body?.bodyEnd ?? end)
+                    return (after, .markup(end..<(body?.bodyEnd ?? end)))
                 }
             case "linkreplace", "linkappend", "linkprepend":
                 warn("Passage \"\(passage)\": \(label) is shown already opened.")
-                if let body { try renderSugarCube(s, end, body.bodyEnd) }
+                if let body { return (after, .markup(end..<body.bodyEnd)) }
             case "back", "return":
-                guard let previous = previousPassages.last else { return after }
+                guard let previous = previousPassages.last else { return (after, nil) }
                 let arguments = TwineMarkup.sugarArguments(args)
                 let text = try arguments.first.map { try sugarValue($0).text } ?? (name == "back" ? "Back" : "Return")
                 choices.append(TwineChoice(text: text, target: previous, kind: name == "back" ? .back : .go))
@@ -197,20 +207,11 @@ extension TwineRun {
                     if name == "choice" { break }
                 }
             case "nobr":
-                if let body {
-                    let saved = output
-                    output = ""
-                    try renderSugarCube(s, end, body.bodyEnd)
-                    output = saved + output.replacingOccurrences(of: "\n", with: " ")
-                }
+                if let body { return (after, .unbroken(end..<body.bodyEnd)) }
             case "silently":
-                if let body {
-                    let saved = output
-                    try renderSugarCube(s, end, body.bodyEnd)
-                    output = saved
-                }
+                if let body { return (after, .silent(end..<body.bodyEnd)) }
             case "capture":
-                if let body { try renderSugarCube(s, end, body.bodyEnd) }
+                if let body { return (after, .markup(end..<body.bodyEnd)) }
             case "script":
                 unsupported(label)
                 output += TwineMarkup.string(s[start..<after])
@@ -218,18 +219,18 @@ extension TwineRun {
                 if name.hasPrefix("/") || name.hasPrefix("end") {
                     // The closing tag of a macro already shown as text.
                     output += raw
-                    return end
+                    return (end, nil)
                 }
                 unsupported(label)
                 output += raw
-                return end
+                return (end, nil)
             }
         } catch let interrupt as TwineInterrupt {
             throw interrupt
         } catch {
             warn("Passage \"\(passage)\": \(label) \(error).")
         }
-        return after
+        return (after, nil)
     }
 
     mutating func sugarValue(_ argument: TwineMarkup.SugarArgument) throws -> TwineValue {
@@ -250,8 +251,8 @@ extension TwineRun {
     mutating func sugarGotoTarget(in body: String) throws -> String? {
         let s = Array(body.unicodeScalars)
         var i = 0
-        while let open = TwineMarkup.find("<<goto", s, i, s.count) {
-            if let macro = TwineMarkup.sugarMacro(s, open, s.count), macro.name == "goto",
+        while let open = TwineMarkup.find("<<goto", s, i, s.count, work: work) {
+            if let macro = TwineMarkup.sugarMacro(s, open, s.count, work: work), macro.name == "goto",
                 let first = TwineMarkup.sugarArguments(macro.args).first
             {
                 return try sugarTarget(first)

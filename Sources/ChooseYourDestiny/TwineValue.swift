@@ -44,7 +44,15 @@ public enum TwineValue: Sendable, Hashable, Codable {
             return String(value)
         case .string(let value): return value
         case .bool(let value): return value ? "true" : "false"
-        case .list(let values): return values.map(\.text).joined(separator: ",")
+        case .list(let values):
+            // A list may hold one long string many times over: its text stops growing past the cap on strings.
+            var text = ""
+            for (index, value) in values.enumerated() {
+                if index > 0 { text += "," }
+                text += value.text
+                if text.utf8.count > TwineLimits.stringLength { break }
+            }
+            return text
         case .undefined: return ""
         }
     }

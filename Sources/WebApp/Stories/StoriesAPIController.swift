@@ -248,7 +248,7 @@ struct StoriesAPIController {
                 case "text/html": .twineHTML
                 default: .twee
                 }
-            return (try await offEventLoops { try StoryIntake.accept(text, format: format) }, nil)
+            return (try await offEventLoops { try StoryIntake.accept(text, format: format, work: TwineBudget.upload()) }, nil)
         case "application/zip", "application/x-zip-compressed":
             let buffer = try await request.body.collect(upTo: 20 << 20)
             let archive = Array(buffer.readableBytesView)

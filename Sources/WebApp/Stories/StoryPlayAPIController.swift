@@ -87,10 +87,10 @@ struct StoryPlayAPIController {
         {
             // A passage rendered lately is kept (`RenderedPassages`): handing it over needs no other thread.
             if let kept = interpreter.keptCurrent(reading) { return PlayJSON(kept, reading: reading, progress: place.progress) }
-            let rendered = await offEventLoops { interpreter.current(reading) }
+            let rendered = await offEventLoops { interpreter.current(reading, work: TwineBudget.opening()) }
             return PlayJSON(rendered, reading: reading, progress: place.progress)
         }
-        let (reading, rendered) = await offEventLoops { interpreter.start() }
+        let (reading, rendered) = await offEventLoops { interpreter.start(work: TwineBudget.opening()) }
         return PlayJSON(rendered, reading: reading, progress: ReadingProgress(path: [rendered.passage], endingsFound: []))
     }
 
@@ -109,7 +109,7 @@ struct StoryPlayAPIController {
         guard (body.choice == nil) != (body.step == nil) else { throw StoryError.invalidPath("Send either 'choice' or 'step'.") }
         let (id, interpreter) = try await interactiveStory(context)
         let profile = try await context.session.requireProfile()
-        var reading = interpreter.start().reading
+        var reading = interpreter.start(work: TwineBudget.step()).reading
         var progress = ReadingProgress(path: [reading.passage], endingsFound: [])
         if let place = try await stories.twinePlace(storyID: id, profileID: profile.id),
             let kept = TwineReading.stored(place.reading)
@@ -127,15 +127,15 @@ struct StoryPlayAPIController {
         var trail: [String]
         do {
             if let choice = body.choice {
-                moved = try interpreter.choose(choice, in: reading)
+                moved = try interpreter.choose(choice, in: reading, work: TwineBudget.step())
             } else {
-                moved = try interpreter.rewind(reading, to: body.step ?? 0)
+                moved = try interpreter.rewind(reading, to: body.step ?? 0, work: TwineBudget.step())
             }
             // The trail follows the steps: one more passage forward, or cut back to the step returned to.
             let steps = moved.reading.choices.count
             trail = Array(progress.path.prefix(steps))
             if trail.count < steps {
-                let replayed = try interpreter.replay(seed: moved.reading.seed, choices: moved.reading.choices)
+                let replayed = try interpreter.replay(seed: moved.reading.seed, choices: moved.reading.choices, work: TwineBudget.step())
                 trail = replayed.passages.dropLast().map { $0.passage }
             }
         } catch {
@@ -176,10 +176,11 @@ final class TwineInterpreters: Sendable {
     func interpreter(storyID: String, version: Date, html load: @Sendable () async throws -> String) async throws -> TwineInterpreter {
         if let entry = kept.withLock({ $0[storyID] }), entry.version == version { return entry.interpreter }
         let html = try await load()
-        let story = try await offEventLoops { () throws -> TwineStory in
-            do { return try TwineHTML.read(html) } catch { throw StoryError.unreadable(String(describing: error)) }
+        // Reading the file and checking every passage's limits (a stored story must never stop the server) is
+        // the longest part: off the event loops.
+        let interpreter = try await offEventLoops { () throws -> TwineInterpreter in
+            do { return TwineInterpreter(try TwineHTML.read(html)) } catch { throw StoryError.unreadable(String(describing: error)) }
         }
-        let interpreter = TwineInterpreter(story)
         kept.withLock { kept in
             if kept.count >= 100 { kept.removeAll() }
             kept[storyID] = (version, interpreter)
