@@ -170,6 +170,7 @@ let package = Package(
             name: "StorageTests",
             dependencies: [
                 "Storage", "DatabaseDrivers", "Accounts", "ObliqueStrategies", "MagneticPoetry", "CityRoulette", "YogiYogini",
+                "ChooseYourDestiny",
                 "TestSupport", "WebApp", "Zlib",
             ],
             swiftSettings: swiftSettings

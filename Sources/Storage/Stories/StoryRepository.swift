@@ -26,6 +26,45 @@ public struct StoryRepository: Sendable {
         public let updatedAt: Date
     }
 
+    /// A story as a catalog lists it: its stored summary, not the story.
+    public struct Listed: Sendable {
+        public let id: String
+        public let ownerProfileID: String?
+        public let ownerName: String?
+        public let source: String
+        public let interactive: Bool
+        public let summary: StorySummary
+        public let updatedAt: Date
+
+        /// The listing of a story read whole.
+        public init(_ stored: Stored) {
+            id = stored.id
+            ownerProfileID = stored.ownerProfileID
+            ownerName = stored.ownerName
+            source = stored.source
+            interactive = stored.interactive
+            summary = StorySummary(stored.story)
+            updatedAt = stored.updatedAt
+        }
+
+        init(row: any SQLRow) throws {
+            func text(_ column: String) throws -> String? {
+                try row.decodeNil(column: column) ? nil : row.decode(column: column, as: String.self)
+            }
+            id = try row.decode(column: "id", as: String.self)
+            ownerProfileID = try text("owner_profile_id")
+            ownerName = try text("owner_name")
+            source = try row.decode(column: "source", as: String.self)
+            interactive = try row.decode(column: "interactive", as: Int.self) == 1
+            summary = StorySummary(
+                name: try row.decode(column: "name", as: String.self), summary: try text("summary") ?? "", author: try text("author"),
+                description: try text("description"), language: try text("language"), rating: try text("rating"),
+                picPath: try text("pic_path"), chapterCount: try row.decode(column: "chapter_count", as: Int?.self) ?? 0,
+                endingCount: try row.decode(column: "ending_count", as: Int?.self) ?? 0)
+            updatedAt = Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self))
+        }
+    }
+
     public struct Resource: Sendable {
         public let name: String
         public let contentType: String
@@ -38,8 +77,51 @@ public struct StoryRepository: Sendable {
         }
     }
 
-    public func all() async throws -> [Stored] {
-        try await selectStored().orderBy(SQLColumn("name", table: "stories")).all().map(Self.stored)
+    /// Every story as the catalog lists it, by name: its summary columns, never its document.
+    public func listed() async throws -> [Listed] {
+        try await selectListed().orderBy(SQLColumn("name", table: "stories")).all().map(Listed.init(row:))
+    }
+
+    /// These stories as the catalog lists them, in no particular order.
+    public func listed(ids: [String]) async throws -> [Listed] {
+        guard !ids.isEmpty else { return [] }
+        return try await selectListed().where(SQLColumn("id", table: "stories"), .in, SQLBind.group(ids)).all().map(Listed.init(row:))
+    }
+
+    /// The catalog's columns of each story (`StorySummary`), and their types.
+    static let summaryColumns: [(String, SQLDataType)] = [
+        ("summary", .text), ("author", .text), ("description", .text), ("language", .text), ("rating", .text), ("pic_path", .text),
+        ("chapter_count", .bigint), ("ending_count", .bigint),
+    ]
+
+    /// `update` setting the summary columns (and the name) to `summary`.
+    static func setSummary(of update: SQLUpdateBuilder, to summary: StorySummary) -> SQLUpdateBuilder {
+        update.set("name", to: SQLBind(summary.name)).set("summary", to: SQLBind(summary.summary))
+            .set("author", to: SQLBind(summary.author)).set("description", to: SQLBind(summary.description))
+            .set("language", to: SQLBind(summary.language)).set("rating", to: SQLBind(summary.rating))
+            .set("pic_path", to: SQLBind(summary.picPath)).set("chapter_count", to: SQLBind(summary.chapterCount))
+            .set("ending_count", to: SQLBind(summary.endingCount))
+    }
+
+    private func selectListed() -> SQLSelectBuilder {
+        var select = database.select()
+        for column in ["id", "owner_profile_id", "name", "source", "updated_at"] + Self.summaryColumns.map(\.0) {
+            select = select.column(SQLColumn(column, table: "stories"))
+        }
+        return
+            select
+            .column(SQLAlias(SQLRaw("(CASE WHEN stories.twine_html IS NULL THEN 0 ELSE 1 END)"), as: SQLIdentifier("interactive")))
+            .column(SQLAlias(SQLColumn("username", table: "profiles"), as: SQLIdentifier("owner_name")))
+            .from("stories")
+            .join(
+                "profiles", method: SQLJoinMethod.left, on: SQLColumn("owner_profile_id", table: "stories"), .equal,
+                SQLColumn("id", table: "profiles"))
+    }
+
+    /// The stories `profileID` published, by name.
+    public func published(by profileID: String) async throws -> [Stored] {
+        try await selectStored().where(SQLColumn("owner_profile_id", table: "stories"), .equal, SQLBind(profileID))
+            .orderBy(SQLColumn("name", table: "stories")).all().map(Self.stored)
     }
 
     public func find(id: String) async throws -> Stored? {
@@ -72,7 +154,8 @@ public struct StoryRepository: Sendable {
                 let currentOwner =
                     try existing.decodeNil(column: "owner_profile_id") ? nil : existing.decode(column: "owner_profile_id", as: String.self)
                 guard currentOwner == owner else { throw StoryError.storyExists }
-                try await db.update("stories").set("name", to: SQLBind(story.name)).set("story_json", to: SQLBind(StoryFile.write(story)))
+                try await Self.setSummary(of: db.update("stories"), to: StorySummary(story))
+                    .set("story_json", to: SQLBind(StoryFile.write(story)))
                     .set("source", to: SQLBind(source)).set("twine_html", to: SQLBind(twineHTML))
                     .set("updated_at", to: SQLBind(now.millisecondsSince1970)).where("id", .equal, id).run()
                 // A place in the old version of a Twine story may not replay in the new one: its readers start again.
@@ -92,6 +175,7 @@ public struct StoryRepository: Sendable {
                         SQLBind(id), SQLBind(owner), SQLBind(story.name), SQLBind(StoryFile.write(story)), SQLBind(source),
                         SQLBind(twineHTML), SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970)
                     ).run()
+                try await Self.setSummary(of: db.update("stories"), to: StorySummary(story)).where("id", .equal, id).run()
             }
             if let resources {
                 try await db.delete(from: "story_resources").where("story_id", .equal, id).run()

@@ -37,10 +37,9 @@ struct StoriesAPIController {
     @Sendable func catalog(_ request: Request, context: TroveRequestContext) async throws -> StoriesAnswer {
         let profileID = context.session.profile?.id
         let inLibrary = Set(try await libraryIDs(profileID))
-        let progress = try await allProgress(profileID)
-        var all = try await stories.all()
+        var all = try await stories.listed()
         if let query = request.queryString("q") {
-            all = all.filter { StorySearch.matches($0.story, query: query) }
+            all = all.filter { StorySearch.matches($0.summary, query: query) }
         }
         if let account = request.queryString("account") {
             let name = account.lowercased()
@@ -53,27 +52,38 @@ struct StoriesAPIController {
             guard let wanted = Bool(house) else { throw APIError.badRequest("'house' is true or false.") }
             all = all.filter { Self.isHouse($0) == wanted }
         }
+        let progress = try await progressSummaries(profileID, of: Set(all.map(\.id)))
         return StoriesAnswer(
             stories: all.map {
-                StorySummaryJSON($0, inLibrary: inLibrary.contains($0.id), profileID: profileID, progress: progress[$0.id]?.0)
+                StorySummaryJSON($0, inLibrary: inLibrary.contains($0.id), profileID: profileID, progress: progress[$0.id])
             })
     }
 
     /// The house's own stories: no account owns them and they carry the house's name (or none).
-    static func isHouse(_ stored: StoryRepository.Stored) -> Bool {
-        stored.ownerName == nil && StorySummaryJSON.byline(stored).author == StorySummaryJSON.houseAuthor
+    static func isHouse(_ listed: StoryRepository.Listed) -> Bool {
+        listed.ownerName == nil && StorySummaryJSON.byline(listed).author == StorySummaryJSON.houseAuthor
     }
 
     @Sendable func library(_ request: Request, context: TroveRequestContext) async throws -> StoriesAnswer {
         guard let profile = context.session.profile else { return StoriesAnswer(stories: []) }
-        let progress = try await allProgress(profile.id)
-        var found: [StorySummaryJSON] = []
-        for id in try await stories.library(profileID: profile.id) {
-            if let stored = try await stories.find(id: id) {
-                found.append(StorySummaryJSON(stored, inLibrary: true, profileID: profile.id, progress: progress[id]?.0))
+        let ids = try await stories.library(profileID: profile.id)
+        let listed = Dictionary(try await stories.listed(ids: ids).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let progress = try await progressSummaries(profile.id, of: Set(ids))
+        return StoriesAnswer(
+            stories: ids.compactMap { id in
+                listed[id].map { StorySummaryJSON($0, inLibrary: true, profileID: profile.id, progress: progress[id]) }
+            })
+    }
+
+    /// How far the visitor has read in each of `ids` they have begun: only those stories are read whole.
+    private func progressSummaries(_ profileID: String?, of ids: Set<String>) async throws -> [String: StorySummaryJSON.ProgressSummary] {
+        var summaries: [String: StorySummaryJSON.ProgressSummary] = [:]
+        for (id, (reading, _)) in try await allProgress(profileID) where ids.contains(id) {
+            if let story = try await stories.find(id: id)?.story, let summary = StorySummaryJSON.progress(reading, in: story) {
+                summaries[id] = summary
             }
         }
-        return StoriesAnswer(stories: found)
+        return summaries
     }
 
     struct AuthorJSON: Encodable {
@@ -95,8 +105,8 @@ struct StoriesAPIController {
             let account: String?
         }
         var counts: [Key: Int] = [:]
-        for stored in try await stories.all() {
-            counts[Key(name: StorySummaryJSON.byline(stored).author, account: stored.ownerName), default: 0] += 1
+        for listed in try await stories.listed() {
+            counts[Key(name: StorySummaryJSON.byline(listed).author, account: listed.ownerName), default: 0] += 1
         }
         let authors = counts.map { key, count in
             AuthorJSON(
@@ -265,7 +275,7 @@ struct StoriesAPIController {
 
 /// Catalog search: part of the title, author or description, any case and accents.
 enum StorySearch {
-    static func matches(_ story: Story, query: String) -> Bool {
+    static func matches(_ story: StorySummary, query: String) -> Bool {
         let needle = fold(query)
         return [story.name, story.author ?? "", story.description ?? "", story.summary].contains { fold($0).contains(needle) }
     }

@@ -28,14 +28,14 @@ struct StoriesExportSection: ProfileDataSection {
     }
 
     func export(profileID: String) async throws -> any Encodable & Sendable {
-        var progress: [Export.Progress] = []
-        var published: [String] = []
-        for stored in try await stories.all() {
-            if let (saved, _) = try await stories.progress(storyID: stored.id, profileID: profileID) {
-                progress.append(.init(storyID: stored.id, path: saved.path, endingsFound: saved.endingsFound))
+        // The profile's own places and stories only: an export costs what it holds, not the whole catalog.
+        let places = try await stories.allProgress(profileID: profileID)
+        let progress = try await stories.listed(ids: Array(places.keys))
+            .sorted { ($0.summary.name, $0.id) < ($1.summary.name, $1.id) }
+            .compactMap { listed in
+                places[listed.id].map { Export.Progress(storyID: listed.id, path: $0.0.path, endingsFound: $0.0.endingsFound) }
             }
-            if stored.ownerProfileID == profileID { published.append(StoryFile.write(stored.story)) }
-        }
+        let published = try await stories.published(by: profileID).map { StoryFile.write($0.story) }
         return Export(library: try await stories.library(profileID: profileID), progress: progress, published: published)
     }
 

@@ -38,39 +38,41 @@ struct StorySummaryJSON: Encodable {
     let updated_at: Date
     @Nullable var progress: ProgressSummary?
 
-    init(_ stored: StoryRepository.Stored, inLibrary: Bool, profileID: String?, progress reading: ReadingProgress? = nil) {
-        let story = stored.story
-        id = stored.id
+    init(_ listed: StoryRepository.Listed, inLibrary: Bool, profileID: String?, progress: ProgressSummary? = nil) {
+        let story = listed.summary
+        id = listed.id
         name = story.name
         summary = story.summary
-        let byline = Self.byline(stored)
+        let byline = Self.byline(listed)
         author = byline.author
         pen_name = byline.penName
-        author_account = stored.ownerName
-        source = stored.source == "github" ? "github" : stored.ownerName == nil ? "house" : "upload"
+        author_account = listed.ownerName
+        source = listed.source == "github" ? "github" : listed.ownerName == nil ? "house" : "upload"
         description = story.description
         language = story.language
         rating = story.rating
-        cover_url = story.picPath.map { StoryJSON.pictureURL($0, storyID: stored.id) }
-        chapter_count = story.chapters.count
-        // Endings a reader can reach: an ending no choice leads to is not one to find.
-        let reachable = story.startChapter.map { StoryValidation.reachable(from: $0.id, in: story) } ?? []
-        ending_count = story.chapters.filter { $0.canEnd && reachable.contains($0.id) }.count
+        cover_url = story.picPath.map { StoryJSON.pictureURL($0, storyID: listed.id) }
+        chapter_count = story.chapterCount
+        ending_count = story.endingCount
         in_library = inLibrary
-        owned = profileID != nil && stored.ownerProfileID == profileID
-        updated_at = stored.updatedAt
-        if let reading, let chapterID = reading.chapterID, let chapter = story.chapters.first(where: { $0.id == chapterID }) {
-            progress = ProgressSummary(
-                chapter_id: chapterID, chapter_name: chapter.name, steps: reading.path.count - 1,
-                endings_found: reading.endingsFound.count, finished: chapter.isEnding)
-        }
+        owned = profileID != nil && listed.ownerProfileID == profileID
+        updated_at = listed.updatedAt
+        self.progress = progress
+    }
+
+    /// How far `reading` has come in `story`; nil when its place is not a chapter of the story.
+    static func progress(_ reading: ReadingProgress, in story: Story) -> ProgressSummary? {
+        guard let chapterID = reading.chapterID, let chapter = story.chapter(id: chapterID) else { return nil }
+        return ProgressSummary(
+            chapter_id: chapterID, chapter_name: chapter.name, steps: reading.path.count - 1,
+            endings_found: reading.endingsFound.count, finished: chapter.isEnding)
     }
 
     /// An account's story is always under its username (a pen name in the file goes beside it); the house
     /// name belongs to the stories no account owns, so no upload can pass for the house's.
-    static func byline(_ stored: StoryRepository.Stored) -> (author: String, penName: String?) {
-        let written = stored.story.author?.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let account = stored.ownerName else { return (written.flatMap { $0.isEmpty ? nil : $0 } ?? houseAuthor, nil) }
+    static func byline(_ listed: StoryRepository.Listed) -> (author: String, penName: String?) {
+        let written = listed.summary.author?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let account = listed.ownerName else { return (written.flatMap { $0.isEmpty ? nil : $0 } ?? houseAuthor, nil) }
         guard let written, !written.isEmpty, written.lowercased() != account else { return (account, nil) }
         return (account, written)
     }
@@ -102,7 +104,7 @@ struct StoryJSON: APIAnswer {
     let warnings: [String]
 
     init(_ stored: StoryRepository.Stored, inLibrary: Bool, profileID: String?) {
-        summary = StorySummaryJSON(stored, inLibrary: inLibrary, profileID: profileID)
+        summary = StorySummaryJSON(StoryRepository.Listed(stored), inLibrary: inLibrary, profileID: profileID)
         interactive = stored.interactive
         start_chapter_id = stored.story.startChapter?.id ?? ""
         chapters = stored.story.chapters.map { chapter in
