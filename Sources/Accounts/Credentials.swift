@@ -22,14 +22,19 @@ public struct Credentials: Sendable, Equatable {
         guard !Self.reservedUsernames.contains(username) else {
             throw .invalidUsername("'\(username)' is kept for Trove's own stories: choose another username.")
         }
-        guard password.count >= Self.passwordMinimumLength else {
-            throw .invalidPassword("A password has at least 8 characters.")
-        }
-        guard password.utf8.count <= Self.passwordMaximumBytes else {
-            throw .invalidPassword("A password has at most 72 bytes (bcrypt ignores anything longer).")
-        }
+        try Self.check(password: password)
         self.username = username
         self.password = password
+    }
+
+    /// Throws when `password` breaks the rules (a new account's, or a new password's).
+    public static func check(password: String) throws(AccountError) {
+        guard password.count >= passwordMinimumLength else {
+            throw .invalidPassword("A password has at least 8 characters.")
+        }
+        guard password.utf8.count <= passwordMaximumBytes else {
+            throw .invalidPassword("A password has at most 72 bytes (bcrypt ignores anything longer).")
+        }
     }
 
     private static func isAllowedInUsername(_ scalar: Unicode.Scalar) -> Bool {

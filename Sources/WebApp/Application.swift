@@ -117,7 +117,7 @@ func buildRouter(
     ).addRoutes(to: router.group("/api/v1/account"))
     try OpenAPIController(documentURL: resources.appendingPathComponent("APIDocument/openapi.json")).addRoutes(to: router)
     AccountPagesController(pages: pages).addRoutes(to: router)
-    MetricsController().addRoutes(to: router)
+    MetricsController(token: configuration.metricsToken).addRoutes(to: router)
     ShellController(pages: pages, assets: assets).addRoutes(to: router)
     routeMethods.load(router.routes.map { ("\($0.path)", $0.method.rawValue) })
     return router

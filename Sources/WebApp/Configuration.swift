@@ -21,6 +21,9 @@ public struct AppConfiguration: Sendable {
     public var logFormat: LogFormat = .text
     /// Proxies whose `X-Forwarded-For` names the client (for per-client limits); none by default.
     public var trustedProxies: [IPNetwork] = []
+    /// `/metrics` answers a request bearing this token (`Authorization: Bearer …`, as Prometheus sends it); with
+    /// none, only a request made on this machine and not through a proxy.
+    public var metricsToken: String?
     /// City Roulette's street map: a raster tile URL with {z}, {x} and {y} (OpenStreetMap's by default; respect the
     /// tile server's usage policy, or run your own).
     public var mapTileURL: String = AppConfiguration.openStreetMapTiles

@@ -110,6 +110,12 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "OpenStreetMap Overpass API's base URL (YogiYogini's venues). Default: https://overpass-api.de, or $OVERPASS_URL.")
     var overpassUrl: String?
 
+    @Option(
+        help:
+            "/metrics answers only a request with 'Authorization: Bearer TOKEN'. Default: $METRICS_TOKEN, else only requests from this machine not through a proxy."
+    )
+    var metricsToken: String?
+
     @Option(help: "Foursquare Places API's base URL. Default: https://api.foursquare.com, or $FOURSQUARE_URL.")
     var foursquareUrl: String?
 
@@ -165,6 +171,7 @@ struct ServeOptions: ParsableArguments {
             )
         }
         configuration.mapTileURL = tiles
+        configuration.metricsToken = pick(metricsToken, "METRICS_TOKEN", nil).flatMap { $0.isEmpty ? nil : $0 }
         if let text = pick(wikipediaUrl, "WIKIPEDIA_URL", configuration.wikipediaURL.absoluteString) {
             configuration.wikipediaURL = try Self.baseURL(text, option: "--wikipedia-url")
         }

@@ -14,6 +14,7 @@ struct Settings: Sendable {
         "LOG_FORMAT": false, "ACCESS_LOG": false, "TROVE_TILE_URL": false, "OPEN_METEO_URL": false, "OPENWEATHERMAP_URL": false,
         "OPENWEATHERMAP_API_KEY": true, "WEATHER_TIMEOUT": false, "WEATHER_PAUSE": false, "OVERPASS_URL": false, "FOURSQUARE_URL": false,
         "FOURSQUARE_API_KEY": true, "GITHUB_TOKEN": true, "GITHUB_API_URL": false, "GITHUB_RAW_URL": false, "WIKIPEDIA_URL": false,
+        "METRICS_TOKEN": true,
     ]
 
     enum Origin: Equatable, Sendable {

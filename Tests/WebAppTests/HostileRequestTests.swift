@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Storage
 import TestSupport
 import Testing
+import WebApp
 
 /// What an attacker tries on the account paths and at the door (issue 56): parallel guesses, a second Host header,
 /// an account import built to freeze the server.
@@ -125,6 +126,80 @@ import Testing
             #expect(mine.status == .ok, "\(mine.bodyText.prefix(300))")
             #expect(
                 try await client.execute(uri: "/api/v1/stories/a-b-x-y", method: .delete, headers: .session(account)).status == .noContent)
+        }
+    }
+
+    /// A password change needs the current password, ends every other session of the account and keeps this
+    /// browser signed in under a new session id; signing out everywhere ends them all.
+    @Test(arguments: DatabaseKind.allCases)
+    func aPasswordChangeEndsTheOtherSessionsAndSignOutEverywhereEndsAll(kind: DatabaseKind) async throws {
+        try await withTestApp(kind) { client, _ in
+            let phone = try await signUp(client, username: "vic", password: "old password")
+            let laptop = try await logIn(client, username: "vic", password: "old password")
+            func me(_ cookie: String) async throws -> String? {
+                try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(cookie)).profile?["username"] as? String
+            }
+            func change(_ cookie: String, from current: String, to new: String) async throws -> TestResponse {
+                try await client.execute(
+                    uri: "/api/v1/account/password", method: .post, headers: .json(cookie: cookie),
+                    body: body(["current_password": current, "new_password": new]))
+            }
+            #expect(try await change(phone, from: "a guess", to: "new password").status == .unauthorized)
+            #expect(try await change(phone, from: "old password", to: "short").status == .unprocessableContent)
+            let changed = try await change(phone, from: "old password", to: "new password")
+            #expect(changed.status == .ok, "\(changed.bodyText)")
+            let renewed = try #require(changed.sessionCookie)
+            #expect(renewed != phone)
+            #expect(try await me(renewed) == "vic")
+            #expect(try await me(laptop) == nil)
+            #expect(try await me(phone) == nil)
+            let login = { (password: String) in
+                try await client.execute(
+                    uri: "/api/v1/account/login", method: .post, headers: .json(), body: body(["username": "vic", "password": password])
+                ).status
+            }
+            #expect(try await login("old password") == .unauthorized)
+            #expect(try await login("new password") == .ok)
+            let guest = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            #expect(try await change(guest, from: "x", to: "new password 2").status == .notFound)
+
+            let other = try await logIn(client, username: "vic", password: "new password")
+            let everywhere = try await client.execute(uri: "/api/v1/account/logout-everywhere", method: .post, headers: .session(renewed))
+            #expect(everywhere.status == .noContent)
+            #expect(try await me(renewed) == nil)
+            #expect(try await me(other) == nil)
+        }
+    }
+
+    /// Signs in and returns the session cookie.
+    func logIn(_ client: some TestClientProtocol, username: String, password: String) async throws -> String {
+        let answer = try await client.execute(
+            uri: "/api/v1/account/login", method: .post, headers: .json(), body: body(["username": username, "password": password]))
+        return try #require(answer.sessionCookie)
+    }
+
+    /// `/metrics` is for the operator's scraper: with a token configured only a request bearing it is answered; with
+    /// none, only one from this machine (here the test client has no address, as a proxied request would not count).
+    @Test func metricsAnswerOnlyTheOperatorsScraper() async throws {
+        try await TestDatabase.with(.sqlite) { database in
+            var configuration = testConfiguration
+            configuration.metricsToken = "scrape-me"
+            let app = try await buildApplication(configuration, database: database)
+            try await app.test(.router) { client in
+                #expect(try await client.execute(uri: "/metrics", method: .get).status == .notFound)
+                var wrong = HTTPFields()
+                wrong[.authorization] = "Bearer guess"
+                #expect(try await client.execute(uri: "/metrics", method: .get, headers: wrong).status == .notFound)
+                var right = HTTPFields()
+                right[.authorization] = "Bearer scrape-me"
+                let metrics = try await client.execute(uri: "/metrics", method: .get, headers: right)
+                #expect(metrics.status == .ok && metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
+            }
+            let open = try await buildApplication(testConfiguration, database: database)
+            try await open.test(.router) { client in
+                let status = try await client.execute(uri: "/metrics", method: .get).status
+                #expect(status == .notFound)
+            }
         }
     }
 }

@@ -59,6 +59,12 @@ public struct ProfileRepository: Sendable {
     }
 
     /// Deletes the profile; every table holding its data references it with ON DELETE CASCADE.
+    /// Replaces an account's password hash.
+    public func setPasswordHash(_ hash: String, profileID: String) async throws {
+        try await database.update("profiles").set("password_hash", to: SQLBind(hash)).where("id", .equal, profileID)
+            .where("username", .isNot, SQLLiteral.null).run()
+    }
+
     public func delete(id: String) async throws {
         try await database.delete(from: "profiles").where("id", .equal, id).run()
     }

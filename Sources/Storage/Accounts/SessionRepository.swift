@@ -62,6 +62,13 @@ public struct SessionRepository: Sendable {
         try await database.delete(from: "sessions").where("id", .equal, id).run()
     }
 
+    /// Ends every session of the profile but `kept` (a password change keeps the session that made it).
+    public func deleteAll(profileID: String, except kept: String? = nil) async throws {
+        var delete = database.delete(from: "sessions").where("profile_id", .equal, profileID)
+        if let kept { delete = delete.where("id", .notEqual, kept) }
+        try await delete.run()
+    }
+
     /// Deletes the sessions that have expired and returns how many.
     public func deleteExpired(now: Date = Date()) async throws -> Int {
         try await database.delete(from: "sessions").where("expires_at", .lessThanOrEqual, now.millisecondsSince1970)

@@ -24,6 +24,11 @@ struct AccountAPIController {
         let password: String
     }
 
+    struct PasswordChangeBody: Decodable {
+        let current_password: String
+        let new_password: String
+    }
+
     /// Written by hand (`JSONWritable`): `account/me` answers it on every page a signed-in person opens, where
     /// JSONEncoder was 7% of the request.
     struct ProfileBody: APIAnswer, JSONWritable {
@@ -65,6 +70,8 @@ struct AccountAPIController {
         account.post("signup", use: signUp)
             .post("login", use: logIn)
             .post("logout", use: logOut)
+            .post("logout-everywhere", use: logOutEverywhere)
+            .post("password", use: changePassword)
             .get("me", use: me)
             .get("guest-work", use: guestWork)
             .get("export", use: export)
@@ -199,6 +206,25 @@ struct AccountAPIController {
     @Sendable func logOut(_ request: Request, context: TroveRequestContext) async throws -> HTTPResponse.Status {
         try await context.session.signOut()
         return .noContent
+    }
+
+    /// Ends every session of the account (or guest), this browser's too: for a lost phone or a shared computer.
+    @Sendable func logOutEverywhere(_ request: Request, context: TroveRequestContext) async throws -> HTTPResponse.Status {
+        try await context.session.signOutEverywhere()
+        return .noContent
+    }
+
+    /// A new password, given the current one, which is checked as a sign-in is (and throttled alike); every other
+    /// session of the account ends, and this one gets a new id.
+    @Sendable func changePassword(_ request: Request, context: TroveRequestContext) async throws -> EditedResponse<ProfileBody> {
+        let body = try await JSONBody.decode(PasswordChangeBody.self, from: request)
+        guard let username = context.session.profile?.username else { throw AccountError.profileNotFound }
+        try Credentials.check(password: body.new_password)
+        let signedIn = try await signIn(username: username, password: body.current_password, request: request, context: context)
+        guard let profile = context.session.profile else { throw AccountError.profileNotFound }
+        try await profiles.setPasswordHash(try await hasher.hash(body.new_password), profileID: profile.id)
+        try await context.session.endOtherSessions()
+        return signedIn
     }
 
     @Sendable func me(_ request: Request, context: TroveRequestContext) async throws -> ProfileBody {

@@ -87,6 +87,24 @@ public final class ProfileSession: Sendable {
         forget()
     }
 
+    /// Ends every other session of this visitor's profile (after a password change), keeping this one.
+    func endOtherSessions() async throws {
+        let store = try requireStore()
+        guard let current = state.withLock({ $0.current }) else { return }
+        store.cache.removeAll()
+        try await store.sessions.deleteAll(profileID: current.profile.id, except: current.id)
+    }
+
+    /// Ends every session of this visitor's profile, this one too ("sign out everywhere").
+    func signOutEverywhere() async throws {
+        let store = try requireStore()
+        if let current = state.withLock({ $0.current }) {
+            store.cache.removeAll()
+            try await store.sessions.deleteAll(profileID: current.profile.id)
+        }
+        forget()
+    }
+
     /// Drops the session without touching storage (its profile was deleted, taking the session with it).
     func forget() {
         // The shared session of requests outside the middleware has nothing to forget.

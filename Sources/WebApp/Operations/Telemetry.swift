@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Metrics
 import Prometheus
@@ -57,14 +58,28 @@ enum Telemetry {
     }
 }
 
-/// `GET /metrics`: every counter and histogram, for Prometheus to scrape (keep it off the public proxy).
+/// `GET /metrics`: every counter and histogram, for Prometheus to scrape. Not for the public: it answers a request
+/// bearing the configured token, or with none configured, a request from this machine that no proxy forwarded;
+/// anyone else finds nothing there (404).
 struct MetricsController {
+    let token: String?
+
     func addRoutes(to router: Router<TroveRequestContext>) {
-        router.get("/metrics") { _, _ in
+        router.get("/metrics") { request, context in
+            guard Self.mayRead(request, remote: context.remoteAddress?.ipAddress, token: token) else {
+                throw APIError.notFound("The page")
+            }
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Telemetry.text())))
         }
+    }
+
+    static func mayRead(_ request: Request, remote: String?, token: String?) -> Bool {
+        if let token { return request.headers[.authorization] == "Bearer \(token)" }
+        let forwarded = request.headers[.xForwardedFor] != nil || request.headers[HTTPField.Name("Forwarded")!] != nil
+        guard let remote, !forwarded else { return false }
+        return remote.hasPrefix("127.") || remote == "::1" || remote == "::ffff:127.0.0.1"
     }
 }
