@@ -57,10 +57,14 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 if os.environ.get("TROVE_FUZZ_ALL_CHECKS") == "1":
     CHECKS = None  # validate_response then runs schemathesis's whole default set
 
-# Signing out and deleting the profile run on a throwaway session each (a new guest, or a new account for the
-# signed-in pass); signing up and in on a second session of the identity's, made again whenever one succeeds.
-# So the session the other operations share keeps its profile and its records.
-THROWAWAY_SESSION = {("POST", "/api/v1/account/logout"), ("DELETE", "/api/v1/account")}
+# Signing out (here or everywhere), changing the password and deleting the profile run on a throwaway session each (a
+# new guest, or a new account for the signed-in pass); signing up and in on a second session of the identity's, made
+# again whenever one succeeds. So the session the other operations share keeps its profile and its records, and its
+# username's sign-in throttle is not spent on the password change's wrong guesses.
+THROWAWAY_SESSION = {
+    ("POST", "/api/v1/account/logout"), ("POST", "/api/v1/account/logout-everywhere"), ("POST", "/api/v1/account/password"),
+    ("DELETE", "/api/v1/account"),
+}
 SIDE_SESSION = {("POST", "/api/v1/account/signup"), ("POST", "/api/v1/account/login")}
 
 # Requests and status codes per identity, for the summary line (see pytest_terminal_summary in conftest.py).
