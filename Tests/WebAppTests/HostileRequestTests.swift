@@ -202,4 +202,21 @@ import WebApp
             }
         }
     }
+
+    /// A guest made by one request without a cookie gets a session of a day; the visitor's next request extends it to
+    /// the usual thirty, so only clients that never come back leave a guest for long (issue 56 #11).
+    @Test func aOneRequestGuestLastsADayUntilTheVisitorComesBack() async throws {
+        try await withTestApp(.sqlite) { client, database in
+            func expiry() async throws -> Double {
+                let row = try await database.sql.select().column("expires_at").from("sessions").first()
+                let milliseconds = try #require(try row?.decode(column: "expires_at", as: Int64.self))
+                return Double(milliseconds) / 1000 - Date().timeIntervalSince1970
+            }
+            let cookie = try #require(try await client.execute(uri: "/api/v1/account/me", method: .get).sessionCookie)
+            #expect((86_000...86_400).contains(try await expiry()))
+            let again = try await client.execute(uri: "/api/v1/account/me", method: .get, headers: .session(cookie))
+            #expect(again.status == .ok && again.sessionCookie == cookie)
+            #expect(try await expiry() > 29 * 86_400)
+        }
+    }
 }

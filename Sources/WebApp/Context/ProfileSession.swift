@@ -59,13 +59,19 @@ public final class ProfileSession: Sendable {
     var cookieChange: CookieChange? { state.withLock { $0.cookieChange } }
 
     /// The visitor's profile, creating a guest profile and its session when there is none.
+    ///
+    /// A new guest's session lasts a day (`firstVisitLifetime`) until the visitor comes back: their next request
+    /// extends it as any session is extended (`ProfileSessions.attach`). So a client that sends one request and never
+    /// its cookie again (a crawler, a monitor) leaves a guest that `Housekeeping` deletes within two days, not 31.
     public func requireProfile(now: Date = Date()) async throws -> Profile {
         if let profile { return profile }
         let store = try requireStore()
         let guest = try await store.profiles.createGuest(now: now)
-        try await start(for: guest, store: store, now: now)
+        try await start(for: guest, store: store, now: now, lifetime: min(Self.firstVisitLifetime, store.lifetime))
         return guest
     }
+
+    static let firstVisitLifetime: TimeInterval = 86_400
 
     /// Ends the current session and starts a new one, with a new id, for `profile` (sign-up and sign-in).
     func signIn(as profile: Profile, now: Date = Date()) async throws {
@@ -116,9 +122,10 @@ public final class ProfileSession: Sendable {
         }
     }
 
-    private func start(for profile: Profile, store: SessionStore, now: Date) async throws {
-        let id = try await store.sessions.create(profileID: profile.id, now: now, lifetime: store.lifetime)
-        let expires = now.addingTimeInterval(store.lifetime)
+    private func start(for profile: Profile, store: SessionStore, now: Date, lifetime: TimeInterval? = nil) async throws {
+        let lifetime = lifetime ?? store.lifetime
+        let id = try await store.sessions.create(profileID: profile.id, now: now, lifetime: lifetime)
+        let expires = now.addingTimeInterval(lifetime)
         state.withLock {
             $0.current = .init(id: id, profile: profile, expiresAt: expires)
             $0.cookieChange = .set(id: id, expires: expires)
