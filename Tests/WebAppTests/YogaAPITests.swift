@@ -78,6 +78,10 @@ import Testing
                 try await client.execute(uri: "/api/v1/yoga/students?sort=name", method: .get, headers: .session(cookie)).json()["students"]
                 as? [[String: Any]]
             #expect(students?.compactMap { $0["sessions_attended"] as? Int } == [1, 1])
+            // One student read alone counts their own attendance only (not every student's).
+            let one = try await client.execute(uri: "/api/v1/yoga/students/\(ana)", method: .get, headers: .session(cookie)).json()
+            let alone = (one["student"] as? [String: Any]) ?? one
+            #expect(alone["sessions_attended"] as? Int == 1 && alone["last_seen"] is String, "\(one)")
             let venues =
                 try await client.execute(uri: "/api/v1/yoga/venues", method: .get, headers: .session(cookie)).json()["venues"]
                 as? [[String: Any]]

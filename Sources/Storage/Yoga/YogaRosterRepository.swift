@@ -35,7 +35,8 @@ public struct YogaRosterRepository: Sendable {
             if let id { try await Self.studentQuery.all([profileID, id], on: database) } else {
                 try await Self.studentsQuery.all([profileID], on: database)
             }
-        let counts = try await attendance(profileID: profileID)
+        // One student's own attendance, through the index on student_id; the roster's, one GROUP BY over the profile's.
+        let counts = try await attendance(profileID: profileID, studentID: id)
         return try rows.map { row in
             let student = try Self.student(row)
             let seen = counts[student.id]
@@ -67,9 +68,13 @@ public struct YogaRosterRepository: Sendable {
     }
 
     /// How many sessions each student attended, and when last.
-    private func attendance(profileID: String) async throws -> [String: (count: Int, last: Date)] {
+    private func attendance(profileID: String, studentID: String?) async throws -> [String: (count: Int, last: Date)] {
         var result: [String: (count: Int, last: Date)] = [:]
-        for row in try await Self.attendanceQuery.all([profileID], on: database) {
+        let rows =
+            if let studentID { try await Self.studentAttendanceQuery.all([profileID, studentID], on: database) } else {
+                try await Self.attendanceQuery.all([profileID], on: database)
+            }
+        for row in rows {
             result[try row.decode(column: "student_id", as: String.self)] =
                 (try row.decode(column: "n", as: Int.self), Date(millisecondsSince1970: try row.decode(column: "last", as: Int64.self)))
         }
@@ -78,6 +83,15 @@ public struct YogaRosterRepository: Sendable {
 
     /// Counts over all of a profile's sessions: not short.
     static let attendanceQuery = PreparedQuery(isRead: true, isShort: false) { database, values in
+        attendanceSelect(database, profileID: values[0]).select
+    }
+
+    /// One student's count (values: the profile, the student): as many rows as they attended.
+    static let studentAttendanceQuery = PreparedQuery(isRead: true) { database, values in
+        attendanceSelect(database, profileID: values[0]).where(SQLColumn("student_id", table: "a"), .equal, values[1]).select
+    }
+
+    private static func attendanceSelect(_ database: any SQLDatabase, profileID: SQLBind) -> SQLSelectBuilder {
         database.select()
             .column(SQLColumn("student_id", table: "a"))
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
@@ -87,9 +101,9 @@ public struct YogaRosterRepository: Sendable {
                 SQLAlias(SQLIdentifier("yoga_sessions"), as: SQLIdentifier("x")), on: SQLColumn("session_id", table: "a"), .equal,
                 SQLColumn("id", table: "x")
             )
-            .where(SQLColumn("profile_id", table: "x"), .equal, values[0])
+            .where(SQLColumn("profile_id", table: "x"), .equal, profileID)
             .where(SQLColumn("student_id", table: "a"), .isNot, SQLLiteral.null)
-            .groupBy(SQLColumn("student_id", table: "a")).select
+            .groupBy(SQLColumn("student_id", table: "a"))
     }
 
     public func createStudent(_ student: Student, profileID: String, now: Date = Date()) async throws -> StudentRecord {

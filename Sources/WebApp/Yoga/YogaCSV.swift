@@ -7,14 +7,21 @@ enum YogaCSV {
     /// Times in the instructor's time zone with its offset (`2026-11-25T09:30:00-08:00`); the temperature in
     /// the unit they chose, the column named for it.
     struct Style {
-        var timeZone = TimeZone(identifier: "UTC")!
+        var timeZone = TimeZone(identifier: "UTC")! {
+            didSet { formatter = Self.formatter(in: timeZone) }
+        }
         var unit = YogaSettings.TemperatureUnit.celsius
+        /// One for every time written: a formatter made per time was most of an attendance export's cost (issue 65: 13 s
+        /// for a studio's five years).
+        private var formatter = Style.formatter(in: TimeZone(identifier: "UTC")!)
 
-        func time(_ date: Date) -> String {
+        private static func formatter(in timeZone: TimeZone) -> ISO8601DateFormatter {
             let formatter = ISO8601DateFormatter()
             formatter.timeZone = timeZone
-            return formatter.string(from: date)
+            return formatter
         }
+
+        func time(_ date: Date) -> String { formatter.string(from: date) }
 
         var temperatureColumn: String { unit == .celsius ? "temperature_c" : "temperature_f" }
 
