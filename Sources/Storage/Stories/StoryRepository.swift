@@ -108,14 +108,7 @@ public struct StoryRepository: Sendable {
         for column in ["id", "owner_profile_id", "name", "source", "updated_at"] + Self.summaryColumns.map(\.0) {
             select = select.column(SQLColumn(column, table: "stories"))
         }
-        return
-            select
-            .column(SQLAlias(SQLRaw("(CASE WHEN stories.twine_html IS NULL THEN 0 ELSE 1 END)"), as: SQLIdentifier("interactive")))
-            .column(SQLAlias(SQLColumn("username", table: "profiles"), as: SQLIdentifier("owner_name")))
-            .from("stories")
-            .join(
-                "profiles", method: SQLJoinMethod.left, on: SQLColumn("owner_profile_id", table: "stories"), .equal,
-                SQLColumn("id", table: "profiles"))
+        return Self.fromStoriesWithOwners(select)
     }
 
     /// The stories `profileID` published, by name.
@@ -130,10 +123,16 @@ public struct StoryRepository: Sendable {
 
     /// Stories with their owner's username (a left join: the house's stories have none).
     private func selectStored() -> SQLSelectBuilder {
-        database.select()
-            .column(SQLColumn("id", table: "stories")).column(SQLColumn("owner_profile_id", table: "stories"))
-            .column(SQLColumn("story_json", table: "stories")).column(SQLColumn("updated_at", table: "stories"))
-            .column(SQLColumn("source", table: "stories"))
+        Self.fromStoriesWithOwners(
+            database.select()
+                .column(SQLColumn("id", table: "stories")).column(SQLColumn("owner_profile_id", table: "stories"))
+                .column(SQLColumn("story_json", table: "stories")).column(SQLColumn("updated_at", table: "stories"))
+                .column(SQLColumn("source", table: "stories")))
+    }
+
+    /// `select` from the stories, with whether each is played step by step and its owner's username.
+    private static func fromStoriesWithOwners(_ select: SQLSelectBuilder) -> SQLSelectBuilder {
+        select
             .column(SQLAlias(SQLRaw("(CASE WHEN stories.twine_html IS NULL THEN 0 ELSE 1 END)"), as: SQLIdentifier("interactive")))
             .column(SQLAlias(SQLColumn("username", table: "profiles"), as: SQLIdentifier("owner_name")))
             .from("stories")
