@@ -292,6 +292,33 @@ def test_around_me_lists_the_towns_within_10_km_nearest_first(cities_server, bro
     assert_no_console_errors(browser)
 
 
+# A device's location service that keeps its last fix: Reykjavík two minutes ago, Florence now. It answers the old fix
+# to a page that accepts one that old (maximumAge), as a phone does.
+LOCATION_WITH_AN_OLD_FIX = """
+const [here, before] = arguments;
+const answer = (ok, options) => setTimeout(() => {
+  const old = (options?.maximumAge ?? 0) >= 120000;
+  const [latitude, longitude] = old ? before : here;
+  ok({coords: {latitude, longitude, accuracy: 10, altitude: null, altitudeAccuracy: null, heading: null, speed: null},
+      timestamp: Date.now() - (old ? 120000 : 0)});
+}, 0);
+Object.defineProperty(navigator, 'geolocation', {configurable: true, value: {
+  getCurrentPosition(ok, fail, options) { answer(ok, options); },
+  watchPosition(ok, fail, options) { answer(ok, options); return 1; },
+  clearWatch() {},
+}});
+"""
+
+
+def test_around_me_asks_for_a_fresh_position_not_one_minutes_old(cities_server, browser):
+    """Issue 57: Around Me took a fix up to 5 minutes old: it answered for Reykjavík after the phone had moved on."""
+    open_cities(browser, cities_server)
+    browser.execute_script(LOCATION_WITH_AN_OLD_FIX, list(CITIES_HOME), [FIXTURE["Reykjavík"]["lat"], FIXTURE["Reykjavík"]["lon"]])
+    tap(browser, browser.find_element(By.ID, "around-me"))
+    wait_for_scene(browser, "Around you")
+    assert set(names(browser)) == set(CITIES_NEARBY), f"Around Me answered for an old position: {names(browser)}"
+
+
 def test_a_star_moves_the_city_to_the_top_and_the_search_filters_as_you_type(cities_server, browser):
     around_me(browser, cities_server)
     assert not starred(browser, "Compiobbi")
@@ -407,6 +434,31 @@ def test_a_place_search_that_cannot_reach_the_server_says_so_in_sight_and_drops_
         wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#place-results button")) == 3, "back online, 'se' found nothing")
         assert not status_text(browser).startswith(unreachable), status_text(browser)
         assert browser.switch_to.active_element.get_attribute("id") == "place", "the field keeps the focus throughout"
+
+
+def test_offline_a_city_card_never_opened_names_the_city_and_says_it_is_not_kept(cities_restartable, browser):
+    """Issue 57: offline, a city whose card was never opened here showed Trove's home page (the worker's fallback) with
+    no word that the page asked for is not on this device."""
+    from test_offline import wait_until_kept
+    with cities_restartable() as base:
+        open_cities(browser, base)
+        import_cities(browser, ["Prato", "Fiesole"])
+        open_cities(browser, base)
+        tap(browser, browser.find_element(By.ID, "browse"))
+        wait_for_scene(browser, "My cities")
+        wait_until_kept(browser, "/cities")
+
+    # The server is stopped: Prato's card was never opened on this device.
+    browser.get(f"{base}/cities/{IDS['Prato']}")
+    notice = lambda d: d.execute_script(  # noqa: E731
+        "const n = document.getElementById('shell-offline'); return n && !n.hidden ? n.textContent : ''")
+    wait(browser, lambda d: "Prato" in notice(d) and "not kept on this device" in notice(d),
+         f"offline, an unopened city's address shows {browser.title!r} saying {notice(browser)!r}")
+
+    # Back online, the card that was asked for opens.
+    with cities_restartable():
+        browser.execute_script("window.dispatchEvent(new Event('online'))")
+        wait(browser, lambda d: d.execute_script("return !!document.getElementById('how-far')"), "back online, the city's card did not open")
 
 
 # ---------- Deleting and importing ----------

@@ -225,3 +225,14 @@ def test_the_last_tries_before_sign_in_waits_are_announced(server, browser):
     wait(browser, lambda d: d.find_element(By.ID, "form-error").is_displayed(), "a wrong password is not said")
     message = browser.find_element(By.ID, "form-error").text
     assert message == "Wrong username or password. 2 more tries before sign-in waits 15 minutes.", message
+
+
+def test_a_username_typed_with_capitals_says_how_it_is_kept(server, browser):
+    """Issue 57: "Walker_A" became "walker_a" at sign-up without a word."""
+    browser.get(server + "/signup")
+    field = browser.find_element(By.ID, "username")
+    field.send_keys("Walker_A")
+    hint = lambda d: d.execute_script("return document.getElementById('username-hint')?.textContent ?? ''")  # noqa: E731
+    wait(browser, lambda d: "walker_a" in hint(d), f"the form does not say the username is kept as walker_a: {hint(browser)!r}")
+    described = browser.execute_script("return document.getElementById('username').getAttribute('aria-describedby')")
+    assert described and "username-hint" in described.split(), "the field is not described by what it says"

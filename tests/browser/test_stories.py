@@ -296,6 +296,36 @@ def test_swiping_a_library_story_left_removes_it(stories_server, browser):
     check_console(browser)
 
 
+def test_a_started_story_removed_among_several_stays_removed(stories_server, browser):
+    """Issue 57: with several stories begun in the Library, Remove took the card away with no toast: moving the focus to
+    the next card's Read (a begun story has Continue instead) threw, so the removal stopped before it was sent and the
+    story came back with a reload."""
+    open_hub(browser, stories_server)
+    for story, path in (("gull-rock", ["1", "2"]), ("after-closing", ["start", "stacks"])):
+        for method, suffix, body in (("PUT", "library", None), ("PUT", "progress", {"chapter_id": path[-1], "path": path})):
+            status, answer = call(browser, method, f"{API}/{story}/{suffix}", body)
+            assert status in (200, 201, 204), f"{method} {suffix} answered {status}: {answer}"
+    open_hub(browser, stories_server, "library")
+    assert sorted(titles(browser, "library")) == sorted([LAMP, LIBRARY])
+    first = titles(browser, "library")[0]
+    other = titles(browser, "library")[1]
+    card_button(browser, "library", other, "Continue")
+    tap(browser, card_button(browser, "library", first, "Remove"))
+    wait(browser, lambda d: titles(d, "library") == [other], "Remove did not take the story out of the library")
+    wait(browser, lambda d: any(f"Removed “{first}”" in t for t in d.execute_script(
+        "return [...document.querySelectorAll('.toast')].map(t => t.textContent)")), "the removal offers no Undo")
+    focused = browser.execute_script("return document.activeElement.textContent.trim()")
+    assert focused == "Continue", f"the focus went to {focused!r}, not the next card's Continue"
+    check_console(browser)
+    # Leaving the page sends the removal at once (its Undo would have run out): the server has it, and a reload agrees.
+    open_hub(browser, stories_server, "library")
+    wait(browser, lambda d: [s["name"] for s in call(d, "GET", f"{API}/library")[1]["stories"]] == [other],
+         "the removal never reached the server")
+    open_hub(browser, stories_server, "library")
+    assert titles(browser, "library") == [other], "the removed story came back after a reload"
+    check_console(browser)
+
+
 # ---------- Reading ----------
 
 def test_reading_from_the_first_chapter_to_an_ending(stories_server, browser):

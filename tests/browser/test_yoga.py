@@ -456,6 +456,91 @@ def test_a_venue_typed_at_check_in_online_is_offered_at_the_next_check_in_offlin
     assert not shown(browser, "saved-empty")
 
 
+KEPT_YOGA = """
+const done = arguments[0];
+const open = indexedDB.open('trove-sync');
+open.onsuccess = () => {
+  const get = open.result.transaction('copies').objectStore('copies').get('yoga');
+  get.onsuccess = () => done(get.result ?? null);
+  get.onerror = () => done(null);
+};
+open.onerror = () => done(null);
+"""
+
+
+def indicator(driver) -> str:
+    return text(driver, "sync-status")
+
+
+def check_in_offline(driver, venue: str) -> None:
+    """With the server away (OFFLINE_WRITES, 'all'): check-in opens "Type a venue" itself (no venue is known on this
+    device), and a typed venue checks in, held on this device."""
+    tap_id(driver, "checkin")
+    wait(driver, lambda d: shown(d, "checkin-panel"), "check-in did not open")
+    wait(driver, lambda d: d.execute_script("return document.getElementById('typed').open"),
+         f"offline, \"Type a venue\" stays closed; the panel says {text(driver, 'locate-status')!r}")
+    fill(driver, "typed-name", venue)
+    tap_id(driver, "typed-checkin")
+    wait_in_session(driver, venue)
+
+
+def test_offline_a_change_to_the_class_never_sets_its_timer_back(yoga_server, browser):
+    """Issue 57: offline mid-class, each change (an attendee, the temperature, a note) set the timer back to 00:00:01:
+    the device answered the change with the elapsed time it had read last. The timer counts from the class's start,
+    and the saved session lasts from its start to its end."""
+    add_preload_script(browser, OFFLINE_WRITES)
+    refuse_location(browser, yoga_server)
+    open_yoga(browser, yoga_server)
+    browser.execute_script("window.__troveOffline = 'all'")
+    check_in_offline(browser, "Basement Studio")
+    wait(browser, lambda d: timer_seconds(d) >= 3, "the class timer does not run", timeout=10)
+    ran = timer_seconds(browser)
+    tap_id(browser, "temp-edit")
+    fill(browser, "temp-input", "17")
+    browser.find_element(By.ID, "temp-input").send_keys(Keys.ENTER)
+    wait(browser, lambda d: text(d, "live-temp") == "17 °C", f"the typed temperature is not shown: {text(browser, 'live-temp')!r}")
+    assert timer_seconds(browser) >= ran, f"typing the temperature set the timer back from {ran} s to {timer_seconds(browser)} s"
+    fill(browser, "class-notes", "Cold floor")
+    browser.execute_script("document.getElementById('class-notes').blur()")
+    wait(browser, lambda d: text(d, "notes-state") == "Saved", "the notes were not kept")
+    assert timer_seconds(browser) >= ran, f"a note set the timer back from {ran} s to {timer_seconds(browser)} s"
+
+    browser.execute_script("document.getElementById('end-class').focus()")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait(browser, lambda d: dialog_open(d, "end-dialog"), "End class did not ask what to do")
+    tap_id(browser, "end-save")
+    wait(browser, lambda d: shown(d, "checkin") and not dialog_open(d, "end-dialog"), "saving did not end the class")
+    session = browser.execute_async_script(KEPT_YOGA)["sessions"][0]
+    start, end = (datetime.datetime.fromisoformat(session[k].replace("Z", "+00:00")) for k in ("started_at", "ended_at"))
+    assert session["duration_seconds"] == round((end - start).total_seconds()) >= ran, session
+    check_console(browser)
+
+
+def test_offline_check_in_says_what_works_and_a_class_on_this_phone_only_is_not_all_saved(yoga_server, browser):
+    """Issue 57: offline, check-in said "Trove's server cannot be reached, and this needs it", though a typed or saved
+    venue checks in without it; and a class checked in offline, on this phone only, had the header say "All saved"."""
+    add_preload_script(browser, OFFLINE_WRITES)
+    allow_location(browser, yoga_server)
+    open_yoga(browser, yoga_server)
+    wait(browser, lambda d: indicator(d) == "All saved", f"the indicator says {indicator(browser)!r}")
+    browser.execute_script("window.__troveOffline = 'all'")
+    tap_id(browser, "checkin")
+    wait(browser, lambda d: "check in offline" in text(d, "locate-status"),
+         f"offline, the panel does not say check-in works: {text(browser, 'locate-status')!r}")
+    said = [text(browser, "locate-status"), *browser.execute_script("return [...window.__troveSeen]")]
+    assert not any("needs it" in line for line in said), f"offline, check-in says it needs the server: {said}"
+    wait(browser, lambda d: d.execute_script("return document.getElementById('typed').open"), "offline, \"Type a venue\" stays closed")
+    fill(browser, "typed-name", "Basement Studio")
+    tap_id(browser, "typed-checkin")
+    wait_in_session(browser, "Basement Studio")
+    wait(browser, lambda d: indicator(d) == "1 change waiting",
+         f"a class on this phone only has the header say {indicator(browser)!r}")
+    browser.execute_script("window.__troveOffline = null; window.dispatchEvent(new Event('online'))")
+    wait(browser, lambda d: not shown(d, "live-held"), "back online, the class stayed on the phone", timeout=30)
+    wait(browser, lambda d: indicator(d) == "All saved", f"once the server has the class, the header says {indicator(browser)!r}")
+    check_console(browser)
+
+
 def test_a_long_press_on_end_class_saves_at_once(yoga_server, browser):
     open_yoga(browser, yoga_server)
     anna = add_student(browser, "Anna Bianchi")

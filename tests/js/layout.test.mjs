@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { layoutMagnets, layoutTray, freeSpot, placeNear, nudge, overlaps } from '../../Sources/WebApp/Public/poetry/layout.js';
+import { layoutMagnets, layoutTray, freeSpot, placeNear, overlaps } from '../../Sources/WebApp/Public/poetry/layout.js';
+import { typeset, linesOfBoxes } from '../../Sources/WebApp/Public/poetry/typeset.js';
+import { scalePoem } from '../../Sources/WebApp/Public/poetry/style.js';
 
 const phone = { boardWidth: 320, magnetHeight: 24, gap: 6, rowGap: 8, margin: 12 };
 
@@ -232,7 +234,18 @@ test('the free place found is the nearest to the target', () => {
   assert.equal(Math.abs(spot.x - 105) + Math.abs(spot.y - 100), 30);
 });
 
-// ---------- nudge ----------
+// ---------- typeset ----------
+
+const shownAt = (boxes, places) => places.map((p, i) => ({ ...p, w: boxes[i].w, h: boxes[i].h }));
+const lineWords = (boxes, places, words) => linesOfBoxes(shownAt(boxes, places)).map((line) => line.map((i) => words[i]).join(' '));
+function assertApart(boxes, places) {
+  const shown = shownAt(boxes, places);
+  shown.forEach((a, i) =>
+    shown.forEach((b, j) => {
+      if (i < j) assert.ok(!overlaps(a, b), `${i} and ${j} overlap: ${JSON.stringify([a, b])}`);
+    }),
+  );
+}
 
 test('magnets that do not overlap stay exactly where they are stored', () => {
   const boxes = [
@@ -240,50 +253,84 @@ test('magnets that do not overlap stay exactly where they are stored', () => {
     { x: 100, y: 10, w: 50, h: 30 },
     { x: 10, y: 80, w: 80, h: 30 },
   ];
+  const { places, fits } = typeset(boxes, board);
   assert.deepEqual(
-    nudge(boxes, board),
+    places,
     boxes.map(({ x, y }) => ({ x, y })),
   );
+  assert.ok(fits);
 });
 
-test('only the magnet that would overlap moves, to a free place near its own', () => {
+test('a word grown into the next pushes it right: the line keeps its words in their order', () => {
   const boxes = [
     { x: 10, y: 10, w: 90, h: 30 },
     { x: 80, y: 12, w: 50, h: 30 },
+    { x: 140, y: 10, w: 40, h: 30 },
     { x: 200, y: 150, w: 50, h: 30 },
   ];
-  const shown = nudge(boxes, board);
-  assert.deepEqual(shown[0], { x: 10, y: 10 });
-  assert.deepEqual(shown[2], { x: 200, y: 150 });
-  assert.ok(!overlaps({ ...shown[1], w: 50, h: 30 }, { ...shown[0], w: 90, h: 30 }));
-  assert.ok(Math.hypot(shown[1].x - 80, shown[1].y - 12) < 40, 'moved far');
+  const { places, fits } = typeset(boxes, board);
+  assert.deepEqual(places[0], { x: 10, y: 10 });
+  assert.deepEqual(places[1], { x: 100, y: 12 }, 'just clear of the word before, on its own line');
+  assert.deepEqual(places[2], { x: 150, y: 10 });
+  assert.deepEqual(places[3], { x: 200, y: 150 });
+  assert.deepEqual(lineWords(boxes, places, ['a', 'b', 'c', 'd']), ['a b c', 'd']);
+  assert.ok(fits);
 });
 
-test('a magnet grown past the right edge is drawn inside the board', () => {
-  assert.deepEqual(nudge([{ x: 280, y: 10, w: 60, h: 30 }], board), [{ x: 240, y: 10 }]);
-});
-
-test('bigger and back: the same stored places give the same places shown', () => {
-  const stored = [
-    { x: 10, y: 10 },
-    { x: 70, y: 10 },
-    { x: 130, y: 10 },
-    { x: 10, y: 50 },
+test('a line past the right edge moves left as a whole; one wider than the board does not fit', () => {
+  const { places, fits } = typeset([{ x: 280, y: 10, w: 60, h: 30 }], board);
+  assert.deepEqual(places, [{ x: 240, y: 10 }]);
+  assert.ok(fits);
+  const wide = [
+    { x: 0, y: 10, w: 200, h: 30 },
+    { x: 200, y: 10, w: 200, h: 30 },
   ];
-  const at = (k) =>
-    nudge(
-      stored.map((p) => ({ ...p, w: 55 * k, h: 30 * k })),
-      board,
-    );
-  const before = at(1);
-  const big = at(2);
-  big.forEach((p, i) =>
-    big.forEach((q, j) => {
-      if (i < j) assert.ok(!overlaps({ ...p, w: 110, h: 60 }, { ...q, w: 110, h: 60 }), `${i} and ${j} overlap at 200%`);
-    }),
-  );
-  assert.deepEqual(at(1), before);
-  assert.deepEqual(before, stored);
+  assert.equal(typeset(wide, board).fits, false);
+});
+
+test('a line grown into the one below pushes it down, whole; a poem taller than the board does not fit', () => {
+  const boxes = [
+    { x: 10, y: 10, w: 60, h: 40 },
+    { x: 80, y: 10, w: 60, h: 40 },
+    { x: 10, y: 40, w: 60, h: 40 },
+    { x: 80, y: 42, w: 60, h: 40 },
+  ];
+  const { places, fits } = typeset(boxes, board);
+  assert.deepEqual(places.slice(2), [
+    { x: 10, y: 50 },
+    { x: 80, y: 52 },
+  ]);
+  assertApart(boxes, places);
+  assert.ok(fits);
+  const tall = Array.from({ length: 12 }, (_, i) => ({ x: 10, y: i * 20, w: 60, h: 30 }));
+  assert.equal(typeset(tall, board).fits, false);
+});
+
+test('bigger and back: scaled about its top-left, a poem keeps its lines and nothing overlaps', () => {
+  const words = 'we were fire and smoke and light the moon is silver'.split(' ');
+  const widths = [30, 45, 35, 34, 50, 34, 44, 30, 46, 22, 52];
+  const rows = [7, 4];
+  const boxes = [];
+  let i = 0;
+  rows.forEach((count, row) => {
+    let x = 12;
+    for (let k = 0; k < count; k += 1, i += 1) {
+      boxes.push({ x, y: 20 + row * 34, w: widths[i], h: 30 });
+      x += widths[i] + 2;
+    }
+  });
+  const width = 375;
+  const height = 300;
+  const before = lineWords(boxes, typeset(boxes, { width, height }).places, words);
+  assert.deepEqual(before, ['we were fire and smoke and light', 'the moon is silver']);
+  for (const k of [1.2, 1.3]) {
+    const fractions = scalePoem(boxes, k, { width, height });
+    const scaled = fractions.map((p, j) => ({ x: p.x * width, y: p.y * height, w: boxes[j].w * k + 1, h: boxes[j].h * k }));
+    const { places, fits } = typeset(scaled, { width, height });
+    assert.ok(fits, `at ${k}`);
+    assertApart(scaled, places);
+    assert.deepEqual(lineWords(scaled, places, words), before, `at ${k}`);
+  }
 });
 
 test('a last word a rounding error outside the margin still has the next word beside it', () => {
@@ -293,4 +340,40 @@ test('a last word a rounding error outside the margin still has the next word be
     y: 11,
     free: true,
   });
+});
+
+test('a new word goes next to the word given, inside the part of the board in view', () => {
+  const last = { x: 20, y: 250, w: 40, h: 30 };
+  const spot = placeNear([last], { w: 44, h: 30 }, last, { width: 375, height: 400, gap: 8, margin: 11, top: 0, bottom: 200 });
+  assert.ok(spot.free && spot.y >= 0 && spot.y + 30 <= 200, `landed at ${JSON.stringify(spot)}, out of view`);
+  const shown = placeNear([last], { w: 44, h: 30 }, last, { width: 375, height: 400, gap: 8, margin: 11, top: 100, bottom: 320 });
+  assert.deepEqual(shown, { x: 68, y: 250, free: true }, 'in view, it goes right of the word given');
+  const none = placeNear([], { w: 44, h: 30 }, null, { width: 375, height: 400, margin: 11, top: 150, bottom: 320 });
+  assert.deepEqual(none, { x: 11, y: 150, free: true }, 'with no word to go next to, at the top of the part in view');
+});
+
+test('a line wider than the board wraps as a unit: its words in order on rows below, inside the board', () => {
+  const words = 'one two three four five six'.split(' ');
+  const boxes = words.map((w, i) => ({ x: i * 70, y: 10, w: 80, h: 30 }));
+  const below = { x: 10, y: 45, w: 60, h: 30 };
+  const { places, fits } = typeset([...boxes, below], board);
+  assert.equal(fits, false, 'a wrapped line says the poem does not fit');
+  const shown = shownAt([...boxes, below], places);
+  assertApart([...boxes, below], places);
+  assert.ok(
+    shown.every((b) => b.x >= 0 && b.x + b.w <= board.width),
+    JSON.stringify(shown),
+  );
+  assert.deepEqual(lineWords([...boxes, below], places, [...words, 'seven']).join(' '), 'one two three four five six seven');
+});
+
+test('a poem taller than the board even wrapped keeps every word inside it', () => {
+  const boxes = Array.from({ length: 30 }, (_, i) => ({ x: (i % 5) * 58, y: Math.floor(i / 5) * 30, w: 56, h: 28 }));
+  const { places, fits } = typeset(boxes, { width: 300, height: 150 });
+  assert.equal(fits, false);
+  const shown = shownAt(boxes, places);
+  assert.ok(
+    shown.every((b) => b.x >= 0 && b.y >= 0 && b.x + b.w <= 300 + 0.5 && b.y + b.h <= 150 + 0.5),
+    JSON.stringify(shown),
+  );
 });

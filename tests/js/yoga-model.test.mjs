@@ -102,6 +102,24 @@ test('a class checked in, changed and saved on the device becomes a session with
   assert.throws(() => apply(m, 'PATCH', '/class', { notes: 'x' }, { newId }), { code: 'no_class' });
 });
 
+test('a change to the class answers its time counted from its start, never from the last read', () => {
+  let m = absorb(base(), '/class', {
+    class: { venue: { id: 'v1', name: 'Loft' }, started_at: '2026-11-20T18:00:00Z', elapsed_seconds: 4, attendees: [], notes: '' },
+  });
+  // Offline 56 s in: the temperature typed, an attendee added, a note: each answer says 56 s, 57 s, not 4 s or 0.
+  let r = apply(m, 'PATCH', '/class', { temperature_c: 19 }, { newId, now: T0 + 56000 });
+  assert.equal(r.answer.class.elapsed_seconds, 56);
+  r = apply(r.model, 'PATCH', '/class', { notes: 'Hips' }, { newId, now: T0 + 57000 });
+  assert.equal(r.answer.class.elapsed_seconds, 57);
+  // Checked in on the device: 0 at its start, then counted from it.
+  r = apply(base(), 'POST', '/class', { venue_id: 'v1' }, { newId, now: T0 });
+  assert.equal(r.answer.class.elapsed_seconds, 0);
+  r = apply(r.model, 'PATCH', '/class', { notes: 'x' }, { newId, now: T0 + 67000 });
+  assert.equal(r.answer.class.elapsed_seconds, 67);
+  r = apply(r.model, 'POST', '/class/end', { action: 'save' }, { newId, now: T0 + 67000 });
+  assert.equal(r.answer.session.duration_seconds, 67, 'saved: its end minus its start');
+});
+
 test('a typed venue and a discarded class', () => {
   let r = apply(base(), 'POST', '/class', { venue: { name: 'Hall', address: '', source: 'typed' } }, { newId, now: T0 });
   assert.equal(r.answer.class.venue.id, null);

@@ -250,7 +250,7 @@ function locate() {
     navigator.geolocation.getCurrentPosition(
       (p) => resolve(p.coords),
       (e) => resolve(e),
-      { timeout: 15000, maximumAge: 300000 },
+      { timeout: 15000, maximumAge: 60000 },
     );
   });
 }

@@ -110,7 +110,7 @@ $('how-far').addEventListener('click', () => {
     (e) => {
       out.textContent = e.code === 1 ? 'Your location was not shared.' : 'Your location is not available right now.';
     },
-    { timeout: 15000, maximumAge: 300000 },
+    { timeout: 15000, maximumAge: 60000 },
   );
 });
 

@@ -127,6 +127,20 @@ if (guestWork) {
 const signupForm = document.getElementById('signup-form');
 if (signupForm) wireCredentialsForm(signupForm, '/api/v1/account/signup');
 
+// Usernames are kept in small letters (the server lower-cases them, and signing in ignores case): a name typed with
+// capitals is shown as it will be kept, before the account is made, not changed without a word.
+const usernameHint = document.getElementById('username-hint');
+if (signupForm && usernameHint) {
+  const field = signupForm.elements.namedItem('username');
+  const rules = usernameHint.textContent;
+  field.addEventListener('input', () => {
+    const typed = field.value.trim();
+    const kept = typed.toLowerCase();
+    usernameHint.textContent =
+      typed === kept ? rules : `Your username will be “${kept}”: usernames are kept in small letters. You can sign in as “${typed}” too.`;
+  });
+}
+
 const loginForm = document.getElementById('login-form');
 if (loginForm) wireCredentialsForm(loginForm, '/api/v1/account/login');
 

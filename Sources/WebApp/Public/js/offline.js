@@ -9,6 +9,10 @@
 // <meta name="trove-offline-note" content="…">, else FALLBACK. Pages that say it themselves (an #offline-note of their
 // own) get no second one.
 // It goes when the server answers again (checked on the browser's `online` event and every 15 seconds).
+//
+// A page never opened on this device is answered offline with the kept home page (sw.js): that page then says so
+// (its <meta name="trove-page"> names its own path), naming the city of a card never opened when this device knows
+// it (My cities, kept by City Roulette), rather than showing Trove's home page as if it had been asked for.
 
 const FALLBACK =
   'Offline: Trove cannot reach its server. Pages you opened before still open from this device; anything new needs the connection.';
@@ -16,6 +20,19 @@ const FALLBACK =
 const main = document.getElementById('main');
 let note = null;
 let retry = null;
+
+const own = document.querySelector('meta[name="trove-page"]')?.content;
+const stranded = own !== undefined && own !== location.pathname; // another page's, answered with this one offline
+
+/** What a page not kept on this device is, in words: "Prato’s card" when the device knows the city, else its address. */
+async function missing() {
+  const city = location.pathname.match(/^\/cities\/(\d+)$/)?.[1];
+  if (!city) return `The page ${location.pathname}`;
+  const { kept } = await import('./sync.js');
+  const mine = await kept('/api/v1/cities/collection').catch(() => null);
+  const name = mine?.cities?.find((c) => String(c.geonameid) === city)?.name;
+  return name ? `${name}’s city card` : 'This city’s card';
+}
 
 function show(offline) {
   if (!main || document.getElementById('offline-note')) return;
@@ -26,8 +43,29 @@ function show(offline) {
     note.setAttribute('role', 'status');
     note.textContent = document.querySelector('meta[name="trove-offline-note"]')?.content || FALLBACK;
     main.prepend(note);
+    if (stranded) {
+      note.textContent = 'Offline: this page is not kept on this device, so it cannot open until Trove can reach its server.';
+      missing().then(
+        (what) => {
+          note.textContent = `Offline: ${what} is not kept on this device, so it cannot open until Trove can reach its server. Here is Trove’s home page meanwhile.`;
+        },
+        () => {},
+      );
+    }
   }
   if (note) note.hidden = !offline;
+}
+
+/** At most one reload in 30 s for this address: never a loop where the page fails while /health answers. */
+function reloadOnce() {
+  try {
+    const key = `trove.offline.reloaded:${location.pathname}`;
+    if (Date.now() - Number(sessionStorage.getItem(key) || 0) < 30000) return false;
+    sessionStorage.setItem(key, String(Date.now()));
+  } catch {
+    /* no storage: reload */
+  }
+  return true;
 }
 
 async function check() {
@@ -40,6 +78,7 @@ async function check() {
       up = false;
     }
   }
+  if (up && stranded && reloadOnce()) return location.reload(); // back online: the page that was asked for
   show(!up);
   if (!up) retry = setTimeout(check, 15000);
 }

@@ -97,9 +97,17 @@ export const gestures = {
       return;
     }
     if (this.drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
-    if (target.closest('.pm-rotate')) return this.startRotate(e);
-    if (target.closest('.pm-tool')) return;
-    const node = this.pick(e.clientX, e.clientY) || target.closest('.pm-magnet');
+    // A tool drawn over a neighbour: a tap on the neighbour's tile selects it (the × there sent the selected word back).
+    const tool = target.closest('.pm-tool');
+    // (the drawn × or ↻ itself, within 12 px of its centre, stays the tool's)
+    const c = tool?.getBoundingClientRect();
+    const onGlyph = c && Math.hypot(e.clientX - c.x - c.width / 2, e.clientY - c.y - c.height / 2) <= 12;
+    const under = tool && !onGlyph && this.tileAt(e.clientX, e.clientY, this.selected);
+    // A tool's click acts only if the press began on it, for the word then selected (board.js `wire`).
+    this.pressed = tool && !under ? { tool, id: this.selected } : null;
+    if (!under && target.closest('.pm-rotate')) return this.startRotate(e);
+    if (tool && !under) return;
+    const node = under || this.pick(e.clientX, e.clientY) || target.closest('.pm-magnet');
     if (!node || !this.nodes.has(node.dataset.id)) {
       if (!target.closest('.pm-tools')) this.select(null);
       return;
@@ -136,6 +144,45 @@ export const gestures = {
       return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     };
     return hits.find(onTile) || hits[0] || null; // elementsFromPoint lists what is drawn on top first
+  },
+
+  /** The top magnet but `except` whose tile (not its wider touch area) is under (x, y), or null. */
+  tileAt(x, y, except) {
+    for (const hit of document.elementsFromPoint(x, y)) {
+      const n = hit.closest?.('.pm-magnet');
+      const r = n?.getBoundingClientRect();
+      if (n && this.nodes.get(n.dataset.id) === n && n.dataset.id !== except && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom)
+        return n;
+    }
+    return null;
+  },
+
+  /**
+   * The selected magnet's tools, at its corners: above it, or below where that covers fewer other magnets (or it is
+   * near the board's top). Where they still cover a neighbour, a tap on the neighbour is the neighbour's (tileAt).
+   */
+  placeTools() {
+    if (!this.tools) return;
+    const magnet = this.selected && this.magnet(this.selected);
+    const node = magnet && this.nodes.get(magnet.id);
+    this.tools.hidden = !node;
+    if (!node) return;
+    const style = this.tools.style;
+    const at = this.shown.get(magnet.id) || { x: 0, y: 0 };
+    const w = node.offsetWidth;
+    const h = node.offsetHeight;
+    style.left = `${at.x}px`;
+    style.top = `${at.y}px`;
+    style.setProperty('--pm-rot', `${magnet.rotation || 0}deg`);
+    style.width = `${w}px`;
+    style.height = `${h}px`;
+    style.rotate = magnet.rotation ? `${magnet.rotation}deg` : '';
+    const t = this.tools.firstElementChild?.offsetWidth || 44;
+    const others = this.boxesBut(magnet.id);
+    const covered = (y) =>
+      [at.x - 0.6 * t, at.x + w - 0.4 * t].reduce((n, x) => n + others.filter((b) => overlaps({ x, y, w: t, h: t }, b)).length, 0);
+    const above = covered(at.y - 0.6 * t);
+    this.tools.classList.toggle('is-below', at.y < h + 16 || covered(at.y + h - 0.4 * t) < above);
   },
 
   /** Whether a point (client px) is over the tray. */

@@ -1,8 +1,8 @@
-// Magnetic Poetry: the writing surface. Magnets are stored at fractions of the board and drawn there, or at the
-// nearest free place where that would overlap another (layout.js `nudge`; the stored place stays). Dragged
+// Magnetic Poetry: the writing surface. Magnets are stored at fractions of the board and drawn there, each line
+// kept whole where a font or size would make its words overlap (typeset.js; the stored place stays). Dragged
 // (board-gestures.js, with the first magnet), dropped on the tray to go back; the page hears of changes before
 // (`onBefore`, undo) and after (`onChange`).
-import { freeSpot, nudge, placeNear } from './layout.js';
+import { freeSpot, placeNear } from './layout.js';
 import { reducedMotion, scrollBehavior } from './dom.js';
 
 export const FONTS = {
@@ -71,6 +71,7 @@ export class Board {
     if (this.tools) this.el.append(this.tools); // keeps the tools last
     if (this.last && !this.nodes.has(this.last)) this.last = null;
     this.reflow();
+    if (data.magnets.length) this.typesetting();
     if (data.magnets.length) this.gestures();
     if (this.selected && !this.nodes.has(this.selected)) this.select(null);
     if (animate) this.flyIn([...this.nodes.values()]);
@@ -98,7 +99,7 @@ export class Board {
     if (reflow) this.reflow();
   }
 
-  /** Draws every magnet at its stored place, or the nearest free one where that would overlap another. */
+  /** Draws every magnet at its stored place, its line kept whole where words would overlap (typeset.js). */
   reflow() {
     if (!this.data) return;
     const { width, height } = this.size();
@@ -108,7 +109,8 @@ export class Board {
       const node = this.nodes.get(m.id);
       return { x: m.x * width, y: m.y * height, w: node.offsetWidth, h: node.offsetHeight };
     });
-    const places = width && height ? nudge(boxes, { width, height }) : boxes;
+    const { places, fits } = width && height && this.ts ? this.ts.typeset(boxes, { width, height }) : { places: boxes };
+    this.fits = fits;
     this.shown.clear();
     magnets.forEach((m, i) => {
       const box = { ...boxes[i], ...places[i] };
@@ -151,6 +153,14 @@ export class Board {
 
   magnet(id) {
     return this.data && this.data.magnets.find((m) => m.id === id);
+  }
+
+  /** typeset.js, with the first words. */
+  typesetting() {
+    return (this.loadingTs ??= import('./typeset.js').then((m) => {
+      this.ts = m;
+      this.reflow();
+    }));
   }
 
   /** Rotating, keys and tilt (board-gestures.js) load with the first magnet. */
@@ -240,8 +250,8 @@ export class Board {
     return [...this.shown].filter(([id]) => id !== except).map(([, box]) => box);
   }
 
-  /** Adds a magnet for `word` in front: dropped at `at` (px) or next to the last one placed, never on another; shown with a glow. */
-  add(word, at = null) {
+  /** Adds `word` in front at `at` (px), or by the selected (else last placed, else last) word within `view` ({top, bottom}: in sight), on no other; glowing. */
+  add(word, at = null, view = {}) {
     const { width, height } = this.size();
     const magnet = { id: newId(), word, x: 0, y: 0, rotation: 0, z: this.topZ() + 1 };
     this.data.magnets.push(magnet);
@@ -256,15 +266,18 @@ export class Board {
     const size = { w: node.offsetWidth, h: node.offsetHeight };
     const room = { width, height, gap: Math.round(size.h * 0.25), margin: Math.max(8, Math.round(width * 0.03)) };
     const others = this.boxesBut(magnet.id);
+    const ids = [...this.shown.keys()].filter((id) => id !== magnet.id);
+    const near = [this.selected, this.last].find((id) => ids.includes(id)) ?? ids[this.ts?.linesOfBoxes(others).at(-1)?.at(-1)];
     const spot = at
       ? freeSpot(others, size, { ...room, gap: 0, margin: 0, prefer: [at], target: at })
-      : placeNear(others, size, this.last && this.shown.get(this.last), { ...room, lineStart: this.lineStart(this.last) });
+      : placeNear(others, size, near && this.shown.get(near), { ...room, ...view, lineStart: this.lineStart(near) });
     this.store(magnet, spot.x, spot.y);
     this.shown.set(magnet.id, { x: spot.x, y: spot.y, ...size });
     this.draw(node, spot);
     this.last = magnet.id;
     this.reveal(node);
     this.gestures();
+    this.typesetting();
     return magnet;
   }
 
@@ -298,22 +311,7 @@ export class Board {
 
   // ---------- The selected magnet's tools ----------
 
-  placeTools() {
-    if (!this.tools) return;
-    const magnet = this.selected && this.magnet(this.selected);
-    const node = magnet && this.nodes.get(magnet.id);
-    this.tools.hidden = !node;
-    if (!node) return;
-    const style = this.tools.style;
-    const at = this.shown.get(magnet.id) || { x: 0, y: 0 };
-    style.left = `${at.x}px`;
-    style.top = `${at.y}px`;
-    style.setProperty('--pm-rot', `${magnet.rotation || 0}deg`);
-    style.width = `${node.offsetWidth}px`;
-    style.height = `${node.offsetHeight}px`;
-    style.rotate = magnet.rotation ? `${magnet.rotation}deg` : '';
-    this.tools.classList.toggle('is-below', at.y < node.offsetHeight + 16);
-  }
+  placeTools() {} // board-gestures.js: only a selected magnet has tools
 
   // ---------- Input (board-gestures.js, loaded with the first magnet: before there is one to drag) ----------
 
@@ -328,7 +326,9 @@ export class Board {
     el.addEventListener('dragstart', (e) => e.preventDefault());
     const rotate = el.querySelector('.pm-rotate');
     const remove = el.querySelector('.pm-delete');
-    if (remove) remove.addEventListener('click', () => this.selected && this.remove(this.selected));
-    if (rotate) rotate.addEventListener('click', () => this.rotateClick?.());
+    // A key, or a press that began on this tool for the selected word (not a tap that selected a neighbour under it)
+    const mine = (e) => !(e.clientX || e.clientY) || (this.pressed?.tool === e.currentTarget && this.pressed.id === this.selected);
+    if (remove) remove.addEventListener('click', (e) => this.selected && mine(e) && this.remove(this.selected));
+    if (rotate) rotate.addEventListener('click', (e) => mine(e) && this.rotateClick?.());
   }
 }

@@ -57,27 +57,33 @@ export function overlaps(a, b, gap = 0) {
 
 const clampInto = (value, low, high) => (high < low ? low : Math.min(high, Math.max(low, value)));
 
-/** A place for a box of `size` touching none of `boxes` (`gap` apart), `margin` inside the board: the first free of `prefer`, else the free place nearest `target`; {x, y, free}. */
-export function freeSpot(boxes, size, { width, height, gap = 0, margin = 0, prefer = [], target = null, step = 0 }) {
+/** A place for a box of `size` touching none of `boxes` (`gap` apart), `margin` inside the board (and between `top` and `bottom`, the part in view, where it fits): the first free of `prefer`, else the free place nearest `target`; {x, y, free}. */
+export function freeSpot(
+  boxes,
+  size,
+  { width, height, gap = 0, margin = 0, prefer = [], target = null, step = 0, top = 0, bottom = Infinity },
+) {
   const { w, h } = size;
   const maxX = width - margin - w;
-  const maxY = height - margin - h;
-  const inside = (p) => ({ x: clampInto(p.x, margin, maxX), y: clampInto(p.y, margin, maxY) });
+  const band = Math.min(height - margin, bottom) - h >= Math.max(margin, top);
+  const minY = band ? Math.max(margin, top) : margin;
+  const maxY = band ? Math.min(height - margin, bottom) - h : height - margin - h;
+  const inside = (p) => ({ x: clampInto(p.x, margin, maxX), y: clampInto(p.y, minY, maxY) });
   const isFree = (p) => !boxes.some((b) => overlaps({ x: p.x, y: p.y, w, h }, b, gap));
   for (const p of prefer) {
     const place = inside(p);
     if (Math.abs(place.x - p.x) < 2 && Math.abs(place.y - p.y) < 2 && isFree(place)) return { ...place, free: true };
   }
-  const goal = inside(target || prefer[0] || { x: margin, y: margin });
+  const goal = inside(target || prefer[0] || { x: margin, y: minY });
   const stride = step > 0 ? step : Math.max(2, Math.min(w, h) / 3);
   const candidates = [];
-  for (let y = margin; y <= Math.max(margin, maxY) + 0.001; y += stride) {
+  for (let y = minY; y <= Math.max(minY, maxY) + 0.001; y += stride) {
     for (let x = margin; x <= Math.max(margin, maxX) + 0.001; x += stride) candidates.push({ x, y });
   }
   // The goal itself and the grid points on its row and column, so a small shift is found exactly.
   candidates.push(goal);
   for (let x = margin; x <= maxX; x += stride) candidates.push({ x, y: goal.y });
-  for (let y = margin; y <= maxY; y += stride) candidates.push({ x: goal.x, y });
+  for (let y = minY; y <= maxY; y += stride) candidates.push({ x: goal.x, y });
   const distance = (p) => (p.x - goal.x) ** 2 + (p.y - goal.y) ** 2;
   candidates.sort((a, b) => distance(a) - distance(b));
   for (const p of candidates) {
@@ -87,8 +93,8 @@ export function freeSpot(boxes, size, { width, height, gap = 0, margin = 0, pref
   return { ...goal, free: false };
 }
 
-/** Where a new magnet goes: right of the last placed one (`last`), else at the start of the next line (`lineStart`, the x of its line's first word), else below `last`, else the nearest free place. */
-export function placeNear(others, size, last, { width, height, gap = 0, margin = 0, lineStart = margin }) {
+/** Where a new magnet goes: right of `last`, else at the start of the next line (`lineStart`, the x of its line's first word), else below `last`, else the nearest free place; between `top` and `bottom` where it fits. */
+export function placeNear(others, size, last, { width, height, gap = 0, margin = 0, lineStart = margin, top = 0, bottom = Infinity }) {
   const below = last && last.y + last.h + gap;
   const prefer = last
     ? [
@@ -96,25 +102,6 @@ export function placeNear(others, size, last, { width, height, gap = 0, margin =
         { x: lineStart, y: below },
         { x: last.x, y: below },
       ]
-    : [{ x: margin, y: margin }];
-  return freeSpot(others, size, { width, height, gap, margin, prefer, target: prefer[0] });
-}
-
-/** Where each magnet is drawn: at its stored place, unless that overlaps one settled before it in reading order; then at the nearest free place. Stored places are not changed. */
-export function nudge(boxes, { width, height, gap = 0 }) {
-  const order = boxes.map((b, i) => i).sort((i, j) => boxes[i].y - boxes[j].y || boxes[i].x - boxes[j].x);
-  const shown = new Array(boxes.length);
-  const settled = [];
-  for (const i of order) {
-    const b = boxes[i];
-    const at = { x: clampInto(b.x, 0, width - b.w), y: clampInto(b.y, 0, height - b.h) };
-    const box = { ...at, w: b.w, h: b.h };
-    if (settled.some((s) => overlaps(box, s))) {
-      const spot = freeSpot(settled, b, { width, height, gap, target: at });
-      if (spot.free) Object.assign(at, { x: spot.x, y: spot.y });
-    }
-    shown[i] = { x: at.x, y: at.y };
-    settled.push({ x: at.x, y: at.y, w: b.w, h: b.h });
-  }
-  return shown;
+    : [{ x: margin, y: Math.max(margin, top) }];
+  return freeSpot(others, size, { width, height, gap, margin, prefer, target: prefer[0], top, bottom });
 }

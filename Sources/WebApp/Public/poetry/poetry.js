@@ -16,7 +16,7 @@ navigator.serviceWorker?.ready.then(
   ({ active }) =>
     active?.postMessage({
       type: 'trove:keep',
-      urls: 'board-gestures.js board-gestures.css helpers.js words.css extras.js share.js spelling.js sets.js wordset-editor.js refresh.js'
+      urls: 'board-gestures.js board-gestures.css helpers.js words.css extras.js share.js spelling.js sets.js wordset-editor.js refresh.js style.js typeset.js'
         .split(' ')
         .map((path) => new URL(path, import.meta.url).pathname),
     }),
@@ -169,6 +169,7 @@ function sync() {
   ui.font.value = data.font;
   ui.fontSize.value = String(data.font_scale);
   ui.fontSizeValue.textContent = `${Math.round(data.font_scale * 100)}%`;
+  $('font-size-note')?.replaceChildren();
   sets.fill(ui.wordset, data.word_set_id);
   styleTray();
   derived();
@@ -422,12 +423,12 @@ function placeWord(word, at = null) {
   const data = board.data;
   if (!data || data.magnets.length >= 400) return toast('A board holds at most 400 magnets.');
   remember(`add:${Math.random()}`);
-  let point = null;
-  if (at) {
-    const r = ui.board.getBoundingClientRect();
-    point = { x: at.x - r.left - ui.board.clientLeft, y: at.y - r.top - ui.board.clientTop };
-  }
-  board.add(word, point);
+  const r = ui.board.getBoundingClientRect();
+  const top = r.top + ui.board.clientTop;
+  const point = at && { x: at.x - r.left - ui.board.clientLeft, y: at.y - top };
+  // In sight: not under the open sheet nor below the screen (a word above it is scrolled to: Board#reveal).
+  const sheet = document.querySelector('.pm-sheet:not([hidden])')?.getBoundingClientRect().top ?? Infinity;
+  board.add(word, point, { bottom: Math.min(sheet, visualViewport?.height ?? innerHeight) - top });
   changed();
   say(`“${word}” is on the board`);
 }
@@ -555,21 +556,10 @@ on(ui.addWordForm, 'submit', (e) => {
 });
 
 on(ui.wordset, 'change', () => useSet(ui.wordset.value));
-on(ui.font, 'change', () => {
-  remember('font');
-  board.data.font = ui.font.value;
-  board.applyStyle();
-  sync();
-  changed();
-});
-on(ui.fontSize, 'input', () => {
-  remember('size');
-  board.data.font_scale = Number(ui.fontSize.value);
-  ui.fontSizeValue.textContent = `${Math.round(board.data.font_scale * 100)}%`;
-  board.applyStyle();
-  sync();
-  changed();
-});
+// Font and size: style.js, loaded when first changed.
+const restyle = (name) => () => import('./style.js').then((m) => m[name]({ board, ui, remember, sync, changed }));
+on(ui.font, 'change', restyle('font'));
+on(ui.fontSize, 'input', restyle('size'));
 
 on(ui.backgroundInput, 'change', () => later('uploadBackground')(ui.backgroundInput.files && ui.backgroundInput.files[0]));
 on(ui.backgroundRemove, 'click', later('removeBackground'));

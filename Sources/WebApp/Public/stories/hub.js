@@ -353,16 +353,8 @@ function removeFromLibrary(story) {
   const at = state.library.findIndex((s) => s.id === story.id);
   const entry = at >= 0 ? state.library[at] : { ...story, in_library: true };
   const path = `${API}/${encodeURIComponent(story.id)}/library`;
-  leaving.set(story.id, null);
   setInLibrary(story, false);
   renderAll();
-  if (state.tab === 'library') {
-    const next = $('library-list').children[Math.min(index, $('library-list').children.length - 1)];
-    // The last one gone: its tab takes the focus, not the search field, whose keyboard would cover the Undo.
-    (next ? next.querySelector('.st-read') : $('tab-library')).focus();
-  } else {
-    focusCard('catalog', story.id, '.st-add');
-  }
   const putBack = () => {
     leaving.delete(story.id);
     for (const item of state.catalog) if (item.id === story.id) item.in_library = true;
@@ -395,6 +387,15 @@ function removeFromLibrary(story) {
     },
   });
   leaving.set(story.id, removal);
+  // The focus moves only once the removal and its Undo are under way, so nothing here can stop them half way.
+  if (state.tab === 'library') {
+    const next = $('library-list').children[Math.min(index, $('library-list').children.length - 1)];
+    // The next card's first link (Read, or Continue for a story begun); the last one gone: its tab takes the focus,
+    // not the search field, whose keyboard would cover the Undo.
+    (next?.querySelector('.st-actions a') || $('tab-library')).focus();
+  } else {
+    focusCard('catalog', story.id, '.st-add');
+  }
 }
 
 function focusCard(where, id, selector) {

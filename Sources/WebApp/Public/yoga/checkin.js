@@ -8,6 +8,10 @@ import { checkIn, mode, open, showIdle } from './class.js';
 import { openLayer } from '../js/layers.js';
 
 const PICK = 'Pick one of your venues or type one.';
+// Without the server, check-in still works at a venue of hers or one typed (the class is then held on this device).
+const OFFLINE =
+  'Places near you cannot be searched without Trove’s server, but you can check in offline: pick one of your venues or type one.';
+const unreachable = (error) => !error.status;
 let position = null; // { lat, lon } once the browser told us
 let saved = []; // saved venues
 let lastSession = null; // the session "Repeat last time" repeats
@@ -50,7 +54,7 @@ function useMyLocation() {
     (error) => {
       txt('typed-here-state', `${error.code === 1 ? 'Location is off' : 'Your location is unknown'}: type the position, or leave it out.`);
     },
-    { timeout: 15000, maximumAge: 300000 },
+    { timeout: 15000, maximumAge: 60000 },
   );
 }
 const typedEmpty = () => !$('typed-lat').value.trim() && !$('typed-lon').value.trim();
@@ -99,7 +103,7 @@ export function openCheckin() {
       await savedLoaded;
       if (!saved.length && open('checkin-panel')) $('typed').open = true;
     },
-    { timeout: 15000, maximumAge: 300000 },
+    { timeout: 15000, maximumAge: 60000 },
   );
 }
 
@@ -136,6 +140,15 @@ async function searchNearby(first = false) {
       : 'Pick a place near you (below), or type a venue.';
   } catch (error) {
     if (seq !== searchSeq) return null;
+    if (unreachable(error)) {
+      // Said once, at the top (and by "Near you" for a search typed later), with what works without the server.
+      $('nearby-list').replaceChildren();
+      txt('nearby-state', OFFLINE);
+      show('nearby', !first);
+      await savedLoaded;
+      if (!saved.length && open('checkin-panel')) $('typed').open = true;
+      return OFFLINE;
+    }
     const why = error.status === 503 ? 'Places near you cannot be searched right now.' : error.message;
     $('nearby-list').replaceChildren();
     txt('nearby-state', why);
@@ -199,12 +212,19 @@ async function suggestNearest(visit) {
 }
 
 async function loadSaved() {
+  let offline = false;
   try {
     saved = (await call('GET', '/venues')).venues;
   } catch (error) {
-    toast(error.message);
+    // Never listed on this device and the server away: a typed venue still checks in (held here until it ends).
+    offline = unreachable(error);
+    if (!offline) toast(error.message);
   }
   renderSaved();
+  if (offline && !saved.length && open('checkin-panel')) {
+    txt('saved-empty', 'Your venues are not on this device yet: type the venue above, checking in works offline.');
+    $('typed').open = true;
+  }
 }
 
 function renderSaved() {

@@ -58,8 +58,12 @@ export async function refresh() {
 
 export function setClass(next) {
   const previous = klass;
-  klass = next;
-  receivedAt = Date.now();
+  const now = Date.now();
+  // The same class again (a change answered, a read): its timer never goes back, whoever counted (the server, or
+  // this device from the start it knows, with a clock of its own).
+  const ran = previous && next && previous.started_at === next.started_at ? elapsedAt(previous, receivedAt, now) : 0;
+  klass = next && ran > elapsedAt(next, now, now) ? { ...next, elapsed_seconds: ran } : next;
+  receivedAt = now;
   if (!next) {
     clearInterval(holding);
     clearInterval(timer);

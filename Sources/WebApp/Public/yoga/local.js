@@ -5,7 +5,7 @@
 // id until the server's answer gives theirs. A class checked in without the server is held on the device until
 // it ends, then recorded in one write (POST /sessions), so it never meets a class running on another device.
 import { api } from '../js/api.js';
-import { keep, kept, waiting } from '../js/sync.js';
+import { HELD as HELD_KEYS, keep, kept, update, waiting } from '../js/sync.js';
 import { absorb } from './kept.js';
 
 export const full = () => import('./model.js'); // only for a write or an offline read, so the page loads lighter
@@ -20,12 +20,34 @@ navigator.serviceWorker?.ready.then(
 export const API = '/api/v1/yoga';
 export const KEY = 'yoga';
 let model = null;
-export const load = () => (model ??= kept(KEY).then((m) => m || {}));
+// A class held on this device (checked in without the server) is on no server yet: the header's indicator counts it
+// as waiting (js/sync.js HELD) until it is handed over or, ended, its session is in the outbox (`endingHeld`).
+const HELD = `${KEY}.class`;
+let ending = 0;
+const held = (m) => {
+  const on = !!m?.class?.on_device;
+  if (!ending && on !== localStorage.getItem(HELD_KEYS)?.includes(HELD)) {
+    localStorage.setItem(HELD_KEYS, JSON.stringify(on ? [HELD] : []));
+    update();
+  }
+  return m;
+};
+/** Runs `work` (ending the held class, then sending its session) with the class counted as waiting throughout. */
+export async function endingHeld(work) {
+  ending += 1;
+  try {
+    return await work();
+  } finally {
+    ending -= 1;
+    held(await load());
+  }
+}
+export const load = () => (model ??= kept(KEY).then((m) => held(m || {})));
 /** Changes the model in turn (reads and writes of the tabs overlap), keeping it on the device. */
 export function change(fn) {
   const next = load().then((m) => {
     try {
-      return fn(m)?.model ?? m;
+      return held(fn(m)?.model ?? m);
     } catch {
       return m; // the server's answer and the device disagree: the next read settles it
     }

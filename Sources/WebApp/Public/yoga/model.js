@@ -8,6 +8,18 @@ const copy = (value) => (value === undefined ? undefined : JSON.parse(JSON.strin
 const byName = (a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
 const newestFirst = (a, b) => Date.parse(b.started_at) - Date.parse(a.started_at);
 
+/**
+ * The running class as an answer gives it: its elapsed_seconds counted from its start at `now`, as the server counts
+ * them. (The kept class's own elapsed_seconds is as old as the answer it came in: the timer shows that plus the time
+ * since this answer, so a change answered from the device with it set the timer back to the last read.)
+ */
+export function running(klass, now = Date.now()) {
+  const c = copy(klass);
+  const started = Date.parse(c.started_at);
+  if (Number.isFinite(started)) c.elapsed_seconds = Math.max(0, Math.round((now - started) / 1000));
+  return c;
+}
+
 /** An API error as the server would give it. */
 export function refusal(status, code, message) {
   return Object.assign(new Error(message), { name: 'ApiError', status, code, details: [], retryAfter: null });
@@ -21,11 +33,7 @@ export function answer(model, path, now = Date.now()) {
   if (route === '/student-types' && m.types) return { types: copy(m.types) };
   if (route === '/settings' && m.settings) return copy(m.settings);
   if (route === '/venues' && m.venues) return { venues: copy(m.venues) };
-  if (route === '/class' && m.class !== undefined) {
-    const c = copy(m.class);
-    if (c) c.elapsed_seconds = Math.max(0, Math.round((now - Date.parse(c.started_at)) / 1000));
-    return { class: c };
-  }
+  if (route === '/class' && m.class !== undefined) return { class: m.class && running(m.class, now) };
   if (route === '/sessions' && m.sessions) return { sessions: copy(m.sessions).sort(newestFirst) };
   if (route === '/stats' && m.sessions && m.students) return stats(m, now);
   let match = route.match(/^\/sessions\/([^/]+)$/);
@@ -135,12 +143,13 @@ const typeName = (m, id) => (id ? (m.types?.find((t) => t.id === id)?.name ?? nu
 /** What a finished class becomes: a session, as GET /sessions/{id} shows it. */
 export function sessionOf(klass, id, endedAt) {
   const start = Date.parse(klass.started_at);
+  const end = iso(endedAt); // whole seconds, as the start: its duration is end minus start, as shown
   return {
     id,
     venue: copy(klass.venue),
     started_at: klass.started_at,
-    ended_at: iso(endedAt),
-    duration_seconds: Math.max(0, Math.round((endedAt - start) / 1000)),
+    ended_at: end,
+    duration_seconds: Math.max(0, Math.round((Date.parse(end) - start) / 1000)),
     attendees: copy(klass.attendees),
     attendance: klass.attendees.length,
     temperature_c: klass.temperature_c ?? null,
@@ -274,7 +283,7 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
       on_device: true,
     };
     if (!body.venue_id) m.class.place = copy(body.venue); // as typed or found: sent with the class (recorded)
-    return result({ class: copy(m.class) });
+    return result({ class: running(m.class, now) });
   }
   if (route === '/class' && method === 'PATCH') {
     if (!m.class) throw refusal(404, 'no_class', 'No class is running.');
@@ -285,7 +294,7 @@ export function apply(model, method, path, body, { now = Date.now(), newId } = {
     if (typeof body.notes === 'string') c.notes = body.notes;
     if ('temperature_c' in body) c.temperature_c = body.temperature_c;
     c.changed_on_device = true;
-    return result({ class: copy(c) });
+    return result({ class: running(c, now) });
   }
   if (route === '/class/end') {
     if (!m.class) throw refusal(404, 'no_class', 'No class is running.');

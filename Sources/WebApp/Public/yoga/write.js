@@ -14,7 +14,7 @@ import { api } from '../js/api.js';
 import { send, waiting } from '../js/sync.js';
 import { tempId } from '../js/sync-logic.js';
 import { answer, apply, catchUp, checkInOf, correction, describe, listVenue, recorded } from './model.js';
-import { API, KEY, load, change, swap } from './local.js';
+import { API, KEY, load, change, swap, endingHeld } from './local.js';
 import { absorb } from './kept.js';
 
 let handing = null; // a held class being handed over: the class's own writes wait for it
@@ -55,18 +55,24 @@ export async function write(method, path, body, extra = {}) {
   }
 
   if (path.startsWith('/class') && m.class?.on_device) {
-    await change(again);
-    if (path !== '/class/end' || !done.answer.session) return done.answer;
-    const session = { ...done.answer.session };
-    const sent = await send('POST', `${API}/sessions`, recorded(done.klass, session), {
-      label: 'the class',
-      scope: KEY,
-      creates: session.id,
-      idFrom: 'id',
+    if (path !== '/class/end' || !done.answer.session) {
+      await change(again);
+      return done.answer;
+    }
+    // Saved: the class is on this device only until its session is in the outbox (or on the server).
+    return endingHeld(async () => {
+      await change(again);
+      const session = { ...done.answer.session };
+      const sent = await send('POST', `${API}/sessions`, recorded(done.klass, session), {
+        label: 'the class',
+        scope: KEY,
+        creates: session.id,
+        idFrom: 'id',
+      });
+      if (sent.queued) return done.answer;
+      await change((cur) => ({ model: swap(cur, session.id, sent.data.id) }));
+      return { session: sent.data };
     });
-    if (sent.queued) return done.answer;
-    await change((cur) => ({ model: swap(cur, session.id, sent.data.id) }));
-    return { session: sent.data };
   }
 
   const group = m.class ? `class:${m.class.started_at}` : undefined;
