@@ -111,16 +111,7 @@ extension TwineRun {
                 return nil
             }
         }
-        if c == "<", let next = try htmlMarkup(s, i, to) {
-            i = next
-            return nil
-        }
-        if c == "\\", i + 1 < to, s[i + 1] == "\n" {
-            i += 2
-            return nil
-        }
-        output.unicodeScalars.append(c)
-        i += 1
+        try plainText(c, s, &i, to)
         return nil
     }
 
@@ -235,6 +226,19 @@ extension TwineRun {
 
     /// HTML in a passage: `<br>` is a line break, `<p>` a paragraph, comments and other tags are dropped, and a
     /// `<script>` is kept as text with a warning. Nil when `<` starts no tag.
+    /// What both formats do with a character no markup of theirs claimed: HTML's tags as `htmlMarkup` reads them, a
+    /// backslash before a line break joining the lines, anything else shown as it is.
+    mutating func plainText(_ c: Unicode.Scalar, _ s: [Unicode.Scalar], _ i: inout Int, _ to: Int) throws(TwineInterrupt) {
+        if c == "<", let next = try htmlMarkup(s, i, to) {
+            i = next
+        } else if c == "\\", i + 1 < to, s[i + 1] == "\n" {
+            i += 2
+        } else {
+            output.unicodeScalars.append(c)
+            i += 1
+        }
+    }
+
     mutating func htmlMarkup(_ s: [Unicode.Scalar], _ i: Int, _ to: Int) throws(TwineInterrupt) -> Int? {
         if TwineMarkup.starts("<!--", s, i) {
             return (TwineMarkup.find("-->", s, i + 4, to, work: work).map { $0 + 3 }) ?? to

@@ -82,16 +82,7 @@ extension TwineRun {
             i = close + 3
             return nil
         }
-        if c == "<", let next = try htmlMarkup(s, i, to) {
-            i = next
-            return nil
-        }
-        if c == "\\", i + 1 < to, s[i + 1] == "\n" {
-            i += 2
-            return nil
-        }
-        output.unicodeScalars.append(c)
-        i += 1
+        try plainText(c, s, &i, to)
         return nil
     }
 
