@@ -96,11 +96,17 @@ public struct StoryRepository: Sendable {
 
     /// `update` setting the summary columns (and the name) to `summary`.
     static func setSummary(of update: SQLUpdateBuilder, to summary: StorySummary) -> SQLUpdateBuilder {
-        update.set("name", to: SQLBind(summary.name)).set("summary", to: SQLBind(summary.summary))
-            .set("author", to: SQLBind(summary.author)).set("description", to: SQLBind(summary.description))
-            .set("language", to: SQLBind(summary.language)).set("rating", to: SQLBind(summary.rating))
-            .set("pic_path", to: SQLBind(summary.picPath)).set("chapter_count", to: SQLBind(summary.chapterCount))
-            .set("ending_count", to: SQLBind(summary.endingCount))
+        summaryValues(summary).reduce(update) { update, column in update.set(SQLIdentifier(column.0), to: column.1) }
+    }
+
+    /// The name and the summary columns' values.
+    static func summaryValues(_ summary: StorySummary) -> [(String, SQLBind)] {
+        [
+            ("name", SQLBind(summary.name)), ("summary", SQLBind(summary.summary)), ("author", SQLBind(summary.author)),
+            ("description", SQLBind(summary.description)), ("language", SQLBind(summary.language)),
+            ("rating", SQLBind(summary.rating)), ("pic_path", SQLBind(summary.picPath)),
+            ("chapter_count", SQLBind(summary.chapterCount)), ("ending_count", SQLBind(summary.endingCount)),
+        ]
     }
 
     private func selectListed() -> SQLSelectBuilder {
@@ -168,13 +174,17 @@ public struct StoryRepository: Sendable {
                     }
                 }
             } else {
+                let summary = Self.summaryValues(StorySummary(story))
                 try await db.insert(into: "stories")
-                    .columns("id", "owner_profile_id", "name", "story_json", "source", "twine_html", "created_at", "updated_at")
+                    .columns(
+                        ["id", "owner_profile_id", "story_json", "source", "twine_html", "created_at", "updated_at"] + summary.map(\.0)
+                    )
                     .values(
-                        SQLBind(id), SQLBind(owner), SQLBind(story.name), SQLBind(StoryFile.write(story)), SQLBind(source),
-                        SQLBind(twineHTML), SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970)
+                        [
+                            SQLBind(id), SQLBind(owner), SQLBind(StoryFile.write(story)), SQLBind(source), SQLBind(twineHTML),
+                            SQLBind(now.millisecondsSince1970), SQLBind(now.millisecondsSince1970),
+                        ] + summary.map(\.1)
                     ).run()
-                try await Self.setSummary(of: db.update("stories"), to: StorySummary(story)).where("id", .equal, id).run()
             }
             if let resources {
                 try await db.delete(from: "story_resources").where("story_id", .equal, id).run()
